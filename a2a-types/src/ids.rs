@@ -1,0 +1,80 @@
+//! Identifier newtypes.
+//!
+//! A2A 1.0 ids are plain strings (no `tasks/{id}` resource names). Wrapping each kind in its own type
+//! keeps a `TaskId` from being passed where a `ContextId` is expected.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_newtype {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Wraps an id string as received on the wire or created by the sender.
+            pub fn new(id: impl Into<String>) -> Self {
+                Self(id.into())
+            }
+
+            /// The id as a string slice.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            /// Unwraps the id string.
+            pub fn into_string(self) -> String {
+                self.0
+            }
+
+            /// `true` when the id is the empty string (the ProtoJSON default, meaning "not set").
+            pub fn is_empty(&self) -> bool {
+                self.0.is_empty()
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                Self(id)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                Self(id.to_owned())
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+id_newtype!(
+    /// The id of a `Task`, assigned by the agent (clients cannot create a task with their own id).
+    TaskId
+);
+id_newtype!(
+    /// The id of a conversation context grouping related tasks and messages.
+    ContextId
+);
+id_newtype!(
+    /// The id of a `Message`, created by its sender.
+    MessageId
+);
+id_newtype!(
+    /// The id of an `Artifact`, unique within its task.
+    ArtifactId
+);

@@ -1,0 +1,24 @@
+//! The A2A wire model, in protocol 1.0 and 0.3.
+//!
+//! - [`v1`] (re-exported at the root): every message of `a2a.proto` that appears as JSON, with the
+//!   ProtoJSON rules A2A 1.0 uses on the wire.
+//! - [`parse`]: size-limited parsing whose errors name the JSON path that failed.
+//! - [`ids`]: newtypes for task, context, message and artifact ids.
+//!
+//! ```
+//! use a2a_types::{parse, TaskState};
+//!
+//! let state: TaskState = parse::from_str(r#""TASK_STATE_COMPLETED""#).unwrap();
+//! assert!(state.is_terminal());
+//! ```
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod ids;
+pub mod parse;
+pub mod protojson;
+pub mod v1;
+
+pub use ids::{ArtifactId, ContextId, MessageId, TaskId};
+pub use v1::*;

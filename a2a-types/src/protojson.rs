@@ -1,0 +1,147 @@
+//! ProtoJSON helpers shared by the wire types.
+//!
+//! A2A 1.0 JSON is the ProtoJSON mapping of `a2a.proto`. Serde's derive does most of it; what it does
+//! not do is here: enums written by name but read by name or number, `bytes` read from any base64
+//! alphabet, default values left out on output, and `google.protobuf.Value` fields where an explicit
+//! `null` still counts as present (it matters for oneof members).
+
+use serde::{Deserialize, Deserializer};
+
+/// `skip_serializing_if` predicate: ProtoJSON omits fields that hold their default value.
+pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// A proto enum with its ProtoJSON names and numbers.
+pub trait ProtoEnum: Sized + Copy + 'static {
+    /// The proto type name, used in error messages (`TaskState`).
+    const TYPE_NAME: &'static str;
+    /// An example name, used in error messages (`TASK_STATE_WORKING`).
+    const EXAMPLE: &'static str;
+    /// Every value with its ProtoJSON name and number.
+    const VALUES: &'static [(Self, &'static str, i32)];
+    /// The value used for an unknown number on input (the proto's `*_UNSPECIFIED`).
+    const UNSPECIFIED: Self;
+}
+
+/// Implements `Serialize` (by name) and `Deserialize` (by name or number) for a [`ProtoEnum`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! proto_enum_serde {
+    ($ty:ty) => {
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str($crate::protojson::enum_name(*self))
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::protojson::deserialize_enum(d)
+            }
+        }
+    };
+}
+
+/// The ProtoJSON name of an enum value.
+pub fn enum_name<E: ProtoEnum + PartialEq>(value: E) -> &'static str {
+    E::VALUES.iter().find(|(v, _, _)| *v == value).map_or("", |(_, name, _)| name)
+}
+
+/// Reads a [`ProtoEnum`] from its name or its number. Unknown numbers read as the unspecified value,
+/// as protobuf does for open enums; unknown names are an error that names the type.
+pub fn deserialize_enum<'de, D: Deserializer<'de>, E: ProtoEnum>(d: D) -> Result<E, D::Error> {
+    struct V<E>(std::marker::PhantomData<E>);
+    impl<E: ProtoEnum> serde::de::Visitor<'_> for V<E> {
+        type Value = E;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "a {} name such as \"{}\" or its number", E::TYPE_NAME, E::EXAMPLE)
+        }
+        fn visit_str<Er: serde::de::Error>(self, s: &str) -> Result<E, Er> {
+            E::VALUES.iter().find(|(_, name, _)| *name == s).map(|(v, _, _)| *v).ok_or_else(|| {
+                Er::custom(format!(
+                    "unknown {} \"{s}\"; expected a name such as \"{}\"",
+                    E::TYPE_NAME,
+                    E::EXAMPLE
+                ))
+            })
+        }
+        fn visit_i64<Er: serde::de::Error>(self, n: i64) -> Result<E, Er> {
+            Ok(E::VALUES
+                .iter()
+                .find(|(_, _, num)| i64::from(*num) == n)
+                .map_or(E::UNSPECIFIED, |(v, _, _)| *v))
+        }
+        fn visit_u64<Er: serde::de::Error>(self, n: u64) -> Result<E, Er> {
+            Ok(E::VALUES
+                .iter()
+                .find(|(_, _, num)| u64::try_from(*num).ok() == Some(n))
+                .map_or(E::UNSPECIFIED, |(v, _, _)| *v))
+        }
+        fn visit_unit<Er: serde::de::Error>(self) -> Result<E, Er> {
+            // ProtoJSON: `null` for a non-message field means the default.
+            Ok(E::UNSPECIFIED)
+        }
+    }
+    d.deserialize_any(V(std::marker::PhantomData))
+}
+
+/// `serde(with = "...")` for proto `bytes`: written as standard padded base64; read from standard or
+/// URL-safe base64, padded or not.
+pub mod base64_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes bytes as standard padded base64.
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    /// Reads base64 in any of the four alphabets ProtoJSON accepts.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        decode(&text).map_err(serde::de::Error::custom)
+    }
+
+    /// Decodes standard or URL-safe base64, padded or not.
+    ///
+    /// # Errors
+    /// A message saying the text is not base64.
+    pub fn decode(text: &str) -> Result<Vec<u8>, String> {
+        let url_safe = text.contains(['-', '_']);
+        let padded = text.ends_with('=');
+        let engine = match (url_safe, padded) {
+            (false, true) => &STANDARD,
+            (false, false) => &STANDARD_NO_PAD,
+            (true, true) => &URL_SAFE,
+            (true, false) => &URL_SAFE_NO_PAD,
+        };
+        engine.decode(text).map_err(|e| format!("expected base64 bytes, found text that is not base64 ({e})"))
+    }
+}
+
+/// `deserialize_with` for a `google.protobuf.Value` held in an `Option`: an explicit `null` reads as
+/// `Some(Value::Null)`, so "member present with a null value" differs from "member absent". Pair it
+/// with `#[serde(default)]`.
+pub fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_bytes::decode;
+
+    #[test]
+    fn base64_accepts_every_alphabet_and_padding() {
+        let expected = vec![0xfb, 0xff, 0xbf];
+        assert_eq!(decode("+/+/").unwrap(), expected);
+        assert_eq!(decode("-_-_").unwrap(), expected);
+        assert_eq!(decode("aGk=").unwrap(), b"hi");
+        assert_eq!(decode("aGk").unwrap(), b"hi");
+    }
+
+    #[test]
+    fn base64_rejects_garbage_with_a_message() {
+        assert!(decode("@@@").unwrap_err().contains("not base64"));
+    }
+}
