@@ -5,7 +5,7 @@ use crate::protojson::ProtoEnum;
 /// The lifecycle state of a task (`lf.a2a.v1.TaskState`).
 ///
 /// Written as `"TASK_STATE_WORKING"` and so on; read by name or by number. 0.3 agents spell these
-/// in lowercase (`"input-required"`); the [`crate::v03`] module maps them.
+/// in lowercase (`"input-required"`); the `v03` module maps them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TaskState {
     /// `TASK_STATE_UNSPECIFIED` (0): unknown or not set.
