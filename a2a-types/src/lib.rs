@@ -15,9 +15,13 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod discovery;
+pub mod error;
 pub mod ids;
+pub mod jsonrpc;
 pub mod parse;
 pub mod protojson;
+pub mod v03;
 pub mod v1;
 
 pub use ids::{ArtifactId, ContextId, MessageId, TaskId};

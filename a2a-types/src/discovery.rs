@@ -1,0 +1,1 @@
+//! Which protocol versions and bindings an agent offers (being written).

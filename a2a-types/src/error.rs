@@ -1,0 +1,1 @@
+//! The A2A error model (being written).
