@@ -1,1 +1,231 @@
-//! (being written)
+//! What an agent sends back: stream events, webhook bodies and `SendMessage` results.
+//!
+//! ```
+//! use a2a_types::{parse, StreamResponse, TaskState};
+//!
+//! let event: StreamResponse = parse::from_str(
+//!     r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#,
+//! ).unwrap();
+//! assert_eq!(event.task_id().map(|id| id.as_str()), Some("t1"));
+//! assert_eq!(event.state(), Some(TaskState::Working));
+//! ```
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::ids::{ContextId, TaskId};
+use crate::protojson::is_default;
+use crate::v1::enums::TaskState;
+use crate::v1::message::{Message, wire};
+use crate::v1::task::{Artifact, Task, TaskStatus};
+
+/// A task changed state (`lf.a2a.v1.TaskStatusUpdateEvent`).
+///
+/// 1.0 has no `final` flag: the end of a stream is the stream closing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TaskStatusUpdateEvent {
+    /// The task that changed.
+    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    pub task_id: TaskId,
+    /// The task's conversation (REQUIRED by the proto, tolerated when missing).
+    #[serde(
+        alias = "context_id",
+        deserialize_with = "wire::non_empty",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub context_id: Option<ContextId>,
+    /// The new status.
+    #[serde(deserialize_with = "wire::null_default")]
+    pub status: TaskStatus,
+    /// Free-form extension data (`google.protobuf.Struct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+/// A task produced an artifact or a chunk of one (`lf.a2a.v1.TaskArtifactUpdateEvent`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TaskArtifactUpdateEvent {
+    /// The task that produced it.
+    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    pub task_id: TaskId,
+    /// The task's conversation (REQUIRED by the proto, tolerated when missing).
+    #[serde(
+        alias = "context_id",
+        deserialize_with = "wire::non_empty",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub context_id: Option<ContextId>,
+    /// The artifact, or the chunk of it.
+    #[serde(deserialize_with = "wire::null_default")]
+    pub artifact: Artifact,
+    /// `true`: add these parts to the earlier artifact with the same id instead of replacing it.
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    pub append: bool,
+    /// `true`: this is the artifact's last chunk.
+    #[serde(
+        alias = "last_chunk",
+        deserialize_with = "wire::null_default",
+        skip_serializing_if = "is_default"
+    )]
+    pub last_chunk: bool,
+    /// Free-form extension data (`google.protobuf.Struct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+/// One item of a stream, and the body of a push notification (`lf.a2a.v1.StreamResponse`).
+///
+/// On the wire an object with exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", try_from = "StreamResponseRepr")]
+pub enum StreamResponse {
+    /// A snapshot of the whole task (the first item of a task stream).
+    Task(Task),
+    /// A direct reply with no task.
+    Message(Message),
+    /// The task changed state.
+    StatusUpdate(TaskStatusUpdateEvent),
+    /// The task produced an artifact chunk.
+    ArtifactUpdate(TaskArtifactUpdateEvent),
+}
+
+impl StreamResponse {
+    /// The task this item is about; `None` for a message not tied to a task.
+    pub fn task_id(&self) -> Option<&TaskId> {
+        match self {
+            Self::Task(task) => Some(&task.id),
+            Self::Message(message) => message.task_id.as_ref(),
+            Self::StatusUpdate(event) => Some(&event.task_id),
+            Self::ArtifactUpdate(event) => Some(&event.task_id),
+        }
+    }
+
+    /// The conversation this item belongs to, when it says.
+    pub fn context_id(&self) -> Option<&ContextId> {
+        match self {
+            Self::Task(task) => task.context_id.as_ref(),
+            Self::Message(message) => message.context_id.as_ref(),
+            Self::StatusUpdate(event) => event.context_id.as_ref(),
+            Self::ArtifactUpdate(event) => event.context_id.as_ref(),
+        }
+    }
+
+    /// The task state this item reports; `None` for messages and artifact chunks, which carry none.
+    pub fn state(&self) -> Option<TaskState> {
+        match self {
+            Self::Task(task) => Some(task.state()),
+            Self::StatusUpdate(event) => Some(event.status.state),
+            Self::Message(_) | Self::ArtifactUpdate(_) => None,
+        }
+    }
+
+    /// The name of the member present on the wire (`task`, `message`, `statusUpdate`, `artifactUpdate`),
+    /// for logs and error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Task(_) => "task",
+            Self::Message(_) => "message",
+            Self::StatusUpdate(_) => "statusUpdate",
+            Self::ArtifactUpdate(_) => "artifactUpdate",
+        }
+    }
+}
+
+impl From<SendMessageResponse> for StreamResponse {
+    fn from(response: SendMessageResponse) -> Self {
+        match response {
+            SendMessageResponse::Task(task) => Self::Task(task),
+            SendMessageResponse::Message(message) => Self::Message(message),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamResponseRepr {
+    #[serde(default)]
+    task: Option<Task>,
+    #[serde(default)]
+    message: Option<Message>,
+    #[serde(default, alias = "status_update")]
+    status_update: Option<TaskStatusUpdateEvent>,
+    #[serde(default, alias = "artifact_update")]
+    artifact_update: Option<TaskArtifactUpdateEvent>,
+}
+
+impl TryFrom<StreamResponseRepr> for StreamResponse {
+    type Error = String;
+
+    fn try_from(repr: StreamResponseRepr) -> Result<Self, String> {
+        let mut found = Vec::new();
+        if let Some(task) = repr.task {
+            found.push(("task", Self::Task(task)));
+        }
+        if let Some(message) = repr.message {
+            found.push(("message", Self::Message(message)));
+        }
+        if let Some(event) = repr.status_update {
+            found.push(("statusUpdate", Self::StatusUpdate(event)));
+        }
+        if let Some(event) = repr.artifact_update {
+            found.push(("artifactUpdate", Self::ArtifactUpdate(event)));
+        }
+        wire::exactly_one("payload", &["task", "message", "statusUpdate", "artifactUpdate"], found)
+    }
+}
+
+/// The result of `SendMessage` (`lf.a2a.v1.SendMessageResponse`): a task, or a direct message.
+///
+/// On the wire an object with exactly one of `task`, `message`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", try_from = "SendMessageResponseRepr")]
+pub enum SendMessageResponse {
+    /// The agent created or continued a task.
+    Task(Task),
+    /// The agent answered directly, without a task.
+    Message(Message),
+}
+
+impl SendMessageResponse {
+    /// The task this result is about; `None` for a message not tied to a task.
+    pub fn task_id(&self) -> Option<&TaskId> {
+        match self {
+            Self::Task(task) => Some(&task.id),
+            Self::Message(message) => message.task_id.as_ref(),
+        }
+    }
+
+    /// The task's state; `None` for a direct message.
+    pub fn state(&self) -> Option<TaskState> {
+        match self {
+            Self::Task(task) => Some(task.state()),
+            Self::Message(_) => None,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SendMessageResponseRepr {
+    #[serde(default)]
+    task: Option<Task>,
+    #[serde(default)]
+    message: Option<Message>,
+}
+
+impl TryFrom<SendMessageResponseRepr> for SendMessageResponse {
+    type Error = String;
+
+    fn try_from(repr: SendMessageResponseRepr) -> Result<Self, String> {
+        let mut found = Vec::new();
+        if let Some(task) = repr.task {
+            found.push(("task", Self::Task(task)));
+        }
+        if let Some(message) = repr.message {
+            found.push(("message", Self::Message(message)));
+        }
+        wire::exactly_one("payload", &["task", "message"], found)
+    }
+}

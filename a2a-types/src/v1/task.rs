@@ -1,1 +1,133 @@
-//! (being written)
+//! `Task`, its `TaskStatus`, and the `Artifact`s it produces.
+//!
+//! ```
+//! use a2a_types::{parse, Task, TaskState};
+//!
+//! let task: Task = parse::from_str(
+//!     r#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"},"history":[]}"#,
+//! ).unwrap();
+//! assert_eq!(task.state(), TaskState::Working);
+//! assert!(!task.is_terminal());
+//! ```
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::ids::{ArtifactId, ContextId, TaskId};
+use crate::protojson::is_default;
+use crate::v1::enums::TaskState;
+use crate::v1::message::{Message, Part, wire};
+
+/// A unit of work the agent tracks (`lf.a2a.v1.Task`); its id is assigned by the agent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Task {
+    /// The agent-assigned id.
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    pub id: TaskId,
+    /// The conversation the task belongs to (not REQUIRED in 1.0.0).
+    #[serde(
+        alias = "context_id",
+        deserialize_with = "wire::non_empty",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub context_id: Option<ContextId>,
+    /// Where the task is now.
+    #[serde(deserialize_with = "wire::null_default")]
+    pub status: TaskStatus,
+    /// What the task has produced so far.
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    pub artifacts: Vec<Artifact>,
+    /// Earlier messages, oldest first; trimmed or omitted according to `historyLength`.
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Message>,
+    /// Free-form extension data (`google.protobuf.Struct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+impl Task {
+    /// A task in `state` with nothing else set.
+    pub fn new(id: impl Into<TaskId>, state: TaskState) -> Self {
+        Self { id: id.into(), status: TaskStatus::new(state), ..Self::default() }
+    }
+
+    /// Sets the conversation the task belongs to.
+    #[must_use]
+    pub fn with_context_id(mut self, context_id: impl Into<ContextId>) -> Self {
+        self.context_id = Some(context_id.into());
+        self
+    }
+
+    /// The current state (`status.state`).
+    pub fn state(&self) -> TaskState {
+        self.status.state
+    }
+
+    /// `true` once the task can never change again.
+    pub fn is_terminal(&self) -> bool {
+        self.status.state.is_terminal()
+    }
+
+    /// The artifact with the given id, if the task has one.
+    pub fn artifact(&self, artifact_id: &ArtifactId) -> Option<&Artifact> {
+        self.artifacts.iter().find(|a| &a.artifact_id == artifact_id)
+    }
+}
+
+/// A task's state with the message and time that came with it (`lf.a2a.v1.TaskStatus`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TaskStatus {
+    /// The lifecycle state.
+    #[serde(skip_serializing_if = "is_default")]
+    pub state: TaskState,
+    /// What the agent said with this state, such as the question of an input-required task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<Message>,
+    /// When the state was entered, as an RFC 3339 timestamp (kept as text; not interpreted here).
+    #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+}
+
+impl TaskStatus {
+    /// A status in `state`, with no message or timestamp.
+    pub fn new(state: TaskState) -> Self {
+        Self { state, message: None, timestamp: None }
+    }
+}
+
+/// Something a task produced, made of parts (`lf.a2a.v1.Artifact`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Artifact {
+    /// Unique within the task; streaming chunks with `append` reuse it.
+    #[serde(
+        alias = "artifact_id",
+        deserialize_with = "wire::null_default",
+        skip_serializing_if = "is_default"
+    )]
+    pub artifact_id: ArtifactId,
+    /// A human-readable name.
+    #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A human-readable description.
+    #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The content; the protocol requires at least one part (not enforced when reading).
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+    /// Free-form extension data (`google.protobuf.Struct`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+    /// URIs of the extensions that shaped this artifact.
+    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
+}
+
+impl Artifact {
+    /// An artifact with the given id and parts.
+    pub fn new(artifact_id: impl Into<ArtifactId>, parts: Vec<Part>) -> Self {
+        Self { artifact_id: artifact_id.into(), parts, ..Self::default() }
+    }
+}
