@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Starts one official-SDK peer in the foreground on 127.0.0.1.
+#   scripts/peers/start.sh NAME PORT [--step-ms MS] [--exit-on-stdin-eof]
+# NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | js-honest | js-over-declaring
+# The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
+# HTTP+JSON under /a2a/rest. Run scripts/peers/install.sh first. The interpreter replaces this
+# shell (exec), so the pid you started is the peer's own.
+set -euo pipefail
+
+usage() {
+    sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+[[ $# -ge 2 ]] || usage
+name="$1"
+port="$2"
+shift 2
+[[ "$port" =~ ^[0-9]+$ ]] || { echo "start.sh: PORT must be a number, got '$port'" >&2; exit 2; }
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+py="$root/target/peers/py/bin/python"
+export A2A_PEERS_JS_DIR="${A2A_PEERS_JS_DIR:-$root/target/peers/js}"
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+
+case "$name" in
+    python-honest) script="$here/python/honest.py" ;;
+    python-over-declaring) script="$here/python/over_declaring.py" ;;
+    python-silent-push) script="$here/python/silent_push.py" ;;
+    python-v03) script="$here/python/v03.py" ;;
+    js-honest) script="$here/js/honest.mjs" ;;
+    js-over-declaring) script="$here/js/over_declaring.mjs" ;;
+    *)
+        echo "start.sh: unknown peer '$name'" >&2
+        usage
+        ;;
+esac
+
+case "$script" in
+    *.py)
+        [[ -x "$py" ]] || { echo "start.sh: $py missing: run scripts/peers/install.sh" >&2; exit 3; }
+        exec "$py" "$script" --port "$port" "$@"
+        ;;
+    *.mjs)
+        exec node "$script" --port "$port" "$@"
+        ;;
+esac
