@@ -1,0 +1,280 @@
+//! Bad input is refused with an error that says what was wrong and where; nothing panics.
+
+use a2a_types::error::{JsonRpcError, RestErrorBody};
+use a2a_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcId, JsonRpcRequest, JsonRpcResponse};
+use a2a_types::parse::{self, ParseError, ParseErrorKind, ParseOptions};
+use a2a_types::{
+    GetTaskRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
+    Part, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig,
+};
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn shape_error<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> ParseError {
+    let err = parse::from_str::<T>(json).expect_err("input must be refused");
+    assert_eq!(err.kind(), ParseErrorKind::Shape, "{err}");
+    err
+}
+
+#[test]
+fn part_with_no_content_member_is_refused_naming_the_part() {
+    let err = shape_error::<Message>(
+        r#"{"messageId":"m","role":"ROLE_USER","parts":[{"text":"ok"},{"mediaType":"text/plain"}]}"#,
+    );
+    assert_eq!(
+        err.to_string(),
+        "parts[1]: oneof content must have exactly one of text, raw, url, data; found none"
+    );
+}
+
+#[test]
+fn part_with_two_content_members_is_refused_naming_both() {
+    let err = shape_error::<Message>(r#"{"messageId":"m","parts":[{"text":"a","url":"https://x"}]}"#);
+    assert_eq!(err.path(), "parts[0]");
+    assert!(err.message().ends_with("found text and url"), "{err}");
+}
+
+#[test]
+fn part_data_null_counts_as_a_member() {
+    let err = shape_error::<Part>(r#"{"text":"a","data":null}"#);
+    assert!(err.message().ends_with("found text and data"), "{err}");
+    let part: Part = parse::from_str(r#"{"data":null}"#).unwrap();
+    assert_eq!(part, Part::data(Value::Null));
+}
+
+#[test]
+fn stream_response_with_no_member_is_refused() {
+    let err = shape_error::<StreamResponse>(r#"{"kind":"status-update"}"#);
+    assert_eq!(
+        err.to_string(),
+        "document: oneof payload must have exactly one of task, message, statusUpdate, artifactUpdate; found none"
+    );
+}
+
+#[test]
+fn stream_response_with_two_members_is_refused() {
+    let err = shape_error::<StreamResponse>(
+        r#"{"task":{"id":"t","status":{"state":"TASK_STATE_WORKING"}},"statusUpdate":{"taskId":"t"}}"#,
+    );
+    assert!(err.message().ends_with("found task and statusUpdate"), "{err}");
+}
+
+#[test]
+fn send_message_response_with_two_members_is_refused_at_its_path_in_the_envelope() {
+    let err = shape_error::<JsonRpcResponse<SendMessageResponse>>(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"},"message":{"messageId":"m"}}}"#,
+    );
+    assert_eq!(err.path(), "result");
+    assert!(err.message().ends_with("found task and message"), "{err}");
+}
+
+#[test]
+fn wrong_type_names_the_path_and_what_was_expected() {
+    let err = shape_error::<Task>(r#"{"id":"t","status":{"state":true}}"#);
+    assert_eq!(err.path(), "status.state");
+    assert!(err.message().starts_with("expected a TaskState name"), "{err}");
+
+    let err = shape_error::<Message>(r#"{"messageId":"m","parts":[{"text":5}]}"#);
+    assert_eq!(err.to_string(), "parts[0].text: expected a string, found an integer");
+
+    let err = shape_error::<Task>(r#"{"id":"t","history":[{"messageId":"m","parts":{}}]}"#);
+    assert_eq!(err.path(), "history[0].parts");
+}
+
+#[test]
+fn wrong_type_deep_in_a_jsonrpc_result_keeps_the_full_path() {
+    let err = shape_error::<JsonRpcResponse<SendMessageResponse>>(
+        r#"{"jsonrpc":"2.0","id":2,"result":{"task":{"id":"t","artifacts":[{"artifactId":"a","parts":[{"url":[]}]}]}}}"#,
+    );
+    assert_eq!(err.path(), "result.task.artifacts[0].parts[0].url");
+}
+
+#[test]
+fn bad_base64_is_refused_at_the_raw_field() {
+    let err = shape_error::<Message>(r#"{"messageId":"m","parts":[{"raw":"not base64!"}]}"#);
+    assert_eq!(err.path(), "parts[0].raw");
+    assert!(err.message().contains("not base64"), "{err}");
+}
+
+#[test]
+fn base64_in_any_alphabet_is_read() {
+    for text in ["+/+/", "-_-_", "aGk=", "aGk"] {
+        let part: Part = parse::from_str(&format!(r#"{{"raw":"{text}"}}"#)).unwrap();
+        assert!(matches!(part.content, a2a_types::PartContent::Raw(_)), "{text}");
+    }
+}
+
+#[test]
+fn unknown_enum_name_is_refused_naming_the_enum() {
+    // The 0.3 spelling is not a 1.0 name.
+    let err = shape_error::<Task>(r#"{"id":"t","status":{"state":"completed"}}"#);
+    assert_eq!(err.path(), "status.state");
+    assert!(err.message().contains("unknown TaskState \"completed\""), "{err}");
+
+    let err = shape_error::<Message>(r#"{"messageId":"m","role":"user"}"#);
+    assert_eq!(err.path(), "role");
+    assert!(err.message().contains("unknown Role \"user\""), "{err}");
+}
+
+#[test]
+fn int32_out_of_range_is_refused() {
+    let err = shape_error::<GetTaskRequest>(r#"{"id":"t","historyLength":3000000000}"#);
+    assert_eq!(err.path(), "historyLength");
+    assert!(err.message().contains("32-bit integer"), "{err}");
+
+    let err = shape_error::<ListTasksRequest>(r#"{"pageSize":"many"}"#);
+    assert_eq!(err.path(), "pageSize");
+}
+
+#[test]
+fn int32_as_a_decimal_string_is_read() {
+    let request: ListTasksRequest = parse::from_str(r#"{"pageSize":"10","historyLength":2}"#).unwrap();
+    assert_eq!((request.page_size, request.history_length), (Some(10), Some(2)));
+}
+
+#[test]
+fn oversize_document_is_refused_before_parsing() {
+    let mut task = Task::new("t", a2a_types::TaskState::Working);
+    task.history = (0..200).map(|i| Message::user_text(format!("m{i}"), "x".repeat(100))).collect();
+    let json = serde_json::to_string(&task).unwrap();
+    let err =
+        parse::from_str_with::<Task>(&json, ParseOptions::default().max_document_bytes(1024)).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::TooLarge);
+    assert!(parse::from_str::<Task>(&json).is_ok());
+}
+
+#[test]
+fn wrong_jsonrpc_version_is_refused() {
+    let err = shape_error::<JsonRpcRequest<Value>>(r#"{"jsonrpc":"1.0","id":1,"method":"GetTask"}"#);
+    assert_eq!(err.to_string(), "jsonrpc: expected \"2.0\", found \"1.0\"");
+}
+
+#[test]
+fn fractional_jsonrpc_id_is_refused() {
+    let err = shape_error::<JsonRpcRequest<Value>>(r#"{"jsonrpc":"2.0","id":1.5,"method":"GetTask"}"#);
+    assert_eq!(err.path(), "id");
+}
+
+#[test]
+fn jsonrpc_error_with_null_id_is_read() {
+    let response: JsonRpcErrorResponse =
+        parse::from_str(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)
+            .unwrap();
+    assert_eq!(response.id, JsonRpcId::Null);
+}
+
+#[test]
+fn empty_defaults_sent_by_real_servers_read_as_unset() {
+    let message: Message = parse::from_str(
+        r#"{"messageId":"m","contextId":"","taskId":"","parts":[{"text":"t","filename":"","mediaType":""}],"extensions":[],"referenceTaskIds":[]}"#,
+    )
+    .unwrap();
+    assert_eq!(message.context_id, None);
+    assert_eq!(message.task_id, None);
+    assert_eq!(message.parts[0].filename, None);
+    assert_eq!(message.parts[0].media_type, None);
+}
+
+#[test]
+fn null_fields_read_as_their_default() {
+    let task: Task = parse::from_str(
+        r#"{"id":"t","contextId":null,"status":null,"artifacts":null,"history":null,"metadata":null}"#,
+    )
+    .unwrap();
+    assert_eq!(task, Task::new("t", a2a_types::TaskState::Unspecified));
+}
+
+#[test]
+fn unknown_fields_are_ignored() {
+    let task: Task =
+        parse::from_str(r#"{"id":"t","kind":"task","createdAt":"2026","status":{"state":2,"x":1}}"#).unwrap();
+    assert_eq!(task.state(), a2a_types::TaskState::Working);
+}
+
+/// Parses `bytes` into every top-level type; only the absence of a panic is checked.
+fn parse_into_every_type(bytes: &[u8]) {
+    fn attempt<T: serde::de::DeserializeOwned>(bytes: &[u8]) {
+        let _ = parse::from_slice::<T>(bytes);
+    }
+    attempt::<Task>(bytes);
+    attempt::<Message>(bytes);
+    attempt::<Part>(bytes);
+    attempt::<StreamResponse>(bytes);
+    attempt::<SendMessageResponse>(bytes);
+    attempt::<SendMessageRequest>(bytes);
+    attempt::<ListTasksRequest>(bytes);
+    attempt::<ListTasksResponse>(bytes);
+    attempt::<GetTaskRequest>(bytes);
+    attempt::<TaskPushNotificationConfig>(bytes);
+    attempt::<ListTaskPushNotificationConfigsResponse>(bytes);
+    attempt::<JsonRpcRequest<SendMessageRequest>>(bytes);
+    attempt::<JsonRpcResponse<StreamResponse>>(bytes);
+    attempt::<JsonRpcResponse<Task>>(bytes);
+    attempt::<JsonRpcErrorResponse>(bytes);
+    attempt::<JsonRpcError>(bytes);
+    attempt::<RestErrorBody>(bytes);
+    attempt::<a2a_types::AgentCard>(bytes);
+    if let Ok(error) = parse::from_slice::<JsonRpcError>(bytes) {
+        let _ = (error.error_infos(), error.reason(), error.a2a_code());
+    }
+}
+
+/// JSON-looking garbage: random values under the field names the types know, so parsing gets past
+/// the first byte and into the nested readers.
+fn json_garbage() -> impl Strategy<Value = Value> {
+    let keys = prop_oneof![
+        Just("id"),
+        Just("task"),
+        Just("message"),
+        Just("statusUpdate"),
+        Just("status"),
+        Just("state"),
+        Just("parts"),
+        Just("text"),
+        Just("raw"),
+        Just("data"),
+        Just("url"),
+        Just("result"),
+        Just("error"),
+        Just("code"),
+        Just("jsonrpc"),
+        Just("history"),
+        Just("artifacts"),
+        Just("historyLength"),
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        ".{0,8}".prop_map(Value::String),
+        Just(Value::from("TASK_STATE_WORKING")),
+        Just(Value::from("2.0")),
+    ];
+    leaf.prop_recursive(4, 32, 5, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(keys.clone(), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        parse_into_every_type(&bytes);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in ".{0,256}") {
+        parse_into_every_type(text.as_bytes());
+    }
+
+    #[test]
+    fn arbitrary_json_never_panics(value in json_garbage()) {
+        parse_into_every_type(value.to_string().as_bytes());
+    }
+}
