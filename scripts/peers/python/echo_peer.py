@@ -167,7 +167,11 @@ def build_handler(
     store = InMemoryPushNotificationConfigStore() if push_store else None
     sender = None
     if push_sender and store is not None:
-        sender = BasePushNotificationSender(httpx.AsyncClient(timeout=10.0), store)
+        sender = BasePushNotificationSender(
+            # trust_env=False: a proxy from the environment must not swallow loopback callbacks.
+            httpx.AsyncClient(timeout=10.0, trust_env=False),
+            store,
+        )
     return DefaultRequestHandler(
         agent_executor=EchoExecutor(args.step_ms / 1000.0),
         task_store=InMemoryTaskStore(),

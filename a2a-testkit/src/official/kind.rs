@@ -1,0 +1,166 @@
+//! Which official-SDK peers exist, what their cards claim and what they really do.
+
+use std::fmt;
+
+/// One of the test agents in `scripts/peers/`, each built on an official A2A SDK.
+///
+/// All of them run the same echo agent (working, an artifact `echo: <text>`, completed; a first
+/// message containing "clarify" stops at input-required until a follow-up on the same task).
+/// They differ in what the card claims ([`card_claims`](Self::card_claims)) against what the
+/// SDK's request handler really implements ([`implements`](Self::implements)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PeerKind {
+    /// a2a-sdk (Python): claims streaming and push, and does both; push callbacks are POSTed.
+    PythonHonest,
+    /// a2a-sdk (Python): claims streaming, push and `stateTransitionHistory`, implements none.
+    /// The SDK answers `SendStreamingMessage` with -32004 and push-config methods with -32003.
+    PythonOverDeclaring,
+    /// a2a-sdk (Python): claims push and accepts push configs, but never calls the webhook.
+    PythonSilentPush,
+    /// a2a-sdk (Python): the honest agent with the SDK's 0.3 compatibility switched on; answers
+    /// `message/send` and the other 0.3 methods beside the 1.0 ones.
+    PythonV03,
+    /// @a2a-js/sdk (Node): claims streaming and push, and does both.
+    JsHonest,
+    /// @a2a-js/sdk (Node): claims streaming and push, implements neither.
+    JsOverDeclaring,
+}
+
+impl PeerKind {
+    /// Every peer, in a stable order.
+    pub const ALL: [PeerKind; 6] = [
+        PeerKind::PythonHonest,
+        PeerKind::PythonOverDeclaring,
+        PeerKind::PythonSilentPush,
+        PeerKind::PythonV03,
+        PeerKind::JsHonest,
+        PeerKind::JsOverDeclaring,
+    ];
+
+    /// The name `scripts/peers/start.sh` knows this peer by, e.g. `python-honest`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PeerKind::PythonHonest => "python-honest",
+            PeerKind::PythonOverDeclaring => "python-over-declaring",
+            PeerKind::PythonSilentPush => "python-silent-push",
+            PeerKind::PythonV03 => "python-v03",
+            PeerKind::JsHonest => "js-honest",
+            PeerKind::JsOverDeclaring => "js-over-declaring",
+        }
+    }
+
+    /// The official SDK this peer is written on.
+    pub fn sdk(self) -> OfficialSdk {
+        match self {
+            PeerKind::PythonHonest
+            | PeerKind::PythonOverDeclaring
+            | PeerKind::PythonSilentPush
+            | PeerKind::PythonV03 => OfficialSdk::Python,
+            PeerKind::JsHonest | PeerKind::JsOverDeclaring => OfficialSdk::Js,
+        }
+    }
+
+    /// What the peer's Agent Card declares.
+    pub fn card_claims(self) -> PeerCapabilities {
+        let streaming_and_push =
+            PeerCapabilities { streaming: true, push_notifications: true, state_transition_history: false };
+        match self {
+            PeerKind::PythonOverDeclaring => {
+                PeerCapabilities { state_transition_history: true, ..streaming_and_push }
+            }
+            _ => streaming_and_push,
+        }
+    }
+
+    /// What the peer really does. `push_notifications` means callbacks are actually delivered;
+    /// `state_transition_history` is never implemented (1.0 removed it).
+    pub fn implements(self) -> PeerCapabilities {
+        let nothing = PeerCapabilities::default();
+        match self {
+            PeerKind::PythonHonest | PeerKind::PythonV03 | PeerKind::JsHonest => {
+                PeerCapabilities { streaming: true, push_notifications: true, ..nothing }
+            }
+            PeerKind::PythonSilentPush => PeerCapabilities { streaming: true, ..nothing },
+            PeerKind::PythonOverDeclaring | PeerKind::JsOverDeclaring => nothing,
+        }
+    }
+
+    /// Whether the card claims something the peer does not do.
+    pub fn over_declares(self) -> bool {
+        let (claims, does) = (self.card_claims(), self.implements());
+        (claims.streaming && !does.streaming)
+            || (claims.push_notifications && !does.push_notifications)
+            || (claims.state_transition_history && !does.state_transition_history)
+    }
+
+    /// Whether the peer also answers the 0.3 JSON-RPC methods (`message/send`, ...).
+    pub fn speaks_v03(self) -> bool {
+        matches!(self, PeerKind::PythonV03)
+    }
+}
+
+impl fmt::Display for PeerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An official A2A SDK that a peer runs on, at the version `scripts/peers/install.sh` pins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OfficialSdk {
+    /// `a2a-sdk[http-server]` on PyPI, served by uvicorn.
+    Python,
+    /// `@a2a-js/sdk` on npm, served by express.
+    Js,
+}
+
+impl OfficialSdk {
+    /// The package name in its registry.
+    pub fn package(self) -> &'static str {
+        match self {
+            OfficialSdk::Python => "a2a-sdk",
+            OfficialSdk::Js => "@a2a-js/sdk",
+        }
+    }
+
+    /// The pinned version.
+    pub fn version(self) -> &'static str {
+        "1.3.0"
+    }
+}
+
+/// The capabilities this project checks claims of, for one side of a peer (card or behaviour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PeerCapabilities {
+    /// `capabilities.streaming`: SendStreamingMessage and SubscribeToTask.
+    pub streaming: bool,
+    /// `capabilities.pushNotifications`: push-config methods and webhook callbacks.
+    pub push_notifications: bool,
+    /// `capabilities.stateTransitionHistory` (0.3 only; removed in 1.0).
+    pub state_transition_history: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_over_declaring_and_silent_push_peers_over_declare() {
+        let liars: Vec<_> = PeerKind::ALL.into_iter().filter(|kind| kind.over_declares()).collect();
+        assert_eq!(
+            liars,
+            [PeerKind::PythonOverDeclaring, PeerKind::PythonSilentPush, PeerKind::JsOverDeclaring]
+        );
+    }
+
+    #[test]
+    fn peer_names_are_unique_and_match_start_sh() {
+        let start_sh = include_str!("../../../scripts/peers/start.sh");
+        for kind in PeerKind::ALL {
+            assert!(start_sh.contains(&format!("    {})", kind.name())), "start.sh lacks {kind}");
+            assert_eq!(PeerKind::ALL.iter().filter(|other| other.name() == kind.name()).count(), 1);
+        }
+    }
+}
