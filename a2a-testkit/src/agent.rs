@@ -1,0 +1,290 @@
+//! Building, starting and observing one scripted agent.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::TestkitError;
+use crate::card::{self, CardFacts};
+use crate::record::{PushDelivery, RecordedRequest};
+use crate::script::{Capabilities, CardPath, Protocol, Script};
+use crate::server::{self, JSONRPC_PATH, REST_PATH};
+use crate::store::{AgentState, Shared};
+
+/// How long [`RunningAgent::shutdown`] waits for open streams to finish before dropping them.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
+/// Entry point: `ScriptedAgent::builder()` configures an agent, `.spawn()` starts it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ScriptedAgent;
+
+impl ScriptedAgent {
+    /// An honest 1.0 agent named "scripted-agent" with no capabilities, card at
+    /// `/.well-known/agent-card.json`; change what you need.
+    pub fn builder() -> ScriptedAgentBuilder {
+        ScriptedAgentBuilder::default()
+    }
+
+    /// The agent of the design note's observed run, as a 0.3 agent: card at `/.well-known/agent.json`
+    /// claiming streaming, `stateTransitionHistory` and `pushNotifications` with `text/plain` input;
+    /// every task asks for clarification; after it, `working` then `completed` (`final: true`) with the
+    /// artifact missing from the stream (only `tasks/get` has it) and the history empty.
+    pub fn observed_run() -> ScriptedAgentBuilder {
+        ScriptedAgentBuilder::default()
+            .name("observed-run-agent")
+            .description("Replays the run recorded in the agent-card lifecycle design note")
+            .protocol(Protocol::V0_3)
+            .card_path(CardPath::AgentJson)
+            .capabilities(Capabilities::none().with_streaming().with_push_notifications())
+            .script(Script::observed_run())
+    }
+}
+
+/// Configures a scripted agent; see [`ScriptedAgent::builder`].
+#[derive(Debug, Clone)]
+pub struct ScriptedAgentBuilder {
+    name: String,
+    description: String,
+    capabilities: Capabilities,
+    script: Script,
+    protocol: Protocol,
+    card_path: Option<CardPath>,
+    input_modes: Vec<String>,
+    output_modes: Vec<String>,
+}
+
+impl Default for ScriptedAgentBuilder {
+    fn default() -> Self {
+        ScriptedAgentBuilder {
+            name: "scripted-agent".to_owned(),
+            description: "a2a-testkit scripted agent".to_owned(),
+            capabilities: Capabilities::none(),
+            script: Script::honest(),
+            protocol: Protocol::V1_0,
+            card_path: None,
+            input_modes: vec!["text/plain".to_owned()],
+            output_modes: vec!["text/plain".to_owned()],
+        }
+    }
+}
+
+impl ScriptedAgentBuilder {
+    /// The card's `name`.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The card's `description`.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    /// What the card declares (lies in the script may add the claims they contradict).
+    #[must_use]
+    pub fn capabilities(mut self, capabilities: Capabilities) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// How the agent behaves.
+    #[must_use]
+    pub fn script(mut self, script: Script) -> Self {
+        self.script = script;
+        self
+    }
+
+    /// The protocol version spoken (default 1.0).
+    #[must_use]
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// Where the card is served (default `/.well-known/agent-card.json`).
+    #[must_use]
+    pub fn card_path(mut self, card_path: CardPath) -> Self {
+        self.card_path = Some(card_path);
+        self
+    }
+
+    /// The card's `defaultInputModes` (default `text/plain`).
+    #[must_use]
+    pub fn default_input_modes(mut self, modes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.input_modes = modes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The card's `defaultOutputModes` (default `text/plain`).
+    #[must_use]
+    pub fn default_output_modes(mut self, modes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.output_modes = modes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`TestkitError::Bind`] when no loopback port can be bound, [`TestkitError::HttpClient`] when
+    /// the client for push callbacks cannot be built.
+    pub async fn spawn(self) -> Result<RunningAgent, TestkitError> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(TestkitError::Bind)?;
+        let addr = listener.local_addr().map_err(TestkitError::Bind)?;
+        let base_url = format!("http://{addr}");
+        let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
+        let rest_url = format!("{base_url}{REST_PATH}");
+        let claims = self.script.card_claims(&self.capabilities);
+        let facts = CardFacts {
+            name: &self.name,
+            description: &self.description,
+            input_modes: &self.input_modes,
+            output_modes: &self.output_modes,
+            jsonrpc_url: &jsonrpc_url,
+            rest_url: &rest_url,
+        };
+        let card = card::card_json(self.protocol, &facts, &claims);
+        let card_bytes = card.to_string().into_bytes();
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .map_err(TestkitError::HttpClient)?;
+        let card_path = self.card_path.unwrap_or(CardPath::AgentCardJson);
+        let shared = Arc::new(Shared {
+            protocol: self.protocol,
+            behaviour: self.script.behaviour(&claims),
+            script: self.script,
+            etag: card::etag(&card_bytes),
+            card,
+            card_bytes,
+            card_path,
+            started: Instant::now(),
+            http,
+            state: Mutex::new(AgentState::default()),
+        });
+        let (stop, stopped) = oneshot::channel::<()>();
+        let app = server::router(Arc::clone(&shared));
+        let server = tokio::spawn(async move {
+            let graceful = async {
+                let _ = stopped.await;
+            };
+            // An accept error ends the server; tests then see connection refusals.
+            let _ = axum::serve(listener, app).with_graceful_shutdown(graceful).await;
+        });
+        Ok(RunningAgent { shared, addr, name: self.name, stop: Some(stop), server: Some(server) })
+    }
+}
+
+/// A started agent. Dropping it stops the server; [`RunningAgent::shutdown`] does so gracefully.
+pub struct RunningAgent {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    name: String,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for RunningAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunningAgent")
+            .field("name", &self.name)
+            .field("base_url", &self.base_url())
+            .field("protocol", &self.shared.protocol)
+            .field("script", &self.shared.script)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunningAgent {
+    /// The card's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The protocol version the agent speaks.
+    pub fn protocol(&self) -> Protocol {
+        self.shared.protocol
+    }
+
+    /// The script the agent follows.
+    pub fn script(&self) -> &Script {
+        &self.shared.script
+    }
+
+    /// The socket address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:<port>`, the origin a client discovers the card from.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The URL of the card at its (preferred) well-known path.
+    pub fn card_url(&self) -> String {
+        format!("{}{}", self.base_url(), self.shared.card_path.path())
+    }
+
+    /// The JSON-RPC endpoint (`/a2a/jsonrpc`).
+    pub fn jsonrpc_url(&self) -> String {
+        format!("{}{JSONRPC_PATH}", self.base_url())
+    }
+
+    /// The HTTP+JSON base URL (`/a2a/rest`; 1.0 agents only, a 0.3 agent answers 404 there).
+    pub fn rest_url(&self) -> String {
+        format!("{}{REST_PATH}", self.base_url())
+    }
+
+    /// The card exactly as served.
+    pub fn card(&self) -> &Value {
+        &self.shared.card
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// The requests that were the A2A operation `operation` (1.0 name, for example `SendMessage`).
+    pub fn requests_for(&self, operation: &str) -> Vec<RecordedRequest> {
+        self.shared.lock().requests.iter().filter(|r| r.is(operation)).cloned().collect()
+    }
+
+    /// Every push callback POSTed so far (none for a silent-push agent), in order.
+    pub fn push_callbacks_sent(&self) -> Vec<PushDelivery> {
+        self.shared.lock().pushes.clone()
+    }
+
+    /// Stops accepting connections and waits up to [`SHUTDOWN_GRACE`] for open streams, then drops them.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(mut server) = self.server.take()
+            && tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await.is_err()
+        {
+            server.abort();
+        }
+    }
+}
+
+impl Drop for RunningAgent {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+    }
+}

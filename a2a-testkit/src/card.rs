@@ -1,0 +1,98 @@
+//! The Agent Card, in the 1.0 shape or the 0.3 shape, and its ETag.
+
+use serde_json::{Map, Value, json};
+
+use crate::script::{Capabilities, POLL_CADENCE_EXTENSION_URI, Protocol};
+
+/// The parts of the card that are not capabilities.
+#[derive(Debug, Clone)]
+pub(crate) struct CardFacts<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) description: &'a str,
+    pub(crate) input_modes: &'a [String],
+    pub(crate) output_modes: &'a [String],
+    pub(crate) jsonrpc_url: &'a str,
+    pub(crate) rest_url: &'a str,
+}
+
+/// Builds the card JSON for `protocol` from what it claims.
+pub(crate) fn card_json(protocol: Protocol, facts: &CardFacts<'_>, claims: &Capabilities) -> Value {
+    let mut capabilities = Map::new();
+    capabilities.insert("streaming".to_owned(), json!(claims.streaming));
+    capabilities.insert("pushNotifications".to_owned(), json!(claims.push_notifications));
+    if protocol == Protocol::V0_3 || claims.state_transition_history {
+        capabilities.insert("stateTransitionHistory".to_owned(), json!(claims.state_transition_history));
+    }
+    if let Some(interval) = claims.poll_cadence {
+        capabilities.insert(
+            "extensions".to_owned(),
+            json!([{
+                "uri": POLL_CADENCE_EXTENSION_URI,
+                "description": "How often to poll GetTask while the task is working",
+                "required": false,
+                "params": { "intervalMs": u64::try_from(interval.as_millis()).unwrap_or(u64::MAX) }
+            }]),
+        );
+    }
+    let skills = json!([{
+        "id": "echo", "name": "echo", "description": "echoes text", "tags": ["test"]
+    }]);
+    match protocol {
+        Protocol::V1_0 => json!({
+            "name": facts.name,
+            "description": facts.description,
+            "supportedInterfaces": [
+                { "url": facts.jsonrpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0" },
+                { "url": facts.rest_url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0" }
+            ],
+            "version": "1.0.0",
+            "capabilities": capabilities,
+            "defaultInputModes": facts.input_modes,
+            "defaultOutputModes": facts.output_modes,
+            "skills": skills
+        }),
+        Protocol::V0_3 => json!({
+            "protocolVersion": "0.3.0",
+            "name": facts.name,
+            "description": facts.description,
+            "url": facts.jsonrpc_url,
+            "preferredTransport": "JSONRPC",
+            "version": "1.0.0",
+            "capabilities": capabilities,
+            "defaultInputModes": facts.input_modes,
+            "defaultOutputModes": facts.output_modes,
+            "skills": skills
+        }),
+    }
+}
+
+/// A weak ETag over the card bytes (FNV-1a, stable across runs and platforms).
+pub(crate) fn etag(bytes: &[u8]) -> String {
+    let hash = bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3));
+    format!("W/\"{hash:016x}\"")
+}
+
+/// True when an `If-None-Match` value matches `etag` (a list, `*`, weak or strong forms).
+pub(crate) fn if_none_match_hits(header: &str, etag: &str) -> bool {
+    let bare = etag.trim_start_matches("W/");
+    header
+        .split(',')
+        .map(str::trim)
+        .any(|candidate| candidate == "*" || candidate.trim_start_matches("W/") == bare)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_accepts_weak_strong_and_lists() {
+        let tag = etag(b"card");
+        assert!(if_none_match_hits(&tag, &tag));
+        assert!(if_none_match_hits(tag.trim_start_matches("W/"), &tag));
+        assert!(if_none_match_hits(&format!("\"other\", {tag}"), &tag));
+        assert!(!if_none_match_hits("\"other\"", &tag));
+    }
+}

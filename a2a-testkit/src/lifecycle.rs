@@ -1,0 +1,214 @@
+//! The task lifecycle a scripted agent plays, and the push callbacks it really POSTs.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::record::PushDelivery;
+use crate::script::PushBehaviour;
+use crate::store::{HistoryView, Published, PushConfig, Shared, TaskRecord};
+use crate::wire::{self, A2aError, TaskState};
+
+/// The question an agent asks when it wants clarification (the official peers' wording).
+pub(crate) const CLARIFY_QUESTION: &str = "Please clarify: what exactly do you need?";
+
+/// Which part of a task's life a turn plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Turn {
+    /// A new task: submitted, working, then input-required or the answer.
+    Opening { asks_for_input: bool },
+    /// A reply to input-required: working, then the answer.
+    FollowUp,
+}
+
+/// One change to a task.
+#[derive(Debug, Clone)]
+enum Step {
+    Snapshot,
+    Status(TaskState, Option<String>),
+    Artifact(String),
+}
+
+/// Plays one turn of a task's lifecycle, publishing each event to streams and push configs.
+pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, request_text: String) {
+    let step_delay = shared.script.step_delay;
+    let working_delay = step_delay + shared.behaviour.extra_working;
+    let mut steps: Vec<(Step, Duration)> = Vec::new();
+    let asks = match turn {
+        Turn::Opening { asks_for_input } => {
+            steps.push((Step::Snapshot, step_delay));
+            asks_for_input
+        }
+        Turn::FollowUp => false,
+    };
+    steps.push((Step::Status(TaskState::Working, None), working_delay));
+    if asks {
+        steps.push((
+            Step::Status(TaskState::InputRequired, Some(CLARIFY_QUESTION.to_owned())),
+            Duration::ZERO,
+        ));
+    } else {
+        steps.push((Step::Artifact(format!("echo: {request_text}")), step_delay));
+        steps.push((Step::Status(TaskState::Completed, Some("done".to_owned())), Duration::ZERO));
+    }
+    for (step, pause) in steps {
+        if !emit(&shared, &task_id, step).await {
+            return;
+        }
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
+        }
+    }
+}
+
+/// Applies one step unless the task already ended (a cancel wins); returns false when it had ended.
+async fn emit(shared: &Arc<Shared>, task_id: &str, step: Step) -> bool {
+    let deliveries = {
+        let mut state = shared.lock();
+        let now = state.tick();
+        let Some(record) = state.tasks.get_mut(task_id) else { return false };
+        if record.state.is_terminal() {
+            return false;
+        }
+        record.updated = now;
+        let published = apply(shared, record, step);
+        prepare_push(shared, record, &published)
+    };
+    deliver_all(shared, deliveries).await;
+    true
+}
+
+/// Mutates the record for `step` and sends the event to every open stream.
+fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published> {
+    let protocol = shared.protocol;
+    let published = match step {
+        Step::Snapshot => Published {
+            body: wire::wrap_task(
+                protocol,
+                record.render(protocol, &shared.behaviour, HistoryView::All, true),
+            ),
+            ends_stream: false,
+            on_stream: true,
+        },
+        Step::Status(state, text) => {
+            record.state = state;
+            record.timestamp = wire::now_timestamp();
+            record.status_message =
+                text.map(|t| wire::agent_message(protocol, &t, &record.context_id, &record.id));
+            if state == TaskState::InputRequired {
+                // Interrupted-state messages move into history, like the official servers do.
+                record.history.extend(record.status_message.clone());
+            }
+            let status = wire::status(protocol, state, record.status_message.as_ref(), &record.timestamp);
+            Published {
+                body: wire::status_update(
+                    protocol,
+                    &record.id,
+                    &record.context_id,
+                    status,
+                    state.ends_stream(),
+                ),
+                ends_stream: state.ends_stream(),
+                on_stream: true,
+            }
+        }
+        Step::Artifact(text) => {
+            let artifact = wire::artifact(protocol, &text);
+            record.artifacts.push(artifact.clone());
+            Published {
+                body: wire::artifact_update(protocol, &record.id, &record.context_id, &artifact),
+                ends_stream: false,
+                on_stream: shared.behaviour.artifact_on_stream,
+            }
+        }
+    };
+    let published = Arc::new(published);
+    // No receiver is fine: nobody is streaming this task.
+    let _ = record.events.send(Arc::clone(&published));
+    published
+}
+
+/// Cancels a task that has not ended yet and returns it.
+pub(crate) async fn cancel(shared: &Arc<Shared>, task_id: &str) -> Result<Value, A2aError> {
+    let (task, deliveries) = {
+        let mut state = shared.lock();
+        let now = state.tick();
+        let Some(record) = state.tasks.get_mut(task_id) else {
+            return Err(A2aError::task_not_found(task_id));
+        };
+        if record.state.is_terminal() {
+            return Err(A2aError::task_not_cancelable(task_id, record.state.wire(shared.protocol)));
+        }
+        record.updated = now;
+        let published = apply(shared, record, Step::Status(TaskState::Canceled, None));
+        let deliveries = prepare_push(shared, record, &published);
+        (record.render(shared.protocol, &shared.behaviour, HistoryView::All, true), deliveries)
+    };
+    let for_push = Arc::clone(shared);
+    tokio::spawn(async move { deliver_all(&for_push, deliveries).await });
+    Ok(task)
+}
+
+/// A callback to POST.
+#[derive(Debug)]
+pub(crate) struct Delivery {
+    task_id: String,
+    config: PushConfig,
+    body: Value,
+}
+
+/// The callbacks one event causes: the StreamResponse in 1.0, the whole Task in 0.3.
+fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> Vec<Delivery> {
+    if matches!(shared.behaviour.push, PushBehaviour::Unsupported | PushBehaviour::Silent) {
+        return Vec::new();
+    }
+    let body = match shared.protocol {
+        crate::script::Protocol::V1_0 => published.body.clone(),
+        crate::script::Protocol::V0_3 => {
+            record.render(shared.protocol, &shared.behaviour, HistoryView::All, true)
+        }
+    };
+    record
+        .push_configs
+        .iter()
+        .map(|config| Delivery { task_id: record.id.clone(), config: config.clone(), body: body.clone() })
+        .collect()
+}
+
+/// POSTs the callbacks one after the other, so the receiver sees them in event order.
+pub(crate) async fn deliver_all(shared: &Arc<Shared>, deliveries: Vec<Delivery>) {
+    for delivery in deliveries {
+        deliver(shared, delivery).await;
+    }
+}
+
+async fn deliver(shared: &Shared, delivery: Delivery) {
+    let Delivery { task_id, config, body } = delivery;
+    let forged = shared.behaviour.push == PushBehaviour::WrongCredentials;
+    let authorization = match (&config.scheme, forged) {
+        (Some(scheme), false) => Some(format!("{scheme} {}", config.credentials.as_deref().unwrap_or(""))),
+        (scheme, true) => Some(format!("{} forged-credentials", scheme.as_deref().unwrap_or("Bearer"))),
+        (None, false) => None,
+    };
+    let notification_token = if forged { Some("forged-token".to_owned()) } else { config.token.clone() };
+    let mut request = shared.http.post(&config.url).json(&body);
+    if let Some(value) = &authorization {
+        request = request.header("Authorization", value);
+    }
+    if let Some(value) = &notification_token {
+        request = request.header("X-A2A-Notification-Token", value);
+    }
+    let at = shared.started.elapsed();
+    let response_status = request.send().await.ok().map(|r| r.status().as_u16());
+    shared.lock().pushes.push(PushDelivery {
+        url: config.url,
+        config_id: config.id,
+        task_id,
+        authorization,
+        notification_token,
+        body,
+        response_status,
+        at,
+    });
+}

@@ -1,0 +1,350 @@
+//! What a scripted agent claims (its card) and how it really behaves (its script).
+//!
+//! A [`Script`] is honest by default. Each [`Lie`] contradicts one claim of the card, and sets that
+//! claim on the card itself, so a lie can never accidentally be the truth. Each [`Fault`] is a
+//! transport problem that says nothing about the card (the design note: retry those, never refuse).
+
+use std::time::Duration;
+
+/// Which A2A protocol version the agent speaks on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// A2A 1.0: ProtoJSON enums, wrapped results, `A2A-Version: 1.0` required, JSON-RPC and HTTP+JSON.
+    V1_0,
+    /// A2A 0.3: `kind` discriminators, lowercase states, `final` flags, JSON-RPC only, no version header.
+    V0_3,
+}
+
+/// Where the agent serves its card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CardPath {
+    /// `/.well-known/agent-card.json`, the 0.3.0+ and 1.0 path.
+    AgentCardJson,
+    /// `/.well-known/agent.json`, the 0.2.x path many deployed agents still use.
+    AgentJson,
+    /// Both paths, with the same card.
+    Both,
+}
+
+impl CardPath {
+    /// The path of the preferred card location (the 1.0 one for [`CardPath::Both`]).
+    pub fn path(self) -> &'static str {
+        match self {
+            CardPath::AgentCardJson | CardPath::Both => AGENT_CARD_JSON,
+            CardPath::AgentJson => AGENT_JSON,
+        }
+    }
+
+    pub(crate) fn serves(self, path: &str) -> bool {
+        match self {
+            CardPath::AgentCardJson => path == AGENT_CARD_JSON,
+            CardPath::AgentJson => path == AGENT_JSON,
+            CardPath::Both => path == AGENT_CARD_JSON || path == AGENT_JSON,
+        }
+    }
+}
+
+pub(crate) const AGENT_CARD_JSON: &str = "/.well-known/agent-card.json";
+pub(crate) const AGENT_JSON: &str = "/.well-known/agent.json";
+
+/// The URI of the poll-cadence extension this SDK reads from `capabilities.extensions`.
+///
+/// Our convention, not part of A2A: a non-streaming agent may tell clients how often to poll
+/// `GetTask` with `{"uri": POLL_CADENCE_EXTENSION_URI, "params": {"intervalMs": N}}`.
+pub const POLL_CADENCE_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/poll-cadence/v1";
+
+/// The capabilities an agent's card declares.
+///
+/// Start from [`Capabilities::none`] and add claims; every claim the card makes is one a client may
+/// build on, which is why the testkit can make each of them false with a [`Lie`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `capabilities.streaming`.
+    pub streaming: bool,
+    /// `capabilities.pushNotifications`.
+    pub push_notifications: bool,
+    /// `capabilities.stateTransitionHistory` (0.3 only; a 1.0 card carries it only when it is `true`,
+    /// as an unknown field, the way the lying official peer in the transcripts does).
+    pub state_transition_history: bool,
+    /// The poll-cadence hint, published as the [`POLL_CADENCE_EXTENSION_URI`] extension.
+    pub poll_cadence: Option<Duration>,
+}
+
+impl Capabilities {
+    /// A card that claims nothing: no streaming, no push, no history, no poll hint.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Adds the `streaming` claim.
+    #[must_use]
+    pub fn with_streaming(mut self) -> Self {
+        self.streaming = true;
+        self
+    }
+
+    /// Adds the `pushNotifications` claim.
+    #[must_use]
+    pub fn with_push_notifications(mut self) -> Self {
+        self.push_notifications = true;
+        self
+    }
+
+    /// Adds the `stateTransitionHistory` claim.
+    #[must_use]
+    pub fn with_state_transition_history(mut self) -> Self {
+        self.state_transition_history = true;
+        self
+    }
+
+    /// Adds a poll-cadence hint of `interval`.
+    #[must_use]
+    pub fn with_poll_cadence(mut self, interval: Duration) -> Self {
+        self.poll_cadence = Some(interval);
+        self
+    }
+}
+
+/// One way the agent's behaviour contradicts its card.
+///
+/// Adding a lie to a [`Script`] also makes the card claim what the lie contradicts (for example
+/// [`Lie::EmptyHistory`] makes the card declare `stateTransitionHistory: true`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Lie {
+    /// Over-declared streaming: the card says `streaming: true`, but `SendStreamingMessage` and
+    /// `SubscribeToTask` answer `-32004` as plain JSON, the way the official servers refuse.
+    StreamingRefused,
+    /// Over-declared streaming: the agent streams, but never sends the artifact on the stream; it is
+    /// only retrievable with `GetTask` (push callbacks still carry it).
+    StreamWithoutArtifact,
+    /// Over-declared history: the card says `stateTransitionHistory: true`, but every task comes back
+    /// without history (omitted in 1.0, `[]` in 0.3).
+    EmptyHistory,
+    /// Over-declared push: configs are accepted and listed, but no callback is ever POSTed.
+    SilentPush,
+    /// Over-declared push: callbacks are POSTed with credentials and token other than the configured ones.
+    WrongPushCredentials,
+    /// The card says `streaming: false` and gives no poll hint, and `working` lasts this long.
+    SlowWorkingWithoutPollHint(Duration),
+    /// Under-declared streaming: the card says `streaming: false`, but the agent streams anyway
+    /// (safe for a streaming client, per the design note).
+    UnderDeclaredStreaming,
+    /// A gateway: the card describes the gateway's capabilities, while the behaviour follows a
+    /// backend with these capabilities.
+    Gateway {
+        /// What the backend really does.
+        backend: Capabilities,
+    },
+}
+
+/// How many requests or streams a fault hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Times {
+    /// Every one.
+    Always,
+    /// Only the first `n`, so that a retry can succeed.
+    First(u32),
+}
+
+impl Times {
+    pub(crate) fn covers(self, already_hit: u32) -> bool {
+        match self {
+            Times::Always => true,
+            Times::First(n) => already_hit < n,
+        }
+    }
+}
+
+/// A transport fault: says nothing about the card, and a client should retry it.
+///
+/// Status faults apply to A2A operation requests (JSON-RPC and HTTP+JSON), never to the card, so that
+/// discovery still works and the retry of an operation can be observed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Fault {
+    /// The connection is cut (the response body aborts) after `after_events` complete SSE events.
+    ResetMidStream {
+        /// Complete events sent before the cut.
+        after_events: usize,
+        /// How many streams are cut.
+        times: Times,
+    },
+    /// The SSE body ends cleanly in the middle of an event, after `after_events` complete events.
+    TruncatedSse {
+        /// Complete events sent before the partial one.
+        after_events: usize,
+        /// How many streams are truncated.
+        times: Times,
+    },
+    /// `502 Bad Gateway` with a plain-text body.
+    BadGateway(Times),
+    /// `503 Service Unavailable` with `Retry-After: 0`.
+    ServiceUnavailable(Times),
+    /// Every operation request is answered only after this delay.
+    SlowResponses(Duration),
+}
+
+/// When the agent asks for clarification (`input-required`) before doing the work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Clarify {
+    /// Never asks.
+    Never,
+    /// Asks when the first message's text contains this word (case-insensitive).
+    WhenMessageContains(String),
+    /// Asks on every new task (the observed run does).
+    Always,
+}
+
+/// The agent's behaviour: honest by default, with lies, faults, clarification and timing on top.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    pub(crate) lies: Vec<Lie>,
+    pub(crate) faults: Vec<Fault>,
+    pub(crate) clarify: Clarify,
+    pub(crate) step_delay: Duration,
+}
+
+/// The default delay between two lifecycle events: short, so tests stay fast.
+pub const DEFAULT_STEP_DELAY: Duration = Duration::from_millis(10);
+
+impl Default for Script {
+    fn default() -> Self {
+        Self::honest()
+    }
+}
+
+impl Script {
+    /// Does what the card says; asks for clarification when a message contains "clarify".
+    pub fn honest() -> Self {
+        Script {
+            lies: Vec::new(),
+            faults: Vec::new(),
+            clarify: Clarify::WhenMessageContains("clarify".to_owned()),
+            step_delay: DEFAULT_STEP_DELAY,
+        }
+    }
+
+    /// The run from the design note: always asks for clarification first, streams without the
+    /// artifact, and keeps no history. Use it with [`crate::ScriptedAgent::observed_run`] to also get
+    /// the note's 0.3 card.
+    pub fn observed_run() -> Self {
+        Script::honest().with(Lie::StreamWithoutArtifact).with(Lie::EmptyHistory).clarify(Clarify::Always)
+    }
+
+    /// Adds a lie.
+    #[must_use]
+    pub fn with(mut self, lie: Lie) -> Self {
+        self.lies.push(lie);
+        self
+    }
+
+    /// Adds a transport fault.
+    #[must_use]
+    pub fn with_fault(mut self, fault: Fault) -> Self {
+        self.faults.push(fault);
+        self
+    }
+
+    /// Sets when the agent asks for clarification.
+    #[must_use]
+    pub fn clarify(mut self, clarify: Clarify) -> Self {
+        self.clarify = clarify;
+        self
+    }
+
+    /// Sets the delay between two lifecycle events (default [`DEFAULT_STEP_DELAY`]).
+    #[must_use]
+    pub fn step_delay(mut self, delay: Duration) -> Self {
+        self.step_delay = delay;
+        self
+    }
+
+    /// The lies in this script.
+    pub fn lies(&self) -> &[Lie] {
+        &self.lies
+    }
+
+    /// The faults in this script.
+    pub fn faults(&self) -> &[Fault] {
+        &self.faults
+    }
+
+    /// True when the script contains no lie (faults do not make an agent dishonest).
+    pub fn is_honest(&self) -> bool {
+        self.lies.is_empty()
+    }
+
+    /// What the card claims once the lies have set the claims they contradict.
+    pub(crate) fn card_claims(&self, declared: &Capabilities) -> Capabilities {
+        let mut card = declared.clone();
+        for lie in &self.lies {
+            match lie {
+                Lie::StreamingRefused | Lie::StreamWithoutArtifact => card.streaming = true,
+                Lie::EmptyHistory => card.state_transition_history = true,
+                Lie::SilentPush | Lie::WrongPushCredentials => card.push_notifications = true,
+                Lie::SlowWorkingWithoutPollHint(_) => {
+                    card.streaming = false;
+                    card.poll_cadence = None;
+                }
+                Lie::UnderDeclaredStreaming => card.streaming = false,
+                Lie::Gateway { .. } => {}
+            }
+        }
+        card
+    }
+
+    /// How the agent really behaves, given what its card claims.
+    pub(crate) fn behaviour(&self, card: &Capabilities) -> Behaviour {
+        let base = self
+            .lies
+            .iter()
+            .find_map(|lie| match lie {
+                Lie::Gateway { backend } => Some(backend.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| card.clone());
+        let mut behaviour = Behaviour {
+            streams: base.streaming,
+            push: if base.push_notifications { PushBehaviour::Delivers } else { PushBehaviour::Unsupported },
+            keeps_history: true,
+            artifact_on_stream: true,
+            extra_working: Duration::ZERO,
+        };
+        for lie in &self.lies {
+            match lie {
+                Lie::StreamingRefused => behaviour.streams = false,
+                Lie::StreamWithoutArtifact => behaviour.artifact_on_stream = false,
+                Lie::EmptyHistory => behaviour.keeps_history = false,
+                Lie::SilentPush => behaviour.push = PushBehaviour::Silent,
+                Lie::WrongPushCredentials => behaviour.push = PushBehaviour::WrongCredentials,
+                Lie::SlowWorkingWithoutPollHint(d) => behaviour.extra_working = *d,
+                Lie::UnderDeclaredStreaming => behaviour.streams = true,
+                Lie::Gateway { .. } => {}
+            }
+        }
+        behaviour
+    }
+}
+
+/// What the agent does, after lies are applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Behaviour {
+    pub(crate) streams: bool,
+    pub(crate) push: PushBehaviour,
+    pub(crate) keeps_history: bool,
+    pub(crate) artifact_on_stream: bool,
+    pub(crate) extra_working: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PushBehaviour {
+    Unsupported,
+    Delivers,
+    Silent,
+    WrongCredentials,
+}

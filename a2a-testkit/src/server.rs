@@ -1,0 +1,392 @@
+//! The HTTP side: routes the card, JSON-RPC and HTTP+JSON requests, checks the version header,
+//! records every request and applies the scripted transport faults.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::to_bytes;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::card;
+use crate::ops::{self, Op, Outcome};
+use crate::record::RecordedRequest;
+use crate::script::{Fault, Protocol};
+use crate::store::Shared;
+use crate::stream::{self, Cut, Framing};
+use crate::wire::{self, A2aError};
+
+/// Where the JSON-RPC endpoint lives under the agent's base URL.
+pub(crate) const JSONRPC_PATH: &str = "/a2a/jsonrpc";
+/// Where the HTTP+JSON endpoints live under the agent's base URL.
+pub(crate) const REST_PATH: &str = "/a2a/rest";
+/// Largest request body the agent reads.
+const BODY_LIMIT: usize = 4 * 1024 * 1024;
+
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
+    Router::new().fallback(handle).with_state(shared)
+}
+
+/// What a request is, decided before it is recorded.
+#[derive(Debug)]
+enum Route {
+    Card,
+    JsonRpc { op: Option<Op>, rpc_method: Option<String> },
+    Rest(Result<(Op, Value), A2aError>),
+    NotFound,
+}
+
+async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();
+    let path = parts.uri.path().to_owned();
+    let query = parts.uri.query().map(str::to_owned);
+    let json: Option<Value> = serde_json::from_slice(&bytes).ok();
+    let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref());
+    record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone());
+
+    match route {
+        Route::Card => serve_card(&shared, &parts.method, &parts.headers),
+        Route::NotFound => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+        Route::JsonRpc { op, .. } => {
+            if let Some(fault) = transport_fault(&shared).await {
+                return fault;
+            }
+            jsonrpc(&shared, &parts.headers, query.as_deref(), json, op).await
+        }
+        Route::Rest(route) => {
+            if let Some(fault) = transport_fault(&shared).await {
+                return fault;
+            }
+            if let Some(error) = version_error(&shared, &parts.headers, query.as_deref()) {
+                return rest_error(&error);
+            }
+            match route {
+                Ok((op, params)) => rest(&shared, op, params).await,
+                Err(error) => rest_error(&error),
+            }
+        }
+    }
+}
+
+fn classify(
+    shared: &Shared,
+    method: &Method,
+    path: &str,
+    query: Option<&str>,
+    json: Option<&Value>,
+) -> Route {
+    if shared.card_path.serves(path) && (method == Method::GET || method == Method::HEAD) {
+        return Route::Card;
+    }
+    if path == JSONRPC_PATH && method == Method::POST {
+        let rpc_method = json.and_then(|b| b.get("method")).and_then(Value::as_str).map(str::to_owned);
+        let op = rpc_method.as_deref().and_then(|m| Op::from_jsonrpc(shared.protocol, m));
+        return Route::JsonRpc { op, rpc_method };
+    }
+    if shared.protocol == Protocol::V1_0
+        && let Some(rest_path) = path.strip_prefix(REST_PATH)
+    {
+        return match rest_route(method, rest_path, query, json) {
+            Some(route) => Route::Rest(route),
+            None => Route::NotFound,
+        };
+    }
+    Route::NotFound
+}
+
+fn record(
+    shared: &Shared,
+    method: &Method,
+    headers: &HeaderMap,
+    path: &str,
+    query: Option<String>,
+    route: &Route,
+    body: Option<Value>,
+) {
+    let (operation, rpc_method) = match route {
+        Route::JsonRpc { op, rpc_method } => (op.map(|o| o.name().to_owned()), rpc_method.clone()),
+        Route::Rest(Ok((op, _))) => (Some(op.name().to_owned()), None),
+        _ => (None, None),
+    };
+    let headers = headers
+        .iter()
+        .map(|(name, value)| {
+            (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
+        })
+        .collect();
+    let recorded = RecordedRequest {
+        http_method: method.as_str().to_owned(),
+        path: path.to_owned(),
+        query,
+        operation,
+        rpc_method,
+        body,
+        headers,
+        at: shared.started.elapsed(),
+    };
+    shared.lock().requests.push(recorded);
+}
+
+fn serve_card(shared: &Shared, method: &Method, headers: &HeaderMap) -> Response {
+    let cache =
+        [(header::ETAG, shared.etag.clone()), (header::CACHE_CONTROL, "public, max-age=60".to_owned())];
+    let revalidated = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| card::if_none_match_hits(v, &shared.etag));
+    if revalidated {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    let body = if method == Method::HEAD { Vec::new() } else { shared.card_bytes.clone() };
+    (StatusCode::OK, cache, [(header::CONTENT_TYPE, "application/json".to_owned())], body).into_response()
+}
+
+/// The first status fault that still applies, after any scripted slowness.
+async fn transport_fault(shared: &Shared) -> Option<Response> {
+    for fault in &shared.script.faults {
+        if let Fault::SlowResponses(delay) = fault {
+            tokio::time::sleep(*delay).await;
+        }
+    }
+    let mut state = shared.lock();
+    for (index, fault) in shared.script.faults.iter().enumerate() {
+        let (times, status) = match fault {
+            Fault::BadGateway(times) => (*times, StatusCode::BAD_GATEWAY),
+            Fault::ServiceUnavailable(times) => (*times, StatusCode::SERVICE_UNAVAILABLE),
+            _ => continue,
+        };
+        let hits = state.fault_hits.entry(index).or_insert(0);
+        if times.covers(*hits) {
+            *hits += 1;
+            let reason = status.canonical_reason().unwrap_or("error");
+            let mut response = (status, reason).into_response();
+            if status == StatusCode::SERVICE_UNAVAILABLE {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("0"));
+            }
+            return Some(response);
+        }
+    }
+    None
+}
+
+/// The cut the script applies to a stream that is about to start.
+fn stream_cut(shared: &Shared) -> Cut {
+    let mut state = shared.lock();
+    for (index, fault) in shared.script.faults.iter().enumerate() {
+        let (times, cut) = match fault {
+            Fault::ResetMidStream { after_events, times } => (*times, Cut::Reset(*after_events)),
+            Fault::TruncatedSse { after_events, times } => (*times, Cut::Truncate(*after_events)),
+            _ => continue,
+        };
+        let hits = state.fault_hits.entry(index).or_insert(0);
+        if times.covers(*hits) {
+            *hits += 1;
+            return cut;
+        }
+    }
+    Cut::None
+}
+
+/// A 1.0 agent requires `A2A-Version: 1.0` (header or query); missing means 0.3 (spec 3.6).
+/// A 0.3 agent predates the header and ignores it.
+fn version_error(shared: &Shared, headers: &HeaderMap, query: Option<&str>) -> Option<A2aError> {
+    if shared.protocol != Protocol::V1_0 {
+        return None;
+    }
+    let from_header = headers.get("a2a-version").and_then(|v| v.to_str().ok()).map(str::trim);
+    let from_query =
+        query_pairs(query).into_iter().find(|(k, _)| k.eq_ignore_ascii_case("a2a-version")).map(|(_, v)| v);
+    let requested = from_header.map(str::to_owned).or(from_query).filter(|v| !v.is_empty());
+    let requested = requested.unwrap_or_else(|| "0.3".to_owned());
+    (requested != "1.0").then(|| A2aError::version_not_supported(&requested))
+}
+
+fn json_response(status: StatusCode, content_type: &'static str, body: &Value) -> Response {
+    (status, [(header::CONTENT_TYPE, content_type)], body.to_string()).into_response()
+}
+
+async fn jsonrpc(
+    shared: &Arc<Shared>,
+    headers: &HeaderMap,
+    query: Option<&str>,
+    json: Option<Value>,
+    op: Option<Op>,
+) -> Response {
+    let protocol = shared.protocol;
+    let failure = |id: &Value, error: A2aError| {
+        json_response(StatusCode::OK, "application/json", &wire::jsonrpc_failure(protocol, id, &error))
+    };
+    let Some(body) = json else {
+        return failure(&Value::Null, A2aError::parse_error("the body is not JSON"));
+    };
+    let id = body.get("id").cloned().unwrap_or(Value::Null);
+    if body.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return failure(&id, A2aError::invalid_request("`jsonrpc` must be \"2.0\""));
+    }
+    if body.get("method").and_then(Value::as_str).is_none() {
+        return failure(&id, A2aError::invalid_request("`method` must be a string"));
+    }
+    if let Some(error) = version_error(shared, headers, query) {
+        return failure(&id, error);
+    }
+    let Some(op) = op else {
+        return failure(&id, A2aError::method_not_found());
+    };
+    let params = body.get("params").cloned().unwrap_or_else(|| json!({}));
+    match ops::execute(shared, op, params).await {
+        Outcome::Json(result) => {
+            json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
+        }
+        Outcome::Error(error) => failure(&id, error),
+        Outcome::Stream(plan) => stream::sse_response(plan, Framing::JsonRpc { id }, stream_cut(shared)),
+    }
+}
+
+async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
+    match ops::execute(shared, op, params).await {
+        Outcome::Json(result) => json_response(StatusCode::OK, "application/a2a+json", &result),
+        Outcome::Error(error) => rest_error(&error),
+        Outcome::Stream(plan) => stream::sse_response(plan, Framing::Rest, stream_cut(shared)),
+    }
+}
+
+fn rest_error(error: &A2aError) -> Response {
+    let status = StatusCode::from_u16(error.http_status).unwrap_or(StatusCode::BAD_REQUEST);
+    json_response(status, "application/json", &error.rest_status())
+}
+
+/// Maps an HTTP+JSON request to an operation and its 1.0 request message as JSON.
+fn rest_route(
+    method: &Method,
+    path: &str,
+    query: Option<&str>,
+    body: Option<&Value>,
+) -> Option<Result<(Op, Value), A2aError>> {
+    let body_object = || match body {
+        Some(Value::Object(map)) => Ok(map.clone()),
+        _ => Err(A2aError::invalid_params("the request body must be a JSON object")),
+    };
+    let from_query = || {
+        let mut params = Map::new();
+        for (key, value) in query_pairs(query) {
+            let value = match key.as_str() {
+                "historyLength" | "pageSize" => {
+                    value.parse::<u64>().map_or(Value::String(value), Value::from)
+                }
+                "includeArtifacts" => Value::Bool(value == "true"),
+                _ => Value::String(value),
+            };
+            params.insert(key, value);
+        }
+        params
+    };
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let with =
+        |op: Op, params: Result<Map<String, Value>, A2aError>| Some(params.map(|p| (op, Value::Object(p))));
+    match (method.as_str(), segments.as_slice()) {
+        ("POST", ["message:send"]) => with(Op::SendMessage, body_object()),
+        ("POST", ["message:stream"]) => with(Op::SendStreamingMessage, body_object()),
+        ("GET", ["extendedAgentCard"]) => with(Op::GetExtendedAgentCard, Ok(Map::new())),
+        ("GET", ["tasks"]) => with(Op::ListTasks, Ok(from_query())),
+        (verb, ["tasks", task]) => {
+            let (id, action) = task.split_once(':').unwrap_or((task, ""));
+            let mut params = if verb == "GET" { from_query() } else { body_object().unwrap_or_default() };
+            params.insert("id".to_owned(), json!(id));
+            match (verb, action) {
+                ("GET", "") => with(Op::GetTask, Ok(params)),
+                ("POST", "cancel") => with(Op::CancelTask, Ok(params)),
+                ("GET" | "POST", "subscribe") => with(Op::SubscribeToTask, Ok(params)),
+                _ => None,
+            }
+        }
+        (verb, ["tasks", task_id, "pushNotificationConfigs"]) => {
+            let op = match verb {
+                "POST" => Op::CreatePushConfig,
+                "GET" => Op::ListPushConfigs,
+                _ => return None,
+            };
+            let mut params = if verb == "POST" { body_object() } else { Ok(from_query()) };
+            if let Ok(p) = params.as_mut() {
+                p.insert("taskId".to_owned(), json!(task_id));
+            }
+            with(op, params)
+        }
+        (verb, ["tasks", task_id, "pushNotificationConfigs", config_id]) => {
+            let op = match verb {
+                "GET" => Op::GetPushConfig,
+                "DELETE" => Op::DeletePushConfig,
+                _ => return None,
+            };
+            with(
+                op,
+                Ok(Map::from_iter([
+                    ("taskId".to_owned(), json!(task_id)),
+                    ("id".to_owned(), json!(config_id)),
+                ])),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `a=b&c=d` into decoded pairs.
+fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    query
+        .unwrap_or("")
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(key), percent_decode(value))
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |at: usize| bytes.get(at).and_then(|c| (*c as char).to_digit(16));
+        match (b, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push(u8::try_from(hi * 16 + lo).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_percent_decoded() {
+        assert_eq!(
+            query_pairs(Some("contextId=a%2Fb&x=1+2")),
+            vec![("contextId".to_owned(), "a/b".to_owned()), ("x".to_owned(), "1 2".to_owned())]
+        );
+    }
+
+    #[test]
+    fn rest_paths_map_to_operations() {
+        let route = rest_route(&Method::POST, "/tasks/t1:cancel", None, None);
+        assert!(matches!(route, Some(Ok((Op::CancelTask, ref p))) if p["id"] == "t1"));
+        let route = rest_route(&Method::GET, "/tasks/t1", Some("historyLength=2"), None);
+        assert!(matches!(route, Some(Ok((Op::GetTask, ref p))) if p["historyLength"] == 2));
+        assert!(rest_route(&Method::PUT, "/tasks/t1", None, None).is_none());
+    }
+}

@@ -1,0 +1,91 @@
+//! Server-sent events: `data: <json>\n\n` frames, with the scripted cuts (reset, truncation).
+
+use std::io;
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use bytes::Bytes;
+use futures::SinkExt;
+use serde_json::Value;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::ops::StreamPlan;
+use crate::wire;
+
+/// How each event is framed.
+#[derive(Debug, Clone)]
+pub(crate) enum Framing {
+    /// A JSON-RPC response per event, echoing the request id.
+    JsonRpc { id: Value },
+    /// The bare StreamResponse (HTTP+JSON).
+    Rest,
+}
+
+/// A scripted way for the stream to break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    None,
+    /// Abort the body (the client sees the connection drop) after this many complete events.
+    Reset(usize),
+    /// Send half of the next event, then end the body cleanly, after this many complete events.
+    Truncate(usize),
+}
+
+fn frame(framing: &Framing, body: &Value) -> Bytes {
+    let data = match framing {
+        Framing::JsonRpc { id } => wire::jsonrpc_result(id, body.clone()),
+        Framing::Rest => body.clone(),
+    };
+    Bytes::from(format!("data: {data}\n\n"))
+}
+
+/// An SSE response that forwards the plan's events until one ends the stream.
+pub(crate) fn sse_response(plan: StreamPlan, framing: Framing, cut: Cut) -> Response {
+    let (mut tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, io::Error>>(16);
+    let StreamPlan { mut first, mut events } = plan;
+    tokio::spawn(async move {
+        let mut sent = 0_usize;
+        loop {
+            let event = match first.take() {
+                Some(event) => event,
+                None => match events.recv().await {
+                    Ok(event) => event,
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                },
+            };
+            if !event.on_stream {
+                continue;
+            }
+            let bytes = frame(&framing, &event.body);
+            match cut {
+                Cut::Reset(after) if sent == after => {
+                    let reset = io::Error::new(io::ErrorKind::ConnectionReset, "scripted connection reset");
+                    let _ = tx.send(Err(reset)).await;
+                    return;
+                }
+                Cut::Truncate(after) if sent == after => {
+                    let half = bytes.len() / 2;
+                    let _ = tx.send(Ok(bytes.slice(..half))).await;
+                    return;
+                }
+                _ => {}
+            }
+            if tx.send(Ok(bytes)).await.is_err() {
+                return; // The client went away.
+            }
+            sent += 1;
+            if event.ends_stream {
+                break;
+            }
+        }
+    });
+    let mut response = Response::new(Body::from_stream(rx));
+    *response.status_mut() = StatusCode::OK;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream; charset=utf-8"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
