@@ -1,1 +1,46 @@
-//! Placeholder; filled by a later issue.
+//! An A2A (Agent2Agent) client that checks what an agent's card claims against what the agent does.
+//!
+//! This crate holds the client's infrastructure: the checked configuration ([`ClientBuilder`]), the one
+//! error type ([`Error`], asked with [`Error::kind`] and [`Error::is_retryable`]), a bounded SSE parser
+//! ([`sse`]), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
+//! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), the push-notification receiver
+//! ([`webhook`]) and counters ([`Metrics`]).
+//!
+//! ```
+//! use std::time::Duration;
+//! use a2a_client::{Client, ErrorKind};
+//!
+//! let client = Client::builder().push_arrival_bound(Duration::from_secs(10)).build()?;
+//! assert_eq!(client.config().push_arrival_bound(), Duration::from_secs(10));
+//!
+//! let err = Client::builder().request_timeout(Duration::ZERO).build().unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::Config);
+//! # Ok::<(), a2a_client::Error>(())
+//! ```
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+mod cache;
+mod capability;
+mod client;
+pub mod config;
+pub mod discovery;
+pub mod error;
+pub mod metrics;
+mod protocol_error;
+pub mod retry;
+pub mod sse;
+mod violation;
+pub mod webhook;
+
+pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
+pub use capability::Capability;
+pub use client::Client;
+pub use config::{ClientBuilder, ClientConfig, PollCadence};
+pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
+pub use error::{Error, ErrorKind, LifecycleViolation, ProtocolError, TransportFault};
+pub use metrics::{Metrics, MetricsSnapshot};
+pub use retry::RetryPolicy;
+pub use sse::{SseEvent, SseStream};
+pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};

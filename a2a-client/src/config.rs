@@ -1,0 +1,407 @@
+//! Every bound the client waits under, with its default, and the builder that checks them.
+//!
+//! The A2A specification sets no client timeouts, poll interval or backoff (NOTES section 7), so each
+//! value here is a choice, documented where it is set, and changeable.
+//!
+//! ```
+//! use std::time::Duration;
+//! use a2a_client::Client;
+//!
+//! let client = Client::builder()
+//!     .connect_timeout(Duration::from_secs(2))
+//!     .sse_idle_timeout(Duration::from_secs(30))
+//!     .build()?;
+//! assert_eq!(client.config().sse_idle_timeout(), Duration::from_secs(30));
+//! # Ok::<(), a2a_client::Error>(())
+//! ```
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use crate::DiscoveryCache;
+use crate::metrics::Metrics;
+use crate::retry::RetryPolicy;
+use crate::{Client, Error};
+
+/// Default connect timeout: 10 s.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default whole-request timeout for non-streaming calls: 120 s. `SendMessage` blocks until the task
+/// is terminal or interrupted unless `returnImmediately` is set, so this is long on purpose.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// Default SSE idle timeout: 60 s with no byte at all (the official Python server pings every 15 s).
+pub const DEFAULT_SSE_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_types::parse` accepts.
+pub const DEFAULT_MAX_SSE_EVENT_BYTES: usize = a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
+/// Default first `GetTask` poll delay: 500 ms.
+pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
+/// Default factor each poll delay grows by: 2.
+pub const DEFAULT_POLL_BACKOFF_FACTOR: f64 = 2.0;
+/// Default longest poll delay: 10 s.
+pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(10);
+/// Default bound after which a task still `working` with no observable progress is a lifecycle fault: 120 s.
+pub const DEFAULT_WORKING_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(120);
+/// Default bound for a push callback to arrive: 30 s (the spec recommends agents time out webhook
+/// calls after 10-30 s, so a live agent has delivered or given up by then).
+pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(30);
+/// Default lifetime of a discovered card when the server sends no `Cache-Control`: 300 s.
+pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
+/// Default lifetime of a capability-suspect mark: 1 h.
+pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
+/// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
+pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+
+/// How often a non-streaming task is polled with `GetTask`: `initial`, then growing by `factor`, never
+/// above `cap`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PollCadence {
+    initial: Duration,
+    factor: f64,
+    cap: Duration,
+}
+
+impl Default for PollCadence {
+    /// 500 ms, doubling, capped at 10 s.
+    fn default() -> Self {
+        Self { initial: DEFAULT_POLL_INITIAL, factor: DEFAULT_POLL_BACKOFF_FACTOR, cap: DEFAULT_POLL_CAP }
+    }
+}
+
+impl PollCadence {
+    /// A cadence starting at `initial`, multiplied by `factor` each poll, capped at `cap`.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when `initial` is zero, `factor` is below 1 or not finite, or
+    /// `cap` is below `initial`.
+    pub fn new(initial: Duration, factor: f64, cap: Duration) -> Result<Self, Error> {
+        if initial.is_zero() {
+            return Err(Error::config("poll initial delay must be positive"));
+        }
+        if !factor.is_finite() || factor < 1.0 {
+            return Err(Error::config(format!("poll backoff factor must be at least 1, got {factor}")));
+        }
+        if cap < initial {
+            return Err(Error::config("poll cap must not be below the initial poll delay"));
+        }
+        Ok(Self { initial, factor, cap })
+    }
+
+    /// The first poll delay.
+    pub fn initial(&self) -> Duration {
+        self.initial
+    }
+
+    /// The factor each delay grows by.
+    pub fn factor(&self) -> f64 {
+        self.factor
+    }
+
+    /// The longest delay.
+    pub fn cap(&self) -> Duration {
+        self.cap
+    }
+
+    /// The delay before poll number `poll` (0-based).
+    pub fn delay(&self, poll: u32) -> Duration {
+        let grown = self.initial.as_secs_f64() * self.factor.powi(i32::try_from(poll).unwrap_or(i32::MAX));
+        if grown.is_finite() && grown < self.cap.as_secs_f64() {
+            Duration::from_secs_f64(grown)
+        } else {
+            self.cap
+        }
+    }
+}
+
+/// The checked configuration of a [`Client`]; read it with [`Client::config`].
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub(crate) connect_timeout: Duration,
+    pub(crate) request_timeout: Duration,
+    pub(crate) sse_idle_timeout: Duration,
+    pub(crate) max_sse_event_bytes: usize,
+    pub(crate) poll: PollCadence,
+    pub(crate) working_unobservable_bound: Duration,
+    pub(crate) push_arrival_bound: Duration,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) discovery_ttl: Duration,
+    pub(crate) suspect_ttl: Duration,
+    pub(crate) webhook_addr: SocketAddr,
+    pub(crate) webhook_public_url: Option<String>,
+    pub(crate) user_agent: String,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        Self {
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            sse_idle_timeout: DEFAULT_SSE_IDLE_TIMEOUT,
+            max_sse_event_bytes: DEFAULT_MAX_SSE_EVENT_BYTES,
+            poll: PollCadence::default(),
+            working_unobservable_bound: DEFAULT_WORKING_UNOBSERVABLE_BOUND,
+            push_arrival_bound: DEFAULT_PUSH_ARRIVAL_BOUND,
+            retry: RetryPolicy::default(),
+            discovery_ttl: DEFAULT_DISCOVERY_TTL,
+            suspect_ttl: DEFAULT_SUSPECT_TTL,
+            webhook_addr: DEFAULT_WEBHOOK_ADDR,
+            webhook_public_url: None,
+            user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
+        }
+    }
+}
+
+impl ClientConfig {
+    /// Connect timeout ([`DEFAULT_CONNECT_TIMEOUT`]).
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+    /// Whole-request timeout for non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`]).
+    pub fn request_timeout(&self) -> Duration {
+        self.request_timeout
+    }
+    /// Longest silence on an SSE stream ([`DEFAULT_SSE_IDLE_TIMEOUT`]).
+    pub fn sse_idle_timeout(&self) -> Duration {
+        self.sse_idle_timeout
+    }
+    /// Largest SSE event, in bytes ([`DEFAULT_MAX_SSE_EVENT_BYTES`]).
+    pub fn max_sse_event_bytes(&self) -> usize {
+        self.max_sse_event_bytes
+    }
+    /// `GetTask` poll cadence ([`PollCadence::default`]).
+    pub fn poll_cadence(&self) -> PollCadence {
+        self.poll
+    }
+    /// Bound after which an unobservable `working` is a lifecycle fault
+    /// ([`DEFAULT_WORKING_UNOBSERVABLE_BOUND`]).
+    pub fn working_unobservable_bound(&self) -> Duration {
+        self.working_unobservable_bound
+    }
+    /// Bound for a push callback to arrive ([`DEFAULT_PUSH_ARRIVAL_BOUND`]).
+    pub fn push_arrival_bound(&self) -> Duration {
+        self.push_arrival_bound
+    }
+    /// Retry budget for transport faults ([`RetryPolicy::default`]).
+    pub fn retry_policy(&self) -> RetryPolicy {
+        self.retry
+    }
+    /// Card lifetime without `Cache-Control` ([`DEFAULT_DISCOVERY_TTL`]).
+    pub fn discovery_ttl(&self) -> Duration {
+        self.discovery_ttl
+    }
+    /// Lifetime of a capability-suspect mark ([`DEFAULT_SUSPECT_TTL`]).
+    pub fn suspect_ttl(&self) -> Duration {
+        self.suspect_ttl
+    }
+    /// Address the push webhook receiver binds ([`DEFAULT_WEBHOOK_ADDR`]).
+    pub fn webhook_addr(&self) -> SocketAddr {
+        self.webhook_addr
+    }
+    /// Base URL agents reach the webhook at, when it differs from the bound address (none by default).
+    pub fn webhook_public_url(&self) -> Option<&str> {
+        self.webhook_public_url.as_deref()
+    }
+    /// `User-Agent` header value (`a2a-client-rs/<version>`).
+    pub fn user_agent(&self) -> &str {
+        &self.user_agent
+    }
+}
+
+/// Builds a [`Client`]: set the bounds that differ from the defaults, then [`ClientBuilder::build`].
+///
+/// Values are checked in `build`, so setters chain without `?`.
+#[derive(Debug, Default)]
+#[must_use]
+pub struct ClientBuilder {
+    config: ClientConfig,
+    cache: Option<DiscoveryCache>,
+    metrics: Option<Metrics>,
+}
+
+impl ClientBuilder {
+    /// A builder holding the documented defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`] by default).
+    pub fn connect_timeout(mut self, bound: Duration) -> Self {
+        self.config.connect_timeout = bound;
+        self
+    }
+
+    /// Sets the whole-request timeout of non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`] by default).
+    pub fn request_timeout(mut self, bound: Duration) -> Self {
+        self.config.request_timeout = bound;
+        self
+    }
+
+    /// Sets the longest silence tolerated on an SSE stream ([`DEFAULT_SSE_IDLE_TIMEOUT`] by default).
+    pub fn sse_idle_timeout(mut self, bound: Duration) -> Self {
+        self.config.sse_idle_timeout = bound;
+        self
+    }
+
+    /// Sets the largest SSE event in bytes ([`DEFAULT_MAX_SSE_EVENT_BYTES`] by default).
+    pub fn max_sse_event_bytes(mut self, limit: usize) -> Self {
+        self.config.max_sse_event_bytes = limit;
+        self
+    }
+
+    /// Sets the `GetTask` poll cadence (500 ms doubling up to 10 s by default).
+    pub fn poll_cadence(mut self, cadence: PollCadence) -> Self {
+        self.config.poll = cadence;
+        self
+    }
+
+    /// Sets the bound after which a `working` task with no observable progress is a lifecycle fault
+    /// ([`DEFAULT_WORKING_UNOBSERVABLE_BOUND`] by default).
+    pub fn working_unobservable_bound(mut self, bound: Duration) -> Self {
+        self.config.working_unobservable_bound = bound;
+        self
+    }
+
+    /// Sets the bound for a push callback to arrive ([`DEFAULT_PUSH_ARRIVAL_BOUND`] by default).
+    pub fn push_arrival_bound(mut self, bound: Duration) -> Self {
+        self.config.push_arrival_bound = bound;
+        self
+    }
+
+    /// Sets the retry budget for transport faults ([`RetryPolicy::default`]).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.config.retry = policy;
+        self
+    }
+
+    /// Sets the card lifetime used when the server sends no `Cache-Control` ([`DEFAULT_DISCOVERY_TTL`]).
+    pub fn discovery_ttl(mut self, ttl: Duration) -> Self {
+        self.config.discovery_ttl = ttl;
+        self
+    }
+
+    /// Sets how long a capability-suspect mark lasts ([`DEFAULT_SUSPECT_TTL`] by default).
+    pub fn suspect_ttl(mut self, ttl: Duration) -> Self {
+        self.config.suspect_ttl = ttl;
+        self
+    }
+
+    /// Sets the address the push webhook receiver binds ([`DEFAULT_WEBHOOK_ADDR`] by default).
+    pub fn webhook_addr(mut self, addr: SocketAddr) -> Self {
+        self.config.webhook_addr = addr;
+        self
+    }
+
+    /// Sets the base URL agents should call the webhook at, for receivers behind a proxy or NAT
+    /// (by default the bound address, `http://<addr>`).
+    pub fn webhook_public_url(mut self, url: impl Into<String>) -> Self {
+        self.config.webhook_public_url = Some(url.into());
+        self
+    }
+
+    /// Sets the `User-Agent` header.
+    pub fn user_agent(mut self, value: impl Into<String>) -> Self {
+        self.config.user_agent = value.into();
+        self
+    }
+
+    /// Shares a discovery cache with other clients (each client gets its own by default).
+    pub fn discovery_cache(mut self, cache: DiscoveryCache) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// Shares counters with other clients (each client gets its own by default).
+    pub fn metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// Checks the configuration and builds the client.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when a timeout or TTL is zero, the SSE event limit is zero, the
+    /// webhook public URL is not an absolute http(s) URL, or the HTTP client cannot be built (TLS
+    /// backend unavailable).
+    pub fn build(self) -> Result<Client, Error> {
+        let config = self.config;
+        let bounds = [
+            ("connect timeout", config.connect_timeout),
+            ("request timeout", config.request_timeout),
+            ("sse idle timeout", config.sse_idle_timeout),
+            ("working unobservable bound", config.working_unobservable_bound),
+            ("push arrival bound", config.push_arrival_bound),
+            ("discovery ttl", config.discovery_ttl),
+            ("suspect ttl", config.suspect_ttl),
+        ];
+        if let Some((name, _)) = bounds.iter().find(|(_, bound)| bound.is_zero()) {
+            return Err(Error::config(format!("{name} must be positive")));
+        }
+        if config.max_sse_event_bytes == 0 {
+            return Err(Error::config("max sse event size must be positive"));
+        }
+        if let Some(url) = &config.webhook_public_url {
+            let ok = reqwest::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            if !ok {
+                return Err(Error::config("webhook public url must be an absolute http or https url"));
+            }
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .user_agent(config.user_agent.clone())
+            .build()
+            .map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
+        let cache =
+            self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));
+        Ok(Client::from_parts(http, config, cache, self.metrics.unwrap_or_default()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn defaults_are_the_documented_values() {
+        let config = ClientConfig::default();
+        assert_eq!(config.connect_timeout(), Duration::from_secs(10));
+        assert_eq!(config.request_timeout(), Duration::from_secs(120));
+        assert_eq!(config.sse_idle_timeout(), Duration::from_secs(60));
+        assert_eq!(config.max_sse_event_bytes(), 8 * 1024 * 1024);
+        assert_eq!(config.poll_cadence().initial(), Duration::from_millis(500));
+        assert_eq!(config.push_arrival_bound(), Duration::from_secs(30));
+        assert_eq!(config.discovery_ttl(), Duration::from_secs(300));
+        assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));
+        assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
+    }
+
+    #[test]
+    fn zero_bounds_are_configuration_errors_naming_the_bound() {
+        let err = ClientBuilder::new().sse_idle_timeout(Duration::ZERO).build().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Config);
+        assert_eq!(err.to_string(), "invalid configuration: sse idle timeout must be positive");
+        let err = ClientBuilder::new().max_sse_event_bytes(0).build().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Config);
+    }
+
+    #[test]
+    fn webhook_public_url_must_be_absolute_http() {
+        let err = ClientBuilder::new().webhook_public_url("not a url").build().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Config);
+        assert!(ClientBuilder::new().webhook_public_url("https://hooks.example/a2a").build().is_ok());
+    }
+
+    #[test]
+    fn poll_cadence_grows_by_its_factor_up_to_its_cap() {
+        let cadence = PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_millis(500)).unwrap();
+        let delays: Vec<_> = (0..5).map(|n| cadence.delay(n).as_millis()).collect();
+        assert_eq!(delays, [100, 200, 400, 500, 500]);
+        assert_eq!(cadence.delay(u32::MAX), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn poll_cadence_rejects_shrinking_or_zero_delays() {
+        assert!(PollCadence::new(Duration::ZERO, 2.0, Duration::from_secs(1)).is_err());
+        assert!(PollCadence::new(Duration::from_secs(1), 0.5, Duration::from_secs(2)).is_err());
+        assert!(PollCadence::new(Duration::from_secs(1), f64::NAN, Duration::from_secs(2)).is_err());
+        assert!(PollCadence::new(Duration::from_secs(2), 2.0, Duration::from_secs(1)).is_err());
+    }
+}

@@ -1,0 +1,328 @@
+//! Fetching an agent's card from its well-known path, through the shared [`DiscoveryCache`].
+//!
+//! `/.well-known/agent-card.json` (0.3.0 and 1.0) is asked first; on 404 or 410 the 0.2.x path
+//! `/.well-known/agent.json` is tried (counted as a fallback). A fresh cached card is returned without a
+//! request; a stale one is revalidated with `If-None-Match`, and `304 Not Modified` keeps it.
+//! `Cache-Control: max-age` sets the lifetime, `no-cache` forces revalidation, `no-store` keeps nothing;
+//! without those headers the client's discovery TTL applies.
+//!
+//! The well-known path is joined to the base URL's path, as the official SDK clients do, so
+//! `http://host/agents/a` is asked at `http://host/agents/a/.well-known/agent-card.json`.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! let client = a2a_client::Client::builder().build()?;
+//! let card = client.discover("https://agent.example").await?;
+//! println!("{} from {}", card.json()["name"], card.source_url());
+//! # Ok(()) }
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::parse::{self, ParseError, ParseErrorKind};
+use bytes::Bytes;
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::cache::{DiscoveryCache, Freshness};
+use crate::{Error, Metrics};
+
+/// The card path of protocol 0.3.0 and 1.0.
+pub const AGENT_CARD_PATH: &str = ".well-known/agent-card.json";
+/// The card path of protocol 0.2.x, tried when the current one is absent.
+pub const LEGACY_AGENT_CARD_PATH: &str = ".well-known/agent.json";
+/// Largest card accepted: `a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
+pub const MAX_CARD_BYTES: usize = parse::DEFAULT_MAX_DOCUMENT_BYTES;
+
+/// An agent's base URL, normalised (http or https, no query, fragment, user info or trailing slash):
+/// the key of the discovery cache and of the per-agent counters.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentBaseUrl(String);
+
+impl AgentBaseUrl {
+    /// Checks and normalises `url`.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when `url` is not an absolute http or https URL, or carries
+    /// credentials (they belong in headers, and would end up in cache keys and logs).
+    pub fn parse(url: &str) -> Result<Self, Error> {
+        let mut parsed = reqwest::Url::parse(url)
+            .map_err(|e| Error::config(format!("agent base url is not a url: {e}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(Error::config(format!(
+                "agent base url must be http or https, not {}",
+                parsed.scheme()
+            )));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(Error::config("agent base url must not carry credentials"));
+        }
+        parsed.set_query(None);
+        parsed.set_fragment(None);
+        Ok(Self(parsed.as_str().trim_end_matches('/').to_owned()))
+    }
+
+    /// The normalised URL.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// `path` (relative, no leading slash) under this base.
+    pub fn join(&self, path: &str) -> String {
+        format!("{}/{}", self.0, path.trim_start_matches('/'))
+    }
+}
+
+impl fmt::Debug for AgentBaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for AgentBaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Which well-known path served a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WellKnownPath {
+    /// `/.well-known/agent-card.json` (0.3.0 and 1.0).
+    AgentCard,
+    /// `/.well-known/agent.json` (0.2.x), reached by fallback.
+    LegacyAgent,
+}
+
+impl WellKnownPath {
+    /// The path, relative to the agent's base URL.
+    pub fn path(self) -> &'static str {
+        match self {
+            WellKnownPath::AgentCard => AGENT_CARD_PATH,
+            WellKnownPath::LegacyAgent => LEGACY_AGENT_CARD_PATH,
+        }
+    }
+}
+
+/// A card as discovered: the exact bytes served and the parsed JSON. Cheap to clone.
+//
+// Seam: when `a2a_types::AgentCard` (and the 0.3 conversion) lands, parse it here once, keep it beside
+// the raw bytes and add `card(&self) -> &AgentCard`; nothing else in the crate reads the JSON shape.
+#[derive(Clone)]
+pub struct DiscoveredCard {
+    inner: Arc<CardDocument>,
+}
+
+struct CardDocument {
+    raw: Bytes,
+    json: Value,
+    source_url: String,
+    path: WellKnownPath,
+}
+
+impl DiscoveredCard {
+    /// Parses `raw` as served from `source_url` by `path`.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadInput`] with the JSON path when the bytes are too large, not JSON, or not
+    /// a JSON object.
+    pub fn from_bytes(raw: Bytes, source_url: &str, path: WellKnownPath) -> Result<Self, Error> {
+        let json: Value = parse::from_slice(&raw).map_err(|e| Error::bad_input("agent card", e))?;
+        if !json.is_object() {
+            let problem = ParseError::new(ParseErrorKind::Shape, "", "expected an agent card object");
+            return Err(Error::bad_input("agent card", problem).with_url(source_url));
+        }
+        Ok(Self { inner: Arc::new(CardDocument { raw, json, source_url: source_url.to_owned(), path }) })
+    }
+
+    /// The bytes exactly as served (what a card signature is checked against).
+    pub fn raw(&self) -> &Bytes {
+        &self.inner.raw
+    }
+
+    /// The card as JSON (1.0 or 0.3 shape).
+    pub fn json(&self) -> &Value {
+        &self.inner.json
+    }
+
+    /// The URL the card was fetched from.
+    pub fn source_url(&self) -> &str {
+        &self.inner.source_url
+    }
+
+    /// Which well-known path served it.
+    pub fn well_known_path(&self) -> WellKnownPath {
+        self.inner.path
+    }
+
+    /// Whether two handles hold the same fetched document (not merely equal JSON).
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl fmt::Debug for DiscoveredCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DiscoveredCard")
+            .field("source_url", &self.inner.source_url)
+            .field("path", &self.inner.path)
+            .field("bytes", &self.inner.raw.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one discovery needs besides the agent: the HTTP client, the cache, counters and bounds.
+pub(crate) struct Discovery<'a> {
+    pub(crate) http: &'a reqwest::Client,
+    pub(crate) cache: &'a DiscoveryCache,
+    pub(crate) metrics: &'a Metrics,
+    pub(crate) request_timeout: Duration,
+}
+
+impl Discovery<'_> {
+    /// The agent's card: from the cache while fresh, else fetched or revalidated.
+    pub(crate) async fn card(&self, agent: &AgentBaseUrl) -> Result<DiscoveredCard, Error> {
+        let cached = self.cache.get(agent);
+        if let Some(cached) = cached.as_ref().filter(|c| c.is_fresh()) {
+            return Ok(cached.card().clone());
+        }
+        let mut last = None;
+        for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
+            let url = agent.join(path.path());
+            // Only the path that served the cached card can confirm it is unchanged.
+            let validator = cached
+                .as_ref()
+                .filter(|c| c.card().well_known_path() == path)
+                .and_then(|c| c.etag().map(str::to_owned));
+            let mut request = self
+                .http
+                .get(&url)
+                .timeout(self.request_timeout)
+                .header(reqwest::header::ACCEPT, "application/json");
+            if let Some(etag) = &validator {
+                request = request.header(reqwest::header::IF_NONE_MATCH, etag);
+            }
+            self.metrics.record_request(agent.as_str());
+            let response = request.send().await.map_err(|e| Error::from(e).with_url(&url))?;
+            let status = response.status();
+            match status {
+                StatusCode::NOT_MODIFIED if validator.is_some() => {
+                    let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
+                    if let Some(card) = self.cache.revalidated(agent, freshness) {
+                        return Ok(card);
+                    }
+                    // Evicted while we asked: fetch it whole.
+                    return Box::pin(self.fetch_whole(agent, path)).await;
+                }
+                StatusCode::OK => return self.accept(agent, path, &url, response).await,
+                StatusCode::NOT_FOUND | StatusCode::GONE => {
+                    if path == WellKnownPath::AgentCard {
+                        self.metrics.record_fallback();
+                    }
+                    last = Some(Error::from_status(status.as_u16(), Some(&url)));
+                }
+                _ => return Err(Error::from_status(status.as_u16(), Some(&url))),
+            }
+        }
+        Err(last.unwrap_or_else(|| Error::from_status(404, Some(&agent.join(AGENT_CARD_PATH)))))
+    }
+
+    /// Fetches `path` without a validator.
+    async fn fetch_whole(&self, agent: &AgentBaseUrl, path: WellKnownPath) -> Result<DiscoveredCard, Error> {
+        let url = agent.join(path.path());
+        self.metrics.record_request(agent.as_str());
+        let response = self
+            .http
+            .get(&url)
+            .timeout(self.request_timeout)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|e| Error::from(e).with_url(&url))?;
+        if response.status() != StatusCode::OK {
+            return Err(Error::from_status(response.status().as_u16(), Some(&url)));
+        }
+        self.accept(agent, path, &url, response).await
+    }
+
+    async fn accept(
+        &self,
+        agent: &AgentBaseUrl,
+        path: WellKnownPath,
+        url: &str,
+        response: reqwest::Response,
+    ) -> Result<DiscoveredCard, Error> {
+        let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
+        let raw = read_bounded(response, MAX_CARD_BYTES, url).await?;
+        let card = DiscoveredCard::from_bytes(raw, url, path).map_err(|e| e.with_url(url))?;
+        self.cache.store(agent, card.clone(), freshness);
+        Ok(card)
+    }
+}
+
+/// Reads a response body, refusing it as soon as it passes `limit` bytes.
+pub(crate) async fn read_bounded(
+    mut response: reqwest::Response,
+    limit: usize,
+    url: &str,
+) -> Result<Bytes, Error> {
+    let too_large = || {
+        let problem = ParseError::new(
+            ParseErrorKind::TooLarge,
+            "",
+            format!("document over the limit of {limit} bytes"),
+        );
+        Error::bad_input("response body", problem).with_url(url)
+    };
+    if response.content_length().is_some_and(|len| len > limit as u64) {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| Error::from(e).with_url(url))? {
+        if body.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn base_urls_are_normalised_for_cache_keys() {
+        let a = AgentBaseUrl::parse("http://agent.example/a2a/?x=1#f").unwrap();
+        assert_eq!(a.as_str(), "http://agent.example/a2a");
+        assert_eq!(a.join(AGENT_CARD_PATH), "http://agent.example/a2a/.well-known/agent-card.json");
+        let root = AgentBaseUrl::parse("http://agent.example").unwrap();
+        assert_eq!(root.join(LEGACY_AGENT_CARD_PATH), "http://agent.example/.well-known/agent.json");
+    }
+
+    #[test]
+    fn base_urls_with_credentials_or_other_schemes_are_refused() {
+        assert_eq!(AgentBaseUrl::parse("http://u:p@agent.example").unwrap_err().kind(), ErrorKind::Config);
+        assert!(AgentBaseUrl::parse("ftp://agent.example").is_err());
+        assert!(AgentBaseUrl::parse("agent.example").is_err());
+    }
+
+    #[test]
+    fn a_card_that_is_not_an_object_is_bad_input() {
+        let err =
+            DiscoveredCard::from_bytes(Bytes::from_static(b"[1]"), "http://a/x", WellKnownPath::AgentCard)
+                .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+        let err = DiscoveredCard::from_bytes(
+            Bytes::from_static(b"{\"name\":"),
+            "http://a/x",
+            WellKnownPath::AgentCard,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+    }
+}

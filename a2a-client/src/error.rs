@@ -1,0 +1,450 @@
+//! The one error type of the client, and the questions it answers.
+//!
+//! A caller never matches on strings: [`Error::kind`] says which of five things went wrong, and
+//! [`Error::is_retryable`] says whether trying again can help. Only transport faults are retryable; a
+//! lifecycle violation means the agent's card lied and must be refused, never retried.
+//!
+//! ```
+//! use a2a_client::{Error, ErrorKind};
+//!
+//! let err = Error::from_status(503, Some("http://agent.example/rpc"));
+//! assert_eq!(err.kind(), ErrorKind::Transport);
+//! assert!(err.is_retryable());
+//! assert_eq!(err.status(), Some(503));
+//!
+//! let err = Error::from_status(401, Some("http://agent.example/rpc"));
+//! assert_eq!(err.kind(), ErrorKind::Status);
+//! assert!(!err.is_retryable());
+//! ```
+
+use std::fmt;
+
+use a2a_types::parse::ParseError;
+
+pub use crate::protocol_error::ProtocolError;
+pub use crate::violation::LifecycleViolation;
+
+/// A boxed error from below the client (reqwest, hyper, io), kept as the source.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// What went wrong, at the level a caller decides on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The network or an intermediary failed (connect, reset, timeout, HTTP 502/503/504). Retryable.
+    Transport,
+    /// The agent answered an HTTP status that is neither success, a gateway fault nor an A2A error body
+    /// (401, a bare 404, 500 with HTML...). Not retryable.
+    Status,
+    /// The agent answered with an A2A error (JSON-RPC `error`, or HTTP+JSON `google.rpc.Status`).
+    Protocol,
+    /// The agent contradicted its own card: refuse the claim, never retry.
+    LifecycleViolation,
+    /// A document (card, response, event, callback) could not be read; carries the JSON path.
+    BadInput,
+    /// The client was configured with values it cannot use.
+    Config,
+}
+
+/// Which transport fault happened; see [`Error::transport_fault`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TransportFault {
+    /// The connection could not be opened.
+    Connect,
+    /// A bound ran out: connect, request, or SSE idle.
+    Timeout,
+    /// The connection broke after it was opened (reset, body cut short).
+    Reset,
+    /// A stream ended in the middle of an event: the agent or an intermediary dropped it.
+    Truncated,
+    /// An intermediary or the agent reported itself unavailable: HTTP 502, 503 or 504.
+    Unavailable(u16),
+    /// Any other fault below HTTP (TLS, redirect loop...). Not retried: repeating it changes nothing.
+    Other,
+}
+
+impl TransportFault {
+    /// Whether repeating the request can reasonably succeed.
+    pub fn is_retryable(self) -> bool {
+        !matches!(self, TransportFault::Other)
+    }
+}
+
+impl fmt::Display for TransportFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportFault::Connect => f.write_str("connection failed"),
+            TransportFault::Timeout => f.write_str("timed out"),
+            TransportFault::Reset => f.write_str("connection reset"),
+            TransportFault::Truncated => f.write_str("stream ended mid-event"),
+            TransportFault::Unavailable(status) => write!(f, "service unavailable (http {status})"),
+            TransportFault::Other => f.write_str("transport error"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+enum Repr {
+    #[error("transport fault: {fault}")]
+    Transport {
+        fault: TransportFault,
+        #[source]
+        source: Option<BoxError>,
+    },
+    #[error("unexpected http status {status}")]
+    Status { status: u16 },
+    #[error("agent returned {0}")]
+    Protocol(ProtocolError),
+    #[error("agent card lifecycle violation")]
+    Lifecycle(#[source] LifecycleViolation),
+    #[error("bad input in {what}")]
+    BadInput {
+        what: &'static str,
+        #[source]
+        source: ParseError,
+    },
+    #[error("invalid configuration: {message}")]
+    Config {
+        message: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+struct Inner {
+    repr: Repr,
+    url: Option<String>,
+}
+
+/// The error of every fallible call in this crate.
+///
+/// One pointer wide, so `Result<T, Error>` stays cheap. It may carry the URL involved, with any user
+/// info, query and fragment removed: errors never hold tokens or credentials.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+impl Error {
+    fn new(repr: Repr, url: Option<&str>) -> Self {
+        Self { inner: Box::new(Inner { repr, url: url.map(redact_url) }) }
+    }
+
+    /// A transport fault of the given kind, with the underlying error as its source.
+    pub fn transport(fault: TransportFault, source: Option<BoxError>) -> Self {
+        Self::new(Repr::Transport { fault, source }, None)
+    }
+
+    /// The error for an HTTP status that carried no A2A error body: 502, 503 and 504 are transport
+    /// faults (retryable), anything else is [`ErrorKind::Status`].
+    pub fn from_status(status: u16, url: Option<&str>) -> Self {
+        let repr = match status {
+            502..=504 => Repr::Transport { fault: TransportFault::Unavailable(status), source: None },
+            _ => Repr::Status { status },
+        };
+        Self::new(repr, url)
+    }
+
+    /// An A2A error the agent answered with.
+    pub fn protocol(error: ProtocolError) -> Self {
+        Self::new(Repr::Protocol(error), None)
+    }
+
+    /// A document named `what` ("agent card", "push callback"...) that could not be parsed.
+    pub fn bad_input(what: &'static str, source: ParseError) -> Self {
+        Self::new(Repr::BadInput { what, source }, None)
+    }
+
+    /// A configuration value the client cannot use; `message` says which and why.
+    pub fn config(message: impl Into<String>) -> Self {
+        Self::new(Repr::Config { message: message.into(), source: None }, None)
+    }
+
+    pub(crate) fn config_with(message: impl Into<String>, source: BoxError) -> Self {
+        Self::new(Repr::Config { message: message.into(), source: Some(source) }, None)
+    }
+
+    /// Returns the error with the URL it concerns (redacted: no user info, query or fragment).
+    #[must_use]
+    pub fn with_url(mut self, url: &str) -> Self {
+        self.inner.url = Some(redact_url(url));
+        self
+    }
+
+    /// Which of the five kinds of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match &self.inner.repr {
+            Repr::Transport { .. } => ErrorKind::Transport,
+            Repr::Status { .. } => ErrorKind::Status,
+            Repr::Protocol(_) => ErrorKind::Protocol,
+            Repr::Lifecycle(_) => ErrorKind::LifecycleViolation,
+            Repr::BadInput { .. } => ErrorKind::BadInput,
+            Repr::Config { .. } => ErrorKind::Config,
+        }
+    }
+
+    /// Whether trying the same call again can help: true only for retryable transport faults.
+    ///
+    /// A lifecycle violation is never retryable: the agent will lie the same way again.
+    pub fn is_retryable(&self) -> bool {
+        self.transport_fault().is_some_and(TransportFault::is_retryable)
+    }
+
+    /// The transport fault, when this is one.
+    pub fn transport_fault(&self) -> Option<TransportFault> {
+        match &self.inner.repr {
+            Repr::Transport { fault, .. } => Some(*fault),
+            _ => None,
+        }
+    }
+
+    /// Whether a bound ran out (connect, request or SSE idle timeout).
+    pub fn is_timeout(&self) -> bool {
+        self.transport_fault() == Some(TransportFault::Timeout)
+    }
+
+    /// Whether the connection could not be opened.
+    pub fn is_connect(&self) -> bool {
+        self.transport_fault() == Some(TransportFault::Connect)
+    }
+
+    /// The HTTP status involved, if any: a gateway fault, an unexpected status, or the status of an
+    /// HTTP+JSON protocol error.
+    pub fn status(&self) -> Option<u16> {
+        match &self.inner.repr {
+            Repr::Transport { fault: TransportFault::Unavailable(status), .. } => Some(*status),
+            Repr::Status { status } => Some(*status),
+            Repr::Protocol(error) => error.http_status(),
+            _ => None,
+        }
+    }
+
+    /// The A2A error from the agent, when this is one.
+    pub fn protocol_error(&self) -> Option<&ProtocolError> {
+        match &self.inner.repr {
+            Repr::Protocol(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The lifecycle violation, when the agent contradicted its card.
+    pub fn lifecycle_violation(&self) -> Option<&LifecycleViolation> {
+        match &self.inner.repr {
+            Repr::Lifecycle(violation) => Some(violation),
+            _ => None,
+        }
+    }
+
+    /// The parse error (with its JSON path), when a document could not be read.
+    pub fn parse_error(&self) -> Option<&ParseError> {
+        match &self.inner.repr {
+            Repr::BadInput { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// The URL involved, redacted.
+    pub fn url(&self) -> Option<&str> {
+        self.inner.url.as_deref()
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("a2a_client::Error");
+        s.field("kind", &self.kind());
+        if let Some(url) = &self.inner.url {
+            s.field("url", url);
+        }
+        s.field("repr", &self.inner.repr);
+        s.finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.inner.repr, f)?;
+        if let Some(url) = &self.inner.url {
+            write!(f, " ({url})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.inner.repr)
+    }
+}
+
+impl From<LifecycleViolation> for Error {
+    fn from(violation: LifecycleViolation) -> Self {
+        Self::new(Repr::Lifecycle(violation), None)
+    }
+}
+
+impl From<ProtocolError> for Error {
+    fn from(error: ProtocolError) -> Self {
+        Self::protocol(error)
+    }
+}
+
+impl From<reqwest::Error> for Error {
+    fn from(error: reqwest::Error) -> Self {
+        let url = error.url().map(|u| u.as_str().to_owned());
+        if let Some(status) = error.status() {
+            return Self::from_status(status.as_u16(), url.as_deref());
+        }
+        let repr = if error.is_builder() {
+            Repr::Config {
+                message: "the http client could not be built".into(),
+                source: Some(Box::new(error.without_url())),
+            }
+        } else {
+            let fault = if error.is_timeout() {
+                TransportFault::Timeout
+            } else if error.is_connect() {
+                TransportFault::Connect
+            } else if error.is_body() || error.is_request() || error.is_decode() {
+                TransportFault::Reset
+            } else {
+                TransportFault::Other
+            };
+            Repr::Transport { fault, source: Some(Box::new(error.without_url())) }
+        };
+        Self::new(repr, url.as_deref())
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(error: std::io::Error) -> Self {
+        use std::io::ErrorKind as Io;
+        let fault = match error.kind() {
+            Io::TimedOut => TransportFault::Timeout,
+            Io::ConnectionRefused | Io::NotConnected | Io::AddrNotAvailable => TransportFault::Connect,
+            Io::ConnectionReset | Io::ConnectionAborted | Io::BrokenPipe | Io::UnexpectedEof => {
+                TransportFault::Reset
+            }
+            _ => TransportFault::Other,
+        };
+        Self::transport(fault, Some(Box::new(error)))
+    }
+}
+
+/// Removes user info, query and fragment, which is where URLs carry secrets.
+fn redact_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) => {
+            // Both setters only fail for URLs that cannot have credentials; nothing to remove then.
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.set_query(None);
+            parsed.set_fragment(None);
+            parsed.into()
+        }
+        // Not a URL we can take apart: keep only what precedes any query or fragment.
+        Err(_) => url.split(['?', '#']).next().unwrap_or_default().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::parse::ParseErrorKind;
+    use std::error::Error as _;
+
+    #[test]
+    fn error_is_one_pointer_wide() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        assert_eq!(std::mem::size_of::<Result<(), Error>>(), std::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn error_is_send_sync_static() {
+        fn check<T: Send + Sync + 'static>() {}
+        check::<Error>();
+    }
+
+    #[test]
+    fn gateway_statuses_are_retryable_transport_faults() {
+        for status in [502, 503, 504] {
+            let err = Error::from_status(status, None);
+            assert_eq!(err.kind(), ErrorKind::Transport, "{status}");
+            assert!(err.is_retryable(), "{status}");
+            assert_eq!(err.status(), Some(status));
+        }
+    }
+
+    #[test]
+    fn other_statuses_are_not_retryable() {
+        for status in [400, 401, 403, 404, 429, 500] {
+            let err = Error::from_status(status, None);
+            assert_eq!(err.kind(), ErrorKind::Status, "{status}");
+            assert!(!err.is_retryable(), "{status}");
+        }
+    }
+
+    #[test]
+    fn transport_reset_is_retried_not_refused() {
+        let err = Error::from(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        assert_eq!(err.transport_fault(), Some(TransportFault::Reset));
+        assert!(err.is_retryable());
+        assert!(err.lifecycle_violation().is_none());
+    }
+
+    #[test]
+    fn timeouts_and_refused_connections_answer_their_questions() {
+        let timeout = Error::from(std::io::Error::from(std::io::ErrorKind::TimedOut));
+        assert!(timeout.is_timeout() && !timeout.is_connect() && timeout.is_retryable());
+        let refused = Error::from(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        assert!(refused.is_connect() && !refused.is_timeout() && refused.is_retryable());
+    }
+
+    #[test]
+    fn lifecycle_violation_is_refused_never_retried() {
+        let err = Error::from(LifecycleViolation::new(
+            crate::Capability::Streaming,
+            "terminal state reached with no streamed artifact",
+            "statusUpdate TASK_STATE_COMPLETED",
+        ));
+        assert_eq!(err.kind(), ErrorKind::LifecycleViolation);
+        assert!(!err.is_retryable());
+        assert!(err.lifecycle_violation().is_some());
+        assert_eq!(err.to_string(), "agent card lifecycle violation");
+        assert!(err.source().is_some_and(|s| s.to_string().contains("streaming")));
+    }
+
+    #[test]
+    fn bad_input_keeps_the_json_path() {
+        let parse = ParseError::new(ParseErrorKind::Shape, "capabilities.streaming", "expected a boolean");
+        let err = Error::bad_input("agent card", parse);
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+        assert_eq!(err.parse_error().map(ParseError::path), Some("capabilities.streaming"));
+        assert_eq!(err.to_string(), "bad input in agent card");
+        assert!(!err.is_retryable());
+    }
+
+    #[test]
+    fn urls_in_errors_lose_credentials_and_queries() {
+        let err = Error::from_status(401, Some("https://user:secret@agent.example/rpc?token=abc#frag"));
+        assert_eq!(err.url(), Some("https://agent.example/rpc"));
+        let shown = err.to_string();
+        assert!(!shown.contains("secret") && !shown.contains("abc"), "{shown}");
+        assert!(!format!("{err:?}").contains("secret"));
+    }
+
+    #[test]
+    fn display_is_lowercase_without_trailing_period() {
+        let errors = [
+            Error::from_status(503, Some("http://a.example/")),
+            Error::from_status(404, None),
+            Error::config("connect timeout must be positive"),
+            Error::from(std::io::Error::from(std::io::ErrorKind::TimedOut)),
+        ];
+        for err in errors {
+            let text = err.to_string();
+            assert!(text.starts_with(|c: char| c.is_lowercase()), "{text}");
+            assert!(!text.ends_with('.'), "{text}");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! A2A errors as the agent sends them, in both bindings.
+//!
+//! JSON-RPC carries `{"code", "message", "data"}` where `data` should be an array of ProtoJSON `Any`
+//! holding a `google.rpc.ErrorInfo`; HTTP+JSON carries `google.rpc.Status`
+//! (`{"error": {"code", "status", "message", "details": [ErrorInfo]}}`). Both are read leniently: any
+//! JSON in `data`, missing fields tolerated. The A2A code is recovered from the ErrorInfo `reason` when
+//! the binding does not carry it, so callers can match on [`ProtocolError::code`] whatever the binding.
+//!
+//! ```
+//! use a2a_client::ProtocolError;
+//! use serde_json::json;
+//!
+//! let rest = json!({"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "no streaming",
+//!     "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+//!                  "reason": "UNSUPPORTED_OPERATION", "domain": "a2a-protocol.org"}]}});
+//! let err = ProtocolError::from_rpc_status(400, &rest);
+//! assert_eq!(err.code(), Some(ProtocolError::UNSUPPORTED_OPERATION));
+//! assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
+//! ```
+// Seam: once `a2a_types::error` lands (A2aErrorCode, ErrorInfo, RpcStatus), parse through it here; the
+// public accessors stay as they are.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// The A2A error codes and their ErrorInfo reasons (NOTES section 5).
+const CODES: [(i64, &str); 9] = [
+    (-32001, "TASK_NOT_FOUND"),
+    (-32002, "TASK_NOT_CANCELABLE"),
+    (-32003, "PUSH_NOTIFICATION_NOT_SUPPORTED"),
+    (-32004, "UNSUPPORTED_OPERATION"),
+    (-32005, "CONTENT_TYPE_NOT_SUPPORTED"),
+    (-32006, "INVALID_AGENT_RESPONSE"),
+    (-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
+    (-32008, "EXTENSION_SUPPORT_REQUIRED"),
+    (-32009, "VERSION_NOT_SUPPORTED"),
+];
+
+/// An A2A error answered by the agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolError {
+    code: Option<i64>,
+    reason: Option<String>,
+    message: String,
+    http_status: Option<u16>,
+    rpc_status: Option<String>,
+}
+
+impl ProtocolError {
+    /// `TaskNotFoundError`.
+    pub const TASK_NOT_FOUND: i64 = -32001;
+    /// `PushNotificationNotSupportedError`: what an agent answers a push call when it has no push.
+    pub const PUSH_NOTIFICATION_NOT_SUPPORTED: i64 = -32003;
+    /// `UnsupportedOperationError`: what an agent answers a streaming call when it cannot stream.
+    pub const UNSUPPORTED_OPERATION: i64 = -32004;
+    /// `VersionNotSupportedError`.
+    pub const VERSION_NOT_SUPPORTED: i64 = -32009;
+
+    /// Reads a JSON-RPC `error` object (the value of the response's `error` member).
+    pub fn from_jsonrpc(error: &Value) -> Self {
+        let code = error.get("code").and_then(Value::as_i64);
+        let message = error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let reason = error.get("data").and_then(find_reason).or_else(|| code.and_then(reason_for_code));
+        Self { code, reason, message, http_status: None, rpc_status: None }
+    }
+
+    /// Reads an HTTP+JSON error body (`google.rpc.Status` wrapped in `error`) answered with `http_status`.
+    pub fn from_rpc_status(http_status: u16, body: &Value) -> Self {
+        let status = body.get("error").unwrap_or(body);
+        let message = status.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let rpc_status = status.get("status").and_then(Value::as_str).map(str::to_owned);
+        let reason = status.get("details").and_then(find_reason);
+        let code = reason.as_deref().and_then(code_for_reason);
+        Self { code, reason, message, http_status: Some(http_status), rpc_status }
+    }
+
+    /// Whether `body` looks like an HTTP+JSON A2A error (`{"error": {...}}` with a message or details).
+    pub fn is_rpc_status_body(body: &Value) -> bool {
+        body.get("error")
+            .is_some_and(|e| e.is_object() && (e.get("details").is_some() || e.get("message").is_some()))
+    }
+
+    /// The JSON-RPC / A2A error code (-32001..-32009 for A2A errors, -32700..-32600 standard ones).
+    /// For HTTP+JSON it is derived from the ErrorInfo reason; `None` when the reason is unknown.
+    pub fn code(&self) -> Option<i64> {
+        self.code
+    }
+
+    /// The `google.rpc.ErrorInfo` reason, such as `UNSUPPORTED_OPERATION`.
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+
+    /// The agent's human-readable message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The HTTP status, for the HTTP+JSON binding.
+    pub fn http_status(&self) -> Option<u16> {
+        self.http_status
+    }
+
+    /// The `google.rpc.Code` name (`FAILED_PRECONDITION`...), for the HTTP+JSON binding.
+    pub fn rpc_status(&self) -> Option<&str> {
+        self.rpc_status.as_deref()
+    }
+
+    /// Whether the agent said it does not support the operation (streaming, subscribe, extended card).
+    pub fn is_unsupported_operation(&self) -> bool {
+        self.code == Some(Self::UNSUPPORTED_OPERATION)
+    }
+
+    /// Whether the agent said it does not support push notifications.
+    pub fn is_push_notification_not_supported(&self) -> bool {
+        self.code == Some(Self::PUSH_NOTIFICATION_NOT_SUPPORTED)
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a2a error")?;
+        if let Some(code) = self.code {
+            write!(f, " {code}")?;
+        }
+        if let Some(reason) = &self.reason {
+            write!(f, " {reason}")?;
+        }
+        if let Some(status) = self.http_status {
+            write!(f, " (http {status})")?;
+        }
+        let message = self.message.trim().trim_end_matches('.');
+        if !message.is_empty() {
+            write!(f, ": {message}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Finds the first ErrorInfo-like `reason` in `data`/`details`: an array of `Any`, or a single object.
+fn find_reason(data: &Value) -> Option<String> {
+    let reason_of = |v: &Value| v.get("reason").and_then(Value::as_str).map(str::to_owned);
+    match data {
+        Value::Array(items) => items.iter().find_map(reason_of),
+        Value::Object(_) => reason_of(data),
+        _ => None,
+    }
+}
+
+fn code_for_reason(reason: &str) -> Option<i64> {
+    CODES.iter().find(|(_, r)| *r == reason).map(|(code, _)| *code)
+}
+
+fn reason_for_code(code: i64) -> Option<String> {
+    CODES.iter().find(|(c, _)| *c == code).map(|(_, reason)| (*reason).to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn jsonrpc_error_gives_code_and_errorinfo_reason() {
+        let error = json!({"code": -32004, "message": "Streaming is not supported by the agent",
+            "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "UNSUPPORTED_OPERATION",
+                      "domain": "a2a-protocol.org"}]});
+        let err = ProtocolError::from_jsonrpc(&error);
+        assert_eq!(err.code(), Some(-32004));
+        assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
+        assert!(err.is_unsupported_operation());
+        assert_eq!(err.http_status(), None);
+    }
+
+    #[test]
+    fn jsonrpc_error_tolerates_any_data() {
+        for data in [json!({"reason": "TASK_NOT_FOUND"}), json!("text"), json!(null), json!([1, 2])] {
+            let err = ProtocolError::from_jsonrpc(&json!({"code": -32001, "message": "m", "data": data}));
+            assert_eq!(err.code(), Some(-32001));
+            assert_eq!(err.reason(), Some("TASK_NOT_FOUND"), "reason falls back to the code's");
+        }
+        let err = ProtocolError::from_jsonrpc(&json!({"code": -32601, "message": "Method not found"}));
+        assert_eq!((err.code(), err.reason()), (Some(-32601), None));
+    }
+
+    #[test]
+    fn rest_error_is_identified_by_reason_not_http_status() {
+        let body = json!({"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "m",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                         "reason": "PUSH_NOTIFICATION_NOT_SUPPORTED"}]}});
+        let err = ProtocolError::from_rpc_status(400, &body);
+        assert!(err.is_push_notification_not_supported());
+        assert_eq!(err.rpc_status(), Some("FAILED_PRECONDITION"));
+        assert_eq!(err.http_status(), Some(400));
+        assert!(ProtocolError::is_rpc_status_body(&body));
+        assert!(!ProtocolError::is_rpc_status_body(&json!({"task": {}})));
+    }
+
+    #[test]
+    fn display_names_code_reason_and_message() {
+        let err = ProtocolError::from_jsonrpc(&json!({"code": -32009, "message": "Version not supported."}));
+        assert_eq!(err.to_string(), "a2a error -32009 VERSION_NOT_SUPPORTED: Version not supported");
+    }
+}
