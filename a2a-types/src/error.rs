@@ -107,7 +107,9 @@ impl A2aErrorCode {
         CODES.iter().find(|(_, _, r, _)| *r == Some(reason)).map(|(c, _, _, _)| *c)
     }
 
-    /// The HTTP status of this error in the HTTP+JSON binding (v1.0.1 table); 500 for unknown codes.
+    /// The HTTP status of this error in the HTTP+JSON binding (v1.0.1 table). The JSON-RPC codes have
+    /// no REST form; they get the nearest status (400, 404 for an unknown method, 500), and unknown
+    /// codes 500.
     pub fn http_status(self) -> u16 {
         CODES.iter().find(|(c, _, _, _)| *c == self).map_or(500, |(_, _, _, s)| *s)
     }

@@ -4,8 +4,11 @@ use a2a_types::error::{JsonRpcError, RestErrorBody};
 use a2a_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcId, JsonRpcRequest, JsonRpcResponse};
 use a2a_types::parse::{self, ParseError, ParseErrorKind, ParseOptions};
 use a2a_types::{
-    GetTaskRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
-    Part, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, Part,
+    SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
+    TaskPushNotificationConfig,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -87,6 +90,15 @@ fn wrong_type_deep_in_a_jsonrpc_result_keeps_the_full_path() {
         r#"{"jsonrpc":"2.0","id":2,"result":{"task":{"id":"t","artifacts":[{"artifactId":"a","parts":[{"url":[]}]}]}}}"#,
     );
     assert_eq!(err.path(), "result.task.artifacts[0].parts[0].url");
+}
+
+#[test]
+fn bad_part_in_a_jsonrpc_request_is_refused_at_its_path_in_params() {
+    let err = shape_error::<JsonRpcRequest<SendMessageRequest>>(
+        r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","parts":[{}]}}}"#,
+    );
+    assert_eq!(err.path(), "params.message.parts[0]");
+    assert!(err.message().ends_with("found none"), "{err}");
 }
 
 #[test]
@@ -207,7 +219,14 @@ fn parse_into_every_type(bytes: &[u8]) {
     attempt::<GetTaskRequest>(bytes);
     attempt::<TaskPushNotificationConfig>(bytes);
     attempt::<ListTaskPushNotificationConfigsResponse>(bytes);
+    attempt::<CancelTaskRequest>(bytes);
+    attempt::<SubscribeToTaskRequest>(bytes);
+    attempt::<GetTaskPushNotificationConfigRequest>(bytes);
+    attempt::<DeleteTaskPushNotificationConfigRequest>(bytes);
+    attempt::<ListTaskPushNotificationConfigsRequest>(bytes);
+    attempt::<GetExtendedAgentCardRequest>(bytes);
     attempt::<JsonRpcRequest<SendMessageRequest>>(bytes);
+    attempt::<JsonRpcRequest<Value>>(bytes);
     attempt::<JsonRpcResponse<StreamResponse>>(bytes);
     attempt::<JsonRpcResponse<Task>>(bytes);
     attempt::<JsonRpcErrorResponse>(bytes);
