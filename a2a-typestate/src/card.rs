@@ -1,0 +1,210 @@
+//! Lifting claims from an Agent Card: the one place where claims come into existence.
+//!
+//! # Where each claim is read
+//!
+//! - `streaming`: `capabilities.streaming == Some(true)` (absent or `false` is no claim).
+//! - `pushNotifications`: `capabilities.pushNotifications == Some(true)`.
+//! - `stateTransitionHistory`: a 0.3 field, removed in 1.0 (#1396). It is read with
+//!   [`AgentCapabilities::legacy_state_transition_history`](a2a_types::AgentCapabilities::legacy_state_transition_history),
+//!   that is, from `capabilities.extra["stateTransitionHistory"]`. A 0.3 card reaches this crate
+//!   converted to a 1.0 [`AgentCard`] whose conversion puts the 0.3 claim there; a native 1.0 card
+//!   has it only when it still carries the field as a legacy leftover (the v1.0.0 sample card
+//!   does). A 1.0 card without that leftover never claims history.
+//!
+//! # Gateways
+//!
+//! A card served by a gateway describes the gateway, not the backend that runs the task, so none
+//! of its claims says anything about the task's lifecycle (the design note's "condition is
+//! invalid"). Such an agent yields **no claims at all**. An agent is a gateway when either
+//! - the caller says so: [`Deployment::Gateway`] (a trust setting the caller owns), or
+//! - the card says so: an extension in `capabilities.extensions` with uri [`GATEWAY_EXTENSION_URI`].
+//!
+//! # Poll cadence
+//!
+//! A non-streaming agent may declare how often to poll `GetTask` with an extension in
+//! `capabilities.extensions` with uri [`POLL_CADENCE_EXTENSION_URI`] and
+//! `params: {"intervalMs": N}` (this SDK's convention; N a positive integer). Anything else
+//! (missing params, zero, a string) is treated as "no cadence declared".
+
+use std::time::Duration;
+
+use a2a_types::AgentCard;
+
+use crate::capability::{Capability, CapabilitySet};
+
+/// Extension uri marking an agent as a gateway whose card describes the gateway, not the backend.
+pub const GATEWAY_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/gateway/v1";
+
+/// Extension uri declaring a `GetTask` poll cadence: `params: {"intervalMs": N}`.
+pub const POLL_CADENCE_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/poll-cadence/v1";
+
+/// How the caller reaches the agent: directly, or through a gateway it knows about.
+///
+/// A caller-side trust setting; the card can also mark itself with [`GATEWAY_EXTENSION_URI`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Deployment {
+    /// The card describes the agent that runs the task.
+    #[default]
+    Direct,
+    /// The card describes a gateway that forwards to a backend whose lifecycle may differ: no
+    /// claim is lifted.
+    Gateway,
+}
+
+/// What a card claims, lifted once and shared by every task handle for that agent.
+///
+/// There is no other constructor: claims come only from a card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardClaims {
+    declared: CapabilitySet,
+    gateway: bool,
+    default_input_modes: Vec<String>,
+    default_output_modes: Vec<String>,
+    poll_cadence: Option<Duration>,
+}
+
+impl CardClaims {
+    /// Lifts the claims of `card`, reached through `deployment`.
+    ///
+    /// A gateway (by `deployment` or by the card's [`GATEWAY_EXTENSION_URI`] extension) yields no
+    /// claims. See the module docs for where each claim is read.
+    pub fn lift(card: &AgentCard, deployment: Deployment) -> Self {
+        let caps = &card.capabilities;
+        let gateway = deployment == Deployment::Gateway
+            || caps.extensions.iter().any(|e| e.uri == GATEWAY_EXTENSION_URI);
+        let mut declared = CapabilitySet::EMPTY;
+        if !gateway {
+            if caps.streaming == Some(true) {
+                declared = declared.with(Capability::Streaming);
+            }
+            if caps.legacy_state_transition_history() == Some(true) {
+                declared = declared.with(Capability::StateTransitionHistory);
+            }
+            if caps.push_notifications == Some(true) {
+                declared = declared.with(Capability::PushNotifications);
+            }
+        }
+        let poll_cadence = caps
+            .extensions
+            .iter()
+            .filter(|e| e.uri == POLL_CADENCE_EXTENSION_URI)
+            .find_map(|e| e.params.as_ref()?.get("intervalMs")?.as_u64())
+            .filter(|ms| *ms > 0)
+            .map(Duration::from_millis);
+        Self {
+            declared,
+            gateway,
+            default_input_modes: card.default_input_modes.clone(),
+            default_output_modes: card.default_output_modes.clone(),
+            poll_cadence,
+        }
+    }
+
+    /// The capabilities the card declares (empty for a gateway).
+    pub fn declared(&self) -> CapabilitySet {
+        self.declared
+    }
+
+    /// `true` when the card declares `capability` (and the agent is not a gateway).
+    pub fn declares(&self, capability: Capability) -> bool {
+        self.declared.contains(capability)
+    }
+
+    /// `true` when the agent was marked as a gateway (caller setting or card extension).
+    pub fn is_gateway(&self) -> bool {
+        self.gateway
+    }
+
+    /// The card's `defaultInputModes`: the media types through which a transition is reachable.
+    pub fn default_input_modes(&self) -> &[String] {
+        &self.default_input_modes
+    }
+
+    /// The card's `defaultOutputModes`.
+    pub fn default_output_modes(&self) -> &[String] {
+        &self.default_output_modes
+    }
+
+    /// The `GetTask` poll cadence the card declares with [`POLL_CADENCE_EXTENSION_URI`], if any.
+    pub fn poll_cadence(&self) -> Option<Duration> {
+        self.poll_cadence
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(json: &str) -> AgentCard {
+        a2a_types::parse::from_str(json).unwrap()
+    }
+
+    const CARD_ALL: &str = r#"{"name":"a","description":"d","version":"1","supportedInterfaces":[],
+        "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[],
+        "capabilities":{"streaming":true,"pushNotifications":true,"stateTransitionHistory":true}}"#;
+
+    #[test]
+    fn claims_are_lifted_from_the_card_capabilities() {
+        let claims = CardClaims::lift(&card(CARD_ALL), Deployment::Direct);
+        assert_eq!(claims.declared(), CapabilitySet::ALL);
+        assert_eq!(claims.default_input_modes(), ["text/plain"]);
+    }
+
+    #[test]
+    fn native_1_0_card_without_the_legacy_field_claims_no_history() {
+        let json = CARD_ALL.replace(r#","stateTransitionHistory":true"#, "");
+        let claims = CardClaims::lift(&card(&json), Deployment::Direct);
+        assert!(!claims.declares(Capability::StateTransitionHistory));
+        assert!(claims.declares(Capability::Streaming));
+    }
+
+    #[test]
+    fn absent_or_false_capabilities_are_not_claims() {
+        let json = CARD_ALL.replace(r#""streaming":true,"pushNotifications":true,"#, r#""streaming":false,"#);
+        let claims = CardClaims::lift(&card(&json), Deployment::Direct);
+        assert!(!claims.declares(Capability::Streaming));
+        assert!(!claims.declares(Capability::PushNotifications));
+    }
+
+    #[test]
+    fn gateway_by_caller_setting_yields_no_claims() {
+        let claims = CardClaims::lift(&card(CARD_ALL), Deployment::Gateway);
+        assert!(claims.is_gateway());
+        assert!(claims.declared().is_empty());
+    }
+
+    #[test]
+    fn gateway_by_card_extension_yields_no_claims() {
+        let json = CARD_ALL.replace(
+            r#""streaming":true"#,
+            &format!(r#""streaming":true,"extensions":[{{"uri":"{GATEWAY_EXTENSION_URI}"}}]"#),
+        );
+        let claims = CardClaims::lift(&card(&json), Deployment::Direct);
+        assert!(claims.is_gateway());
+        assert!(claims.declared().is_empty());
+    }
+
+    #[test]
+    fn poll_cadence_is_read_from_the_extension_params() {
+        let json = CARD_ALL.replace(
+            r#""streaming":true"#,
+            &format!(
+                r#""extensions":[{{"uri":"{POLL_CADENCE_EXTENSION_URI}","params":{{"intervalMs":1500}}}}]"#
+            ),
+        );
+        let claims = CardClaims::lift(&card(&json), Deployment::Direct);
+        assert_eq!(claims.poll_cadence(), Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn malformed_poll_cadence_counts_as_none_declared() {
+        for params in [r#"{"intervalMs":0}"#, r#"{"intervalMs":"5"}"#, r#"{}"#] {
+            let json = CARD_ALL.replace(
+                r#""streaming":true"#,
+                &format!(r#""extensions":[{{"uri":"{POLL_CADENCE_EXTENSION_URI}","params":{params}}}]"#),
+            );
+            let claims = CardClaims::lift(&card(&json), Deployment::Direct);
+            assert_eq!(claims.poll_cadence(), None, "{params}");
+        }
+    }
+}

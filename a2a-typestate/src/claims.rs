@@ -1,0 +1,276 @@
+//! Claims as types: the markers that make up the type parameter of [`Task`](crate::Task).
+//!
+//! A task handle is `Task<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
+//! or [`Claims<S, H, P>`](Claims), one slot per capability:
+//!
+//! | slot | no claim | declared, unverified | verified |
+//! | --- | --- | --- | --- |
+//! | `S`: streaming | [`NoStreaming`] | [`StreamingClaimed`] | [`StreamingVerified`] |
+//! | `H`: state-transition history | [`NoHistory`] | [`HistoryClaimed`] | [`HistoryVerified`] |
+//! | `P`: push notifications | [`NoPush`] | [`PushClaimed`] | [`PushVerified`] |
+//!
+//! One parameter holding the claim set (rather than `Task<S, H, P>`) keeps `Task<SingleShot>` a
+//! single, distinct state and lets a fourth axis be added to `Claims` with a default, without
+//! touching code that names today's handles.
+//!
+//! Every marker is an uninhabited enum: it exists only in types, costs nothing at run time, and
+//! nobody can construct one. Every trait here is **sealed**: it cannot be implemented outside this
+//! crate, so no code can declare a claim of its own. Claims are lifted from a card in exactly one
+//! place, [`CardClaims::lift`](crate::CardClaims::lift); a `*Verified` marker is reached only through
+//! a `settle_*` method of [`Task`](crate::Task), after the verifier said so.
+
+use std::convert::Infallible;
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::capability::ClaimStatus;
+
+pub(crate) mod sealed {
+    /// Keeps the claim traits closed: only this crate's markers implement them.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a claim marker of a2a-typestate",
+        note = "claims come only from an Agent Card (`CardClaims::lift`); the claim traits are sealed"
+    )]
+    pub trait Sealed {}
+}
+
+macro_rules! marker {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub enum $name {}
+        impl sealed::Sealed for $name {}
+    };
+}
+
+marker!(
+    /// Streaming slot: the card does not declare streaming (or the caller does not depend on it).
+    NoStreaming
+);
+marker!(
+    /// Streaming slot: the card declares `capabilities.streaming: true`; not yet verified.
+    StreamingClaimed
+);
+marker!(
+    /// Streaming slot: the first stream delivered what a streaming claim promises.
+    StreamingVerified
+);
+marker!(
+    /// History slot: the card does not declare `stateTransitionHistory` (or the caller does not
+    /// depend on it).
+    NoHistory
+);
+marker!(
+    /// History slot: the card declares `stateTransitionHistory: true`; not yet verified.
+    HistoryClaimed
+);
+marker!(
+    /// History slot: the first `GetTask` relied upon returned the task's history.
+    HistoryVerified
+);
+marker!(
+    /// Push slot: the card does not declare push notifications (or the caller does not depend on
+    /// them).
+    NoPush
+);
+marker!(
+    /// Push slot: the card declares `capabilities.pushNotifications: true`; not yet verified.
+    PushClaimed
+);
+marker!(
+    /// Push slot: a callback arrived within the bound after registration.
+    PushVerified
+);
+marker!(
+    /// The fallback state after a refusal: a lifecycle-agnostic, single-shot `SendMessage` with no
+    /// expectation of intermediate states. No claim, no lifecycle tracking.
+    SingleShot
+);
+
+/// The claim set of a tracked task: one marker per capability slot.
+///
+/// Uninhabited (it holds an [`Infallible`]), so it exists only as a type. The defaults make the
+/// common cases short: `Claims<StreamingClaimed>` claims streaming only, `Claims` claims nothing
+/// but still tracks the lifecycle (polling).
+pub struct Claims<S = NoStreaming, H = NoHistory, P = NoPush> {
+    _slots: PhantomData<SlotTypes<S, H, P>>,
+    _uninhabited: Infallible,
+}
+
+/// `fn() -> ..` keeps the markers out of auto traits and variance: a claim set is only a type.
+type SlotTypes<S, H, P> = fn() -> (S, H, P);
+
+impl<S, H, P> fmt::Debug for Claims<S, H, P> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self._uninhabited {}
+    }
+}
+
+impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> sealed::Sealed for Claims<S, H, P> {}
+
+/// A marker for the streaming slot of [`Claims`]. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not belong in the streaming slot of `Claims<S, H, P>`",
+    note = "the streaming slot takes `NoStreaming`, `StreamingClaimed` or `StreamingVerified`"
+)]
+pub trait StreamingSlot: sealed::Sealed {
+    /// How far the streaming claim has come.
+    const STATUS: ClaimStatus;
+}
+
+/// A marker for the history slot of [`Claims`]. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not belong in the history slot of `Claims<S, H, P>`",
+    note = "the history slot takes `NoHistory`, `HistoryClaimed` or `HistoryVerified`"
+)]
+pub trait HistorySlot: sealed::Sealed {
+    /// How far the history claim has come.
+    const STATUS: ClaimStatus;
+}
+
+/// A marker for the push slot of [`Claims`]. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not belong in the push slot of `Claims<S, H, P>`",
+    note = "the push slot takes `NoPush`, `PushClaimed` or `PushVerified`"
+)]
+pub trait PushSlot: sealed::Sealed {
+    /// How far the push claim has come.
+    const STATUS: ClaimStatus;
+}
+
+impl StreamingSlot for NoStreaming {
+    const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+}
+impl StreamingSlot for StreamingClaimed {
+    const STATUS: ClaimStatus = ClaimStatus::Claimed;
+}
+impl StreamingSlot for StreamingVerified {
+    const STATUS: ClaimStatus = ClaimStatus::Verified;
+}
+impl HistorySlot for NoHistory {
+    const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+}
+impl HistorySlot for HistoryClaimed {
+    const STATUS: ClaimStatus = ClaimStatus::Claimed;
+}
+impl HistorySlot for HistoryVerified {
+    const STATUS: ClaimStatus = ClaimStatus::Verified;
+}
+impl PushSlot for NoPush {
+    const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+}
+impl PushSlot for PushClaimed {
+    const STATUS: ClaimStatus = ClaimStatus::Claimed;
+}
+impl PushSlot for PushVerified {
+    const STATUS: ClaimStatus = ClaimStatus::Verified;
+}
+
+/// The type parameter of [`Task`](crate::Task): [`SingleShot`] or a [`Claims`] set. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a task state",
+    note = "a task handle is `Task<SingleShot>` or `Task<Claims<S, H, P>>`"
+)]
+pub trait ClaimSet: sealed::Sealed {
+    /// The claim statuses in [`Capability::ALL`](crate::Capability::ALL) order, or `None` for
+    /// [`SingleShot`], which tracks no lifecycle.
+    const SLOTS: Option<[ClaimStatus; 3]>;
+}
+
+impl ClaimSet for SingleShot {
+    const SLOTS: Option<[ClaimStatus; 3]> = None;
+}
+
+impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P> {
+    const SLOTS: Option<[ClaimStatus; 3]> = Some([S::STATUS, H::STATUS, P::STATUS]);
+}
+
+// Capability traits: one per operation family, written once, implemented by every marker that
+// allows it (rp-hal's `where MODE: Readable`).
+
+/// A streaming slot holding a streaming claim, verified or not. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle has no streaming claim",
+    label = "needs a streaming claim; this handle's streaming slot is `{Self}`",
+    note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: lift it \
+            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<StreamingClaimed, ..>>`"
+)]
+pub trait HasStreamingClaim: StreamingSlot {}
+impl HasStreamingClaim for StreamingClaimed {}
+impl HasStreamingClaim for StreamingVerified {}
+
+/// A history slot holding a state-transition-history claim, verified or not. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle has no state-transition history claim",
+    label = "needs a history claim; this handle's history slot is `{Self}`",
+    note = "a history claim comes only from a card declaring `stateTransitionHistory: true` (0.3, or a 1.0 \
+            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, HistoryClaimed, _>>`"
+)]
+pub trait HasHistoryClaim: HistorySlot {}
+impl HasHistoryClaim for HistoryClaimed {}
+impl HasHistoryClaim for HistoryVerified {}
+
+/// A push slot holding a push-notification claim, verified or not. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle has no push-notification claim",
+    label = "needs a push claim; this handle's push slot is `{Self}`",
+    note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: narrow \
+            the `DynTask` to `Task<Claims<_, _, PushClaimed>>`"
+)]
+pub trait HasPushClaim: PushSlot {}
+impl HasPushClaim for PushClaimed {}
+impl HasPushClaim for PushVerified {}
+
+/// A streaming slot whose claim has been verified. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle's streaming claim is not verified",
+    label = "relies on a verified streaming claim; this handle's streaming slot is `{Self}`",
+    note = "exercise the claim first (`stream_permit`), feed what the stream delivered to `observe`, then \
+            `settle_streaming` turns `StreamingClaimed` into `StreamingVerified`"
+)]
+pub trait HasVerifiedStreaming: HasStreamingClaim {}
+impl HasVerifiedStreaming for StreamingVerified {}
+
+/// A history slot whose claim has been verified. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle's state-transition history claim is not verified",
+    label = "relies on a verified history claim; this handle's history slot is `{Self}`",
+    note = "exercise the claim first (`history_permit`), feed the `GetTask` history to `observe`, then \
+            `settle_history` turns `HistoryClaimed` into `HistoryVerified`"
+)]
+pub trait HasVerifiedHistory: HasHistoryClaim {}
+impl HasVerifiedHistory for HistoryVerified {}
+
+/// A push slot whose claim has been verified. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle's push-notification claim is not verified",
+    label = "relies on a verified push claim; this handle's push slot is `{Self}`",
+    note = "exercise the claim first (`push_permit`), feed the callbacks to `observe`, then `settle_push` \
+            turns `PushClaimed` into `PushVerified`"
+)]
+pub trait HasVerifiedPush: HasPushClaim {}
+impl HasVerifiedPush for PushVerified {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claim_sets_report_their_slots_in_capability_order() {
+        assert_eq!(SingleShot::SLOTS, None);
+        assert_eq!(
+            <Claims<StreamingVerified, NoHistory, PushClaimed>>::SLOTS,
+            Some([ClaimStatus::Verified, ClaimStatus::Unclaimed, ClaimStatus::Claimed])
+        );
+        assert_eq!(<Claims>::SLOTS, Some([ClaimStatus::Unclaimed; 3]));
+    }
+
+    #[test]
+    fn markers_are_zero_sized() {
+        assert_eq!(
+            size_of::<PhantomData<fn() -> Claims<StreamingVerified, HistoryClaimed, PushVerified>>>(),
+            0
+        );
+        assert_eq!(size_of::<StreamingClaimed>(), 0);
+    }
+}

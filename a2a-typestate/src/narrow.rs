@@ -1,0 +1,97 @@
+//! Runtime-checked narrowing from [`DynTask`] to a typed [`Task`], handing the value back on failure.
+
+use std::fmt;
+
+use crate::capability::{Capability, ClaimStatus};
+use crate::claims::ClaimSet;
+use crate::task::{DynTask, Task};
+
+/// Why a [`DynTask`] could not be narrowed; holds the handle, so nothing is lost.
+#[derive(Debug)]
+pub struct NarrowingError {
+    handle: DynTask,
+    mismatch: Mismatch,
+}
+
+/// What did not match when narrowing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// The handle is single-shot (after a refusal, or by choice); it never becomes tracked again.
+    SingleShot,
+    /// The target type holds a claim (or a verification) the handle does not.
+    Claim {
+        /// The capability.
+        capability: Capability,
+        /// What the target type needs.
+        wanted: ClaimStatus,
+        /// What the handle holds.
+        held: ClaimStatus,
+    },
+}
+
+impl NarrowingError {
+    /// What did not match.
+    pub fn mismatch(&self) -> Mismatch {
+        self.mismatch
+    }
+
+    /// The handle, unchanged.
+    pub fn into_handle(self) -> DynTask {
+        self.handle
+    }
+}
+
+impl fmt::Display for NarrowingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mismatch {
+            Mismatch::SingleShot => {
+                f.write_str("a single-shot task handle cannot be narrowed to a tracked one")
+            }
+            Mismatch::Claim { capability, wanted, held } => write!(
+                f,
+                "cannot narrow: the target needs {capability} {}, the handle holds it {}",
+                status_words(wanted),
+                status_words(held)
+            ),
+        }
+    }
+}
+
+fn status_words(status: ClaimStatus) -> &'static str {
+    match status {
+        ClaimStatus::Unclaimed => "unclaimed",
+        ClaimStatus::Claimed => "claimed (unverified)",
+        ClaimStatus::Verified => "verified",
+    }
+}
+
+impl std::error::Error for NarrowingError {}
+
+/// Narrowing: every claimed slot of `C` must be held at least as far (verified satisfies
+/// claimed); an unclaimed slot of `C` drops the claim (the caller does not depend on it, which is
+/// always safe). `Task<SingleShot>` accepts any handle.
+impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
+    type Error = NarrowingError;
+
+    fn try_from(mut handle: DynTask) -> Result<Self, NarrowingError> {
+        let Some(wanted) = C::SLOTS else {
+            handle.core.set_slots(None);
+            return Ok(Task::from_core(handle.core));
+        };
+        if handle.is_single_shot() {
+            return Err(NarrowingError { handle, mismatch: Mismatch::SingleShot });
+        }
+        for (capability, wanted) in Capability::ALL.into_iter().zip(wanted) {
+            let held = handle.status(capability);
+            if held < wanted {
+                return Err(NarrowingError {
+                    handle,
+                    mismatch: Mismatch::Claim { capability, wanted, held },
+                });
+            }
+        }
+        handle.core.set_slots(Some(wanted));
+        Ok(Task::from_core(handle.core))
+    }
+}

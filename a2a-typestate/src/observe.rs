@@ -1,0 +1,276 @@
+//! What the client observed about a task: the verifier's only input.
+//!
+//! Plain data with no I/O and no clock: the client (which does the I/O) builds an [`Observed`]
+//! for each thing it saw and passes the elapsed time since the task handle was created. Everything
+//! the three refusal conditions need is here: the states and artifacts and through which channel
+//! they came, the history `GetTask` returned, push callbacks, the agent's protocol errors and the
+//! call that got them, transport faults, and the media types of each message sent (condition 3).
+
+use std::fmt;
+use std::time::Duration;
+
+use a2a_types::{ContextId, TaskId, TaskState};
+
+/// Time elapsed since the task handle was created: the clock is an input, never read here.
+pub type Elapsed = Duration;
+
+/// Through which channel an observation arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The response to a (blocking or `returnImmediately`) `SendMessage`.
+    SendResponse,
+    /// An event on a `SendStreamingMessage` or `SubscribeToTask` stream.
+    Stream,
+    /// A `GetTask` result.
+    GetTask,
+    /// A push callback POSTed to the client's webhook.
+    Push,
+}
+
+/// The A2A operation a protocol error answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Call {
+    /// `SendMessage`.
+    SendMessage,
+    /// `SendStreamingMessage`.
+    SendStreamingMessage,
+    /// `SubscribeToTask`.
+    SubscribeToTask,
+    /// `GetTask`.
+    GetTask,
+    /// `CancelTask`.
+    CancelTask,
+    /// `Create`/`Get`/`List`/`DeleteTaskPushNotificationConfig`, or `SendMessage` carrying a
+    /// `taskPushNotificationConfig`.
+    PushNotificationConfig,
+}
+
+impl Call {
+    /// `true` for the calls that exercise a streaming claim.
+    pub fn is_streaming(self) -> bool {
+        matches!(self, Self::SendStreamingMessage | Self::SubscribeToTask)
+    }
+}
+
+/// A fault below the protocol: retryable, and never evidence about the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TransportFault {
+    /// The connection was reset or refused, or a stream was cut mid-way.
+    ConnectionReset,
+    /// HTTP 502 Bad Gateway.
+    BadGateway,
+    /// HTTP 503 Service Unavailable.
+    ServiceUnavailable,
+    /// HTTP 504 Gateway Timeout.
+    GatewayTimeout,
+    /// A client-side timeout (connect, read, SSE idle).
+    Timeout,
+}
+
+impl fmt::Display for TransportFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::ConnectionReset => "connection reset",
+            Self::BadGateway => "HTTP 502",
+            Self::ServiceUnavailable => "HTTP 503",
+            Self::GatewayTimeout => "HTTP 504",
+            Self::Timeout => "timeout",
+        })
+    }
+}
+
+/// A2A error code `UnsupportedOperationError`: what an agent answers to a streaming call when it
+/// does not stream.
+pub const UNSUPPORTED_OPERATION: i32 = -32004;
+
+/// A2A error code `PushNotificationNotSupportedError`: what an agent answers to a push-config call
+/// when it does not push.
+pub const PUSH_NOTIFICATION_NOT_SUPPORTED: i32 = -32003;
+
+/// The media types a message exchange used: what reaches condition 3 of the refusal rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExchangeModes {
+    /// The media types of the parts the client sent (`text/plain` for a text part without one).
+    pub input: Vec<String>,
+    /// The `acceptedOutputModes` the client asked for (empty: any).
+    pub accepted_output: Vec<String>,
+}
+
+impl ExchangeModes {
+    /// An exchange sending `input` media types and accepting `accepted_output` (empty: any).
+    pub fn new<I, O>(input: I, accepted_output: O) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+        O: IntoIterator,
+        O::Item: Into<String>,
+    {
+        Self {
+            input: input.into_iter().map(Into::into).collect(),
+            accepted_output: accepted_output.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// A plain-text message accepting any output: the common case.
+    pub fn text() -> Self {
+        Self::new(["text/plain"], std::iter::empty::<String>())
+    }
+
+    /// `true` when the card's default modes made this exchange reachable: every input media type
+    /// matches one of `default_input`, and the accepted outputs (if any were named) overlap
+    /// `default_output`. Matching ignores case and parameters and understands `type/*` and `*/*`.
+    pub fn reachable_through(&self, default_input: &[String], default_output: &[String]) -> bool {
+        let inputs_declared = !self.input.is_empty()
+            && self.input.iter().all(|used| default_input.iter().any(|d| media_type_matches(d, used)));
+        let outputs_declared = self.accepted_output.is_empty()
+            || self
+                .accepted_output
+                .iter()
+                .any(|used| default_output.iter().any(|d| media_type_matches(d, used)));
+        inputs_declared && outputs_declared
+    }
+}
+
+/// `true` when media type `used` falls under `declared` (`text/plain; charset=utf-8` under
+/// `text/*`; case-insensitive; parameters ignored). Either side may be the wildcard.
+pub fn media_type_matches(declared: &str, used: &str) -> bool {
+    fn essence(media_type: &str) -> (String, String) {
+        let base = media_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        match base.split_once('/') {
+            Some((kind, sub)) => (kind.to_owned(), sub.to_owned()),
+            None => (base, String::new()),
+        }
+    }
+    let (d_kind, d_sub) = essence(declared);
+    let (u_kind, u_sub) = essence(used);
+    let part = |d: &str, u: &str| d == "*" || u == "*" || d == u;
+    !d_kind.is_empty() && part(&d_kind, &u_kind) && part(&d_sub, &u_sub)
+}
+
+/// One thing the client observed about a task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Observed {
+    /// The client sent a message: the first one, or a follow-up to the task. Its media types
+    /// decide whether what follows was reachable through the card's default modes.
+    MessageSent {
+        /// The media types the message used and the output it accepts.
+        modes: ExchangeModes,
+        /// The task it continues (`None` for a first message).
+        task_id: Option<TaskId>,
+        /// The context it continues.
+        context_id: Option<ContextId>,
+    },
+    /// A task status, with the task's artifact count when a whole `Task` came with it.
+    Status {
+        /// The task.
+        task_id: TaskId,
+        /// Its context, when the update carries one.
+        context_id: Option<ContextId>,
+        /// The state reported.
+        state: TaskState,
+        /// Through which channel.
+        via: Channel,
+        /// The number of artifacts in the `Task` snapshot, if this was a whole `Task` (a status
+        /// update event carries none).
+        artifacts: Option<usize>,
+    },
+    /// An artifact update (a `TaskArtifactUpdateEvent`).
+    Artifact {
+        /// Through which channel.
+        via: Channel,
+    },
+    /// The stream closed cleanly (not cut: a cut is a [`TransportFault`]).
+    StreamClosed,
+    /// `GetTask` returned the task's history, which the client relied on to reconstruct states
+    /// it missed.
+    History {
+        /// The `historyLength` asked for (`Some(0)` asks for none: nothing is relied on).
+        requested_length: Option<u32>,
+        /// How many messages came back.
+        entries: usize,
+    },
+    /// The client registered a push-notification config for the task (inline in `SendMessage` or
+    /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
+    PushRegistered,
+    /// An authenticated push callback for the task arrived at the client's webhook.
+    PushCallback {
+        /// The state it reported, if it carried one.
+        state: Option<TaskState>,
+    },
+    /// The agent answered a call with an A2A / JSON-RPC error.
+    AgentError {
+        /// The call it answered.
+        call: Call,
+        /// The error code (`-32004`, `-32003`, ...).
+        code: i32,
+    },
+    /// A transport fault on some call: retryable, never a refusal.
+    TransportFault {
+        /// The call it hit.
+        call: Call,
+        /// What happened.
+        fault: TransportFault,
+    },
+}
+
+impl fmt::Display for Observed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MessageSent { modes, .. } => write!(f, "message sent with input {:?}", modes.input),
+            Self::Status { state, via, artifacts: Some(n), .. } => {
+                write!(f, "{state} with {n} artifact(s) via {via:?}")
+            }
+            Self::Status { state, via, .. } => write!(f, "{state} via {via:?}"),
+            Self::Artifact { via } => write!(f, "artifact update via {via:?}"),
+            Self::StreamClosed => f.write_str("stream closed"),
+            Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
+            Self::PushRegistered => f.write_str("push config registered"),
+            Self::PushCallback { .. } => f.write_str("push callback"),
+            Self::AgentError { call, code } => write!(f, "error {code} on {call:?}"),
+            Self::TransportFault { call, fault } => write!(f, "{fault} on {call:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modes(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn media_types_match_ignoring_case_parameters_and_through_wildcards() {
+        assert!(media_type_matches("text/plain", "Text/Plain; charset=utf-8"));
+        assert!(media_type_matches("text/*", "text/markdown"));
+        assert!(media_type_matches("*/*", "image/png"));
+        assert!(!media_type_matches("text/plain", "image/png"));
+        assert!(!media_type_matches("", "text/plain"));
+    }
+
+    #[test]
+    fn exchange_is_reachable_only_when_every_input_type_is_declared() {
+        let declared_in = modes(&["text/plain", "application/json"]);
+        let declared_out = modes(&["text/plain"]);
+        assert!(ExchangeModes::text().reachable_through(&declared_in, &declared_out));
+        let image = ExchangeModes::new(["text/plain", "image/png"], ["text/plain"]);
+        assert!(!image.reachable_through(&declared_in, &declared_out));
+    }
+
+    #[test]
+    fn exchange_accepting_only_undeclared_outputs_is_not_reachable() {
+        let declared = modes(&["text/plain"]);
+        let wants_audio = ExchangeModes::new(["text/plain"], ["audio/mpeg"]);
+        assert!(!wants_audio.reachable_through(&declared, &declared));
+        let wants_either = ExchangeModes::new(["text/plain"], ["audio/mpeg", "text/plain"]);
+        assert!(wants_either.reachable_through(&declared, &declared));
+    }
+
+    #[test]
+    fn a_card_declaring_no_input_modes_makes_nothing_reachable() {
+        assert!(!ExchangeModes::text().reachable_through(&[], &[]));
+    }
+}

@@ -1,0 +1,207 @@
+//! What the verifier answers for a claim: verified, still pending, or refused; and what to do.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::observe::{Call, Elapsed, TransportFault};
+use crate::violation::{AgentCardLifecycleViolation, Evidence};
+
+/// What the caller should do next. The one question every verdict answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Advice {
+    /// Nothing is wrong yet: keep observing (the task may be honest but slow).
+    KeepObserving,
+    /// The claim holds: go on relying on it.
+    Proceed,
+    /// A transport fault: retry the call with backoff. Says nothing about the card.
+    Retry,
+    /// The stream ended in a terminal state without artifacts: call `GetTask` once to learn
+    /// whether the artifacts exist (that result settles the streaming claim).
+    ConfirmWithGetTask,
+    /// The card over-declared: do not retry this task against this agent, mark the card
+    /// capability-suspect, and use a single-shot `SendMessage` with no expectation of
+    /// intermediate states.
+    FallBackToSingleShot,
+    /// Abandon the task; do not retry it, because a retry reproduces the same divergence.
+    Abandon,
+}
+
+/// Why a claim is neither verified nor refused yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PendingReason {
+    /// No transition has exercised the claim yet.
+    NotExercised,
+    /// The stream delivered states but not yet a terminal one.
+    AwaitingTerminal,
+    /// The terminal state came on the stream without an artifact; a `GetTask` decides.
+    ArtifactsUnconfirmed,
+    /// A push config is registered; its callback may still come until `deadline`.
+    AwaitingPushCallback {
+        /// When the bound runs out, as elapsed time.
+        deadline: Elapsed,
+    },
+    /// The push config was registered after the task ended: nothing was left to push.
+    NothingLeftToPush,
+    /// The latest thing that happened was a transport fault: retry; it is never a refusal.
+    TransportFault {
+        /// The call it hit.
+        call: Call,
+        /// What happened.
+        fault: TransportFault,
+    },
+    /// The agent answered with a protocol error that is not about this capability.
+    ProtocolError {
+        /// The call.
+        call: Call,
+        /// The A2A / JSON-RPC code.
+        code: i32,
+    },
+    /// The observed divergence came through media types the card's `defaultInputModes` /
+    /// `defaultOutputModes` do not declare (condition 3 fails): not a refusal.
+    OutsideDeclaredModes {
+        /// The divergence that would otherwise have refused.
+        divergence: Box<AgentCardLifecycleViolation>,
+    },
+    /// A divergence was observed but no sent message says which media types reached it (report
+    /// [`Observed::MessageSent`](crate::Observed::MessageSent)): condition 3 cannot hold.
+    ModesUnknown {
+        /// The divergence that would otherwise have refused.
+        divergence: Box<AgentCardLifecycleViolation>,
+    },
+}
+
+/// A claim that is not settled yet, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    reason: PendingReason,
+}
+
+impl Pending {
+    pub(crate) fn new(reason: PendingReason) -> Self {
+        Self { reason }
+    }
+
+    /// Why it is pending.
+    pub fn reason(&self) -> &PendingReason {
+        &self.reason
+    }
+
+    /// `true` when a transport fault is what holds it up (retry).
+    pub fn is_transport_fault(&self) -> bool {
+        matches!(self.reason, PendingReason::TransportFault { .. })
+    }
+
+    /// `true` when an unrelated protocol error from the agent is what holds it up.
+    pub fn is_protocol_error(&self) -> bool {
+        matches!(self.reason, PendingReason::ProtocolError { .. })
+    }
+
+    /// What to do now.
+    pub fn advice(&self) -> Advice {
+        match self.reason {
+            PendingReason::TransportFault { .. } => Advice::Retry,
+            PendingReason::ArtifactsUnconfirmed => Advice::ConfirmWithGetTask,
+            PendingReason::ProtocolError { .. } => Advice::Abandon,
+            _ => Advice::KeepObserving,
+        }
+    }
+}
+
+impl fmt::Display for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.reason {
+            PendingReason::NotExercised => f.write_str("not exercised yet"),
+            PendingReason::AwaitingTerminal => f.write_str("streaming, no terminal state yet"),
+            PendingReason::ArtifactsUnconfirmed => {
+                f.write_str("terminal state streamed without artifacts; GetTask decides")
+            }
+            PendingReason::AwaitingPushCallback { deadline } => {
+                write!(f, "waiting for a push callback until {deadline:?}")
+            }
+            PendingReason::NothingLeftToPush => f.write_str("registered after the task ended"),
+            PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
+            PendingReason::ProtocolError { call, code } => write!(f, "error {code} on {call:?}"),
+            PendingReason::OutsideDeclaredModes { divergence } => {
+                write!(f, "not refused, reached outside the card's default modes: {divergence}")
+            }
+            PendingReason::ModesUnknown { divergence } => {
+                write!(f, "not refused, no sent message says which modes reached it: {divergence}")
+            }
+        }
+    }
+}
+
+/// The verifier's answer for one claim the caller depends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The first transition that exercised the claim produced what it promises.
+    Verified(Evidence),
+    /// Not settled yet.
+    Pending(Pending),
+    /// All three refusal conditions held.
+    Refused(AgentCardLifecycleViolation),
+}
+
+impl Verdict {
+    /// What to do now.
+    pub fn advice(&self) -> Advice {
+        match self {
+            Self::Verified(_) => Advice::Proceed,
+            Self::Pending(pending) => pending.advice(),
+            Self::Refused(violation) => violation.advice(),
+        }
+    }
+
+    /// The violation, when refused.
+    pub fn violation(&self) -> Option<&AgentCardLifecycleViolation> {
+        match self {
+            Self::Refused(violation) => Some(violation),
+            _ => None,
+        }
+    }
+
+    /// `true` when verified.
+    pub fn is_verified(&self) -> bool {
+        matches!(self, Self::Verified(_))
+    }
+}
+
+/// A lifecycle fault: the task's lifecycle cannot be observed within a bound the card gives any
+/// basis for. Not a transport fault (do not retry the call), not a refusal (the card claimed
+/// nothing it broke).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LifecycleFault {
+    /// The card declares neither streaming nor a poll cadence, so the client polls at its own
+    /// bounded interval; the task stayed `WORKING` past the bound.
+    WorkingUnobservable {
+        /// When the task entered `WORKING`.
+        since: Elapsed,
+        /// The bound it exceeded.
+        bound: Duration,
+    },
+}
+
+impl LifecycleFault {
+    /// What to do: [`Advice::Abandon`] (stop the blind poll loop; this is not a transport fault to
+    /// retry).
+    pub fn advice(&self) -> Advice {
+        Advice::Abandon
+    }
+}
+
+impl fmt::Display for LifecycleFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::WorkingUnobservable { since, bound } => write!(
+                f,
+                "task working since {since:?} and still working past the {bound:?} bound; the card declares \
+                 neither streaming nor a poll cadence"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LifecycleFault {}

@@ -1,0 +1,317 @@
+//! The verifier: observations in, one verdict per claim out. No I/O, no clock.
+//!
+//! # The refusal rules
+//!
+//! A claim is refused only when **all three** hold:
+//! 1. the card declares the capability **and** the caller's negotiation path depends on it;
+//! 2. the **first** transition that exercises it produces a state the capability cannot explain:
+//!    - streaming: the streaming call is answered `UnsupportedOperationError` (-32004), or the
+//!      terminal state arrives on the stream with no streamed artifact while `GetTask` returns
+//!      artifacts;
+//!    - state-transition history: the first `GetTask` relied on returns an empty history;
+//!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003), or no
+//!      callback arrives within [`Bounds::push_arrival`] of registration;
+//! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`:
+//!    the last message sent before it used only declared input media types and accepted at least
+//!    one declared output type (or any).
+//!
+//! What never refuses: transport faults (reset, 502, 503, 504, timeouts: advice
+//! [`Advice::Retry`](crate::Advice::Retry)); a first `WORKING` alone; an agent doing more than it
+//! declares (streaming with `streaming: false` is fine); anything about a gateway (it has no claims).
+//!
+//! Once the first exercising transition settled a claim, later events do not change it.
+//!
+//! Separately, without streaming and without a card-declared poll cadence, a `WORKING` that lasts
+//! past [`Bounds::working_unobservable`] is a [`LifecycleFault`], not a transport fault.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::TaskState;
+
+use crate::bounds::Bounds;
+use crate::capability::{Capability, CapabilitySet};
+use crate::card::CardClaims;
+use crate::observe::{
+    Call, Channel, Elapsed, Observed, PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION,
+};
+use crate::verdict::{LifecycleFault, Pending, PendingReason, Verdict};
+use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
+
+/// Judges a task's claims from what was observed about it.
+///
+/// Plain data: usable from async code (it is `Send + Sync`), cheap to clone, no I/O, and time is an
+/// argument. [`Task`](crate::Task) embeds one; it can also be used on its own.
+#[derive(Clone, Debug)]
+pub struct Verifier {
+    card: Arc<CardClaims>,
+    depends_on: CapabilitySet,
+    bounds: Bounds,
+    log: Vec<(Elapsed, Observed)>,
+}
+
+impl Verifier {
+    /// A verifier for a task against the agent whose card gave `card`, for a caller whose
+    /// negotiation path depends on `depends_on`.
+    pub fn new(card: Arc<CardClaims>, depends_on: CapabilitySet, bounds: Bounds) -> Self {
+        Self { card, depends_on, bounds, log: Vec::new() }
+    }
+
+    /// The claims checked: declared by the card and depended on by the caller (condition 1).
+    pub fn checked(&self) -> CapabilitySet {
+        self.card.declared().intersection(self.depends_on)
+    }
+
+    /// The card's claims.
+    pub fn card(&self) -> &CardClaims {
+        &self.card
+    }
+
+    /// The bounds in use.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    pub(crate) fn set_depends_on(&mut self, depends_on: CapabilitySet) {
+        self.depends_on = depends_on;
+    }
+
+    /// Records an observation made `at` (elapsed since the task handle was created) and returns its
+    /// sequence number, the one [`Evidence`] cites. Observations are expected in time order.
+    pub fn observe(&mut self, at: Elapsed, observed: Observed) -> usize {
+        self.log.push((at, observed));
+        self.log.len() - 1
+    }
+
+    /// Everything observed so far, in order.
+    pub fn observations(&self) -> &[(Elapsed, Observed)] {
+        &self.log
+    }
+
+    /// The verdict on `capability` at elapsed time `now`, or `None` when it is not checked
+    /// (condition 1 fails: not declared, not depended on, or the agent is a gateway).
+    pub fn verdict(&self, capability: Capability, now: Elapsed) -> Option<Verdict> {
+        if !self.checked().contains(capability) {
+            return None;
+        }
+        Some(match capability {
+            Capability::Streaming => self.streaming(),
+            Capability::StateTransitionHistory => self.history(),
+            Capability::PushNotifications => self.push(now),
+        })
+    }
+
+    /// The verdict on every checked claim at `now`.
+    pub fn verdicts(&self, now: Elapsed) -> Vec<(Capability, Verdict)> {
+        self.checked().iter().filter_map(|c| Some((c, self.verdict(c, now)?))).collect()
+    }
+
+    /// The first refusal among the checked claims at `now`, if any.
+    pub fn refusal(&self, now: Elapsed) -> Option<AgentCardLifecycleViolation> {
+        self.verdicts(now).into_iter().find_map(|(_, v)| match v {
+            Verdict::Refused(violation) => Some(violation),
+            _ => None,
+        })
+    }
+
+    /// The poll interval to use: the card's declared cadence (clamped), else the client's bound.
+    pub fn poll_interval(&self) -> Duration {
+        match self.card.poll_cadence() {
+            Some(cadence) => cadence.clamp(Bounds::MIN_CARD_CADENCE, Bounds::MAX_CARD_CADENCE),
+            None => self.bounds.poll_interval(),
+        }
+    }
+
+    /// A lifecycle fault at `now`, if any: no checked streaming claim, no card-declared poll
+    /// cadence, and the task has been `WORKING` for longer than [`Bounds::working_unobservable`].
+    pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault> {
+        if self.checked().contains(Capability::Streaming) || self.card.poll_cadence().is_some() {
+            return None;
+        }
+        let mut working_since = None;
+        for (at, observed) in &self.log {
+            if let Observed::Status { state, .. } = observed {
+                match (state, working_since) {
+                    (TaskState::Working, None) => working_since = Some(*at),
+                    (TaskState::Working, Some(_)) => {}
+                    _ => working_since = None,
+                }
+            }
+        }
+        let since = working_since?;
+        let bound = self.bounds.working_unobservable();
+        (now.saturating_sub(since) > bound).then_some(LifecycleFault::WorkingUnobservable { since, bound })
+    }
+
+    fn evidence(&self, seq: usize) -> Option<Evidence> {
+        let (at, observed) = self.log.get(seq)?;
+        Some(Evidence { seq, at: *at, observed: observed.clone() })
+    }
+
+    /// Conditions 2 and 3: a contradiction at `seq` refuses only when the message that reached it
+    /// used the card's declared modes.
+    fn contradicted(&self, capability: Capability, contradiction: Contradiction, seq: usize) -> Verdict {
+        let Some(evidence) = self.evidence(seq) else {
+            return Verdict::Pending(Pending::new(PendingReason::NotExercised));
+        };
+        let violation = AgentCardLifecycleViolation::new(capability, contradiction, evidence);
+        let sent = self.log.get(..seq).unwrap_or_default().iter().rev().find_map(|(_, o)| match o {
+            Observed::MessageSent { modes, .. } => Some(modes),
+            _ => None,
+        });
+        match sent {
+            Some(modes)
+                if modes
+                    .reachable_through(self.card.default_input_modes(), self.card.default_output_modes()) =>
+            {
+                Verdict::Refused(violation)
+            }
+            Some(_) => Verdict::Pending(Pending::new(PendingReason::OutsideDeclaredModes {
+                divergence: Box::new(violation),
+            })),
+            None => Verdict::Pending(Pending::new(PendingReason::ModesUnknown {
+                divergence: Box::new(violation),
+            })),
+        }
+    }
+
+    fn verified(&self, seq: usize) -> Verdict {
+        match self.evidence(seq) {
+            Some(evidence) => Verdict::Verified(evidence),
+            None => Verdict::Pending(Pending::new(PendingReason::NotExercised)),
+        }
+    }
+
+    /// The reason to report while nothing is settled: a trailing transport fault or protocol error
+    /// on a call of interest beats the capability's own waiting reason.
+    fn pending(&self, relevant: impl Fn(Call) -> bool, otherwise: PendingReason) -> Verdict {
+        let latest = self.log.iter().rev().find_map(|(_, o)| match o {
+            Observed::TransportFault { call, fault } if relevant(*call) => {
+                Some(Some(PendingReason::TransportFault { call: *call, fault: *fault }))
+            }
+            Observed::AgentError { call, code } if relevant(*call) => {
+                Some(Some(PendingReason::ProtocolError { call: *call, code: *code }))
+            }
+            Observed::Status { .. } | Observed::Artifact { .. } | Observed::History { .. } => Some(None),
+            Observed::PushCallback { .. } | Observed::StreamClosed => Some(None),
+            _ => None,
+        });
+        Verdict::Pending(Pending::new(latest.flatten().unwrap_or(otherwise)))
+    }
+
+    fn terminal_before(&self, seq: usize) -> bool {
+        self.log
+            .iter()
+            .take(seq)
+            .any(|(_, o)| matches!(o, Observed::Status { state, .. } if state.is_terminal()))
+    }
+
+    fn streaming(&self) -> Verdict {
+        let mut streamed_artifacts = 0usize;
+        let mut stream_seen = false;
+        let mut terminal_on_stream = None;
+        let mut confirmed = None;
+        for (seq, (_, observed)) in self.log.iter().enumerate() {
+            match observed {
+                Observed::AgentError { call, code }
+                    if call.is_streaming()
+                        && *code == UNSUPPORTED_OPERATION
+                        && !stream_seen
+                        && !self.terminal_before(seq) =>
+                {
+                    let contradiction = Contradiction::AgentSaysUnsupported { call: *call, code: *code };
+                    return self.contradicted(Capability::Streaming, contradiction, seq);
+                }
+                Observed::Status { via: Channel::Stream, state, artifacts, .. } => {
+                    stream_seen = true;
+                    streamed_artifacts = streamed_artifacts.max(artifacts.unwrap_or(0));
+                    if state.is_terminal() && terminal_on_stream.is_none() {
+                        terminal_on_stream = Some(seq);
+                    }
+                }
+                Observed::Artifact { via: Channel::Stream } => {
+                    stream_seen = true;
+                    streamed_artifacts += 1;
+                }
+                Observed::Status { via: Channel::GetTask, artifacts: Some(n), .. }
+                    if terminal_on_stream.is_some() && confirmed.is_none() =>
+                {
+                    confirmed = Some(*n);
+                }
+                _ => {}
+            }
+        }
+        let Some(terminal) = terminal_on_stream else {
+            let waiting =
+                if stream_seen { PendingReason::AwaitingTerminal } else { PendingReason::NotExercised };
+            return self.pending(Call::is_streaming, waiting);
+        };
+        match confirmed {
+            _ if streamed_artifacts > 0 => self.verified(terminal),
+            Some(0) => self.verified(terminal),
+            Some(n) => self.contradicted(
+                Capability::Streaming,
+                Contradiction::NoArtifactStreamed { artifacts_via_get_task: n },
+                terminal,
+            ),
+            None => self.pending(|call| call == Call::GetTask, PendingReason::ArtifactsUnconfirmed),
+        }
+    }
+
+    fn history(&self) -> Verdict {
+        let relied = self.log.iter().enumerate().find_map(|(seq, (_, o))| match o {
+            Observed::History { requested_length, entries } if *requested_length != Some(0) => {
+                Some((seq, *entries))
+            }
+            _ => None,
+        });
+        match relied {
+            Some((seq, 0)) => {
+                self.contradicted(Capability::StateTransitionHistory, Contradiction::EmptyHistory, seq)
+            }
+            Some((seq, _)) => self.verified(seq),
+            None => self.pending(|call| call == Call::GetTask, PendingReason::NotExercised),
+        }
+    }
+
+    fn push(&self, now: Elapsed) -> Verdict {
+        let bound = self.bounds.push_arrival();
+        let mut registered = None;
+        let mut first_callback = None;
+        for (seq, (at, observed)) in self.log.iter().enumerate() {
+            match observed {
+                Observed::AgentError { call: Call::PushNotificationConfig, code }
+                    if *code == PUSH_NOTIFICATION_NOT_SUPPORTED && registered.is_none() =>
+                {
+                    let contradiction = Contradiction::AgentSaysUnsupported {
+                        call: Call::PushNotificationConfig,
+                        code: *code,
+                    };
+                    return self.contradicted(Capability::PushNotifications, contradiction, seq);
+                }
+                Observed::PushRegistered if registered.is_none() => registered = Some((seq, *at)),
+                Observed::PushCallback { .. } if first_callback.is_none() => {
+                    first_callback = Some((seq, *at))
+                }
+                _ => {}
+            }
+        }
+        let Some((reg_seq, reg_at)) = registered else {
+            return self.pending(|call| call == Call::PushNotificationConfig, PendingReason::NotExercised);
+        };
+        let missing = |waited| Contradiction::NoPushCallback { waited, bound };
+        match first_callback {
+            Some((seq, at)) if at.saturating_sub(reg_at) <= bound => self.verified(seq),
+            Some((_, at)) => self.contradicted(Capability::PushNotifications, missing(at - reg_at), reg_seq),
+            None if self.terminal_before(reg_seq) => {
+                Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush))
+            }
+            None if now.saturating_sub(reg_at) > bound => {
+                self.contradicted(Capability::PushNotifications, missing(now - reg_at), reg_seq)
+            }
+            None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback {
+                deadline: reg_at + bound,
+            })),
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! [`AgentCardLifecycleViolation`]: the typed reason a card was refused.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::capability::Capability;
+use crate::observe::{Call, Elapsed, Observed};
+
+/// The observation a verdict rests on: which event, when, and what it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// Its position among the task's observations (0 is the first thing observed).
+    pub seq: usize,
+    /// When it was observed, as elapsed time since the task handle was created.
+    pub at: Elapsed,
+    /// What was observed.
+    pub observed: Observed,
+}
+
+impl fmt::Display for Evidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event #{} at {:?}: {}", self.seq, self.at, self.observed)
+    }
+}
+
+/// What the agent did that its declared capability cannot explain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Contradiction {
+    /// The agent answered the call that exercises the capability with the protocol's own "not
+    /// supported" error (`UnsupportedOperationError` -32004 on a streaming call,
+    /// `PushNotificationNotSupportedError` -32003 on a push-config call): it contradicts its card.
+    AgentSaysUnsupported {
+        /// The call.
+        call: Call,
+        /// The error code.
+        code: i32,
+    },
+    /// The terminal transition arrived on the stream with no streamed artifact, while `GetTask`
+    /// shows artifacts: they were only retrievable by polling.
+    NoArtifactStreamed {
+        /// How many artifacts `GetTask` returned.
+        artifacts_via_get_task: usize,
+    },
+    /// `GetTask` returned an empty history when the client relied on it.
+    EmptyHistory,
+    /// No push callback arrived within the bound after the config was registered.
+    NoPushCallback {
+        /// How long the client had waited when it gave up (or when the late callback came).
+        waited: Duration,
+        /// The bound.
+        bound: Duration,
+    },
+}
+
+impl fmt::Display for Contradiction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::AgentSaysUnsupported { call, code } => {
+                write!(f, "the agent answered {call:?} with error {code} (not supported)")
+            }
+            Self::NoArtifactStreamed { artifacts_via_get_task } => write!(
+                f,
+                "the terminal transition streamed no artifact, while GetTask returns {artifacts_via_get_task}"
+            ),
+            Self::EmptyHistory => f.write_str("GetTask returned an empty history when it was relied on"),
+            Self::NoPushCallback { waited, bound } => {
+                write!(f, "no push callback within {bound:?} of registration (waited {waited:?})")
+            }
+        }
+    }
+}
+
+/// A discovered Agent Card's declared capability, contradicted by the agent's observable task
+/// lifecycle: all three refusal conditions held.
+///
+/// Names the capability, the contradiction and the evidence (which event). It is never a
+/// transport fault and never a plain protocol error: those are [`Pending`](crate::Pending) with
+/// their own reasons, so callers tell them apart by type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentCardLifecycleViolation {
+    capability: Capability,
+    contradiction: Contradiction,
+    evidence: Evidence,
+}
+
+impl AgentCardLifecycleViolation {
+    pub(crate) fn new(capability: Capability, contradiction: Contradiction, evidence: Evidence) -> Self {
+        Self { capability, contradiction, evidence }
+    }
+
+    /// The declared capability the agent did not honour.
+    pub fn capability(&self) -> Capability {
+        self.capability
+    }
+
+    /// What the agent did that the capability cannot explain.
+    pub fn contradiction(&self) -> &Contradiction {
+        &self.contradiction
+    }
+
+    /// The event that exercised the capability (for a missing push callback: the registration).
+    pub fn evidence(&self) -> &Evidence {
+        &self.evidence
+    }
+
+    /// What to do now: [`Advice::Abandon`](crate::Advice::Abandon) for an empty history (a retry
+    /// reproduces the same divergence), [`Advice::FallBackToSingleShot`](crate::Advice) otherwise.
+    /// Either way: do not retry the task against this agent, and mark its card capability-suspect.
+    pub fn advice(&self) -> crate::Advice {
+        match self.contradiction {
+            Contradiction::EmptyHistory => crate::Advice::Abandon,
+            _ => crate::Advice::FallBackToSingleShot,
+        }
+    }
+}
+
+impl fmt::Display for AgentCardLifecycleViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "card declares {} but {}; evidence: {}", self.capability, self.contradiction, self.evidence)
+    }
+}
+
+impl std::error::Error for AgentCardLifecycleViolation {}
