@@ -194,10 +194,13 @@ async fn over_declaring_peers_answer_push_config_with_push_notification_not_supp
     }
 }
 
-/// A webhook on 127.0.0.1 that records every POST (its Authorization header and JSON body).
+/// One POST to the webhook: its Authorization header and its JSON body.
+type Callback = (Option<String>, Value);
+
+/// A webhook on 127.0.0.1 that records every POST.
 #[derive(Clone, Default)]
 struct Webhook {
-    received: Arc<Mutex<Vec<(Option<String>, Value)>>>,
+    received: Arc<Mutex<Vec<Callback>>>,
 }
 
 impl Webhook {
@@ -218,7 +221,7 @@ impl Webhook {
         StatusCode::OK
     }
 
-    fn received(&self) -> Vec<(Option<String>, Value)> {
+    fn received(&self) -> Vec<Callback> {
         self.received.lock().expect("webhook log").clone()
     }
 }

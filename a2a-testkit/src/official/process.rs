@@ -1,7 +1,7 @@
 //! A started peer process: its URLs, its logs, and stopping it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -174,9 +174,15 @@ fn kill_now(pid: u32, child: &mut Child) {
 /// Sends a signal to process group `pgid` with the shell's `kill` builtin (no `unsafe` libc
 /// call, and no dependence on procps being installed).
 fn signal_group(pgid: u32, signal: &str) -> Result<(), String> {
-    let status = Command::new("bash")
+    let output = Command::new("bash")
         .args(["-c", r#"kill -s "$0" -- "-$1""#, signal, &pgid.to_string()])
-        .status()
+        .stdin(Stdio::null())
+        .output()
         .map_err(|e| format!("cannot run bash to send SIG{signal}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("kill -s {signal} -- -{pgid} failed ({status})")) }
+    if output.status.success() {
+        Ok(())
+    } else {
+        let why = String::from_utf8_lossy(&output.stderr);
+        Err(format!("kill -s {signal} -- -{pgid} failed ({}): {}", output.status, why.trim()))
+    }
 }
