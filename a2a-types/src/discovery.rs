@@ -323,7 +323,8 @@ mod tests {
     #[test]
     fn v1_card_offers_supported_interfaces_in_card_order() {
         let card = json!({"supportedInterfaces": [
-            {"url": "http://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": "t1"},
+            {"url": "http://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0",
+             "tenant": "t1"},
             {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
         ]});
         let offered = offered_interfaces(&card).unwrap();
@@ -341,7 +342,8 @@ mod tests {
 
     #[test]
     fn v1_interface_with_empty_version_counts_as_0_3() {
-        let card = json!({"supportedInterfaces": [{"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": ""}]});
+        let card = json!({"supportedInterfaces": [
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": ""}]});
         assert_eq!(offered_interfaces(&card).unwrap()[0].protocol_version, ProtocolVersion::V0_3);
         let card = json!({"supportedInterfaces": [{"url": "http://a/rpc", "protocolBinding": "JSONRPC"}]});
         assert_eq!(offered_interfaces(&card).unwrap()[0].protocol_version, ProtocolVersion::V0_3);

@@ -68,7 +68,8 @@ fn security_scheme_without_a_member_is_an_error_naming_the_scheme() {
 
 #[test]
 fn security_scheme_with_two_members_is_an_error_naming_both() {
-    let text = r#"{"securitySchemes":{"both":{"mtlsSecurityScheme":{},"httpAuthSecurityScheme":{"scheme":"Bearer"}}}}"#;
+    let text = r#"{"securitySchemes":{"both":{
+        "mtlsSecurityScheme":{},"httpAuthSecurityScheme":{"scheme":"Bearer"}}}}"#;
     let err = parse::from_str::<AgentCard>(text).unwrap_err();
     assert_eq!(err.path(), "securitySchemes.both");
     assert!(err.message().ends_with("found mtlsSecurityScheme and httpAuthSecurityScheme"), "{err}");
@@ -103,7 +104,8 @@ fn security_scheme_is_written_as_its_single_member() {
 #[test]
 fn every_oauth_flow_reads_and_writes_under_its_proto_name() {
     let cases = [
-        json!({"authorizationCode": {"authorizationUrl": "a", "tokenUrl": "t", "scopes": {"r": "read"}, "pkceRequired": true}}),
+        json!({"authorizationCode": {"authorizationUrl": "a", "tokenUrl": "t", "scopes": {"r": "read"},
+            "pkceRequired": true}}),
         json!({"clientCredentials": {"tokenUrl": "t", "refreshUrl": "r", "scopes": {}}}),
         json!({"deviceCode": {"deviceAuthorizationUrl": "d", "tokenUrl": "t", "scopes": {"r": "read"}}}),
         json!({"implicit": {"authorizationUrl": "a", "scopes": {"r": "read"}}}),

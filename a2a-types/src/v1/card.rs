@@ -11,7 +11,8 @@
 //!
 //! let card: AgentCard = parse::from_str(
 //!     r#"{"name":"echo","description":"echoes","version":"1.0.0",
-//!         "supportedInterfaces":[{"url":"https://a.example/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+//!         "supportedInterfaces":[
+//!             {"url":"https://a.example/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
 //!         "capabilities":{"streaming":true,"stateTransitionHistory":true},
 //!         "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#,
 //! )

@@ -10,7 +10,10 @@
 //!
 //! let scheme: SecurityScheme =
 //!     parse::from_str(r#"{"httpAuthSecurityScheme":{"scheme":"Bearer","bearerFormat":"JWT"}}"#).unwrap();
-//! assert!(matches!(scheme, SecurityScheme::HttpAuth(HTTPAuthSecurityScheme { ref scheme, .. }) if scheme == "Bearer"));
+//! let SecurityScheme::HttpAuth(HTTPAuthSecurityScheme { scheme, bearer_format, .. }) = scheme else {
+//!     panic!("expected HTTP auth")
+//! };
+//! assert_eq!((scheme.as_str(), bearer_format.as_str()), ("Bearer", "JWT"));
 //! ```
 
 use std::collections::BTreeMap;
