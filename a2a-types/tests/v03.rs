@@ -756,3 +756,37 @@ fn unknown_fields_are_ignored_on_tasks_and_kept_on_cards() {
     assert_eq!(card.extra.get("x-vendor"), Some(&json!({"tier": "gold"})));
     assert_eq!(card.capabilities.extra.get("vendorHint"), Some(&json!({"pollSeconds": 5})));
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Reading a card of either shape
+// ---------------------------------------------------------------------------------------------------
+
+#[test]
+fn any_card_with_supported_interfaces_is_read_as_v1_even_when_merged_with_0_3_fields() {
+    let (shape, card) = v03::read_any_card(fixture("s09-card-merged.json").as_bytes()).unwrap();
+    assert_eq!(shape, v03::CardShape::V1);
+    assert!(card.is_lossless());
+    let versions: Vec<_> =
+        card.value.supported_interfaces.iter().map(|i| i.protocol_version.as_str()).collect();
+    assert_eq!(versions, ["1.0", "1.0", "0.3"]);
+}
+
+#[test]
+fn any_card_without_supported_interfaces_is_read_as_0_3_and_converted() {
+    let (shape, card) = v03::read_any_card(fixture("design-note-observed-card.json").as_bytes()).unwrap();
+    assert_eq!(shape, v03::CardShape::V03);
+    assert_eq!(card.value.capabilities.legacy_state_transition_history(), Some(true));
+    assert_eq!(loss_paths(&card), ["protocolVersion"]);
+}
+
+#[test]
+fn any_card_errors_name_the_path_of_the_shape_it_was_taken_for() {
+    let err = v03::read_any_card(br#"{"name":"a","url":"https://a","capabilities":{"pushNotifications":1}}"#)
+        .unwrap_err();
+    assert_eq!(err.to_string(), "capabilities.pushNotifications: expected a boolean, found an integer");
+    let err = v03::read_any_card(b"[1]").unwrap_err();
+    assert_eq!(err.kind(), parse::ParseErrorKind::Shape);
+    let err =
+        v03::read_any_card_with(b"{}", parse::ParseOptions::default().max_document_bytes(1)).unwrap_err();
+    assert_eq!(err.kind(), parse::ParseErrorKind::TooLarge);
+}

@@ -72,25 +72,39 @@
 //! - Push `authentication.schemes[0]` <-> `authentication.scheme`.
 //!
 //! Reported losses, 0.3 -> 1.0:
-//! - `protocolVersion` with a patch part (`"0.3.0"`), which 1.0 interfaces cannot carry.
+//! - A card `protocolVersion` with a patch part (`"0.3.0"`), which 1.0 interfaces cannot carry.
 //! - `final` that disagrees with the state (above).
 //! - An OAuth scheme with several flows (1.0 holds one: the first of authorizationCode,
-//!   clientCredentials, implicit, password is kept) or none.
-//! - Push `authentication.schemes` beyond the first, or an empty list (1.0 requires one scheme).
-//! - A card `extra` member named like a 1.0 card field (a merged 0.3+1.0 card: read it as 1.0 instead).
+//!   clientCredentials, implicit, password is kept), or with none (the scheme is left out).
+//! - Push `authentication.schemes` beyond the first, or an empty list (1.0 requires one scheme, so the
+//!   authentication is left out).
+//! - Unknown card or capability members named like 1.0 fields (`supportedInterfaces`,
+//!   `extendedAgentCard`...): a merged 0.3+1.0 card, better read as 1.0 (see [`read_any_card`]).
+//! - `metadata` of `tasks/get` params and of [`TaskIdParams::to_v1_subscribe`] (those 1.0 requests
+//!   have none).
 //!
 //! Reported losses, 1.0 -> 0.3:
 //! - `tenant` on interfaces, push configs and requests.
-//! - Interfaces whose `protocolVersion` differs from the first one's (0.3 has one per card), and a card
-//!   with no interface (0.3 requires a `url`).
-//! - The `deviceCode` OAuth flow and `pkceRequired`.
-//! - A missing `contextId` on a task or event (required in 0.3; written as `""`).
+//! - Interfaces whose `protocolVersion` differs from the first one's (0.3 has one per card; they are
+//!   still listed), and a card with no interface (0.3 requires a `url`; written as `""`).
+//! - The `deviceCode` OAuth flow (the scheme is written with no flow) and `pkceRequired: true`.
+//! - A missing `contextId` on a task or event, or `taskId` on a task push config (required in 0.3;
+//!   written as `""`), and a `taskId` on a config converted to a bare [`PushNotificationConfig`].
 //! - `ROLE_UNSPECIFIED` (written as `"user"`).
-//! - `filename`/`mediaType` on a text part, `filename`/`mediaType` on a data part, and a `data` that
-//!   is not a JSON object (0.3 data parts hold objects; it is wrapped as `{"value": ...}`).
-//! - `returnImmediately` on `GetTask`-style requests has no 0.3 form (only on send).
-//! - A card `extra` member named like a 0.3 card field with another value than the converted one.
+//! - `filename`/`mediaType` on a text or data part, and a `data` that is not a JSON object (0.3 data
+//!   parts hold objects; it is wrapped as `{"value": ...}`).
+//! - A 1.0 card `extra` member named like a 0.3 card field (a merged card's `url`,
+//!   `protocolVersion`...) whose value differs from the one converted from the 1.0 fields.
+//!
+//! Not reported, because no information is lost: `false`/empty 1.0 defaults that 0.3 leaves out,
+//! `blocking: true` (the 1.0 default), and `preferredTransport` absent (it means `"JSONRPC"`).
+//!
+//! # Either card shape
+//!
+//! [`read_any_card`] reads a card document of either version as a 1.0 card: with
+//! `supportedInterfaces` it is 1.0; otherwise it is read as 0.3 and converted, with its losses.
 
+mod any_card;
 mod card;
 mod convert;
 mod events;
@@ -102,6 +116,7 @@ mod push;
 mod security;
 mod task;
 
+pub use any_card::{CardShape, read_any_card, read_any_card_with};
 pub use card::*;
 pub use convert::{ConversionLoss, Converted};
 pub use events::*;
