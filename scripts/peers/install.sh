@@ -58,9 +58,17 @@ install_python() {
 
     echo "install.sh: creating $venv with $("$python" --version 2>&1)"
     rm -rf "$venv"
-    "$python" -m venv "$venv" \
-        || fail "'$python -m venv' failed (on Debian: apt-get install python3-venv)"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+    local pip=("$venv/bin/python" -m pip)
+    if ! "$python" -m venv "$venv"; then
+        # Debian strips ensurepip from its Python: make the venv without pip and install into it
+        # with the interpreter's own pip (pip >= 22.3 knows --python).
+        echo "install.sh: '$python -m venv' failed; retrying without ensurepip" >&2
+        rm -rf "$venv"
+        "$python" -m venv --without-pip "$venv" \
+            || fail "'$python -m venv' failed (on Debian: apt-get install python3-venv)"
+        pip=("$python" -m pip --python "$venv/bin/python")
+    fi
+    "${pip[@]}" install --quiet --disable-pip-version-check --no-input \
         -r "$here/python/requirements.txt" \
         || fail "pip could not install scripts/peers/python/requirements.txt into $venv"
     "$venv/bin/python" -c 'import a2a.server.routes, uvicorn' \
