@@ -181,6 +181,21 @@ fn explicit_false_capability_is_kept_because_the_field_is_optional() {
 }
 
 #[test]
+fn missing_fields_take_their_defaults() {
+    assert_eq!(card("{}"), AgentCard::default());
+    let skill: AgentSkill = parse::from_str(r#"{"id":"s"}"#).unwrap();
+    assert_eq!(skill, AgentSkill { id: "s".into(), ..AgentSkill::default() });
+}
+
+#[test]
+fn oauth2_scheme_without_flows_is_an_error_naming_the_scheme() {
+    let err =
+        parse::from_str::<AgentCard>(r#"{"securitySchemes":{"o":{"oauth2SecurityScheme":{}}}}"#).unwrap_err();
+    assert_eq!(err.path(), "securitySchemes.o.oauth2SecurityScheme");
+    assert!(err.message().contains("flows"), "{err}");
+}
+
+#[test]
 fn null_fields_read_as_their_defaults() {
     let card = card(r#"{"name":null,"skills":null,"capabilities":{"streaming":null,"extensions":null}}"#);
     assert_eq!(card.name, "");
