@@ -103,3 +103,5 @@ install_js() {
 
 install_python
 install_js
+# Every peer start leaves a log pair named after its port; keep a day's worth.
+find "$peers/logs" -name '*.log' ! -name install.log -mmin +1440 -delete 2>/dev/null || true
