@@ -638,9 +638,24 @@ fn every_v03_method_name_maps_to_its_v1_replacement_and_back() {
         let method = v03::Method::from_name(v03_name).unwrap();
         assert_eq!((method.as_str(), method.v1_name()), (v03_name, v1_name));
         assert_eq!(v03::Method::from_v1_name(v1_name), Some(method));
+        assert_eq!(method.to_v1().as_str(), v1_name);
+        assert_eq!(v03::Method::from_v1(method.to_v1()), Some(method));
+        assert_eq!(method.is_streaming(), method.to_v1().is_streaming());
     }
+    assert_eq!(v03::Method::from_v1(a2a_types::jsonrpc::Method::ListTasks), None);
     assert_eq!(v03::Method::from_v1_name("ListTasks"), None, "new in 1.0");
     assert_eq!(v03::Method::from_name("SendMessage"), None);
+}
+
+#[test]
+fn v03_requests_carry_the_0_3_method_name() {
+    let original: JsonRpcRequest<v03::MessageSendParams> = read(&fixture("s09-message-send-request.json"));
+    let params = original.params.unwrap();
+    let request = v03::Method::MessageSend.request(1, params);
+    let written = to_json(&request);
+    assert_eq!(written, read::<Value>(&fixture("s09-message-send-request.json")));
+    let card_request = to_json(&v03::Method::GetAuthenticatedExtendedCard.request_without_params("a"));
+    assert_eq!(card_request, json!({"jsonrpc":"2.0","id":"a","method":"agent/getAuthenticatedExtendedCard"}));
 }
 
 // ---------------------------------------------------------------------------------------------------

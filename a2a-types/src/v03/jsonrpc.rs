@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::jsonrpc::{self, JsonRpcId, JsonRpcRequest, Version2};
+
 /// A 0.3 JSON-RPC method.
 ///
 /// ```
@@ -9,6 +11,16 @@ use std::fmt;
 ///
 /// assert_eq!(Method::from_name("tasks/resubscribe"), Some(Method::TasksResubscribe));
 /// assert_eq!(Method::TasksResubscribe.v1_name(), "SubscribeToTask");
+///
+/// let request = Method::TasksGet.request(7, a2a_types::v03::TaskQueryParams {
+///     id: "t1".into(),
+///     history_length: None,
+///     metadata: None,
+/// });
+/// assert_eq!(
+///     serde_json::to_string(&request).unwrap(),
+///     r#"{"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"id":"t1"}}"#
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -69,20 +81,31 @@ impl Method {
         }
     }
 
-    /// The 1.0 method that replaced this one, such as `SendMessage`.
-    pub fn v1_name(self) -> &'static str {
+    /// The 1.0 method that replaced this one.
+    pub fn to_v1(self) -> jsonrpc::Method {
+        use jsonrpc::Method as V1;
         match self {
-            Self::MessageSend => "SendMessage",
-            Self::MessageStream => "SendStreamingMessage",
-            Self::TasksGet => "GetTask",
-            Self::TasksCancel => "CancelTask",
-            Self::TasksResubscribe => "SubscribeToTask",
-            Self::PushNotificationConfigSet => "CreateTaskPushNotificationConfig",
-            Self::PushNotificationConfigGet => "GetTaskPushNotificationConfig",
-            Self::PushNotificationConfigList => "ListTaskPushNotificationConfigs",
-            Self::PushNotificationConfigDelete => "DeleteTaskPushNotificationConfig",
-            Self::GetAuthenticatedExtendedCard => "GetExtendedAgentCard",
+            Self::MessageSend => V1::SendMessage,
+            Self::MessageStream => V1::SendStreamingMessage,
+            Self::TasksGet => V1::GetTask,
+            Self::TasksCancel => V1::CancelTask,
+            Self::TasksResubscribe => V1::SubscribeToTask,
+            Self::PushNotificationConfigSet => V1::CreateTaskPushNotificationConfig,
+            Self::PushNotificationConfigGet => V1::GetTaskPushNotificationConfig,
+            Self::PushNotificationConfigList => V1::ListTaskPushNotificationConfigs,
+            Self::PushNotificationConfigDelete => V1::DeleteTaskPushNotificationConfig,
+            Self::GetAuthenticatedExtendedCard => V1::GetExtendedAgentCard,
         }
+    }
+
+    /// The 0.3 method a 1.0 method replaced; `None` for `ListTasks`, new in 1.0.
+    pub fn from_v1(method: jsonrpc::Method) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.to_v1() == method)
+    }
+
+    /// The name of the 1.0 method that replaced this one, such as `SendMessage`.
+    pub fn v1_name(self) -> &'static str {
+        self.to_v1().as_str()
     }
 
     /// The 0.3 method with this wire name.
@@ -94,6 +117,27 @@ impl Method {
     /// unknown names.
     pub fn from_v1_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|m| m.v1_name() == name)
+    }
+
+    /// A 0.3 JSON-RPC request for this method (send it without an `A2A-Version` header, which a 1.0
+    /// server reads as 0.3).
+    pub fn request<P>(self, id: impl Into<JsonRpcId>, params: P) -> JsonRpcRequest<P> {
+        JsonRpcRequest {
+            jsonrpc: Version2,
+            id: Some(id.into()),
+            method: self.as_str().to_owned(),
+            params: Some(params),
+        }
+    }
+
+    /// A 0.3 JSON-RPC request with no `params` member (`agent/getAuthenticatedExtendedCard`).
+    pub fn request_without_params(self, id: impl Into<JsonRpcId>) -> JsonRpcRequest<()> {
+        JsonRpcRequest {
+            jsonrpc: Version2,
+            id: Some(id.into()),
+            method: self.as_str().to_owned(),
+            params: None,
+        }
     }
 
     /// `true` for the methods answered with a stream of events.

@@ -5,7 +5,9 @@
 use std::fmt;
 
 mod card;
+mod events;
 mod push;
+mod security;
 mod task;
 
 /// The result of a conversion: the converted value and everything it could not carry.

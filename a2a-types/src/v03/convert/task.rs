@@ -1,4 +1,4 @@
-//! Messages, parts, tasks, artifacts, events and results.
+//! Messages, parts, tasks, statuses and artifacts.
 
 use serde_json::{Map, Value};
 
@@ -6,8 +6,8 @@ use super::{Losses, at, conversions, index};
 use crate::ids::ContextId;
 use crate::v1;
 use crate::v03::{
-    Artifact, DataPart, FileContent, FilePart, FileSource, Message, Part, Role, SendMessageResult,
-    StreamResult, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent, TextPart,
+    Artifact, DataPart, FileContent, FilePart, FileSource, Message, Part, Role, Task, TaskState, TaskStatus,
+    TextPart,
 };
 
 conversions!(Message, v1::Message, message_to_v1, message_from_v1);
@@ -15,15 +15,6 @@ conversions!(Part, v1::Part, part_to_v1, part_from_v1);
 conversions!(Task, v1::Task, task_to_v1, task_from_v1);
 conversions!(TaskStatus, v1::TaskStatus, status_to_v1, status_from_v1);
 conversions!(Artifact, v1::Artifact, artifact_to_v1, artifact_from_v1);
-conversions!(TaskStatusUpdateEvent, v1::TaskStatusUpdateEvent, status_update_to_v1, status_update_from_v1);
-conversions!(
-    TaskArtifactUpdateEvent,
-    v1::TaskArtifactUpdateEvent,
-    artifact_update_to_v1,
-    artifact_update_from_v1
-);
-conversions!(StreamResult, v1::StreamResponse, stream_to_v1, stream_from_v1);
-conversions!(SendMessageResult, v1::SendMessageResponse, send_result_to_v1, send_result_from_v1);
 
 impl TaskState {
     /// The 1.0 state; `unknown` is `TASK_STATE_UNSPECIFIED`. Every state has one.
@@ -85,7 +76,7 @@ fn role_from_v1(role: v1::Role, path: &str, losses: &mut Losses) -> Role {
 }
 
 /// 0.3 requires a `contextId` where 1.0 makes it optional: an absent one is written as `""`.
-fn required_context(context_id: Option<&ContextId>, path: &str, losses: &mut Losses) -> ContextId {
+pub(super) fn required_context(context_id: Option<&ContextId>, path: &str, losses: &mut Losses) -> ContextId {
     match context_id {
         Some(context_id) => context_id.clone(),
         None => {
@@ -96,7 +87,7 @@ fn required_context(context_id: Option<&ContextId>, path: &str, losses: &mut Los
 }
 
 /// An empty 0.3 `contextId` is 1.0's "not set".
-fn optional_context(context_id: &ContextId) -> Option<ContextId> {
+pub(super) fn optional_context(context_id: &ContextId) -> Option<ContextId> {
     (!context_id.is_empty()).then(|| context_id.clone())
 }
 
@@ -277,130 +268,5 @@ pub(super) fn task_from_v1(t: &v1::Task, path: &str, losses: &mut Losses) -> Tas
             .map(|(i, m)| message_from_v1(m, &index(&at(path, "history"), i), losses))
             .collect(),
         metadata: t.metadata.clone(),
-    }
-}
-
-pub(super) fn status_update_to_v1(
-    e: &TaskStatusUpdateEvent,
-    path: &str,
-    losses: &mut Losses,
-) -> v1::TaskStatusUpdateEvent {
-    let inferred = e.status.state.ends_stream();
-    if e.is_final != inferred {
-        let what = if e.is_final {
-            "true on a state after which a 1.0 stream stays open: the agent ends the stream here, \
-             which 1.0 cannot say"
-        } else {
-            "false on a terminal or interrupted state: the agent keeps the stream open after it, \
-             which 1.0 cannot say"
-        };
-        losses.lose(at(path, "final"), what);
-    }
-    v1::TaskStatusUpdateEvent {
-        task_id: e.task_id.clone(),
-        context_id: optional_context(&e.context_id),
-        status: status_to_v1(&e.status, &at(path, "status"), losses),
-        metadata: e.metadata.clone(),
-    }
-}
-
-pub(super) fn status_update_from_v1(
-    e: &v1::TaskStatusUpdateEvent,
-    path: &str,
-    losses: &mut Losses,
-) -> TaskStatusUpdateEvent {
-    TaskStatusUpdateEvent {
-        task_id: e.task_id.clone(),
-        context_id: required_context(e.context_id.as_ref(), path, losses),
-        status: status_from_v1(&e.status, &at(path, "status"), losses),
-        is_final: TaskState::from_v1(e.status.state).ends_stream(),
-        metadata: e.metadata.clone(),
-    }
-}
-
-pub(super) fn artifact_update_to_v1(
-    e: &TaskArtifactUpdateEvent,
-    path: &str,
-    losses: &mut Losses,
-) -> v1::TaskArtifactUpdateEvent {
-    v1::TaskArtifactUpdateEvent {
-        task_id: e.task_id.clone(),
-        context_id: optional_context(&e.context_id),
-        artifact: artifact_to_v1(&e.artifact, &at(path, "artifact"), losses),
-        append: e.append,
-        last_chunk: e.last_chunk,
-        metadata: e.metadata.clone(),
-    }
-}
-
-pub(super) fn artifact_update_from_v1(
-    e: &v1::TaskArtifactUpdateEvent,
-    path: &str,
-    losses: &mut Losses,
-) -> TaskArtifactUpdateEvent {
-    TaskArtifactUpdateEvent {
-        task_id: e.task_id.clone(),
-        context_id: required_context(e.context_id.as_ref(), path, losses),
-        artifact: artifact_from_v1(&e.artifact, &at(path, "artifact"), losses),
-        append: e.append,
-        last_chunk: e.last_chunk,
-        metadata: e.metadata.clone(),
-    }
-}
-
-// The 1.0 unions wrap their member (`{"task": {...}}`), so paths inside 1.0 results start with the
-// member name; 0.3 results are the bare object.
-
-pub(super) fn stream_to_v1(r: &StreamResult, path: &str, losses: &mut Losses) -> v1::StreamResponse {
-    match r {
-        StreamResult::Task(t) => v1::StreamResponse::Task(task_to_v1(t, path, losses)),
-        StreamResult::Message(m) => v1::StreamResponse::Message(message_to_v1(m, path, losses)),
-        StreamResult::StatusUpdate(e) => {
-            v1::StreamResponse::StatusUpdate(status_update_to_v1(e, path, losses))
-        }
-        StreamResult::ArtifactUpdate(e) => {
-            v1::StreamResponse::ArtifactUpdate(artifact_update_to_v1(e, path, losses))
-        }
-    }
-}
-
-pub(super) fn stream_from_v1(r: &v1::StreamResponse, path: &str, losses: &mut Losses) -> StreamResult {
-    match r {
-        v1::StreamResponse::Task(t) => StreamResult::Task(task_from_v1(t, &at(path, "task"), losses)),
-        v1::StreamResponse::Message(m) => {
-            StreamResult::Message(message_from_v1(m, &at(path, "message"), losses))
-        }
-        v1::StreamResponse::StatusUpdate(e) => {
-            StreamResult::StatusUpdate(status_update_from_v1(e, &at(path, "statusUpdate"), losses))
-        }
-        v1::StreamResponse::ArtifactUpdate(e) => {
-            StreamResult::ArtifactUpdate(artifact_update_from_v1(e, &at(path, "artifactUpdate"), losses))
-        }
-    }
-}
-
-pub(super) fn send_result_to_v1(
-    r: &SendMessageResult,
-    path: &str,
-    losses: &mut Losses,
-) -> v1::SendMessageResponse {
-    match r {
-        SendMessageResult::Task(t) => v1::SendMessageResponse::Task(task_to_v1(t, path, losses)),
-        SendMessageResult::Message(m) => v1::SendMessageResponse::Message(message_to_v1(m, path, losses)),
-    }
-}
-
-pub(super) fn send_result_from_v1(
-    r: &v1::SendMessageResponse,
-    path: &str,
-    losses: &mut Losses,
-) -> SendMessageResult {
-    match r {
-        v1::SendMessageResponse::Task(t) => {
-            SendMessageResult::Task(task_from_v1(t, &at(path, "task"), losses))
-        }
-        v1::SendMessageResponse::Message(m) => {
-            SendMessageResult::Message(message_from_v1(m, &at(path, "message"), losses))
-        }
     }
 }
