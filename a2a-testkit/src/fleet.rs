@@ -3,6 +3,23 @@
 //! Three over-declare (streaming, history, push), seven are honest with a mix of capabilities and
 //! versions, and one under-declares streaming. Each member carries the truth about its card, so a
 //! demo can check its own verdicts.
+//!
+//! ```
+//! use a2a_testkit::fleet::{Claim, Honesty, demo_fleet};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), a2a_testkit::TestkitError> {
+//! let fleet = demo_fleet().await?;
+//! assert_eq!(fleet.members.len(), 11);
+//! let refuser = fleet.member("streaming-refuser").map(|m| m.honesty);
+//! assert_eq!(refuser, Some(Honesty::OverDeclares(Claim::Streaming)));
+//! for member in fleet.over_declaring() {
+//!     println!("{} lies: {}", member.agent.name(), member.agent.card_url());
+//! }
+//! fleet.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
 
 use std::time::Duration;
 

@@ -99,3 +99,41 @@ async fn a_0_3_agent_answers_message_send_with_a_bare_task_and_ignores_the_versi
         http().post(format!("{}/message:send", agent.rest_url())).json(&json!({})).send().await.unwrap();
     assert_eq!(rest.status(), 404, "a 0.3 agent serves JSON-RPC only");
 }
+
+#[tokio::test]
+async fn a_0_3_agent_posts_the_task_to_push_webhooks_with_0_3_config_shapes() {
+    let hook = a2a_testkit::WebhookReceiver::spawn().await.unwrap();
+    let agent = ScriptedAgent::builder()
+        .protocol(Protocol::V0_3)
+        .capabilities(a2a_testkit::Capabilities::none().with_push_notifications())
+        .spawn()
+        .await
+        .unwrap();
+    let config = json!({
+        "url": hook.url("/v03"), "token": "tok",
+        "authentication": { "schemes": ["Bearer"], "credentials": "cred" }
+    });
+    let body: Value = rpc_v03(
+        &agent,
+        "message/send",
+        json!({ "message": user_message_v03("push 0.3"), "configuration": { "pushNotificationConfig": config } }),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let task_id = body["result"]["id"].as_str().unwrap();
+    let got = hook.wait_for(4, std::time::Duration::from_secs(5)).await;
+    assert_eq!(got.len(), 4);
+    assert!(got.iter().all(|c| c.body["kind"] == "task" && c.body["id"] == task_id), "0.3 posts the Task");
+    assert_eq!(got[3].body["status"]["state"], "completed");
+    assert_eq!(got[0].header("authorization"), Some("Bearer cred"));
+    assert_eq!(got[0].header("x-a2a-notification-token"), Some("tok"));
+    let listed: Value = rpc_v03(&agent, "tasks/pushNotificationConfig/list", json!({ "id": task_id }))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["result"][0]["taskId"], task_id);
+    assert_eq!(listed["result"][0]["pushNotificationConfig"]["authentication"]["schemes"][0], "Bearer");
+}

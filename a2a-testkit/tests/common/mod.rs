@@ -7,8 +7,14 @@ use a2a_testkit::RunningAgent;
 use futures::StreamExt;
 use serde_json::{Value, json};
 
+thread_local! {
+    // One client per test (each test runs on its own thread and runtime); building one is not free.
+    static HTTP: reqwest::Client =
+        reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+}
+
 pub fn http() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap()
+    HTTP.with(Clone::clone)
 }
 
 /// A 1.0 user message with one text part.
