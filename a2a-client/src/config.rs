@@ -36,13 +36,14 @@ pub const DEFAULT_MAX_SSE_EVENT_BYTES: usize = a2a_types::parse::DEFAULT_MAX_DOC
 pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
 /// Default factor each poll delay grows by: 2.
 pub const DEFAULT_POLL_BACKOFF_FACTOR: f64 = 2.0;
-/// Default longest poll delay: 10 s.
-pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(10);
-/// Default bound after which a task still `working` with no observable progress is a lifecycle fault: 120 s.
-pub const DEFAULT_WORKING_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(120);
-/// Default bound for a push callback to arrive: 30 s (the spec recommends agents time out webhook
-/// calls after 10-30 s, so a live agent has delivered or given up by then).
-pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(30);
+/// Default longest poll delay: 2 s, the verifier's default poll interval (`a2a_typestate::Bounds`).
+pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(2);
+/// Default bound after which a task still `working` with no observable progress is a lifecycle fault:
+/// 30 s, as `a2a_typestate::Bounds`.
+pub const DEFAULT_WORKING_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(30);
+/// Default bound for the first push callback to arrive after registration: 10 s, as
+/// `a2a_typestate::Bounds` (the official servers POST as each event happens).
+pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(10);
 /// Default lifetime of a discovered card when the server sends no `Cache-Control`: 300 s.
 pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
 /// Default lifetime of a capability-suspect mark: 1 h.
@@ -60,7 +61,7 @@ pub struct PollCadence {
 }
 
 impl Default for PollCadence {
-    /// 500 ms, doubling, capped at 10 s.
+    /// 500 ms, doubling, capped at 2 s.
     fn default() -> Self {
         Self { initial: DEFAULT_POLL_INITIAL, factor: DEFAULT_POLL_BACKOFF_FACTOR, cap: DEFAULT_POLL_CAP }
     }
@@ -203,6 +204,14 @@ impl ClientConfig {
     pub fn user_agent(&self) -> &str {
         &self.user_agent
     }
+    /// The bounds the typestate verifier judges elapsed time against, from this configuration: the
+    /// poll cadence's cap as the steady poll interval, the working bound, the push arrival bound.
+    pub fn verifier_bounds(&self) -> a2a_typestate::Bounds {
+        a2a_typestate::Bounds::default()
+            .with_poll_interval(self.poll.cap())
+            .with_working_unobservable(self.working_unobservable_bound)
+            .with_push_arrival(self.push_arrival_bound)
+    }
 }
 
 /// Builds a [`Client`]: set the bounds that differ from the defaults, then [`ClientBuilder::build`].
@@ -246,7 +255,7 @@ impl ClientBuilder {
         self
     }
 
-    /// Sets the `GetTask` poll cadence (500 ms doubling up to 10 s by default).
+    /// Sets the `GetTask` poll cadence (500 ms doubling up to 2 s by default).
     pub fn poll_cadence(mut self, cadence: PollCadence) -> Self {
         self.config.poll = cadence;
         self
@@ -367,10 +376,23 @@ mod tests {
         assert_eq!(config.sse_idle_timeout(), Duration::from_secs(60));
         assert_eq!(config.max_sse_event_bytes(), 8 * 1024 * 1024);
         assert_eq!(config.poll_cadence().initial(), Duration::from_millis(500));
-        assert_eq!(config.push_arrival_bound(), Duration::from_secs(30));
+        assert_eq!(config.push_arrival_bound(), Duration::from_secs(10));
+        assert_eq!(config.working_unobservable_bound(), Duration::from_secs(30));
+        assert_eq!(config.poll_cadence().cap(), Duration::from_secs(2));
         assert_eq!(config.discovery_ttl(), Duration::from_secs(300));
         assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));
         assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
+    }
+
+    #[test]
+    fn default_bounds_are_the_verifiers_defaults() {
+        assert_eq!(ClientConfig::default().verifier_bounds(), a2a_typestate::Bounds::default());
+    }
+
+    #[test]
+    fn configured_bounds_reach_the_verifier() {
+        let client = ClientBuilder::new().push_arrival_bound(Duration::from_secs(3)).build().unwrap();
+        assert_eq!(client.config().verifier_bounds().push_arrival(), Duration::from_secs(3));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! # async fn demo() -> Result<(), a2a_client::Error> {
 //! let client = a2a_client::Client::builder().build()?;
 //! let card = client.discover("https://agent.example").await?;
-//! println!("{} from {}", card.json()["name"], card.source_url());
+//! println!("{} from {}", card.card().name, card.source_url());
 //! # Ok(()) }
 //! ```
 
@@ -21,7 +21,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::AgentCard;
 use a2a_types::parse::{self, ParseError, ParseErrorKind};
+use a2a_types::v03::{CardShape, ConversionLoss};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -107,10 +109,8 @@ impl WellKnownPath {
     }
 }
 
-/// A card as discovered: the exact bytes served and the parsed JSON. Cheap to clone.
-//
-// Seam: when `a2a_types::AgentCard` (and the 0.3 conversion) lands, parse it here once, keep it beside
-// the raw bytes and add `card(&self) -> &AgentCard`; nothing else in the crate reads the JSON shape.
+/// A card as discovered: the exact bytes served, the JSON, and the card in the 1.0 model (a 0.3 card
+/// converted, its losses kept). Parsed once; cheap to clone.
 #[derive(Clone)]
 pub struct DiscoveredCard {
     inner: Arc<CardDocument>,
@@ -119,6 +119,9 @@ pub struct DiscoveredCard {
 struct CardDocument {
     raw: Bytes,
     json: Value,
+    card: AgentCard,
+    shape: CardShape,
+    losses: Vec<ConversionLoss>,
     source_url: String,
     path: WellKnownPath,
 }
@@ -127,15 +130,38 @@ impl DiscoveredCard {
     /// Parses `raw` as served from `source_url` by `path`.
     ///
     /// # Errors
-    /// [`crate::ErrorKind::BadInput`] with the JSON path when the bytes are too large, not JSON, or not
-    /// a JSON object.
+    /// [`crate::ErrorKind::BadInput`] with the JSON path when the bytes are too large, not JSON, not
+    /// an object, or not a valid 1.0 or 0.3 card.
     pub fn from_bytes(raw: Bytes, source_url: &str, path: WellKnownPath) -> Result<Self, Error> {
-        let json: Value = parse::from_slice(&raw).map_err(|e| Error::bad_input("agent card", e))?;
-        if !json.is_object() {
-            let problem = ParseError::new(ParseErrorKind::Shape, "", "expected an agent card object");
-            return Err(Error::bad_input("agent card", problem).with_url(source_url));
-        }
-        Ok(Self { inner: Arc::new(CardDocument { raw, json, source_url: source_url.to_owned(), path }) })
+        let bad = |e| Error::bad_input("agent card", e).with_url(source_url);
+        let (shape, converted) = a2a_types::v03::read_any_card(&raw).map_err(bad)?;
+        let json: Value = parse::from_slice(&raw).map_err(bad)?;
+        let document = CardDocument {
+            raw,
+            json,
+            card: converted.value,
+            shape,
+            losses: converted.losses,
+            source_url: source_url.to_owned(),
+            path,
+        };
+        Ok(Self { inner: Arc::new(document) })
+    }
+
+    /// The card in the 1.0 model (a 0.3 card converted; its `stateTransitionHistory` claim is then
+    /// readable through `capabilities.legacy_state_transition_history()`).
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// Whether the document was a 1.0 or a 0.3 card.
+    pub fn shape(&self) -> CardShape {
+        self.inner.shape
+    }
+
+    /// What the 1.0 model could not hold of a 0.3 card (empty for a 1.0 card).
+    pub fn conversion_losses(&self) -> &[ConversionLoss] {
+        &self.inner.losses
     }
 
     /// The bytes exactly as served (what a card signature is checked against).
@@ -143,7 +169,7 @@ impl DiscoveredCard {
         &self.inner.raw
     }
 
-    /// The card as JSON (1.0 or 0.3 shape).
+    /// The card as JSON, as served (1.0 or 0.3 shape).
     pub fn json(&self) -> &Value {
         &self.inner.json
     }
@@ -169,6 +195,7 @@ impl fmt::Debug for DiscoveredCard {
         f.debug_struct("DiscoveredCard")
             .field("source_url", &self.inner.source_url)
             .field("path", &self.inner.path)
+            .field("shape", &self.inner.shape)
             .field("bytes", &self.inner.raw.len())
             .finish_non_exhaustive()
     }

@@ -2,7 +2,9 @@
 //!
 //! A caller never matches on strings: [`Error::kind`] says which of five things went wrong, and
 //! [`Error::is_retryable`] says whether trying again can help. Only transport faults are retryable; a
-//! lifecycle violation means the agent's card lied and must be refused, never retried.
+//! lifecycle violation (the verifier's [`AgentCardLifecycleViolation`]) means the agent's card lied and
+//! must be refused, never retried; a [`LifecycleFault`] means the task could not be observed within
+//! the client's bounds (abandon, do not retry).
 //!
 //! ```
 //! use a2a_client::{Error, ErrorKind};
@@ -20,9 +22,9 @@
 use std::fmt;
 
 use a2a_types::parse::ParseError;
+use a2a_typestate::{AgentCardLifecycleViolation, LifecycleFault};
 
 pub use crate::protocol_error::ProtocolError;
-pub use crate::violation::LifecycleViolation;
 
 /// A boxed error from below the client (reqwest, hyper, io), kept as the source.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -40,6 +42,9 @@ pub enum ErrorKind {
     Protocol,
     /// The agent contradicted its own card: refuse the claim, never retry.
     LifecycleViolation,
+    /// The task's lifecycle could not be observed within the client's bounds (still `working` past
+    /// the bound, with neither streaming nor a declared poll cadence): abandon, do not retry.
+    LifecycleFault,
     /// A document (card, response, event, callback) could not be read; carries the JSON path.
     BadInput,
     /// The client was configured with values it cannot use.
@@ -97,7 +102,9 @@ enum Repr {
     #[error("agent returned {0}")]
     Protocol(ProtocolError),
     #[error("agent card lifecycle violation")]
-    Lifecycle(#[source] LifecycleViolation),
+    Lifecycle(#[source] AgentCardLifecycleViolation),
+    #[error("task lifecycle not observable within the client's bounds")]
+    LifecycleFault(#[source] LifecycleFault),
     #[error("bad input in {what}")]
     BadInput {
         what: &'static str,
@@ -178,6 +185,7 @@ impl Error {
             Repr::Status { .. } => ErrorKind::Status,
             Repr::Protocol(_) => ErrorKind::Protocol,
             Repr::Lifecycle(_) => ErrorKind::LifecycleViolation,
+            Repr::LifecycleFault(_) => ErrorKind::LifecycleFault,
             Repr::BadInput { .. } => ErrorKind::BadInput,
             Repr::Config { .. } => ErrorKind::Config,
         }
@@ -227,10 +235,19 @@ impl Error {
         }
     }
 
-    /// The lifecycle violation, when the agent contradicted its card.
-    pub fn lifecycle_violation(&self) -> Option<&LifecycleViolation> {
+    /// The lifecycle violation, when the agent contradicted its card (its `advice()` says whether to
+    /// fall back to single-shot or abandon).
+    pub fn lifecycle_violation(&self) -> Option<&AgentCardLifecycleViolation> {
         match &self.inner.repr {
             Repr::Lifecycle(violation) => Some(violation),
+            _ => None,
+        }
+    }
+
+    /// The lifecycle fault, when the task could not be observed within the client's bounds.
+    pub fn lifecycle_fault(&self) -> Option<&LifecycleFault> {
+        match &self.inner.repr {
+            Repr::LifecycleFault(fault) => Some(fault),
             _ => None,
         }
     }
@@ -277,9 +294,15 @@ impl std::error::Error for Error {
     }
 }
 
-impl From<LifecycleViolation> for Error {
-    fn from(violation: LifecycleViolation) -> Self {
+impl From<AgentCardLifecycleViolation> for Error {
+    fn from(violation: AgentCardLifecycleViolation) -> Self {
         Self::new(Repr::Lifecycle(violation), None)
+    }
+}
+
+impl From<LifecycleFault> for Error {
+    fn from(fault: LifecycleFault) -> Self {
+        Self::new(Repr::LifecycleFault(fault), None)
     }
 }
 
@@ -402,16 +425,20 @@ mod tests {
 
     #[test]
     fn lifecycle_violation_is_refused_never_retried() {
-        let err = Error::from(LifecycleViolation::new(
-            crate::Capability::Streaming,
-            "terminal state reached with no streamed artifact",
-            "statusUpdate TASK_STATE_COMPLETED",
-        ));
+        let err = Error::from(crate::test_support::streaming_violation());
         assert_eq!(err.kind(), ErrorKind::LifecycleViolation);
         assert!(!err.is_retryable());
-        assert!(err.lifecycle_violation().is_some());
+        assert_eq!(err.lifecycle_violation().map(|v| v.capability()), Some(crate::Capability::Streaming));
         assert_eq!(err.to_string(), "agent card lifecycle violation");
         assert!(err.source().is_some_and(|s| s.to_string().contains("streaming")));
+    }
+
+    #[test]
+    fn working_unobservable_is_a_lifecycle_fault_not_a_transport_fault() {
+        let err = Error::from(crate::test_support::working_unobservable());
+        assert_eq!(err.kind(), ErrorKind::LifecycleFault);
+        assert!(!err.is_retryable() && !err.is_timeout());
+        assert!(err.lifecycle_fault().is_some() && err.lifecycle_violation().is_none());
     }
 
     #[test]

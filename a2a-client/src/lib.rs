@@ -22,7 +22,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod cache;
-mod capability;
 mod client;
 pub mod config;
 pub mod discovery;
@@ -31,15 +30,16 @@ pub mod metrics;
 mod protocol_error;
 pub mod retry;
 pub mod sse;
-mod violation;
+#[cfg(test)]
+mod test_support;
 pub mod webhook;
 
+pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
-pub use capability::Capability;
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence};
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
-pub use error::{Error, ErrorKind, LifecycleViolation, ProtocolError, TransportFault};
+pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use sse::{SseEvent, SseStream};

@@ -195,7 +195,7 @@ fn random_unit() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Capability, ErrorKind, LifecycleViolation};
+    use crate::ErrorKind;
     use std::sync::atomic::{AtomicU32, Ordering};
     use tokio::time::Instant;
 
@@ -226,8 +226,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn lifecycle_violations_are_refused_never_retried() {
-        let violation =
-            || Error::from(LifecycleViolation::new(Capability::Streaming, "no stream", "event 1"));
+        let violation = || Error::from(crate::test_support::streaming_violation());
         let (outcome, calls) = failing_with(&exact(5), violation).await;
         assert_eq!(calls, 1);
         assert_eq!(outcome.unwrap_err().kind(), ErrorKind::LifecycleViolation);

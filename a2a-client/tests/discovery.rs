@@ -6,11 +6,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_client::{Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
+use a2a_types::v03::CardShape;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
-const CARD: &str = r#"{"name":"echo","supportedInterfaces":[],"capabilities":{"streaming":true}}"#;
+const CARD: &str = r#"{"name":"echo","description":"echoes","version":"1.0.0",
+  "supportedInterfaces":[{"url":"http://127.0.0.1:1/a2a/jsonrpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+  "capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+
+const CARD_V03: &str = r#"{"name":"old","description":"0.3 agent","url":"http://127.0.0.1:1/rpc","version":"1",
+  "protocolVersion":"0.3.0","capabilities":{"streaming":false,"stateTransitionHistory":true},
+  "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
 
 /// What the card server serves, and what it was asked.
 #[derive(Default)]
@@ -85,6 +92,8 @@ async fn card_is_fetched_from_agent_card_json_and_kept_while_fresh() {
     let first = client.discover(&base).await.unwrap();
     let second = client.discover(&format!("{base}/")).await.unwrap();
     assert_eq!(first.json()["name"], "echo");
+    assert_eq!(first.card().capabilities.streaming, Some(true));
+    assert_eq!(first.shape(), CardShape::V1);
     assert_eq!(first.raw().as_ref(), CARD.as_bytes(), "the exact bytes are kept");
     assert_eq!(first.well_known_path(), WellKnownPath::AgentCard);
     assert!(first.ptr_eq(&second), "the second call was answered from the cache");
@@ -94,11 +103,13 @@ async fn card_is_fetched_from_agent_card_json_and_kept_while_fresh() {
 
 #[tokio::test]
 async fn legacy_agent_json_is_tried_when_agent_card_json_is_absent() {
-    let scenario = Scenario { legacy: Some(("\"l1\"".into(), CARD.into())), ..Scenario::default() };
+    let scenario = Scenario { legacy: Some(("\"l1\"".into(), CARD_V03.into())), ..Scenario::default() };
     let (base, shared) = card_server(scenario).await;
     let (client, _clock) = client_with_clock();
     let card = client.discover(&base).await.unwrap();
     assert_eq!(card.well_known_path(), WellKnownPath::LegacyAgent);
+    assert_eq!(card.shape(), CardShape::V03);
+    assert_eq!(card.card().capabilities.legacy_state_transition_history(), Some(true));
     assert!(card.source_url().ends_with("/.well-known/agent.json"));
     let paths: Vec<_> = requests(&shared).into_iter().map(|(path, _)| path).collect();
     assert_eq!(paths, ["/.well-known/agent-card.json", "/.well-known/agent.json"]);
@@ -141,10 +152,10 @@ async fn changed_card_replaces_the_cached_one() {
     let (base, shared) = card_server(scenario).await;
     let (client, clock) = client_with_clock();
     client.discover(&base).await.unwrap();
-    shared.lock().unwrap().card = Some(("\"v2\"".into(), r#"{"name":"echo2"}"#.into()));
+    shared.lock().unwrap().card = Some(("\"v2\"".into(), CARD.replace("\"echo\"", "\"echo2\"")));
     clock.advance(Duration::from_secs(2));
     let card = client.discover(&base).await.unwrap();
-    assert_eq!(card.json()["name"], "echo2");
+    assert_eq!(card.card().name, "echo2");
 }
 
 #[tokio::test]
@@ -238,4 +249,14 @@ async fn an_unreachable_agent_is_a_connect_fault() {
     let err = client.discover(&format!("http://{addr}")).await.unwrap_err();
     assert!(err.is_connect(), "{err:?}");
     assert!(err.is_retryable());
+}
+
+#[tokio::test]
+async fn a_card_of_the_wrong_shape_is_bad_input_naming_the_json_path() {
+    let lying = CARD.replace(r#""streaming":true"#, r#""streaming":"yes""#);
+    let (base, _shared) = card_server(serving(&lying, "\"v1\"")).await;
+    let (client, _clock) = client_with_clock();
+    let err = client.discover(&base).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput);
+    assert_eq!(err.parse_error().map(|e| e.path()), Some("capabilities.streaming"));
 }
