@@ -329,7 +329,8 @@ fn list(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
         .take(page_size)
         .map(|t| t.render(shared.protocol, &shared.behaviour, view, with_artifacts))
         .collect();
-    let next = if offset + page_size < total { (offset + page_size).to_string() } else { String::new() };
+    let end = offset.saturating_add(page_size);
+    let next = if end < total { end.to_string() } else { String::new() };
     Ok(json!({ "tasks": tasks, "nextPageToken": next, "pageSize": page_size, "totalSize": total }))
 }
 

@@ -323,6 +323,10 @@ async fn list_tasks_pages_newest_first_without_artifacts_by_default() {
     assert_eq!(rest["result"]["tasks"][0]["id"], ids[0].as_str());
     assert!(rest["result"]["tasks"][0].get("artifacts").is_some());
     assert_eq!(rest["result"]["nextPageToken"], "");
+    let far = rpc(&agent, "ListTasks", json!({ "pageToken": usize::MAX.to_string() })).await;
+    assert_eq!(far["result"]["tasks"], json!([]), "a token past the end is an empty page, not a crash");
+    let bogus = rpc(&agent, "ListTasks", json!({ "pageToken": "abc" })).await;
+    assert_eq!(bogus["error"]["code"], -32602);
 }
 
 #[tokio::test]
