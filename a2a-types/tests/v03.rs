@@ -999,3 +999,11 @@ mod props {
         }
     }
 }
+
+#[test]
+fn member_of_another_kind_is_read_with_that_kinds_type_to_keep_exact_paths() {
+    let task = r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"working"},"taskId":7}"#;
+    assert_eq!(error::<v03::Task>(task).path(), "taskId");
+    let task = r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"working"},"taskId":"t"}"#;
+    assert!(to_json(&read::<v03::Task>(task)).get("taskId").is_none(), "well-typed, it is ignored");
+}

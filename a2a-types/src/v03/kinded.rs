@@ -5,6 +5,11 @@
 //! kinded object is read into [`ObjectRepr`], a plain struct holding every member any of the four
 //! kinds may carry, and then assembled by `kind`. Errors inside a member keep their full path; a
 //! missing or unknown `kind` or a missing required member is reported at the object's path.
+//!
+//! The price: a member that another kind defines is read with that kind's type even where it is
+//! ignored, so a task carrying, say, a numeric `taskId` (a message and event member) is refused
+//! instead of having it ignored. A conforming 0.3 peer never sends that; keeping exact error paths is
+//! worth more. The same holds for the members of [`Part`](super::Part)'s three kinds.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

@@ -31,7 +31,8 @@
 //!   `extra` and write them back.
 //! - `kind` is required where the schema requires it; a missing or unknown `kind`, or a member the
 //!   `kind` requires, is an error at the object's path; errors inside a member keep their full path
-//!   (`status.state`, `parts[0].text`).
+//!   (`status.state`, `parts[0].text`). Members of another kind are read with that kind's type
+//!   (a task's stray numeric `taskId` is refused), the price of exact paths without buffering.
 //! - File `bytes` are read from standard or URL-safe base64, padded or not, and written standard
 //!   padded.
 //! - The card's `protocolVersion` is optional (0.2.x cards lack it), the other schema-required card
