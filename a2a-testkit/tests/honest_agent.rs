@@ -253,7 +253,7 @@ async fn get_task_honours_history_length() {
 async fn subscribe_starts_with_the_task_snapshot_and_refuses_terminal_tasks() {
     let agent = ScriptedAgent::builder()
         .capabilities(Capabilities::none().with_streaming())
-        .script(a2a_testkit::Script::honest().step_delay(Duration::from_millis(40)))
+        .script(a2a_testkit::Script::honest().step_delay(Duration::from_millis(100)))
         .spawn()
         .await
         .unwrap();

@@ -123,7 +123,7 @@ async fn slow_working_lie_holds_working_without_a_poll_hint() {
     let caps = Capabilities::none().with_streaming().with_poll_cadence(Duration::from_millis(10));
     let agent = ScriptedAgent::builder()
         .capabilities(caps)
-        .script(Script::honest().with(Lie::SlowWorkingWithoutPollHint(Duration::from_millis(300))))
+        .script(Script::honest().with(Lie::SlowWorkingWithoutPollHint(Duration::from_millis(500))))
         .spawn()
         .await
         .unwrap();
@@ -147,7 +147,7 @@ async fn slow_working_lie_holds_working_without_a_poll_hint() {
     })
     .await;
     assert!(done);
-    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert!(started.elapsed() >= Duration::from_millis(500));
 }
 
 async fn eventually_async<F, Fut>(check: F) -> bool
