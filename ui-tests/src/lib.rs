@@ -1,1 +1,45 @@
-//! Placeholder; filled by a later issue.
+//! The compile-fail suite of `a2a-typestate` (trybuild), kept in its own unpublished member as serde
+//! and tokio do.
+//!
+//! `tests/ui/fail/*.rs` hold one misuse each, named after the mistake, with the compiler's
+//! diagnostic beside it in a `.stderr` file: the source of truth for what a user sees.
+//! `tests/ui/pass/*.rs` show the intended flows compile. The toolchain is pinned in
+//! `rust-toolchain.toml` so the diagnostics stay stable; regenerate with
+//! `TRYBUILD=overwrite cargo test -p ui-tests` and review the diff.
+//!
+//! This library only holds the fixtures those files share, so each file shows just its point.
+//!
+//! ```
+//! let task = ui_tests::dyn_task(r#"{"streaming":true}"#);
+//! assert!(task.stream_permit().is_ok());
+//! ```
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+use std::sync::Arc;
+
+use a2a_types::AgentCard;
+use a2a_typestate::{Bounds, CardClaims, Deployment, DynTask};
+
+/// A plain-text agent card with the given `capabilities` JSON object; `None` when it does not
+/// parse (fixtures pass literal JSON, so that never happens in the suite).
+pub fn card(capabilities: &str) -> Option<AgentCard> {
+    let json = format!(
+        r#"{{"name":"agent","description":"","version":"1","supportedInterfaces":[],"skills":[],
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+            "capabilities":{capabilities}}}"#
+    );
+    a2a_types::parse::from_str(&json).ok()
+}
+
+/// The claims lifted from [`card`] for a directly reached agent (no claims if it did not parse).
+pub fn claims(capabilities: &str) -> Arc<CardClaims> {
+    let card = card(capabilities).unwrap_or_default();
+    Arc::new(CardClaims::lift(&card, Deployment::Direct))
+}
+
+/// A fresh dynamic task handle against an agent with the given capabilities.
+pub fn dyn_task(capabilities: &str) -> DynTask {
+    DynTask::new(claims(capabilities), Bounds::default())
+}

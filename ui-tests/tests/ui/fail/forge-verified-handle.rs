@@ -1,0 +1,9 @@
+// A verified handle comes only out of a verification step; it cannot be built by hand.
+#![allow(unreachable_code)]
+use std::marker::PhantomData;
+
+use a2a_typestate::{Claims, StreamingVerified, Task};
+
+fn main() {
+    let _forged = Task::<Claims<StreamingVerified>> { core: unreachable!(), _claims: PhantomData }; //~ ERROR E0451
+}

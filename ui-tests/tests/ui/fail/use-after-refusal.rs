@@ -1,0 +1,13 @@
+// `settle_streaming` takes the handle: after a refusal only the downgraded one is left.
+use std::time::Duration;
+
+use a2a_typestate::{Claims, NoHistory, NoPush, StreamingClaimed, Task};
+
+fn main() {
+    let task: Task<Claims<StreamingClaimed, NoHistory, NoPush>> =
+        Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    if let Err(refusal) = task.settle_streaming(Duration::ZERO) {
+        let _fallback = refusal.into_task().single_shot_send();
+        let _again = task.stream_permit(); //~ ERROR E0382
+    }
+}
