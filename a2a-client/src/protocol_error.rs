@@ -17,25 +17,13 @@
 //! assert_eq!(err.code(), Some(ProtocolError::UNSUPPORTED_OPERATION));
 //! assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
 //! ```
-// Seam: once `a2a_types::error` lands (A2aErrorCode, ErrorInfo, RpcStatus), parse through it here; the
-// public accessors stay as they are.
+// The code <-> reason table is `a2a_types::error::A2aErrorCode`'s. Reading stays lenient here (any
+// entry with a `reason` counts, with or without `@type`), since this is what a caller will be shown.
 
 use std::fmt;
 
+use a2a_types::error::A2aErrorCode;
 use serde_json::Value;
-
-/// The A2A error codes and their ErrorInfo reasons (NOTES section 5).
-const CODES: [(i64, &str); 9] = [
-    (-32001, "TASK_NOT_FOUND"),
-    (-32002, "TASK_NOT_CANCELABLE"),
-    (-32003, "PUSH_NOTIFICATION_NOT_SUPPORTED"),
-    (-32004, "UNSUPPORTED_OPERATION"),
-    (-32005, "CONTENT_TYPE_NOT_SUPPORTED"),
-    (-32006, "INVALID_AGENT_RESPONSE"),
-    (-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
-    (-32008, "EXTENSION_SUPPORT_REQUIRED"),
-    (-32009, "VERSION_NOT_SUPPORTED"),
-];
 
 /// An A2A error answered by the agent.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +95,11 @@ impl ProtocolError {
         self.rpc_status.as_deref()
     }
 
+    /// The code as the protocol's named error, when there is a code.
+    pub fn a2a_code(&self) -> Option<A2aErrorCode> {
+        self.code.map(A2aErrorCode::from_code)
+    }
+
     /// Whether the agent said it does not support the operation (streaming, subscribe, extended card).
     pub fn is_unsupported_operation(&self) -> bool {
         self.code == Some(Self::UNSUPPORTED_OPERATION)
@@ -149,11 +142,11 @@ fn find_reason(data: &Value) -> Option<String> {
 }
 
 fn code_for_reason(reason: &str) -> Option<i64> {
-    CODES.iter().find(|(_, r)| *r == reason).map(|(code, _)| *code)
+    A2aErrorCode::from_reason(reason).map(A2aErrorCode::code)
 }
 
 fn reason_for_code(code: i64) -> Option<String> {
-    CODES.iter().find(|(c, _)| *c == code).map(|(_, reason)| (*reason).to_owned())
+    A2aErrorCode::from_code(code).reason().map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -170,6 +163,7 @@ mod tests {
         assert_eq!(err.code(), Some(-32004));
         assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
         assert!(err.is_unsupported_operation());
+        assert_eq!(err.a2a_code(), Some(A2aErrorCode::UnsupportedOperation));
         assert_eq!(err.http_status(), None);
     }
 

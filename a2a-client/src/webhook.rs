@@ -13,7 +13,7 @@
 //! use std::time::Duration;
 //! use a2a_client::config::ClientConfig;
 //! use a2a_client::{PushArrival, PushReceiver};
-//! use a2a_types::TaskId;
+//! use a2a_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let receiver = PushReceiver::start(&ClientConfig::default()).await?;
@@ -34,12 +34,12 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use a2a_types::TaskId;
+use a2a_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::routing::post;
 use bytes::Bytes;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -97,21 +97,22 @@ impl PushRegistration {
         &self.credentials
     }
 
-    /// The 1.0 `TaskPushNotificationConfig` JSON (`taskId` omitted when not yet known, as inside
-    /// `SendMessage`).
-    //
-    // Seam: switch to `a2a_types::TaskPushNotificationConfig` once the client speaks typed requests.
-    pub fn to_config_json(&self) -> Value {
-        let mut config = json!({
-            "id": self.config_id,
-            "url": self.url,
-            "token": self.token,
-            "authentication": { "scheme": self.scheme(), "credentials": self.credentials },
-        });
-        if let (Some(task), Some(object)) = (&self.task_id, config.as_object_mut()) {
-            object.insert("taskId".into(), Value::String(task.as_str().to_owned()));
+    /// The 1.0 `TaskPushNotificationConfig` to send (`taskId` unset when not yet known, as inside
+    /// `SendMessage`): id, url, token and `Bearer` credentials.
+    pub fn to_config(&self) -> TaskPushNotificationConfig {
+        let config = TaskPushNotificationConfig::new(self.url.clone())
+            .with_id(self.config_id.clone())
+            .with_token(self.token.clone())
+            .with_bearer(self.credentials.clone());
+        match &self.task_id {
+            Some(task) => config.with_task_id(task.clone()),
+            None => config,
         }
-        config
+    }
+
+    /// [`PushRegistration::to_config`] as JSON.
+    pub fn to_config_json(&self) -> Value {
+        serde_json::to_value(self.to_config()).unwrap_or_default()
     }
 }
 
@@ -127,9 +128,8 @@ impl fmt::Debug for PushRegistration {
     }
 }
 
-/// One accepted callback.
-//
-// Seam: `body` becomes `a2a_types::StreamResponse` once the client parses typed bodies; one place.
+/// One accepted callback. The body is kept as JSON, since 0.3 agents post 0.3 shapes; read a 1.0 body
+/// with [`PushCallback::stream_response`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PushCallback {
     /// The task the body reports on (checked against the registration).
@@ -140,6 +140,17 @@ pub struct PushCallback {
     pub body: Value,
     /// When it was accepted.
     pub received_at: Instant,
+}
+
+impl PushCallback {
+    /// The body as a 1.0 `StreamResponse`.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadInput`] with the JSON path when the body is not a 1.0 `StreamResponse`
+    /// (a 0.3 body, for instance: read those with `a2a_types::v03`).
+    pub fn stream_response(&self) -> Result<StreamResponse, Error> {
+        a2a_types::parse::from_value(self.body.clone()).map_err(|e| Error::bad_input("push callback", e))
+    }
 }
 
 /// The outcome of waiting for a callback within a bound.
@@ -453,6 +464,7 @@ fn task_id_of(body: &Value) -> Option<TaskId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn task_ids_are_found_in_every_stream_response_shape() {
@@ -493,6 +505,11 @@ mod tests {
         assert!(!shown.contains("tok-secret") && !shown.contains("cred-secret"), "{shown}");
         let config = registration.to_config_json();
         assert_eq!(config["authentication"]["scheme"], "Bearer");
+        assert_eq!(config["authentication"]["credentials"], "cred-secret");
+        assert_eq!(config["token"], "tok-secret");
+        assert_eq!(config["id"], "c");
         assert!(config.get("taskId").is_none());
+        let bound = PushRegistration { task_id: Some(TaskId::new("t1")), ..registration };
+        assert_eq!(bound.to_config().task_id, Some(TaskId::new("t1")));
     }
 }

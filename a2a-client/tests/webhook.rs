@@ -74,7 +74,27 @@ async fn right_credentials_are_accepted_and_handed_to_the_waiter() {
     let registration = receiver.register(&task);
     let body = status_update("t1", "TASK_STATE_WORKING");
     assert_eq!(post(&registration, &body).await, 200);
-    assert_eq!(delivered(&receiver, &task).await, body);
+    let PushArrival::Delivered(callback) = receiver.next_callback(&task, LONG).await.unwrap() else {
+        panic!("expected the callback");
+    };
+    assert_eq!(callback.body, body);
+    assert_eq!(callback.config_id, registration.config_id());
+    let typed = callback.stream_response().unwrap();
+    assert_eq!(typed.task_id(), Some(&task));
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_a_1_0_stream_response_is_kept_but_reads_as_bad_input() {
+    let receiver = receiver().await;
+    let task = TaskId::new("t1");
+    let registration = receiver.register(&task);
+    let v03 = json!({"kind": "status-update", "taskId": "t1", "contextId": "c1", "final": false,
+        "status": {"state": "working"}});
+    assert_eq!(post(&registration, &v03).await, 200, "0.3 agents are answered too");
+    let PushArrival::Delivered(callback) = receiver.next_callback(&task, LONG).await.unwrap() else {
+        panic!("expected the callback");
+    };
+    assert_eq!(callback.stream_response().unwrap_err().kind(), ErrorKind::BadInput);
 }
 
 #[tokio::test]
