@@ -67,6 +67,7 @@ mod task;
 pub mod verdict;
 pub mod verify;
 pub mod violation;
+pub mod wire;
 
 pub use bounds::Bounds;
 pub use capability::{Capability, CapabilitySet, ClaimStatus};
