@@ -155,7 +155,9 @@ impl ClientConfig {
     pub fn connect_timeout(&self) -> Duration {
         self.connect_timeout
     }
-    /// Whole-request timeout for non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`]).
+    /// Whole-request timeout for non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`]). Applied per request,
+    /// not on the HTTP client: a stream is bounded by [`ClientConfig::sse_idle_timeout`] instead, since a
+    /// healthy stream may stay open far longer than any request.
     pub fn request_timeout(&self) -> Duration {
         self.request_timeout
     }
