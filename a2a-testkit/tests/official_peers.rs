@@ -9,12 +9,13 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_testkit::official::{OfficialPeer, PeerKind, RunningPeer};
+use a2a_testkit::official::{OfficialPeer, OfficialSdk, PeerKind, PeerOptions, RunningPeer};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use futures::future::join_all;
 use serde_json::{Value, json};
+use tokio::sync::OnceCell;
 
 /// Bound on any single HTTP exchange with a peer; a task takes well under a second.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
@@ -22,6 +23,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 const PUSH_ARRIVAL: Duration = Duration::from_secs(15);
 /// How long the silent peer is given to (wrongly) call back after its task completed.
 const SILENCE: Duration = Duration::from_millis(1500);
+/// The slow peers' pause between events: a task runs for two of these.
+const SLOW_STEP: Duration = Duration::from_secs(1);
 
 const HONEST: [PeerKind; 2] = [PeerKind::PythonHonest, PeerKind::JsHonest];
 const OVER_DECLARING: [PeerKind; 2] = [PeerKind::PythonOverDeclaring, PeerKind::JsOverDeclaring];
@@ -29,6 +32,22 @@ const OVER_DECLARING: [PeerKind; 2] = [PeerKind::PythonOverDeclaring, PeerKind::
 async fn peer(kind: PeerKind) -> &'static RunningPeer {
     match OfficialPeer::shared(kind).await {
         Ok(peer) => peer,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A peer whose agent pauses [`SLOW_STEP`] between events, one per kind for this binary, so a
+/// test can reach a task while it is still running even on a loaded machine.
+async fn slow_peer(kind: PeerKind) -> &'static RunningPeer {
+    static PYTHON: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS: OnceCell<RunningPeer> = OnceCell::const_new();
+    let cell = if kind.sdk() == OfficialSdk::Python { &PYTHON } else { &JS };
+    let options = PeerOptions::default().with_step(SLOW_STEP);
+    match cell.get_or_try_init(|| OfficialPeer::start_with(kind, options)).await {
+        Ok(peer) => {
+            assert_eq!(peer.kind(), kind, "slow_peer serves one honest kind per SDK");
+            peer
+        }
         Err(e) => panic!("{e}"),
     }
 }
@@ -143,6 +162,24 @@ async fn send_message_with_a2a_version_1_0_completes_with_the_echo_artifact() {
         assert_eq!(first_artifact_text(task), format!("echo: {text}"), "{kind}: {result}");
     }))
     .await;
+}
+
+#[tokio::test]
+async fn honest_peers_answer_http_json_message_send_under_their_rest_url() {
+    for kind in HONEST {
+        let peer = peer(kind).await;
+        let response = http()
+            .post(format!("{}/message:send", peer.rest_url()))
+            .header("A2A-Version", "1.0")
+            .json(&json!({"message": user_message("hello rest")}))
+            .send()
+            .await
+            .expect("send");
+        assert!(response.status().is_success(), "{kind}: HTTP {}", response.status());
+        let body: Value = response.json().await.expect("JSON");
+        assert_eq!(body["task"]["status"]["state"], "TASK_STATE_COMPLETED", "{kind}: {body}");
+        assert_eq!(first_artifact_text(&body["task"]), "echo: hello rest", "{kind}: {body}");
+    }
 }
 
 #[tokio::test]
@@ -349,7 +386,7 @@ async fn honest_peers_stream_clarify_to_input_required_and_complete_after_the_fo
 #[tokio::test]
 async fn honest_peers_subscribe_to_a_running_task_starting_with_its_snapshot() {
     join_all(HONEST.map(|kind| async move {
-        let peer = peer(kind).await;
+        let peer = slow_peer(kind).await;
         let params =
             json!({"message": user_message("watch me"), "configuration": {"returnImmediately": true}});
         let task_id = result_of(peer, "SendMessage", params).await["task"]["id"].clone();
@@ -363,7 +400,7 @@ async fn honest_peers_subscribe_to_a_running_task_starting_with_its_snapshot() {
 #[tokio::test]
 async fn honest_peers_cancel_a_running_task() {
     join_all(HONEST.map(|kind| async move {
-        let peer = peer(kind).await;
+        let peer = slow_peer(kind).await;
         let params =
             json!({"message": user_message("cancel me"), "configuration": {"returnImmediately": true}});
         let task_id = result_of(peer, "SendMessage", params).await["task"]["id"].clone();
