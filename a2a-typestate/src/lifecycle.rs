@@ -47,6 +47,9 @@ pub enum Step {
     Entered(TaskState),
     /// The same state was reported again (progress updates, a resent final snapshot).
     Repeated(TaskState),
+    /// A push delivery older than what is already known (push is at-least-once and unordered):
+    /// recorded for the verifier, ignored by the lifecycle.
+    Stale(TaskState),
 }
 
 /// Why a reported transition was rejected.
@@ -69,6 +72,12 @@ pub enum TransitionRule {
 }
 
 impl TransitionRule {
+    /// `true` when the update belongs to another task or context (rather than breaking the order
+    /// of states).
+    pub fn is_about_identity(self) -> bool {
+        matches!(self, Self::OtherTask | Self::OtherContext)
+    }
+
     fn explain(self) -> &'static str {
         match self {
             Self::UnspecifiedState => "TASK_STATE_UNSPECIFIED is not a task state",
@@ -120,6 +129,8 @@ pub enum FollowUpError {
         /// The id the message carries.
         found: TaskId,
     },
+    /// The message names the task but no `contextId`: a follow-up carries both (spec §3.4.3).
+    MissingContextId,
     /// The message's `contextId` differs from the task's (the agent must reject it, spec §3.4.3),
     /// or the task's context is not known yet.
     OtherContext {
@@ -134,6 +145,7 @@ impl fmt::Display for FollowUpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoTask => f.write_str("no task to follow up: no task id observed yet"),
+            Self::MissingContextId => f.write_str("follow-up names the task but carries no contextId"),
             Self::TaskIsTerminal(state) => write!(f, "task is {state}, which accepts no further message"),
             Self::OtherTask { expected, found } => {
                 write!(f, "follow-up names task {found:?}, the task is {expected:?}")

@@ -15,7 +15,7 @@ use crate::claims::{
     SingleShot, StreamingClaimed, StreamingSlot, StreamingVerified,
 };
 use crate::lifecycle::{FollowUpError, Lifecycle, Step, TransitionError};
-use crate::observe::{Elapsed, Observed};
+use crate::observe::{Channel, Elapsed, Observed};
 use crate::permit::{
     CadenceBasis, HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
@@ -69,19 +69,21 @@ impl Core {
 
     pub(crate) fn observe(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError> {
         let result = match &observed {
-            Observed::Status { task_id, context_id, state, .. } => self
-                .lifecycle
-                .advance(task_id, context_id.as_ref(), *state)
-                .map(Some)
-                .map_err(ObserveError::from),
+            Observed::Status { task_id, context_id, state, via, .. } => {
+                match self.lifecycle.advance(task_id, context_id.as_ref(), *state) {
+                    Ok(step) => Ok(Some(step)),
+                    // Push is at-least-once and unordered: an old delivery is no protocol deviation.
+                    Err(err) if *via == Channel::Push && !err.rule.is_about_identity() => {
+                        Ok(Some(Step::Stale(*state)))
+                    }
+                    Err(err) => Err(err.into()),
+                }
+            }
             Observed::MessageSent { task_id: Some(task_id), context_id, .. } => match context_id {
                 Some(context_id) => {
                     self.lifecycle.follow_up(task_id, context_id).map(|()| None).map_err(Into::into)
                 }
-                None => Err(ObserveError::FollowUp(FollowUpError::OtherContext {
-                    expected: self.lifecycle.context_id().cloned(),
-                    found: ContextId::default(),
-                })),
+                None => Err(ObserveError::FollowUp(FollowUpError::MissingContextId)),
             },
             _ => Ok(None),
         };
@@ -456,11 +458,7 @@ impl Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "agent card refused for over-declaring {}; falling back to single-shot",
-            self.violation().capability()
-        )
+        write!(f, "agent card refused: it over-declares {}", self.violation().capability())
     }
 }
 

@@ -302,15 +302,17 @@ impl Verifier {
         let missing = |waited| Contradiction::NoPushCallback { waited, bound };
         match first_callback {
             Some((seq, at)) if at.saturating_sub(reg_at) <= bound => self.verified(seq),
-            Some((_, at)) => self.contradicted(Capability::PushNotifications, missing(at - reg_at), reg_seq),
+            Some((_, at)) => {
+                self.contradicted(Capability::PushNotifications, missing(at.saturating_sub(reg_at)), reg_seq)
+            }
             None if self.terminal_before(reg_seq) => {
                 Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush))
             }
             None if now.saturating_sub(reg_at) > bound => {
-                self.contradicted(Capability::PushNotifications, missing(now - reg_at), reg_seq)
+                self.contradicted(Capability::PushNotifications, missing(now.saturating_sub(reg_at)), reg_seq)
             }
             None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback {
-                deadline: reg_at + bound,
+                deadline: reg_at.saturating_add(bound),
             })),
         }
     }

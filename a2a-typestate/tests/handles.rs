@@ -229,3 +229,41 @@ fn observed_run_from_the_design_note_is_refused_and_abandoned() {
     assert_eq!(refusal.violation().capability(), Capability::StateTransitionHistory);
     assert_eq!(refusal.violation().advice(), Advice::Abandon, "abandon, do not retry");
 }
+
+#[test]
+fn stale_push_delivery_is_recorded_but_does_not_break_the_lifecycle() {
+    let mut task: Task<Claims<NoStreaming, NoHistory, PushClaimed>> =
+        Task::try_from(handle(r#"{"pushNotifications":true}"#)).unwrap();
+    task.observe(ms(0), sent_text()).unwrap();
+    task.observe(ms(1), snapshot(Completed, Channel::SendResponse, 1)).unwrap();
+    let step = task.observe(ms(2), status(Working, Channel::Push)).unwrap();
+    assert_eq!(step, Some(a2a_typestate::Step::Stale(Working)));
+    assert_eq!(task.state(), Some(Completed));
+}
+
+#[test]
+fn follow_up_without_a_context_id_is_refused_by_the_lifecycle() {
+    let mut task = streaming_task();
+    task.observe(ms(0), sent_text()).unwrap();
+    task.observe(ms(1), status(InputRequired, Channel::Stream)).unwrap();
+    let no_context = Observed::MessageSent {
+        modes: a2a_typestate::ExchangeModes::text(),
+        task_id: Some(task_id()),
+        context_id: None,
+    };
+    let err = task.observe(ms(2), no_context).unwrap_err();
+    assert_eq!(err.to_string(), "follow-up names the task but carries no contextId");
+}
+
+#[test]
+fn handles_and_errors_cross_threads_and_tasks() {
+    fn assert_send_sync_static<T: Send + Sync + 'static>() {}
+    assert_send_sync_static::<Task<Streams>>();
+    assert_send_sync_static::<Task<SingleShot>>();
+    assert_send_sync_static::<DynTask>();
+    assert_send_sync_static::<a2a_typestate::Refusal>();
+    assert_send_sync_static::<a2a_typestate::AgentCardLifecycleViolation>();
+    assert_send_sync_static::<a2a_typestate::NarrowingError>();
+    assert_send_sync_static::<a2a_typestate::Verifier>();
+    assert!(size_of::<Result<(), a2a_typestate::Refusal>>() <= 2 * size_of::<usize>(), "refusals are boxed");
+}
