@@ -18,7 +18,8 @@ pub enum CardShape {
 
 /// Reads a card of either shape as a 1.0 card, so callers verify one model.
 ///
-/// A document with `supportedInterfaces` (either spelling) is read as 1.0, losslessly. Any other is
+/// A document with a non-empty `supportedInterfaces` (either spelling), or one without a 0.3 `url`, is
+/// read as 1.0, losslessly. Any other is
 /// read as a 0.3 card and converted with [`AgentCard::to_v1`], whose `losses` are returned; its
 /// `stateTransitionHistory` claim is then readable through
 /// [`AgentCapabilities::legacy_state_transition_history`](crate::v1::AgentCapabilities::legacy_state_transition_history).
@@ -57,7 +58,11 @@ pub fn read_any_card_with(
     let Some(object) = value.as_object() else {
         return Err(ParseError::new(ParseErrorKind::Shape, "", "expected an Agent Card object"));
     };
-    if object.contains_key("supportedInterfaces") || object.contains_key("supported_interfaces") {
+    // The same rule as `discovery::offered_interfaces`: an empty `supportedInterfaces` beside a 0.3
+    // `url` means the 0.3 fields are all the card offers.
+    let interfaces = object.get("supportedInterfaces").or_else(|| object.get("supported_interfaces"));
+    let offers_v1 = interfaces.is_some_and(|list| list.as_array().is_none_or(|l| !l.is_empty()));
+    if offers_v1 || (interfaces.is_some() && !object.contains_key("url")) {
         let card: v1::AgentCard = parse::from_value(value)?;
         Ok((CardShape::V1, Converted { value: card, losses: Vec::new() }))
     } else {
