@@ -1,0 +1,3 @@
+//! The `a2a` binary.
+
+fn main() {}
