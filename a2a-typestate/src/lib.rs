@@ -59,10 +59,13 @@ pub mod bounds;
 pub mod capability;
 pub mod card;
 pub mod claims;
+mod dyn_task;
 pub mod lifecycle;
 pub mod narrow;
 pub mod observe;
 pub mod permit;
+mod refusal;
+mod state;
 mod task;
 pub mod verdict;
 pub mod verify;
@@ -77,13 +80,16 @@ pub use claims::{
     HasVerifiedStreaming, HistoryClaimed, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming,
     PushClaimed, PushSlot, PushVerified, SingleShot, StreamingClaimed, StreamingSlot, StreamingVerified,
 };
+pub use dyn_task::{DynTask, MissingClaim};
 pub use lifecycle::{FollowUpError, Lifecycle, Step, TaskEnd, TransitionError, TransitionRule};
 pub use narrow::{Mismatch, NarrowingError};
 pub use observe::{Call, Channel, Elapsed, ExchangeModes, Observed, TransportFault};
 pub use permit::{
     CadenceBasis, HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-pub use task::{DynTask, MissingClaim, ObserveError, Refusal, SettleResult, Settlement, Task};
+pub use refusal::Refusal;
+pub use state::ObserveError;
+pub use task::{SettleResult, Settlement, Task};
 pub use verdict::{Advice, LifecycleFault, Pending, PendingReason, Verdict};
 pub use verify::Verifier;
 pub use violation::{AgentCardLifecycleViolation, Contradiction, Evidence};

@@ -4,7 +4,8 @@ use std::fmt;
 
 use crate::capability::{Capability, ClaimStatus};
 use crate::claims::ClaimSet;
-use crate::task::{DynTask, Task};
+use crate::dyn_task::DynTask;
+use crate::task::Task;
 
 /// Why a [`DynTask`] could not be narrowed; holds the handle, so nothing is lost.
 #[derive(Debug)]
@@ -76,8 +77,8 @@ impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
 
     fn try_from(mut handle: DynTask) -> Result<Self, NarrowingError> {
         let Some(wanted) = C::SLOTS else {
-            handle.core.set_slots(None);
-            return Ok(Task::from_core(handle.core));
+            handle.state.set_slots(None);
+            return Ok(Task::from_state(handle.state));
         };
         if handle.is_single_shot() {
             return Err(NarrowingError { handle, mismatch: Mismatch::SingleShot });
@@ -91,7 +92,7 @@ impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
                 });
             }
         }
-        handle.core.set_slots(Some(wanted));
-        Ok(Task::from_core(handle.core))
+        handle.state.set_slots(Some(wanted));
+        Ok(Task::from_state(handle.state))
     }
 }

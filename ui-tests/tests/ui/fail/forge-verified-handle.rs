@@ -5,5 +5,5 @@ use std::marker::PhantomData;
 use a2a_typestate::{Claims, StreamingVerified, Task};
 
 fn main() {
-    let _forged = Task::<Claims<StreamingVerified>> { core: unreachable!(), _claims: PhantomData }; //~ ERROR E0451
+    let _forged = Task::<Claims<StreamingVerified>> { state: unreachable!(), _claims: PhantomData }; //~ ERROR E0451
 }
