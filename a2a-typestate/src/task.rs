@@ -48,7 +48,7 @@ use crate::verify::Verifier;
 /// Moves between states:
 /// - `settle_*` takes the handle and returns [`Settlement::Verified`] with the slot upgraded,
 ///   [`Settlement::Pending`] with the same handle back, or `Err(`[`Refusal`]`)` carrying the handle
-///   downgraded to `Task<SingleShot>` with the [`AgentCardLifecycleViolation`].
+///   downgraded to `Task<SingleShot>` with the [`AgentCardLifecycleViolation`](crate::AgentCardLifecycleViolation).
 /// - [`into_dyn`](Self::into_dyn) forgets the type; narrowing back checks at run time and hands the
 ///   [`DynTask`] back on failure. Narrowing may drop a claim (the caller does not depend on it) but
 ///   never adds or upgrades one, and never turns a single-shot handle back into a tracked one.
