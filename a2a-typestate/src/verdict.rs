@@ -51,6 +51,12 @@ pub enum PendingReason {
         /// What happened.
         fault: TransportFault,
     },
+    /// A transport fault cut the stream before its terminal state, so a missing artifact may have
+    /// been lost in transit: this task cannot settle the streaming claim (the next one will).
+    StreamInterrupted {
+        /// The first fault that cut it.
+        fault: TransportFault,
+    },
     /// The agent answered with a protocol error that is not about this capability.
     ProtocolError {
         /// The call.
@@ -122,6 +128,9 @@ impl fmt::Display for Pending {
             }
             PendingReason::NothingLeftToPush => f.write_str("registered after the task ended"),
             PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
+            PendingReason::StreamInterrupted { fault } => {
+                write!(f, "the stream was cut by {fault} before its terminal state; unsettled for this task")
+            }
             PendingReason::ProtocolError { call, code } => write!(f, "error {code} on {call:?}"),
             PendingReason::OutsideDeclaredModes { divergence } => {
                 write!(f, "not refused, reached outside the card's default modes: {divergence}")

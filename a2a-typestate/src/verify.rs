@@ -16,7 +16,8 @@
 //!    one declared output type (or any).
 //!
 //! What never refuses: transport faults (reset, 502, 503, 504, timeouts: advice
-//! [`Advice::Retry`](crate::Advice::Retry)); a first `WORKING` alone; an agent doing more than it
+//! [`Advice::Retry`](crate::Advice::Retry)), nor an artifact missing from a stream a transport
+//! fault cut before its terminal state (it may have been lost in transit); a first `WORKING` alone; an agent doing more than it
 //! declares (streaming with `streaming: false` is fine); anything about a gateway (it has no claims).
 //!
 //! Once the first exercising transition settled a claim, later events do not change it.
@@ -211,8 +212,14 @@ impl Verifier {
         let mut stream_seen = false;
         let mut terminal_on_stream = None;
         let mut confirmed = None;
+        let mut interrupted = None;
         for (seq, (_, observed)) in self.log.iter().enumerate() {
             match observed {
+                Observed::TransportFault { call, fault }
+                    if call.is_streaming() && terminal_on_stream.is_none() =>
+                {
+                    interrupted.get_or_insert(*fault);
+                }
                 Observed::AgentError { call, code }
                     if call.is_streaming()
                         && *code == UNSUPPORTED_OPERATION
@@ -246,15 +253,19 @@ impl Verifier {
                 if stream_seen { PendingReason::AwaitingTerminal } else { PendingReason::NotExercised };
             return self.pending(Call::is_streaming, waiting);
         };
-        match confirmed {
+        match (confirmed, interrupted) {
             _ if streamed_artifacts > 0 => self.verified(terminal),
-            Some(0) => self.verified(terminal),
-            Some(n) => self.contradicted(
+            (Some(0), _) => self.verified(terminal),
+            // A cut stream may have lost the artifact in transit: that says nothing about the card.
+            (Some(_), Some(fault)) => {
+                Verdict::Pending(Pending::new(PendingReason::StreamInterrupted { fault }))
+            }
+            (Some(n), None) => self.contradicted(
                 Capability::Streaming,
                 Contradiction::NoArtifactStreamed { artifacts_via_get_task: n },
                 terminal,
             ),
-            None => self.pending(|call| call == Call::GetTask, PendingReason::ArtifactsUnconfirmed),
+            (None, _) => self.pending(|call| call == Call::GetTask, PendingReason::ArtifactsUnconfirmed),
         }
     }
 

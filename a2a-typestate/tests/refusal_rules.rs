@@ -512,3 +512,27 @@ fn violation_names_the_capability_the_contradiction_and_the_event() {
          evidence: event #2 at 250ms: GetTask history with 0 message(s)"
     );
 }
+
+#[test]
+fn artifact_missing_from_a_stream_cut_by_a_transport_fault_is_not_a_refusal() {
+    let mut verifier = verifier(ALL_CLAIMS);
+    feed(
+        &mut verifier,
+        [
+            sent_text(),
+            status(Working, Channel::Stream),
+            Observed::TransportFault {
+                call: Call::SendStreamingMessage,
+                fault: TransportFault::ConnectionReset,
+            },
+            snapshot(Working, Channel::Stream, 0),
+            status(Completed, Channel::Stream),
+            snapshot(Completed, Channel::GetTask, 1),
+        ],
+    );
+    let verdict = verifier.verdict(Capability::Streaming, secs(1));
+    assert!(
+        matches!(&verdict, Some(Verdict::Pending(p)) if matches!(p.reason(), PendingReason::StreamInterrupted { .. })),
+        "{verdict:?}"
+    );
+}
