@@ -1,4 +1,58 @@
 //! The `a2a` command line: a demo fleet, audits of real agents, card inspection.
+//!
+//! The binary is a thin shell over this library, so the commands can be run in-process by tests and
+//! by other tools:
+//!
+//! - [`card`]: `a2a card URL` fetches, validates and shows a card ([`card::CardSummary`]).
+//!
+//! Output for people is tables written through [`anstream`], which drops colour codes when the
+//! output is not a terminal (or `NO_COLOR` is set); `--json` prints machine-readable reports.
+//!
+//! ```no_run
+//! use clap::Parser;
+//! let cli = a2a_cli::cli::Cli::parse_from(["a2a", "card", "http://127.0.0.1:8080"]);
+//! let status = a2a_cli::run(cli);
+//! # let _ = status;
+//! ```
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod card;
+pub mod cli;
+mod errors;
+mod style;
+mod table;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use cli::{Cli, ColorWhen, Command};
+
+/// Runs one parsed command line to completion on a fresh tokio runtime and returns the exit status.
+pub fn run(cli: Cli) -> ExitCode {
+    let choice = match cli.color {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    };
+    choice.write_global();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            let _ = writeln!(anstream::stderr(), "error: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = anstream::stdout();
+    let mut err = anstream::stderr();
+    runtime.block_on(async {
+        match &cli.command {
+            Command::Card(args) => card::run(args, &mut out, &mut err).await,
+            Command::Demo(_) | Command::Audit(_) => {
+                let _ = writeln!(err, "error: not available yet");
+                ExitCode::from(2)
+            }
+        }
+    })
+}

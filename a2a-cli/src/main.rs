@@ -1,3 +1,9 @@
-//! The `a2a` binary.
+//! `a2a`: checks A2A agents against the capabilities their Agent Cards claim. See `a2a --help`.
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    a2a_cli::run(a2a_cli::cli::Cli::parse())
+}

@@ -1,0 +1,289 @@
+//! `a2a card URL`: fetch an agent's card, validate it, and show what it offers and claims.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use a2a_client::{Client, DiscoveredCard, Error, WellKnownPath};
+use a2a_types::discovery::{ProtocolVersion, offered_interfaces};
+use a2a_types::v03::CardShape;
+use a2a_typestate::{Capability, CardClaims, Deployment};
+use serde::Serialize;
+
+use crate::cli::CardArgs;
+use crate::errors;
+use crate::style::{self, paint};
+use crate::table::{Cell, Table};
+
+/// What `a2a card` shows about one card; also its `--json` output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardSummary {
+    /// The URL the card was fetched from.
+    pub source_url: String,
+    /// `"1.0"` or `"0.3"`: the shape the document was read as.
+    pub card_shape: String,
+    /// Whether the card came from the 0.2.x path `/.well-known/agent.json`.
+    pub legacy_path: bool,
+    /// The card's `name`.
+    pub name: String,
+    /// The card's `description`.
+    pub description: String,
+    /// The agent's own `version`.
+    pub version: String,
+    /// The distinct protocol versions the interfaces speak, best first.
+    pub protocol_versions: Vec<String>,
+    /// The interfaces, in the card's order of preference.
+    pub interfaces: Vec<InterfaceSummary>,
+    /// The three lifecycle claims and `extendedAgentCard`, as declared.
+    pub claims: ClaimsSummary,
+    /// Whether the card marks the agent as a gateway (its claims then describe nothing verifiable).
+    pub gateway: bool,
+    /// The poll cadence the card declares with this SDK's extension, in milliseconds.
+    pub poll_cadence_ms: Option<u64>,
+    /// `defaultInputModes`.
+    pub default_input_modes: Vec<String>,
+    /// `defaultOutputModes`.
+    pub default_output_modes: Vec<String>,
+    /// The skills' names.
+    pub skills: Vec<String>,
+    /// What the 1.0 model could not hold of a 0.3 card (`path: what`).
+    pub conversion_losses: Vec<String>,
+}
+
+/// One interface of a card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InterfaceSummary {
+    /// `1.0`, `0.3` or what the card wrote.
+    pub protocol_version: String,
+    /// `JSONRPC`, `HTTP+JSON`, `GRPC` or a custom binding.
+    pub binding: String,
+    /// The endpoint.
+    pub url: String,
+    /// The tenant sent with each request, if any.
+    pub tenant: Option<String>,
+}
+
+/// What the card declares (`None`: the field is absent).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimsSummary {
+    /// `capabilities.streaming`.
+    pub streaming: Option<bool>,
+    /// `capabilities.pushNotifications`.
+    pub push_notifications: Option<bool>,
+    /// `capabilities.stateTransitionHistory` (a 0.3 field; a 1.0 card may carry it as a leftover).
+    pub state_transition_history: Option<bool>,
+    /// `capabilities.extendedAgentCard`.
+    pub extended_agent_card: Option<bool>,
+}
+
+impl ClaimsSummary {
+    /// The declared value of one lifecycle claim.
+    pub fn get(&self, capability: Capability) -> Option<bool> {
+        match capability {
+            Capability::Streaming => self.streaming,
+            Capability::StateTransitionHistory => self.state_transition_history,
+            Capability::PushNotifications => self.push_notifications,
+        }
+    }
+}
+
+impl CardSummary {
+    /// Summarises a discovered card.
+    ///
+    /// # Errors
+    /// A [`a2a_types::parse::ParseError`] naming the path when the card offers no usable interface
+    /// (no `supportedInterfaces` nor 0.3 `url`, or an interface without url or binding).
+    pub fn of(discovered: &DiscoveredCard) -> Result<Self, a2a_types::parse::ParseError> {
+        let offered = offered_interfaces(discovered.json())?;
+        let mut versions: Vec<ProtocolVersion> = Vec::new();
+        for interface in &offered {
+            if !versions.contains(&interface.protocol_version) {
+                versions.push(interface.protocol_version.clone());
+            }
+        }
+        versions.sort_by_key(|v| match v {
+            ProtocolVersion::V1_0 => 0,
+            ProtocolVersion::V0_3 => 1,
+            ProtocolVersion::Other(_) => 2,
+        });
+        let card = discovered.card();
+        let caps = &card.capabilities;
+        let lifted = CardClaims::lift(card, Deployment::Direct);
+        Ok(Self {
+            source_url: discovered.source_url().to_owned(),
+            card_shape: match discovered.shape() {
+                CardShape::V03 => "0.3".to_owned(),
+                _ => "1.0".to_owned(),
+            },
+            legacy_path: discovered.well_known_path() == WellKnownPath::LegacyAgent,
+            name: card.name.clone(),
+            description: card.description.clone(),
+            version: card.version.clone(),
+            protocol_versions: versions.iter().map(|v| v.as_str().to_owned()).collect(),
+            interfaces: offered
+                .iter()
+                .map(|i| InterfaceSummary {
+                    protocol_version: i.protocol_version.as_str().to_owned(),
+                    binding: i.binding.as_str().to_owned(),
+                    url: i.url.clone(),
+                    tenant: i.tenant.clone(),
+                })
+                .collect(),
+            claims: ClaimsSummary {
+                streaming: caps.streaming,
+                push_notifications: caps.push_notifications,
+                state_transition_history: caps.legacy_state_transition_history(),
+                extended_agent_card: caps.extended_agent_card,
+            },
+            gateway: lifted.is_gateway(),
+            poll_cadence_ms: lifted.poll_cadence().map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            default_input_modes: card.default_input_modes.clone(),
+            default_output_modes: card.default_output_modes.clone(),
+            skills: card.skills.iter().map(|s| s.name.clone()).collect(),
+            conversion_losses: discovered.conversion_losses().iter().map(ToString::to_string).collect(),
+        })
+    }
+
+    /// The summary as tables for people.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let path = if self.legacy_path { " from the 0.2.x path" } else { "" };
+        out.push_str(&format!(
+            "{} {}  {}\n",
+            paint(style::TITLE, "Agent card"),
+            self.name,
+            paint(style::DIM, format!("({} card{path}, {})", self.card_shape, self.source_url))
+        ));
+        let mut facts = Table::new(&["FIELD", "VALUE"]);
+        facts.row([Cell::plain("description"), Cell::plain(self.description.clone())]);
+        facts.row([Cell::plain("version"), Cell::plain(self.version.clone())]);
+        facts.row([Cell::plain("protocol versions"), Cell::plain(self.protocol_versions.join(", "))]);
+        facts.row([Cell::plain("input modes"), Cell::plain(self.default_input_modes.join(", "))]);
+        facts.row([Cell::plain("output modes"), Cell::plain(self.default_output_modes.join(", "))]);
+        let skills = if self.skills.is_empty() { "none".to_owned() } else { self.skills.join(", ") };
+        facts.row([Cell::plain("skills"), Cell::plain(skills)]);
+        let cadence =
+            self.poll_cadence_ms.map_or_else(|| "none declared".to_owned(), |ms| format!("{ms} ms"));
+        facts.row([Cell::plain("poll cadence"), Cell::plain(cadence)]);
+        out.push_str(&facts.render(2));
+
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Interfaces")));
+        let mut interfaces = Table::new(&["VERSION", "BINDING", "URL", "TENANT"]);
+        for i in &self.interfaces {
+            interfaces.row([
+                Cell::plain(i.protocol_version.clone()),
+                Cell::plain(i.binding.clone()),
+                Cell::plain(i.url.clone()),
+                Cell::plain(i.tenant.clone().unwrap_or_default()),
+            ]);
+        }
+        out.push_str(&interfaces.render(2));
+
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Claims")));
+        if self.gateway {
+            out.push_str(&format!(
+                "  {}\n",
+                paint(style::NOTE, "gateway: these claims describe the gateway and cannot be verified")
+            ));
+        }
+        let mut claims = Table::new(&["CAPABILITY", "DECLARED"]);
+        let shown = |value: Option<bool>| match value {
+            Some(true) => Cell::styled("yes", style::GOOD),
+            Some(false) => Cell::plain("no"),
+            None => Cell::styled("absent", style::DIM),
+        };
+        for capability in Capability::ALL {
+            claims.row([Cell::plain(capability.card_field()), shown(self.claims.get(capability))]);
+        }
+        claims.row([Cell::plain("extendedAgentCard"), shown(self.claims.extended_agent_card)]);
+        out.push_str(&claims.render(2));
+
+        if !self.conversion_losses.is_empty() {
+            out.push_str(&format!("\n{}\n", paint(style::TITLE, "Not representable in 1.0")));
+            for loss in &self.conversion_losses {
+                out.push_str(&format!("  {loss}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept.
+pub fn base_url_of(url: &str) -> &str {
+    let trimmed = url.trim_end_matches('/');
+    for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
+        if let Some(base) = trimmed.strip_suffix(path.path()) {
+            return base.trim_end_matches('/');
+        }
+    }
+    trimmed
+}
+
+/// An error fetching a card, in words that say what to check.
+pub(crate) fn explain_fetch_error(base: &str, err: &Error) -> String {
+    if err.status() == Some(404) || err.status() == Some(410) {
+        let base = base.trim_end_matches('/');
+        return format!(
+            "no agent card at {base}: both {base}/{} and {base}/{} answered {}",
+            WellKnownPath::AgentCard.path(),
+            WellKnownPath::LegacyAgent.path(),
+            err.status().unwrap_or(404)
+        );
+    }
+    errors::describe(err)
+}
+
+/// Runs `a2a card`.
+pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
+    let base = base_url_of(&args.url);
+    let client = match Client::builder().request_timeout(args.request_timeout).build() {
+        Ok(client) => client,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            return ExitCode::from(2);
+        }
+    };
+    let discovered = match client.discover(base).await {
+        Ok(card) => card,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e));
+            return ExitCode::FAILURE;
+        }
+    };
+    let summary = match CardSummary::of(&discovered) {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = writeln!(
+                err_out,
+                "error: the agent card at {} cannot be used\n  caused by: {e}",
+                discovered.source_url()
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let written = if args.json {
+        serde_json::to_string_pretty(&summary)
+            .map_err(std::io::Error::other)
+            .and_then(|text| writeln!(out, "{text}"))
+    } else {
+        write!(out, "{}", summary.render())
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_urls_are_reduced_to_their_agent_base() {
+        assert_eq!(base_url_of("http://a.example/.well-known/agent-card.json"), "http://a.example");
+        assert_eq!(base_url_of("http://a.example/x/.well-known/agent.json"), "http://a.example/x");
+        assert_eq!(base_url_of("http://a.example/x/"), "http://a.example/x");
+    }
+}

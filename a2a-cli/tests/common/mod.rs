@@ -1,0 +1,60 @@
+//! Running the built `a2a` binary the way a user does, and tiny servers for cards the testkit does not
+//! serve.
+
+#![allow(dead_code)] // each test file uses its own part of this module
+
+use std::process::Output;
+
+/// Runs the built binary with `args`, stdout and stderr captured (so neither is a terminal), with the
+/// environment variables that force or forbid colour removed.
+pub async fn a2a(args: &[&str]) -> Output {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .env_remove("NO_COLOR")
+        .env_remove("RUST_LOG")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("the a2a binary runs")
+}
+
+/// Stdout as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Serves `body` as the agent card at `/.well-known/agent-card.json` (and 404 elsewhere) on loopback;
+/// returns the base URL. The server lives as long as the test's runtime.
+pub async fn serve_card(body: &'static str) -> String {
+    let app = axum::Router::new().route(
+        "/.well-known/agent-card.json",
+        axum::routing::get(move || async move { ([("content-type", "application/json")], body) }),
+    );
+    serve(app).await
+}
+
+/// A server that answers 404 to everything; returns its base URL.
+pub async fn serve_nothing() -> String {
+    serve(axum::Router::new()).await
+}
+
+async fn serve(app: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+    let addr = listener.local_addr().expect("local addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    format!("http://{addr}")
+}
+
+/// True when `text` holds an ANSI escape sequence.
+pub fn has_escape_codes(text: &str) -> bool {
+    text.contains('\x1b')
+}
