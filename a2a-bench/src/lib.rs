@@ -5,3 +5,11 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
+
+pub mod agent;
+pub mod fixtures;
+pub mod floor;
+pub mod memory;
+
+pub use agent::{BenchAgent, BenchAgentConfig, BenchAgentError};
+pub use memory::{Resident, reset_peak, resident};

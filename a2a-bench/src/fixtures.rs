@@ -1,0 +1,90 @@
+//! The bytes the benchmarks parse: recorded from the official Python server (the wire transcripts in
+//! `/work/shared/a2a-spec`), and the 1,000-event stream the bench agent sends.
+
+use serde_json::{Value, json};
+
+/// The Agent Card the official Python peer (a2a-sdk 1.3.0) serves: 513 bytes.
+pub const PYTHON_PEER_CARD: &str = r#"{"name":"python-peer","description":"a2a-sdk loopback test peer","supportedInterfaces":[{"url":"http://127.0.0.1:41101/a2a/jsonrpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"},{"url":"http://127.0.0.1:41101/a2a/rest","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],"version":"1.0.0","capabilities":{"streaming":true,"pushNotifications":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"echoes text","tags":["test"]}]}"#;
+
+/// A `statusUpdate` stream event, as the official Python server writes it (SSE `data:`).
+pub const STATUS_UPDATE_EVENT: &str = r#"{"result": {"statusUpdate": {"taskId": "1c0c0279-6321-478d-a1d9-f3a05ec8fe79", "contextId": "f15f2903-2e82-4e48-a965-9cac49e1f882", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-11-29T20:03:02.609769Z"}}}, "id": "s2", "jsonrpc": "2.0"}"#;
+
+/// An `artifactUpdate` stream event, as the official Python server writes it (SSE `data:`).
+pub const ARTIFACT_UPDATE_EVENT: &str = r#"{"result": {"artifactUpdate": {"taskId": "1c0c0279-6321-478d-a1d9-f3a05ec8fe79", "contextId": "f15f2903-2e82-4e48-a965-9cac49e1f882", "artifact": {"artifactId": "a61b345a-f888-46fb-b922-86c9323adb68", "name": "answer", "parts": [{"text": "echo: I need an echo"}]}, "lastChunk": true}}, "id": "s2", "jsonrpc": "2.0"}"#;
+
+/// The `result` members of a stream of `events` events (at least 2): a submitted `Task`, artifact
+/// chunks, a completed status update.
+pub fn stream_results(task_id: &str, context_id: &str, events: usize) -> Vec<Value> {
+    let chunks = events.max(2) - 2;
+    let mut results = Vec::with_capacity(chunks + 2);
+    results.push(json!({"task": {
+        "id": task_id, "contextId": context_id, "status": {"state": "TASK_STATE_SUBMITTED"}
+    }}));
+    for n in 0..chunks {
+        results.push(json!({"artifactUpdate": {
+            "taskId": task_id,
+            "contextId": context_id,
+            "artifact": {"artifactId": "answer", "parts": [{"text": format!("chunk {n} ")}]},
+            "append": n > 0,
+            "lastChunk": n + 1 == chunks
+        }}));
+    }
+    results.push(json!({"statusUpdate": {
+        "taskId": task_id, "contextId": context_id, "status": {"state": "TASK_STATE_COMPLETED"}
+    }}));
+    results
+}
+
+/// One SSE frame carrying a JSON-RPC result.
+pub fn sse_frame(id: &Value, result: Value) -> String {
+    let envelope = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    format!("data: {envelope}\n\n")
+}
+
+/// The `data:` of each event of a bench-agent stream of `events` events.
+pub fn stream_events(events: usize) -> Vec<String> {
+    stream_results("5f0c4ad3-8d1e-4c8e-9a55-6f1a3b1e9d20", "c1f3e0b6-2a7d-4f55-8a8e-0b9d6c2f4e11", events)
+        .into_iter()
+        .map(|result| json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string())
+        .collect()
+}
+
+/// A whole SSE body of `events` events.
+pub fn sse_body(events: usize) -> String {
+    stream_events(events).iter().map(|data| format!("data: {data}\n\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::jsonrpc::JsonRpcResponse;
+    use a2a_types::{AgentCard, StreamResponse, TaskState, parse};
+
+    #[test]
+    fn recorded_fixtures_parse_as_the_sdk_types() {
+        let card: AgentCard = parse::from_str(PYTHON_PEER_CARD).unwrap();
+        assert_eq!(card.name, "python-peer");
+        for data in [STATUS_UPDATE_EVENT, ARTIFACT_UPDATE_EVENT] {
+            let item = parse::from_str::<JsonRpcResponse<StreamResponse>>(data).unwrap();
+            assert!(item.into_result().is_ok(), "{data}");
+        }
+    }
+
+    #[test]
+    fn a_bench_stream_has_exactly_the_events_asked_for_and_ends_completed() {
+        let events = stream_events(1_000);
+        assert_eq!(events.len(), 1_000);
+        let items: Vec<StreamResponse> = events
+            .iter()
+            .map(|data| {
+                parse::from_str::<JsonRpcResponse<StreamResponse>>(data).unwrap().into_result().unwrap()
+            })
+            .collect();
+        assert!(matches!(items.first(), Some(StreamResponse::Task(_))));
+        assert!(
+            matches!(items.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed)
+        );
+        assert_eq!(items.iter().filter(|i| matches!(i, StreamResponse::ArtifactUpdate(_))).count(), 998);
+        assert_eq!(sse_body(3).matches("\n\ndata: ").count(), 2);
+    }
+}
