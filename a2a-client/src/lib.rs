@@ -24,6 +24,7 @@
 mod cache;
 mod client;
 pub mod config;
+pub mod connection;
 pub mod discovery;
 pub mod error;
 pub mod metrics;
@@ -32,15 +33,18 @@ pub mod retry;
 pub mod sse;
 #[cfg(test)]
 mod test_support;
+pub mod transport;
 pub mod webhook;
 
 pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence};
+pub use connection::AgentConnection;
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use sse::{SseEvent, SseStream};
+pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};

@@ -1,0 +1,573 @@
+//! [`AgentConnection`]: one agent, one selected interface, every A2A operation on it.
+//!
+//! [`Client::connect`] discovers the card (through the cache) and selects the interface to use:
+//! protocol 1.0 before 0.3, then the card's order, among JSON-RPC and HTTP+JSON. Whatever the agent
+//! speaks, callers use the 1.0 types; a 0.3 agent's requests and results are converted, and what a
+//! conversion loses is logged and counted ([`AgentConnection::conversion_losses`]).
+//!
+//! ```no_run
+//! use a2a_client::Client;
+//! use a2a_types::{Message, SendMessageRequest};
+//! use futures::StreamExt;
+//!
+//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! let client = Client::builder().build()?;
+//! let agent = client.connect("http://localhost:9999").await?;
+//! let mut events = agent.send_streaming_message(SendMessageRequest::new(Message::user_text("m1", "hi"))).await?;
+//! while let Some(event) = events.next().await {
+//!     println!("{}", event?.kind());
+//! }
+//! println!("ended: {:?}", events.end());
+//! # Ok(()) }
+//! ```
+//!
+//! Non-streaming calls are retried on transport faults (the client's [`RetryPolicy`](crate::RetryPolicy));
+//! streams are retried only until their first event, never after: reattach with
+//! [`AgentConnection::resubscribe`].
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::discovery::{
+    OfferedInterface, ProtocolBinding, ProtocolVersion, offered_interfaces, select_interface,
+};
+use a2a_types::jsonrpc::Method;
+use a2a_types::{
+    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig,
+    v03,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::transport::poll::Cadence;
+use crate::transport::rest::Call;
+use crate::transport::v03::LossLog;
+use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
+use crate::{Client, Error};
+
+/// The protocol versions this client speaks, in order of preference.
+pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
+/// The bindings this client speaks (0.3 over JSON-RPC only).
+pub const SUPPORTED_BINDINGS: [ProtocolBinding; 2] = [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson];
+
+/// One agent, one selected interface (version, binding, URL, tenant), ready for calls.
+///
+/// Cheap to clone: clones share the interface, the client and the loss counter.
+#[derive(Clone)]
+pub struct AgentConnection {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    endpoint: Endpoint,
+    losses: LossLog,
+}
+
+impl fmt::Debug for AgentConnection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let endpoint = &self.inner.endpoint;
+        f.debug_struct("AgentConnection")
+            .field("agent", &endpoint.agent)
+            .field("interface", &endpoint.interface)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Discovers the agent at `agent` (through the cache) and connects to the interface it prefers
+    /// among those this client speaks: protocol 1.0 before 0.3, then the card's order; JSON-RPC or
+    /// HTTP+JSON.
+    ///
+    /// # Errors
+    /// As [`Client::discover`]; [`crate::ErrorKind::BadInput`] when the card's interfaces cannot be
+    /// read; [`crate::ErrorKind::Config`] when the agent offers no interface this client speaks.
+    pub async fn connect(&self, agent: &str) -> Result<AgentConnection, Error> {
+        let agent = AgentBaseUrl::parse(agent)?;
+        let card = self.discover_agent(&agent).await?;
+        let offered = offered_interfaces(card.json())
+            .map_err(|e| Error::bad_input("agent card", e).with_url(card.source_url()))?;
+        let Some(chosen) = select_interface(&offered, &SUPPORTED_VERSIONS, &SUPPORTED_BINDINGS)
+            .filter(|i| Wire::of(i).is_some())
+            .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
+            .cloned()
+        else {
+            let listed: Vec<String> =
+                offered.iter().map(|i| format!("{} over {}", i.protocol_version, i.binding)).collect();
+            return Err(Error::config(format!(
+                "the agent offers no interface this client speaks (offered: {})",
+                listed.join(", ")
+            ))
+            .with_url(card.source_url()));
+        };
+        AgentConnection::open(self, agent, card, chosen)
+    }
+}
+
+impl AgentConnection {
+    /// A connection to `interface`, one of the interfaces `card` offers (for callers that select the
+    /// interface themselves, such as a negotiation layer).
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when this client does not speak the interface's version over its
+    /// binding (1.0 over JSON-RPC or HTTP+JSON, 0.3 over JSON-RPC), or its URL is not http(s).
+    pub fn open(
+        client: &Client,
+        agent: AgentBaseUrl,
+        card: DiscoveredCard,
+        interface: OfferedInterface,
+    ) -> Result<Self, Error> {
+        let endpoint = Endpoint::new(client.clone(), agent, card, interface)?;
+        Ok(Self { inner: Arc::new(Inner { endpoint, losses: LossLog::default() }) })
+    }
+
+    fn endpoint(&self) -> &Endpoint {
+        &self.inner.endpoint
+    }
+
+    /// The agent's base URL.
+    pub fn agent(&self) -> &AgentBaseUrl {
+        &self.endpoint().agent
+    }
+
+    /// The card the interface was selected from.
+    pub fn card(&self) -> &DiscoveredCard {
+        &self.endpoint().card
+    }
+
+    /// The selected interface (version, binding, URL as the card wrote it, tenant).
+    pub fn interface(&self) -> &OfferedInterface {
+        &self.endpoint().interface
+    }
+
+    /// The client this connection sends through.
+    pub fn client(&self) -> &Client {
+        &self.endpoint().client
+    }
+
+    /// How many things 0.3 conversions could not carry so far (always 0 for a 1.0 agent); each is
+    /// logged at `debug` level with its JSON path.
+    pub fn conversion_losses(&self) -> u64 {
+        self.inner.losses.count()
+    }
+
+    fn wire(&self) -> Wire {
+        self.endpoint().wire
+    }
+
+    /// Fills a 1.0 request's `tenant` from the interface when the caller left it unset.
+    fn tenant(&self, tenant: &mut Option<String>) {
+        if tenant.is_none() && self.wire() != Wire::JsonRpcV03 {
+            *tenant = self.endpoint().tenant().map(str::to_owned);
+        }
+    }
+
+    /// A 1.0 JSON-RPC call, retried on transport faults.
+    async fn rpc<P: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        what: &'static str,
+        params: &P,
+    ) -> Result<T, Error> {
+        let params = to_json(params)?;
+        let value = self
+            .endpoint()
+            .retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), Some(params.clone())))
+            .await?;
+        read(what, value)
+    }
+
+    /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
+    async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
+        self.endpoint().retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), params.clone())).await
+    }
+
+    /// An HTTP+JSON call, retried on transport faults.
+    async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
+        let value = self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+        read(what, value)
+    }
+
+    /// Sends a message and waits for the answer (a task, or a direct message).
+    ///
+    /// Without `returnImmediately` the agent answers once the task is terminal or interrupted, so the
+    /// wait is bounded by the client's request timeout.
+    ///
+    /// # Errors
+    /// A transport fault once the retry budget is spent; [`crate::ErrorKind::Protocol`] for the
+    /// agent's error; [`crate::ErrorKind::BadInput`] when the answer cannot be read.
+    pub async fn send_message(&self, mut req: SendMessageRequest) -> Result<SendMessageResponse, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::SendMessage, "SendMessage result", &req).await,
+            Wire::HttpJson => {
+                self.rest("SendMessage result", post(vec!["message:send".into()], &req, &[])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let losses = &self.inner.losses;
+                let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
+                let value = self.rpc_v03(v03::Method::MessageSend, Some(params)).await?;
+                losses.result("message/send result", value, v03::SendMessageResult::to_v1)
+            }
+        }
+    }
+
+    /// Sends a message and streams the task's events (`SendStreamingMessage`).
+    ///
+    /// An agent that answers with a plain JSON error instead of a stream (as the official servers do
+    /// when they cannot stream) gives that error here, not a broken stream.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; a stream that fails before its first event is retried
+    /// like a call.
+    pub async fn send_streaming_message(&self, mut req: SendMessageRequest) -> Result<EventStream, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
+            Wire::HttpJson => self.stream_rest(post(vec!["message:stream".into()], &req, &[])?).await,
+            Wire::JsonRpcV03 => {
+                let params =
+                    self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
+                self.stream_v03(v03::Method::MessageStream, params).await
+            }
+        }
+    }
+
+    /// The task, with at most `historyLength` history messages when set.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; -32001 (`TaskNotFoundError`) for an unknown task.
+    pub async fn get_task(&self, mut req: GetTaskRequest) -> Result<Task, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::GetTask, "GetTask result", &req).await,
+            Wire::HttpJson => {
+                let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
+                self.rest("GetTask result", get(segments, &req, &["id"])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let losses = &self.inner.losses;
+                let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
+                let value = self.rpc_v03(v03::Method::TasksGet, Some(params)).await?;
+                losses.result("tasks/get result", value, v03::Task::to_v1)
+            }
+        }
+    }
+
+    /// A page of the agent's tasks.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; [`crate::ErrorKind::Config`] for a 0.3 agent, since 0.3
+    /// has no `ListTasks`.
+    pub async fn list_tasks(&self, mut req: ListTasksRequest) -> Result<ListTasksResponse, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::ListTasks, "ListTasks result", &req).await,
+            Wire::HttpJson => self.rest("ListTasks result", get(vec!["tasks".into()], &req, &[])?).await,
+            Wire::JsonRpcV03 => Err(not_in_v03("ListTasks")),
+        }
+    }
+
+    /// Asks the agent to cancel the task; returns the task as the agent left it.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; -32002 (`TaskNotCancelableError`) for a finished task.
+    pub async fn cancel_task(&self, mut req: CancelTaskRequest) -> Result<Task, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::CancelTask, "CancelTask result", &req).await,
+            Wire::HttpJson => {
+                let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
+                self.rest("CancelTask result", post(segments, &req, &["id"])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let losses = &self.inner.losses;
+                let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
+                let value = self.rpc_v03(v03::Method::TasksCancel, Some(params)).await?;
+                losses.result("tasks/cancel result", value, v03::Task::to_v1)
+            }
+        }
+    }
+
+    /// Follows a running task (`SubscribeToTask`; 0.3 `tasks/resubscribe`): the first event is the
+    /// task's current snapshot.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_streaming_message`]; -32004 for a task already terminal.
+    pub async fn subscribe_to_task(&self, mut req: SubscribeToTaskRequest) -> Result<EventStream, Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => self.stream_v1(Method::SubscribeToTask, &req).await,
+            Wire::HttpJson => {
+                let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
+                self.stream_rest(get(segments, &req, &["id"])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let params = to_json(&v03::TaskIdParams { id: req.id, metadata: None })?;
+                self.stream_v03(v03::Method::TasksResubscribe, params).await
+            }
+        }
+    }
+
+    /// Reattaches to `task` after its stream dropped: a new `SubscribeToTask`, whose first event is
+    /// the task snapshot (events that happened while detached are only visible in that snapshot).
+    ///
+    /// # Errors
+    /// As [`AgentConnection::subscribe_to_task`].
+    pub async fn resubscribe(&self, task: &TaskId) -> Result<EventStream, Error> {
+        self.subscribe_to_task(SubscribeToTaskRequest { tenant: None, id: task.clone() }).await
+    }
+
+    /// Registers a webhook for a task (`CreateTaskPushNotificationConfig`; 0.3
+    /// `tasks/pushNotificationConfig/set`); returns the config as the agent stored it.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; -32003 when the agent does not support push.
+    pub async fn create_task_push_notification_config(
+        &self,
+        mut cfg: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, Error> {
+        self.tenant(&mut cfg.tenant);
+        const WHAT: &str = "CreateTaskPushNotificationConfig result";
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,
+            Wire::HttpJson => {
+                let Some(task_id) = cfg.task_id.as_ref() else {
+                    return Err(Error::config("a push notification config needs the taskId it is for"));
+                };
+                let segments = push_segments(task_id, None);
+                self.rest(WHAT, post(segments, &cfg, &[])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let losses = &self.inner.losses;
+                let operation = "tasks/pushNotificationConfig/set";
+                let params = losses.request(operation, v03::TaskPushNotificationConfig::from_v1(&cfg))?;
+                let value = self.rpc_v03(v03::Method::PushNotificationConfigSet, Some(params)).await?;
+                losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
+            }
+        }
+    }
+
+    /// One webhook registration of a task.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::create_task_push_notification_config`].
+    pub async fn get_task_push_notification_config(
+        &self,
+        mut req: GetTaskPushNotificationConfigRequest,
+    ) -> Result<TaskPushNotificationConfig, Error> {
+        self.tenant(&mut req.tenant);
+        const WHAT: &str = "GetTaskPushNotificationConfig result";
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::GetTaskPushNotificationConfig, WHAT, &req).await,
+            Wire::HttpJson => {
+                let segments = push_segments(&req.task_id, Some(&req.id));
+                self.rest(WHAT, get(segments, &req, &["taskId", "id"])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let params = to_json(&v03::GetTaskPushNotificationConfigParams {
+                    id: req.task_id,
+                    push_notification_config_id: Some(req.id).filter(|id| !id.is_empty()),
+                    metadata: None,
+                })?;
+                let value = self.rpc_v03(v03::Method::PushNotificationConfigGet, Some(params)).await?;
+                self.inner.losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
+            }
+        }
+    }
+
+    /// Every webhook registration of a task.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::create_task_push_notification_config`].
+    pub async fn list_task_push_notification_configs(
+        &self,
+        mut req: ListTaskPushNotificationConfigsRequest,
+    ) -> Result<ListTaskPushNotificationConfigsResponse, Error> {
+        self.tenant(&mut req.tenant);
+        const WHAT: &str = "ListTaskPushNotificationConfigs result";
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::ListTaskPushNotificationConfigs, WHAT, &req).await,
+            Wire::HttpJson => {
+                let segments = push_segments(&req.task_id, None);
+                self.rest(WHAT, get(segments, &req, &["taskId"])?).await
+            }
+            Wire::JsonRpcV03 => {
+                let params =
+                    to_json(&v03::ListTaskPushNotificationConfigParams { id: req.task_id, metadata: None })?;
+                let value = self.rpc_v03(v03::Method::PushNotificationConfigList, Some(params)).await?;
+                let configs = self.inner.losses.result(
+                    WHAT,
+                    value,
+                    |list: &Vec<v03::TaskPushNotificationConfig>| {
+                        let mut losses = Vec::new();
+                        let mut value = Vec::with_capacity(list.len());
+                        for config in list {
+                            let converted = config.to_v1();
+                            losses.extend(converted.losses);
+                            value.push(converted.value);
+                        }
+                        v03::Converted { value, losses }
+                    },
+                )?;
+                Ok(ListTaskPushNotificationConfigsResponse { configs, next_page_token: None })
+            }
+        }
+    }
+
+    /// Removes a webhook registration (idempotent on the agent's side).
+    ///
+    /// # Errors
+    /// As [`AgentConnection::create_task_push_notification_config`].
+    pub async fn delete_task_push_notification_config(
+        &self,
+        mut req: DeleteTaskPushNotificationConfigRequest,
+    ) -> Result<(), Error> {
+        self.tenant(&mut req.tenant);
+        match self.wire() {
+            Wire::JsonRpc => {
+                let params = to_json(&req)?;
+                let method = Method::DeleteTaskPushNotificationConfig.as_str();
+                self.endpoint()
+                    .retrying(|_| jsonrpc::call(self.endpoint(), method, Some(params.clone())))
+                    .await?;
+            }
+            Wire::HttpJson => {
+                let call = Call {
+                    verb: reqwest::Method::DELETE,
+                    segments: push_segments(&req.task_id, Some(&req.id)),
+                    message: Some(to_json(&req)?),
+                    path_fields: &["taskId", "id"],
+                };
+                self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+            }
+            Wire::JsonRpcV03 => {
+                let params = to_json(&v03::DeleteTaskPushNotificationConfigParams {
+                    id: req.task_id,
+                    push_notification_config_id: req.id,
+                    metadata: None,
+                })?;
+                self.rpc_v03(v03::Method::PushNotificationConfigDelete, Some(params)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The card the agent shows to authenticated callers (`GetExtendedAgentCard`; 0.3
+    /// `agent/getAuthenticatedExtendedCard`), in the 1.0 model.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`]; -32004 when the card does not declare one, -32007 when
+    /// it declares one that is not configured.
+    pub async fn get_extended_agent_card(&self) -> Result<AgentCard, Error> {
+        let mut req = GetExtendedAgentCardRequest::default();
+        self.tenant(&mut req.tenant);
+        const WHAT: &str = "extended agent card";
+        match self.wire() {
+            Wire::JsonRpc => self.rpc(Method::GetExtendedAgentCard, WHAT, &req).await,
+            Wire::HttpJson => {
+                let call = Call {
+                    verb: reqwest::Method::GET,
+                    segments: vec!["extendedAgentCard".into()],
+                    message: Some(to_json(&req)?),
+                    path_fields: &[],
+                };
+                self.rest(WHAT, call).await
+            }
+            Wire::JsonRpcV03 => {
+                let value = self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?;
+                self.inner.losses.result(WHAT, value, v03::AgentCard::to_v1)
+            }
+        }
+    }
+
+    /// Polls `GetTask` for `id` until the task is terminal or interrupted: at the interval the card
+    /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI`, else at the client's
+    /// [`PollCadence`](crate::PollCadence) (growing to its cap). See [`TaskPoll`].
+    pub fn poll_task(&self, id: &TaskId) -> TaskPoll {
+        TaskPoll::new(self.clone(), id.clone(), self.poll_cadence(), None)
+    }
+
+    /// The cadence [`AgentConnection::poll_task`] uses.
+    fn poll_cadence(&self) -> Cadence {
+        let claims = a2a_typestate::CardClaims::lift(self.card().card(), a2a_typestate::Deployment::Direct);
+        match claims.poll_cadence() {
+            Some(interval) => Cadence::Declared(interval.min(Duration::from_secs(3600))),
+            None => Cadence::Configured(self.client().config().poll_cadence()),
+        }
+    }
+
+    async fn stream_v1<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
+        let params = to_json(params)?;
+        let endpoint = self.endpoint();
+        endpoint
+            .open_stream(
+                || jsonrpc::open(endpoint, method.as_str(), Some(params.clone())),
+                |event| {
+                    let value = jsonrpc::event_result(event)?;
+                    Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
+                },
+            )
+            .await
+    }
+
+    async fn stream_rest(&self, call: Call<'_>) -> Result<EventStream, Error> {
+        let endpoint = self.endpoint();
+        endpoint
+            .open_stream(
+                || rest::open(endpoint, &call),
+                |event| {
+                    let value = rest::event_value(event)?;
+                    Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
+                },
+            )
+            .await
+    }
+
+    async fn stream_v03(&self, method: v03::Method, params: Value) -> Result<EventStream, Error> {
+        let endpoint = self.endpoint();
+        let inner = Arc::clone(&self.inner);
+        endpoint
+            .open_stream(
+                || jsonrpc::open(endpoint, method.as_str(), Some(params.clone())),
+                move |event| crate::transport::v03::decode_event(&inner.losses, event),
+            )
+            .await
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
+    serde_json::to_value(value).map_err(|e| Error::config(format!("request could not be written: {e}")))
+}
+
+fn post<'a, T: Serialize>(
+    segments: Vec<String>,
+    message: &T,
+    path_fields: &'a [&'a str],
+) -> Result<Call<'a>, Error> {
+    Ok(Call { verb: reqwest::Method::POST, segments, message: Some(to_json(message)?), path_fields })
+}
+
+fn get<'a, T: Serialize>(
+    segments: Vec<String>,
+    message: &T,
+    path_fields: &'a [&'a str],
+) -> Result<Call<'a>, Error> {
+    Ok(Call { verb: reqwest::Method::GET, segments, message: Some(to_json(message)?), path_fields })
+}
+
+fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
+    let mut segments =
+        vec!["tasks".to_owned(), task_id.as_str().to_owned(), "pushNotificationConfigs".to_owned()];
+    segments.extend(id.map(str::to_owned));
+    segments
+}
+
+fn not_in_v03(operation: &str) -> Error {
+    Error::config(format!("{operation} does not exist in protocol 0.3, which this agent speaks"))
+}

@@ -1,0 +1,213 @@
+//! The wire under an [`AgentConnection`](crate::AgentConnection): one selected interface, its binding
+//! and version, and the request plumbing every call shares (headers, timeouts, counting, retries,
+//! bounded bodies, error bodies).
+//!
+//! - [`jsonrpc`]: JSON-RPC 2.0 for 1.0 (`SendMessage`...) and 0.3 (`message/send`...).
+//! - [`rest`]: the 1.0 HTTP+JSON binding.
+//! - [`v03`]: 0.3 request and result conversion, so callers only ever see 1.0 types.
+//! - [`stream`]: the typed [`EventStream`].
+//! - [`poll`]: `GetTask` polling as a stream ([`TaskPoll`]).
+
+pub(crate) mod jsonrpc;
+pub(crate) mod poll;
+pub(crate) mod rest;
+pub(crate) mod stream;
+pub(crate) mod v03;
+
+use std::time::Duration;
+
+use a2a_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
+use a2a_types::parse::{ParseError, ParseErrorKind};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use serde_json::Value;
+
+use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_bounded};
+use crate::sse::{SseEvent, SseLimits, SseStream};
+use crate::{Client, Error, ProtocolError};
+
+pub use poll::TaskPoll;
+pub(crate) use stream::Decoded;
+pub use stream::{EventStream, StreamEnd};
+
+/// The `A2A-Version` header every 1.0 request carries (both official servers refuse a request
+/// without it, and the JS one refuses `1.0.0`).
+pub const A2A_VERSION_HEADER: &str = "A2A-Version";
+/// The media type the HTTP+JSON binding sends (v1.0.1 §11.1); `application/json` is accepted back.
+pub const A2A_JSON_MEDIA_TYPE: &str = "application/a2a+json";
+/// Largest non-streaming response body read: 8 MiB, as `a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES`.
+pub const MAX_RESPONSE_BYTES: usize = a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
+
+/// Which protocol is spoken at the selected interface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wire {
+    /// 1.0 over JSON-RPC.
+    JsonRpc,
+    /// 1.0 over HTTP+JSON.
+    HttpJson,
+    /// 0.3 over JSON-RPC.
+    JsonRpcV03,
+}
+
+impl Wire {
+    /// The wire for an offered interface, when this client speaks it.
+    pub(crate) fn of(interface: &OfferedInterface) -> Option<Self> {
+        match (&interface.protocol_version, &interface.binding) {
+            (ProtocolVersion::V1_0, ProtocolBinding::JsonRpc) => Some(Self::JsonRpc),
+            (ProtocolVersion::V1_0, ProtocolBinding::HttpJson) => Some(Self::HttpJson),
+            (ProtocolVersion::V0_3, ProtocolBinding::JsonRpc) => Some(Self::JsonRpcV03),
+            _ => None,
+        }
+    }
+
+    fn is_v1(self) -> bool {
+        matches!(self, Self::JsonRpc | Self::HttpJson)
+    }
+}
+
+/// One agent's selected interface, with what every call to it needs.
+pub(crate) struct Endpoint {
+    pub(crate) client: Client,
+    pub(crate) agent: AgentBaseUrl,
+    pub(crate) card: DiscoveredCard,
+    pub(crate) interface: OfferedInterface,
+    /// The interface URL, resolved against the card's URL when the card gave a relative one.
+    pub(crate) url: reqwest::Url,
+    pub(crate) wire: Wire,
+}
+
+impl Endpoint {
+    /// Checks that `interface` is one this client speaks and resolves its URL.
+    pub(crate) fn new(
+        client: Client,
+        agent: AgentBaseUrl,
+        card: DiscoveredCard,
+        interface: OfferedInterface,
+    ) -> Result<Self, Error> {
+        let Some(wire) = Wire::of(&interface) else {
+            return Err(Error::config(format!(
+                "this client does not speak protocol {} over {} (offered at {})",
+                interface.protocol_version, interface.binding, interface.url
+            )));
+        };
+        let base = reqwest::Url::parse(card.source_url())
+            .or_else(|_| reqwest::Url::parse(agent.as_str()))
+            .map_err(|e| Error::config(format!("agent url is not a url: {e}")))?;
+        let url = base
+            .join(&interface.url)
+            .map_err(|e| Error::config(format!("interface url {} is not a url: {e}", interface.url)))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(Error::config(format!("interface url must be http or https, not {}", url.scheme())));
+        }
+        Ok(Self { client, agent, card, interface, url, wire })
+    }
+
+    /// A request to `url` with the headers of this interface's protocol version.
+    pub(crate) fn request(&self, method: reqwest::Method, url: reqwest::Url) -> reqwest::RequestBuilder {
+        let request = self.client.http().request(method, url);
+        if self.wire.is_v1() { request.header(A2A_VERSION_HEADER, "1.0") } else { request }
+    }
+
+    /// The tenant to send, from the selected interface (v1.0.1 §8.3.2 rule 4).
+    pub(crate) fn tenant(&self) -> Option<&str> {
+        self.interface.tenant.as_deref()
+    }
+
+    fn request_timeout(&self) -> Duration {
+        self.client.config().request_timeout()
+    }
+
+    /// Sends one request, counted against the agent, its wait bounded by the request timeout (for a
+    /// stream: until the response headers arrive; the SSE idle bound takes over after).
+    pub(crate) async fn send(&self, request: reqwest::RequestBuilder) -> Result<reqwest::Response, Error> {
+        let request = request.build().map_err(Error::from)?;
+        let url = request.url().to_string();
+        self.client.metrics().record_request(self.agent.as_str());
+        match tokio::time::timeout(self.request_timeout(), self.client.http().execute(request)).await {
+            Ok(outcome) => outcome.map_err(|e| Error::from(e).with_url(&url)),
+            Err(_) => Err(Error::transport(
+                crate::TransportFault::Timeout,
+                Some(format!("no response within {:?}", self.request_timeout()).into()),
+            )
+            .with_url(&url)),
+        }
+    }
+
+    /// Reads a whole (bounded) response body as JSON; an empty body reads as `{}`.
+    pub(crate) async fn read_json(&self, response: reqwest::Response, url: &str) -> Result<Value, Error> {
+        let body =
+            tokio::time::timeout(self.request_timeout(), read_bounded(response, MAX_RESPONSE_BYTES, url))
+                .await
+                .map_err(|_| {
+                    Error::transport(crate::TransportFault::Timeout, Some("response body too slow".into()))
+                        .with_url(url)
+                })??;
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Value::Object(serde_json::Map::new()));
+        }
+        a2a_types::parse::from_slice(&body).map_err(|e| Error::bad_input("response body", e).with_url(url))
+    }
+
+    /// Runs a non-streaming call, retried on transport faults per the client's policy.
+    pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>
+    where
+        F: FnMut(crate::retry::Attempt) -> Fut,
+        Fut: std::future::Future<Output = Result<T, Error>>,
+    {
+        let config = self.client.config();
+        config.retry_policy().run_counted(self.client.metrics(), op).await
+    }
+
+    /// Opens a stream with `open` (which sends the request and checks the response is SSE), decoding
+    /// each event with `decode`. Retried on transport faults until the first event is read, never
+    /// after: once an event was delivered, reattaching is the caller's decision (`resubscribe`).
+    pub(crate) async fn open_stream<F, Fut, D>(&self, open: F, decode: D) -> Result<EventStream, Error>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<reqwest::Response, Error>>,
+        D: Fn(SseEvent) -> Result<Decoded, Error> + Send + Sync + Clone + 'static,
+    {
+        let limits = SseLimits::from_config(self.client.config());
+        self.retrying(|_| {
+            let decode = decode.clone();
+            let opened = open();
+            async move {
+                let response = opened.await?;
+                let mut events: BoxStream<'static, Result<Decoded, Error>> =
+                    SseStream::from_response(response, limits)
+                        .map(move |event| event.and_then(&decode))
+                        .boxed();
+                match events.next().await {
+                    Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),
+                    Some(Err(error)) => Err(error),
+                    None => Ok(EventStream::new(None, events)),
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// Whether a response is an event stream (else it is a plain JSON answer, such as an error).
+pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/event-stream"))
+}
+
+/// Reads a value of `T` from JSON, naming `what` and the JSON path on failure.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(what: &'static str, value: Value) -> Result<T, Error> {
+    a2a_types::parse::from_value(value).map_err(|e| Error::bad_input(what, e))
+}
+
+/// The error for a response that is neither the expected result nor an A2A error.
+pub(crate) fn unexpected(what: &'static str, message: impl Into<String>) -> Error {
+    Error::bad_input(what, ParseError::new(ParseErrorKind::Shape, "", message.into()))
+}
+
+/// A protocol error as an [`Error`].
+pub(crate) fn protocol(error: ProtocolError, url: &str) -> Error {
+    Error::protocol(error).with_url(url)
+}

@@ -1,0 +1,95 @@
+//! [`TaskPoll`]: `GetTask` at a bounded cadence, as a stream that ends at a terminal or interrupted
+//! state.
+
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use a2a_types::{GetTaskRequest, Task, TaskId};
+use futures::stream::{BoxStream, Stream, StreamExt};
+
+use crate::config::PollCadence;
+use crate::{AgentConnection, Error};
+
+/// How often to poll: a fixed interval the card declared, or the client's growing cadence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Cadence {
+    /// The card's poll-cadence extension: this interval every time.
+    Declared(Duration),
+    /// The client's configuration: growing by its factor up to its cap.
+    Configured(PollCadence),
+}
+
+impl Cadence {
+    fn delay(self, poll: u32) -> Duration {
+        match self {
+            Cadence::Declared(interval) => interval,
+            Cadence::Configured(cadence) => cadence.delay(poll),
+        }
+    }
+}
+
+/// The task as polled with `GetTask`, one item per poll.
+///
+/// Each poll waits for the cadence's delay first (the card's `POLL_CADENCE_EXTENSION_URI` interval
+/// when it declares one, else the client's [`PollCadence`], growing to its cap), then makes one
+/// `GetTask` (retried on transport faults, bounded by the request timeout). The stream ends after it
+/// yields a task in a terminal or interrupted state, or after an error that retries could not cure.
+/// Drop it to stop polling.
+pub struct TaskPoll {
+    inner: BoxStream<'static, Result<Task, Error>>,
+    cadence: Cadence,
+}
+
+impl fmt::Debug for TaskPoll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskPoll").field("cadence", &self.cadence).finish_non_exhaustive()
+    }
+}
+
+impl TaskPoll {
+    pub(crate) fn new(
+        connection: AgentConnection,
+        id: TaskId,
+        cadence: Cadence,
+        history: Option<i32>,
+    ) -> Self {
+        struct State {
+            connection: AgentConnection,
+            id: TaskId,
+            polls: u32,
+            done: bool,
+        }
+        let state = State { connection, id, polls: 0, done: false };
+        let inner = futures::stream::unfold(state, move |mut state| async move {
+            if state.done {
+                return None;
+            }
+            tokio::time::sleep(cadence.delay(state.polls)).await;
+            state.polls = state.polls.saturating_add(1);
+            let request = GetTaskRequest { history_length: history, ..GetTaskRequest::new(state.id.clone()) };
+            let outcome = state.connection.get_task(request).await;
+            state.done = match &outcome {
+                Ok(task) => task.state().is_terminal() || task.state().is_interrupted(),
+                Err(_) => true,
+            };
+            Some((outcome, state))
+        })
+        .boxed();
+        Self { inner, cadence }
+    }
+
+    /// The delay before the next poll number `poll` (0-based), as this poll computes it.
+    pub fn delay(&self, poll: u32) -> Duration {
+        self.cadence.delay(poll)
+    }
+}
+
+impl Stream for TaskPoll {
+    type Item = Result<Task, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.poll_next_unpin(cx)
+    }
+}

@@ -1,0 +1,149 @@
+//! The 1.0 HTTP+JSON binding (NOTES §4): paths relative to the interface URL, each with a
+//! `/{tenant}` prefix when the interface names a tenant; bodies sent as `application/a2a+json`; the
+//! remaining fields of GET and DELETE requests as camelCase query parameters; errors as
+//! `google.rpc.Status`; streams as SSE whose every `data:` is a bare `StreamResponse`.
+
+use serde_json::Value;
+
+use super::{A2A_JSON_MEDIA_TYPE, Endpoint, is_event_stream, protocol, unexpected};
+use crate::sse::SseEvent;
+use crate::{Error, ProtocolError};
+
+/// One HTTP+JSON call: verb, path segments (each percent-encoded on its own), the request message
+/// whose non-path fields become the query (GET, DELETE) or the body (POST).
+#[derive(Debug)]
+pub(crate) struct Call<'a> {
+    pub(crate) verb: reqwest::Method,
+    pub(crate) segments: Vec<String>,
+    pub(crate) message: Option<Value>,
+    /// The request fields already carried in the path, left out of query and body.
+    pub(crate) path_fields: &'a [&'a str],
+}
+
+impl Call<'_> {
+    fn url(&self, endpoint: &Endpoint) -> Result<reqwest::Url, Error> {
+        let mut url = endpoint.url.clone();
+        {
+            let mut path = url
+                .path_segments_mut()
+                .map_err(|()| Error::config(format!("interface url {} cannot take a path", endpoint.url)))?;
+            path.pop_if_empty();
+            let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
+            if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
+                path.push(tenant);
+            }
+            path.extend(&self.segments);
+        }
+        if self.verb == reqwest::Method::GET || self.verb == reqwest::Method::DELETE {
+            let pairs = self.query_pairs();
+            if !pairs.is_empty() {
+                url.query_pairs_mut().extend_pairs(pairs);
+            }
+        }
+        Ok(url)
+    }
+
+    /// The message's fields, minus the path ones and the tenant (in the path already).
+    fn remaining(&self) -> Option<serde_json::Map<String, Value>> {
+        let mut fields = self.message.as_ref()?.as_object()?.clone();
+        fields.remove("tenant");
+        for name in self.path_fields {
+            fields.remove(*name);
+        }
+        Some(fields)
+    }
+
+    fn query_pairs(&self) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for (name, value) in self.remaining().unwrap_or_default() {
+            match value {
+                Value::Array(items) => {
+                    pairs.extend(items.iter().filter_map(scalar).map(|v| (name.clone(), v)))
+                }
+                other => pairs.extend(scalar(&other).map(|v| (name.clone(), v))),
+            }
+        }
+        pairs
+    }
+
+    fn request(&self, endpoint: &Endpoint, accept: &str) -> Result<(reqwest::RequestBuilder, String), Error> {
+        let url = self.url(endpoint)?;
+        let shown = url.to_string();
+        let mut request = endpoint.request(self.verb.clone(), url).header(reqwest::header::ACCEPT, accept);
+        if self.verb == reqwest::Method::POST {
+            let body = Value::Object(self.remaining().unwrap_or_default());
+            let bytes = serde_json::to_vec(&body)
+                .map_err(|e| Error::config(format!("request could not be written: {e}")))?;
+            request = request.header(reqwest::header::CONTENT_TYPE, A2A_JSON_MEDIA_TYPE).body(bytes);
+        }
+        Ok((request, shown))
+    }
+}
+
+/// A query parameter value: strings as they are, numbers and booleans as JSON writes them.
+fn scalar(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Makes `call` once and returns the response message (`{}` for an empty body).
+pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
+    let accept = format!("{A2A_JSON_MEDIA_TYPE}, application/json");
+    let (request, url) = call.request(endpoint, &accept)?;
+    let response = endpoint.send(request).await?;
+    let status = response.status().as_u16();
+    if !response.status().is_success() {
+        return Err(error_answer(endpoint, response, status, &url).await);
+    }
+    let body = endpoint.read_json(response, &url).await?;
+    if ProtocolError::is_rpc_status_body(&body) {
+        return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
+    }
+    Ok(body)
+}
+
+/// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.
+pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<reqwest::Response, Error> {
+    let (request, url) = call.request(endpoint, "text/event-stream")?;
+    let response = endpoint.send(request).await?;
+    let status = response.status().as_u16();
+    if !response.status().is_success() {
+        return Err(error_answer(endpoint, response, status, &url).await);
+    }
+    if is_event_stream(&response) {
+        return Ok(response);
+    }
+    let body = endpoint.read_json(response, &url).await?;
+    if ProtocolError::is_rpc_status_body(&body) {
+        return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
+    }
+    Err(unexpected("http+json response", "expected an event stream, got a plain JSON body").with_url(&url))
+}
+
+/// The `StreamResponse` JSON of one SSE event, or the error the agent sent in its place.
+pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
+    let value: Value =
+        a2a_types::parse::from_str(&event.data).map_err(|e| Error::bad_input("http+json stream event", e))?;
+    if ProtocolError::is_rpc_status_body(&value) {
+        let status = value.pointer("/error/code").and_then(Value::as_u64).unwrap_or(0);
+        return Err(Error::protocol(ProtocolError::from_rpc_status(
+            u16::try_from(status).unwrap_or(0),
+            &value,
+        )));
+    }
+    Ok(value)
+}
+
+/// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status.
+async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
+    match endpoint.read_json(response, url).await {
+        Ok(body) if ProtocolError::is_rpc_status_body(&body) => {
+            protocol(ProtocolError::from_rpc_status(status, &body), url)
+        }
+        _ => Error::from_status(status, Some(url)),
+    }
+}

@@ -1,0 +1,130 @@
+//! [`EventStream`]: the typed stream of a streaming call, which remembers how it ended.
+
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use a2a_types::{StreamResponse, TaskId};
+use futures::stream::{BoxStream, Stream, StreamExt};
+
+use crate::{Error, ErrorKind, TransportFault};
+
+/// How an [`EventStream`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StreamEnd {
+    /// The agent closed the stream cleanly after its last event (or, for a 0.3 agent, sent a status
+    /// update with `final: true`): nothing more will come on this stream.
+    Closed,
+    /// The stream broke: the connection was reset, the body ended mid-event, or the idle bound ran
+    /// out. Events may have been missed; reattach with `AgentConnection::resubscribe`.
+    Dropped(TransportFault),
+    /// The agent reported an error inside the stream, or sent an event that could not be read (the
+    /// error yielded says which); not a transport fault.
+    Failed(ErrorKind),
+}
+
+/// One decoded event, and whether the agent marked it as the last (0.3 `final: true`).
+#[derive(Debug)]
+pub(crate) struct Decoded {
+    pub(crate) event: StreamResponse,
+    pub(crate) last: bool,
+}
+
+/// A typed stream of [`StreamResponse`]s from `SendStreamingMessage` or `SubscribeToTask`.
+///
+/// Events are parsed one at a time, within the configured SSE event size and idle bound. Dropping the
+/// stream closes the connection, which cancels the call on the agent's side only as far as the agent
+/// treats a closed stream as a cancellation (the protocol does not say; use `CancelTask` to cancel).
+/// After the stream yields `None` or an error, [`EventStream::end`] tells a clean close from a drop.
+pub struct EventStream {
+    inner: Option<BoxStream<'static, Result<Decoded, Error>>>,
+    first: Option<Decoded>,
+    end: Option<StreamEnd>,
+    delivered: u64,
+    task_id: Option<TaskId>,
+}
+
+impl fmt::Debug for EventStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EventStream")
+            .field("delivered", &self.delivered)
+            .field("task_id", &self.task_id)
+            .field("end", &self.end)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EventStream {
+    /// A stream whose first event (if any) was already read, while the call could still be retried.
+    pub(crate) fn new(first: Option<Decoded>, rest: BoxStream<'static, Result<Decoded, Error>>) -> Self {
+        let end = if first.is_none() { Some(StreamEnd::Closed) } else { None };
+        Self { inner: Some(rest), first, end, delivered: 0, task_id: None }
+    }
+
+    /// How the stream ended; `None` while it is still open.
+    pub fn end(&self) -> Option<StreamEnd> {
+        self.end
+    }
+
+    /// How many events the stream has yielded so far.
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+
+    /// The task the last delivered event was about, if any: what to resubscribe to after a drop.
+    pub fn task_id(&self) -> Option<&TaskId> {
+        self.task_id.as_ref()
+    }
+
+    fn deliver(&mut self, decoded: Decoded) -> Poll<Option<Result<StreamResponse, Error>>> {
+        self.delivered += 1;
+        if let Some(id) = decoded.event.task_id() {
+            self.task_id = Some(id.clone());
+        }
+        if decoded.last {
+            self.finish(StreamEnd::Closed);
+        }
+        Poll::Ready(Some(Ok(decoded.event)))
+    }
+
+    fn finish(&mut self, end: StreamEnd) {
+        self.end = Some(end);
+        // Dropping the body closes the connection now rather than when the caller drops the stream.
+        self.inner = None;
+    }
+}
+
+impl Stream for EventStream {
+    type Item = Result<StreamResponse, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        if let Some(first) = this.first.take() {
+            return this.deliver(first);
+        }
+        if this.end.is_some() {
+            return Poll::Ready(None);
+        }
+        let Some(inner) = this.inner.as_mut() else {
+            this.end = Some(StreamEnd::Closed);
+            return Poll::Ready(None);
+        };
+        match inner.poll_next_unpin(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Some(Ok(decoded))) => this.deliver(decoded),
+            Poll::Ready(Some(Err(error))) => {
+                let end = match error.transport_fault() {
+                    Some(fault) => StreamEnd::Dropped(fault),
+                    None => StreamEnd::Failed(error.kind()),
+                };
+                this.finish(end);
+                Poll::Ready(Some(Err(error)))
+            }
+            Poll::Ready(None) => {
+                this.finish(StreamEnd::Closed);
+                Poll::Ready(None)
+            }
+        }
+    }
+}
