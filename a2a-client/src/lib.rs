@@ -28,6 +28,7 @@ pub mod connection;
 pub mod discovery;
 pub mod error;
 pub mod metrics;
+pub mod negotiate;
 mod protocol_error;
 pub mod retry;
 pub mod sse;

@@ -1,0 +1,175 @@
+//! Negotiation: run a task on the path the caller depends on, verify each card claim at the first
+//! transition that exercises it, and act on a refusal exactly as the design note says.
+//!
+//! [`Client::run_task`] is the entry point. It
+//! 1. sends an agent that is **capability-suspect** (a mark in the [`DiscoveryCache`](crate::DiscoveryCache)
+//!    still inside its TTL) one single-shot `SendMessage` at once: no negotiation round trip;
+//! 2. otherwise runs the task on the negotiated path (streaming, polling, push: see
+//!    [`Negotiation`]), feeding everything it observes to the typestate
+//!    [`Verifier`](a2a_typestate::Verifier);
+//! 3. on a refusal (all three conditions held): marks the agent capability-suspect for every refused
+//!    capability, never retries the task against it, and either falls back to a single-shot
+//!    `SendMessage` that expects no intermediate states, returning its result **with** the refusal
+//!    ([`TaskPath::Fallback`]), or, when the advice is to abandon (an empty history the caller relied
+//!    on), returns the violation as an [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error.
+//!
+//! Never refused: transport faults (retried by the transports, streams reattached; an exhausted
+//! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked), a first
+//! `working`, an agent doing more than its card says, a gateway. A task still `working` past the
+//! bound with no card basis for polling is an [`ErrorKind::LifecycleFault`](crate::ErrorKind).
+//!
+//! Every task ends in one of: a result, a refusal with the fallback's result, or an error the caller
+//! can act on. Counters ([`Metrics`](crate::Metrics)): requests per agent, negotiation round trips
+//! (every request on the negotiated path, including polls), refusals by capability, fallbacks and
+//! retries.
+//!
+//! ```no_run
+//! use a2a_client::negotiate::{FollowUp, Negotiation, TaskPath};
+//! use a2a_client::{Capability, Client};
+//! use a2a_types::Message;
+//!
+//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! let client = Client::builder().build()?;
+//! let negotiation = Negotiation::depending_on(&[Capability::Streaming])
+//!     .follow_up(FollowUp::reply("metric units"));
+//! let outcome = client
+//!     .run_task("http://agent.example", Message::user_text("m1", "forecast"), &negotiation)
+//!     .await?;
+//! match &outcome.path {
+//!     TaskPath::Negotiated => println!("verified: {:?}", outcome.verified),
+//!     TaskPath::Fallback => println!("refused ({:?}), fallback result: {:?}", outcome.refusal, outcome.state()),
+//!     TaskPath::SingleShotBecauseSuspect(mark) => println!("suspect: {}", mark.evidence()),
+//!     _ => {}
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+mod outcome;
+mod plan;
+mod run;
+mod snapshot;
+
+use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
+use a2a_typestate::{Advice, AgentCardLifecycleViolation};
+
+pub use outcome::{TaskOutcome, TaskPath};
+pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
+
+use crate::{AgentConnection, Client, Error};
+use plan::new_message_id;
+use run::{Run, RunEnd};
+
+impl Client {
+    /// Runs one task against `agent` (its base URL) on the path `negotiation` depends on, verifying
+    /// the card's claims as they are exercised, and acts on a refusal: see [`crate::negotiate`].
+    ///
+    /// # Errors
+    /// - [`ErrorKind::Transport`](crate::ErrorKind): a fault outlived the retry budget (retry later;
+    ///   the agent is not marked);
+    /// - [`ErrorKind::LifecycleViolation`](crate::ErrorKind): a refused claim whose advice is to
+    ///   abandon the task (the agent is marked suspect, nothing was retried);
+    /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): `working` past the bound with no card basis;
+    /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
+    pub async fn run_task(
+        &self,
+        agent: &str,
+        message: Message,
+        negotiation: &Negotiation,
+    ) -> Result<TaskOutcome, Error> {
+        let conn = self.connect(agent).await?;
+        let base = conn.agent().clone();
+        if let Some(mark) = self.discovery_cache().is_suspect(&base) {
+            let result = single_shot(&conn, message, negotiation).await?;
+            return Ok(TaskOutcome {
+                agent: base,
+                path: TaskPath::SingleShotBecauseSuspect(mark),
+                result,
+                verified: a2a_typestate::CapabilitySet::EMPTY,
+                refusal: None,
+                other_refusals: Vec::new(),
+                refused_task: None,
+                negotiation_round_trips: 0,
+            });
+        }
+        let report = Run::new(self, &conn, negotiation).run(message.clone()).await?;
+        let (refusals, refused_task) = match report.end {
+            RunEnd::Finished { result, verified } => {
+                return Ok(TaskOutcome {
+                    agent: base,
+                    path: TaskPath::Negotiated,
+                    result,
+                    verified,
+                    refusal: None,
+                    other_refusals: Vec::new(),
+                    refused_task: None,
+                    negotiation_round_trips: report.round_trips,
+                });
+            }
+            RunEnd::Refused { refusals, task } => (refusals, task),
+        };
+        for violation in &refusals {
+            self.metrics().record_refusal(violation.capability());
+            self.discovery_cache().mark_suspect(&base, violation.capability(), violation.to_string());
+        }
+        let mut refusals = refusals.into_iter();
+        let Some(first) = refusals.next() else {
+            return Err(Error::config("a refused run carried no violation"));
+        };
+        if first.advice() == Advice::Abandon {
+            tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
+            return Err(first.into());
+        }
+        tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
+        self.metrics().record_fallback();
+        let mut fallback = message;
+        fallback.message_id = new_message_id().into();
+        fallback.task_id = None;
+        let result = single_shot(&conn, fallback, negotiation).await?;
+        Ok(TaskOutcome {
+            agent: base,
+            path: TaskPath::Fallback,
+            result,
+            verified: a2a_typestate::CapabilitySet::EMPTY,
+            refusal: Some(first),
+            other_refusals: refusals.collect::<Vec<AgentCardLifecycleViolation>>(),
+            refused_task,
+            negotiation_round_trips: report.round_trips,
+        })
+    }
+}
+
+/// The lifecycle-agnostic path: blocking `SendMessage`s (no stream, no push, no
+/// `returnImmediately`) expecting no intermediate states; a paused task is answered by the
+/// follow-up policy with another blocking send.
+async fn single_shot(
+    conn: &AgentConnection,
+    message: Message,
+    negotiation: &Negotiation,
+) -> Result<SendMessageResponse, Error> {
+    let mut message = message;
+    let mut follow_ups = 0;
+    loop {
+        let mut request = SendMessageRequest::new(message);
+        if !negotiation.accepted().is_empty() {
+            request = request.with_configuration(a2a_types::SendMessageConfiguration {
+                accepted_output_modes: negotiation.accepted().to_vec(),
+                ..Default::default()
+            });
+        }
+        let response = conn.send_message(request).await?;
+        let SendMessageResponse::Task(task) = &response else { return Ok(response) };
+        if !task.status.state.is_interrupted() || follow_ups >= negotiation.follow_up_budget() {
+            return Ok(response);
+        }
+        let request = InputRequest {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            state: task.status.state,
+            question: task.status.message.clone(),
+        };
+        let Some(answer) = negotiation.follow_up_policy().answer(&request) else { return Ok(response) };
+        message = answer;
+        follow_ups += 1;
+    }
+}

@@ -1,0 +1,67 @@
+//! What a negotiated task ended in: its result, which claims were verified, and any refusal with
+//! the fallback that replaced the refused path.
+
+use a2a_types::{SendMessageResponse, Task, TaskState};
+use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
+
+use crate::cache::SuspectMark;
+use crate::discovery::AgentBaseUrl;
+
+/// Which path produced a [`TaskOutcome`]'s result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaskPath {
+    /// The task ran on the path the caller depends on (streaming, polling, push), and no claim the
+    /// caller depends on was refused.
+    Negotiated,
+    /// The agent was capability-suspect (within its mark's TTL), so the client sent one single-shot
+    /// `SendMessage` at once, with no negotiation round trip.
+    SingleShotBecauseSuspect(SuspectMark),
+    /// A claim was refused during negotiation; the result is the single-shot `SendMessage` that
+    /// replaced the refused task (which was not retried).
+    Fallback,
+}
+
+/// How a task the client accepted ended: a result, or a refusal together with the fallback's
+/// result. (The third ending, an error the caller can act on, is the `Err` of
+/// [`Client::run_task`](crate::Client::run_task).)
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TaskOutcome {
+    /// The agent.
+    pub agent: AgentBaseUrl,
+    /// Which path produced `result`.
+    pub path: TaskPath,
+    /// The task (or direct message) the agent answered with, at its last observed state: terminal,
+    /// or paused for input when the follow-up policy had no answer.
+    pub result: SendMessageResponse,
+    /// The claims the first exercising transition verified (empty on the single-shot paths).
+    pub verified: CapabilitySet,
+    /// The refusal that sent the task to the fallback (on [`TaskPath::Fallback`]).
+    pub refusal: Option<AgentCardLifecycleViolation>,
+    /// Further claims the same run contradicted (each is also marked suspect and counted).
+    pub other_refusals: Vec<AgentCardLifecycleViolation>,
+    /// The refused task as last observed (its artifacts may exist, fetched with `GetTask`): kept so
+    /// nothing the agent produced is lost. Never retried.
+    pub refused_task: Option<Task>,
+    /// Requests this run made on the negotiation path (zero on
+    /// [`TaskPath::SingleShotBecauseSuspect`]).
+    pub negotiation_round_trips: u64,
+}
+
+impl TaskOutcome {
+    /// The result's task state; `None` when the agent answered with a direct message.
+    pub fn state(&self) -> Option<TaskState> {
+        self.result.state()
+    }
+
+    /// `true` when a refused claim sent the task to the single-shot fallback.
+    pub fn fell_back(&self) -> bool {
+        self.path == TaskPath::Fallback
+    }
+
+    /// Every refusal of this run, the one that decided first.
+    pub fn refusals(&self) -> impl Iterator<Item = &AgentCardLifecycleViolation> {
+        self.refusal.iter().chain(&self.other_refusals)
+    }
+}

@@ -1,0 +1,103 @@
+//! The task as the client has seen it so far, folded from send responses, stream events and
+//! `GetTask` results: what a run returns as its result.
+
+use a2a_types::{Message, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent};
+
+/// The last known task (or direct message) of a run.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Snapshot {
+    task: Option<Task>,
+    direct: Option<Message>,
+}
+
+impl Snapshot {
+    pub(crate) fn task(&self) -> Option<&Task> {
+        self.task.as_ref()
+    }
+
+    /// A whole task replaces what was known (a `GetTask` or send result is authoritative).
+    pub(crate) fn replace(&mut self, task: Task) {
+        self.task = Some(task);
+    }
+
+    pub(crate) fn apply_send(&mut self, response: &SendMessageResponse) {
+        match response {
+            SendMessageResponse::Task(task) => self.replace(task.clone()),
+            SendMessageResponse::Message(message) => self.direct = Some(message.clone()),
+        }
+    }
+
+    pub(crate) fn apply_event(&mut self, event: &StreamResponse) {
+        match event {
+            StreamResponse::Task(task) => self.replace(task.clone()),
+            StreamResponse::Message(message) => {
+                if self.task.is_none() {
+                    self.direct = Some(message.clone());
+                }
+            }
+            StreamResponse::StatusUpdate(update) => {
+                let task =
+                    self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), update.status.state));
+                if task.context_id.is_none() {
+                    task.context_id = update.context_id.clone();
+                }
+                task.status = update.status.clone();
+            }
+            StreamResponse::ArtifactUpdate(update) => self.apply_artifact(update),
+        }
+    }
+
+    fn apply_artifact(&mut self, update: &TaskArtifactUpdateEvent) {
+        let task =
+            self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), a2a_types::TaskState::Working));
+        let id = &update.artifact.artifact_id;
+        match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
+            Some(existing) if update.append => existing.parts.extend(update.artifact.parts.iter().cloned()),
+            Some(existing) => *existing = update.artifact.clone(),
+            None => task.artifacts.push(update.artifact.clone()),
+        }
+    }
+
+    /// The result: the task when there is one, else the direct message.
+    pub(crate) fn into_response(self) -> Option<SendMessageResponse> {
+        match (self.task, self.direct) {
+            (Some(task), _) => Some(SendMessageResponse::Task(task)),
+            (None, Some(message)) => Some(SendMessageResponse::Message(message)),
+            (None, None) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::{Artifact, Part, TaskState, TaskStatus, TaskStatusUpdateEvent};
+
+    use super::*;
+
+    #[test]
+    fn stream_events_fold_into_the_task_with_appended_artifact_chunks() {
+        let mut snapshot = Snapshot::default();
+        snapshot.apply_event(&StreamResponse::Task(Task::new("t1", TaskState::Submitted)));
+        let chunk = |text: &str, append| {
+            StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+                task_id: "t1".into(),
+                artifact: Artifact::new("a1", vec![Part::text(text)]),
+                append,
+                ..Default::default()
+            })
+        };
+        snapshot.apply_event(&chunk("one", false));
+        snapshot.apply_event(&chunk("two", true));
+        snapshot.apply_event(&StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            task_id: "t1".into(),
+            status: TaskStatus::new(TaskState::Completed),
+            ..Default::default()
+        }));
+        let Some(SendMessageResponse::Task(task)) = snapshot.into_response() else {
+            panic!("a task was streamed")
+        };
+        assert_eq!(task.state(), TaskState::Completed);
+        assert_eq!(task.artifacts.len(), 1);
+        assert_eq!(task.artifacts[0].parts.len(), 2);
+    }
+}
