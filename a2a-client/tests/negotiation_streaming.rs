@@ -1,0 +1,236 @@
+//! The streaming claim, end to end against scripted agents: refused only when all three conditions
+//! hold, and then exactly one fallback `SendMessage`, a suspect mark and no second attempt.
+
+mod negotiation_common;
+
+use a2a_client::negotiate::{Negotiation, TaskPath};
+use a2a_client::{Capability, ErrorKind};
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
+use a2a_types::{SendMessageResponse, TaskState};
+use a2a_typestate::{Channel, Contradiction, Observed};
+use negotiation_common::{client, count, image, operations, text};
+
+fn streaming() -> Negotiation {
+    Negotiation::depending_on(&[Capability::Streaming])
+}
+
+#[tokio::test]
+async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_the_fallback_result_returned()
+{
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let refusal = outcome.refusal.as_ref().expect("the streaming claim is refused");
+    assert_eq!(refusal.capability(), Capability::Streaming);
+    assert_eq!(refusal.contradiction(), &Contradiction::NoArtifactStreamed { artifacts_via_get_task: 1 });
+    assert!(
+        matches!(
+            refusal.evidence().observed,
+            Observed::Status { state: TaskState::Completed, via: Channel::Stream, .. }
+        ),
+        "the evidence is the terminal transition on the stream: {}",
+        refusal.evidence()
+    );
+    // The fallback's result is returned with the refusal, and the refused task's artifact is kept.
+    let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task result") };
+    assert_eq!(result.state(), TaskState::Completed);
+    assert_eq!(result.artifacts.len(), 1, "the blocking send returns the artifact");
+    assert_eq!(outcome.refused_task.as_ref().map(|t| t.artifacts.len()), Some(1));
+    // On the wire: one stream, one GetTask confirming the artifacts, exactly one fallback send.
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask", "SendMessage"]);
+    let fallback = &agent.requests_for("SendMessage")[0];
+    let body = fallback.body.as_ref().unwrap();
+    assert!(body.pointer("/params/configuration/returnImmediately").is_none(), "single-shot blocks");
+    assert!(body.pointer("/params/message/taskId").is_none(), "the refused task is not continued");
+    // The agent is marked capability-suspect for streaming.
+    let mark = client.discovery_cache().is_suspect(&outcome.agent).expect("suspect");
+    assert_eq!(mark.capability(), Capability::Streaming);
+    let metrics = client.metrics().snapshot();
+    assert_eq!(metrics.refusals[&Capability::Streaming], 1);
+    assert_eq!(metrics.fallbacks, 1);
+    assert_eq!(outcome.negotiation_round_trips, 2);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn streaming_call_answered_unsupported_operation_while_declared_is_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let refusal = outcome.refusal.as_ref().unwrap();
+    assert_eq!(refusal.capability(), Capability::Streaming);
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32004, .. }),
+        "{refusal}"
+    );
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "SendMessage"]);
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_some());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn honest_streamer_verifies_the_streaming_claim_without_a_confirmation_call() {
+    let agent =
+        ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.verified.contains(Capability::Streaming));
+    assert!(outcome.refusal.is_none());
+    let SendMessageResponse::Task(task) = &outcome.result else { panic!("a task result") };
+    assert_eq!(task.state(), TaskState::Completed);
+    assert_eq!(task.artifacts.len(), 1, "the streamed artifact is folded into the result");
+    assert_eq!(operations(&agent), ["SendStreamingMessage"]);
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn refusal_needs_the_caller_to_depend_on_the_claim() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.refusal.is_none());
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(count(&agent, "SendStreamingMessage"), 0, "a caller that does not stream never tests it");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn refusal_needs_the_card_to_declare_the_claim() {
+    // An honest agent that does not stream answers -32004: condition 1 fails, the turn is polled.
+    let agent = ScriptedAgent::builder().capabilities(Capabilities::none()).spawn().await.unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.refusal.is_none());
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    let ops = operations(&agent);
+    assert_eq!(ops[..2], ["SendStreamingMessage", "SendMessage"]);
+    assert!(ops[2..].iter().all(|op| op == "GetTask"), "then polled: {ops:?}");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    assert_eq!(client.metrics().snapshot().fallbacks, 0);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn refusal_needs_the_divergence_reachable_through_the_default_input_modes() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .default_input_modes(["text/plain"])
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), image(), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated, "an image/png message is outside text/plain");
+    assert!(outcome.refusal.is_none());
+    assert!(!outcome.verified.contains(Capability::Streaming), "not verified either");
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(count(&agent, "SendMessage"), 0, "no fallback");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn under_declared_streaming_is_used_and_never_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::UnderDeclaredStreaming))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.refusal.is_none());
+    assert!(outcome.verified.is_empty(), "nothing was claimed, so nothing is verified");
+    let SendMessageResponse::Task(task) = &outcome.result else { panic!("a task result") };
+    assert_eq!(task.artifacts.len(), 1);
+    assert_eq!(operations(&agent), ["SendStreamingMessage"], "the stream it did not declare was used");
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn first_working_alone_never_refuses_a_slow_streamer() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().step_delay(negotiation_common::ms(250)))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.verified.contains(Capability::Streaming));
+    assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_refused_task_is_never_sent_again_on_the_negotiation_path() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let message = text("only once");
+    let message_id = message.message_id.clone();
+
+    let outcome = client.run_task(&agent.base_url(), message, &streaming()).await.unwrap();
+
+    assert!(outcome.fell_back());
+    let streamed = agent.requests_for("SendStreamingMessage");
+    assert_eq!(streamed.len(), 1, "no second attempt of the refused task");
+    let sent_ids: Vec<_> = agent
+        .requests_for("SendMessage")
+        .iter()
+        .filter_map(|r| r.body.as_ref()?.pointer("/params/message/messageId")?.as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(sent_ids.len(), 1);
+    assert_ne!(sent_ids[0], message_id.as_str(), "the fallback is a new message, not a replay");
+    assert_eq!(client.metrics().snapshot().fallbacks, 1);
+    // An unrelated error path stays an error: a malformed URL is a Config error, not a refusal.
+    let err = client.run_task("not a url", text("x"), &streaming()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    agent.shutdown().await;
+}
