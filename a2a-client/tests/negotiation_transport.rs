@@ -1,0 +1,138 @@
+//! Transport faults say nothing about the card: retried (or the stream reattached), never refused,
+//! never a suspect mark; an exhausted budget is a transport error the caller can retry.
+
+mod negotiation_common;
+
+use a2a_client::negotiate::{Negotiation, TaskPath};
+use a2a_client::{AgentBaseUrl, Capability, Client, ErrorKind};
+use a2a_testkit::{Capabilities, Fault, RunningAgent, Script, ScriptedAgent, Times};
+use a2a_types::TaskState;
+use negotiation_common::{builder, client, count, ms, text};
+
+fn assert_not_refused(client: &Client, agent: &RunningAgent) {
+    let snapshot = client.metrics().snapshot();
+    assert_eq!(snapshot.refusals.values().sum::<u64>(), 0, "a transport fault is never a refusal");
+    assert_eq!(snapshot.fallbacks, 0);
+    let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    assert!(client.discovery_cache().is_suspect(&base).is_none(), "and never a suspect mark");
+}
+
+#[tokio::test]
+async fn bad_gateway_on_the_streaming_call_is_retried_never_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with_fault(Fault::BadGateway(Times::First(2))))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.verified.contains(Capability::Streaming));
+    assert_eq!(count(&agent, "SendStreamingMessage"), 3, "two 502s, then the stream");
+    assert_eq!(client.metrics().snapshot().retries, 2);
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn service_unavailable_on_the_polled_path_is_retried_never_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_state_transition_history())
+        .script(Script::honest().with_fault(Fault::ServiceUnavailable(Times::First(2))))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::StateTransitionHistory]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert!(outcome.verified.contains(Capability::StateTransitionHistory));
+    assert_eq!(count(&agent, "SendMessage"), 3, "two 503s, then the send");
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn connection_reset_mid_stream_is_reattached_never_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming().with_state_transition_history())
+        .script(
+            Script::honest()
+                .step_delay(ms(60))
+                .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::First(1) }),
+        )
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming, Capability::StateTransitionHistory]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(count(&agent, "SendStreamingMessage"), 1, "the task is not sent twice");
+    assert_eq!(count(&agent, "SubscribeToTask"), 1, "the stream is reattached");
+    // The missed states are rebuilt from the history, which the agent keeps: verified.
+    assert!(outcome.verified.contains(Capability::StateTransitionHistory));
+    let history_asked = agent
+        .requests_for("GetTask")
+        .iter()
+        .any(|r| r.body.as_ref().and_then(|b| b.pointer("/params/historyLength")).is_some());
+    assert!(history_asked, "GetTask asked for the history");
+    assert!(client.metrics().snapshot().retries >= 1);
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn truncated_stream_is_reattached_never_refused() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(
+            Script::honest()
+                .step_delay(ms(60))
+                .with_fault(Fault::TruncatedSse { after_events: 1, times: Times::First(1) }),
+        )
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(count(&agent, "SendStreamingMessage"), 1);
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with_fault(Fault::SlowResponses(ms(600))))
+        .spawn()
+        .await
+        .unwrap();
+    let client = builder().request_timeout(ms(100)).build().unwrap();
+
+    let err = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap_err();
+
+    assert_eq!(err.kind(), ErrorKind::Transport, "{err}");
+    assert!(err.is_timeout());
+    assert!(err.is_retryable(), "the caller may try again later");
+    assert_eq!(count(&agent, "SendMessage"), 3, "the budget of three attempts was spent");
+    assert_eq!(client.metrics().snapshot().retries, 2);
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}
