@@ -1,0 +1,130 @@
+//! A 0.3 agent behind the 1.0 API: 0.3 method names, no version header, results converted, and a
+//! status update with `final: true` ends the stream.
+
+mod transport_common;
+
+use std::time::Duration;
+
+use a2a_client::{ErrorKind, StreamEnd};
+use a2a_testkit::{Capabilities, Protocol, RunningAgent, Script, ScriptedAgent};
+use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_types::{StreamResponse, TaskState};
+use futures::StreamExt;
+use transport_common::scenarios::{self, slow};
+use transport_common::{client, text};
+
+async fn v03_agent(script: Script) -> RunningAgent {
+    ScriptedAgent::builder()
+        .protocol(Protocol::V0_3)
+        .capabilities(Capabilities::none().with_streaming().with_push_notifications())
+        .script(script)
+        .spawn()
+        .await
+        .unwrap()
+}
+
+async fn connect(client: &a2a_client::Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    assert_eq!(connection.interface().protocol_version, ProtocolVersion::V0_3);
+    assert_eq!(connection.interface().binding, ProtocolBinding::JsonRpc);
+    connection
+}
+
+#[tokio::test]
+async fn v03_requests_use_0_3_method_names_and_no_version_header() {
+    let agent = v03_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    let task = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    scenarios::get_task_honours_history_length(&connection, &task).await;
+    scenarios::streaming_starts_with_the_task_and_closes_cleanly(&connection).await;
+    let methods: Vec<Option<String>> =
+        agent.requests().into_iter().filter(|r| r.operation.is_some()).map(|r| r.rpc_method).collect();
+    let expected = ["message/send", "tasks/get", "tasks/get", "message/stream"].map(|m| Some(m.to_owned()));
+    assert_eq!(methods, expected);
+    for request in agent.requests() {
+        assert_eq!(request.header("a2a-version"), None, "0.3 has no version header: {request:?}");
+    }
+    let send = agent.requests_for("SendMessage")[0].body.clone().unwrap();
+    assert_eq!(send["params"]["message"]["kind"], "message", "the request was converted to 0.3");
+    assert_eq!(send["params"]["message"]["role"], "user");
+}
+
+#[tokio::test]
+async fn a_final_status_update_ends_the_stream_as_closed() {
+    let agent = v03_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    let mut stream = connection.send_streaming_message(text("final")).await.unwrap();
+    let mut last = None;
+    while stream.end().is_none() {
+        match stream.next().await {
+            Some(event) => last = Some(event.unwrap()),
+            None => break,
+        }
+    }
+    let last = last.unwrap();
+    assert!(
+        matches!(&last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
+        "{last:?}"
+    );
+    assert_eq!(stream.end(), Some(StreamEnd::Closed), "closed on `final: true`, before the body ended");
+    assert!(stream.next().await.is_none());
+}
+
+#[tokio::test]
+async fn input_required_then_follow_up_completes() {
+    let agent = v03_agent(Script::honest()).await;
+    let client = client();
+    scenarios::input_required_then_follow_up_completes(&connect(&client, &agent).await).await;
+}
+
+#[tokio::test]
+async fn cancel_subscribe_and_poll_work_through_the_0_3_methods() {
+    let agent = v03_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    scenarios::cancel_of_a_working_task_returns_it_canceled(&connection).await;
+    scenarios::subscribe_starts_with_the_snapshot_and_follows_to_the_end(&connection).await;
+    scenarios::poll_stops_at_the_terminal_state(&connection).await;
+    scenarios::unknown_task_is_a_task_not_found_protocol_error(&connection).await;
+    assert_eq!(agent.requests_for("CancelTask")[0].rpc_method.as_deref(), Some("tasks/cancel"));
+    assert_eq!(agent.requests_for("SubscribeToTask")[0].rpc_method.as_deref(), Some("tasks/resubscribe"));
+}
+
+#[tokio::test]
+async fn push_configs_round_trip_and_callbacks_arrive() {
+    let agent = v03_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    scenarios::push_configs_round_trip_and_callbacks_arrive(&client, &connection).await;
+    let set = &agent.requests_for("CreateTaskPushNotificationConfig")[0];
+    assert_eq!(set.rpc_method.as_deref(), Some("tasks/pushNotificationConfig/set"));
+    let params = &set.body.as_ref().unwrap()["params"];
+    assert_eq!(params["pushNotificationConfig"]["authentication"]["schemes"][0], "Bearer");
+}
+
+#[tokio::test]
+async fn list_tasks_is_refused_locally_since_0_3_has_no_such_method() {
+    let agent = v03_agent(Script::honest()).await;
+    let client = client();
+    let err = connect(&client, &agent).await.list_tasks(Default::default()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    assert!(err.to_string().contains("ListTasks"), "{err}");
+    assert!(agent.requests_for("ListTasks").is_empty(), "nothing was sent");
+}
+
+#[tokio::test]
+async fn what_0_3_cannot_carry_is_counted_as_a_conversion_loss_not_dropped_silently() {
+    let agent = v03_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    assert_eq!(connection.conversion_losses(), 0, "a plain exchange converts without loss");
+    let mut request = text("tenant");
+    request.tenant = Some("acme".to_owned());
+    connection.send_message(request).await.unwrap();
+    assert_eq!(connection.conversion_losses(), 1, "0.3 has no tenant");
+    let sent = agent.requests_for("SendMessage")[1].body.clone().unwrap();
+    assert!(sent["params"].get("tenant").is_none());
+}
