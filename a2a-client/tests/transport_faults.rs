@@ -1,0 +1,181 @@
+//! Transport faults are retried (before any event was delivered) or reported as a dropped stream,
+//! never confused with the agent's answers; every wait is bounded.
+
+mod transport_common;
+
+use std::time::Duration;
+
+use a2a_client::{Client, ErrorKind, RetryPolicy, StreamEnd, TransportFault};
+use a2a_testkit::{Capabilities, Fault, Lie, RunningAgent, Script, ScriptedAgent, Times};
+use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_types::{SendMessageConfiguration, SendMessageResponse, StreamResponse, TaskState};
+use futures::StreamExt;
+use transport_common::{agent, client, connect_over, text};
+
+async fn jsonrpc(client: &Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+    connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::JsonRpc).await
+}
+
+fn returning_immediately(message: &str) -> a2a_types::SendMessageRequest {
+    text(message)
+        .with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() })
+}
+
+#[tokio::test]
+async fn bad_gateway_is_retried_until_the_call_succeeds() {
+    let agent = agent(Script::honest().with_fault(Fault::BadGateway(Times::First(2)))).await;
+    let client = client();
+    let connection = jsonrpc(&client, &agent).await;
+    let answer = connection.send_message(text("through")).await.unwrap();
+    assert_eq!(answer.state(), Some(TaskState::Completed));
+    assert_eq!(agent.requests_for("SendMessage").len(), 3, "two 502s, then the answer");
+    let metrics = client.metrics().snapshot();
+    assert_eq!(metrics.retries, 2);
+    assert_eq!(metrics.requests_per_agent[connection.agent().as_str()], 4, "the card, then three sends");
+}
+
+#[tokio::test]
+async fn service_unavailable_past_the_budget_is_a_retryable_transport_error() {
+    let agent = agent(Script::honest().with_fault(Fault::ServiceUnavailable(Times::Always))).await;
+    let client = client();
+    let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, ProtocolBinding::HttpJson).await;
+    let err = connection.get_task(a2a_types::GetTaskRequest::new("t")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Transport);
+    assert_eq!(err.status(), Some(503));
+    assert!(err.is_retryable());
+    assert_eq!(agent.requests_for("GetTask").len(), 3, "the whole retry budget, no more");
+}
+
+#[tokio::test]
+async fn a_slow_agent_is_bounded_by_the_request_timeout() {
+    let agent = agent(Script::honest().with_fault(Fault::SlowResponses(Duration::from_secs(5)))).await;
+    let client = Client::builder()
+        .retry_policy(RetryPolicy::no_retry())
+        .request_timeout(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let connection = jsonrpc(&client, &agent).await;
+    let started = std::time::Instant::now();
+    let err = connection.send_message(text("slow")).await.unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(3), "waited {:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn reset_mid_stream_is_dropped_and_resubscribe_reattaches() {
+    let fault = Fault::ResetMidStream { after_events: 2, times: Times::First(1) };
+    let agent = agent(Script::honest().step_delay(Duration::from_millis(200)).with_fault(fault)).await;
+    let client = client();
+    let connection = jsonrpc(&client, &agent).await;
+    let mut stream = connection.send_streaming_message(text("cut")).await.unwrap();
+    let mut delivered = Vec::new();
+    let err = loop {
+        match stream.next().await {
+            Some(Ok(event)) => delivered.push(event),
+            Some(Err(err)) => break err,
+            None => panic!("the stream ended cleanly after {delivered:?}"),
+        }
+    };
+    assert_eq!(delivered.len(), 2);
+    assert_eq!(err.transport_fault(), Some(TransportFault::Reset), "{err}");
+    assert_eq!(stream.end(), Some(StreamEnd::Dropped(TransportFault::Reset)));
+    assert!(stream.next().await.is_none());
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1, "never re-sent after events");
+
+    let task_id = stream.task_id().cloned().unwrap();
+    let mut again = connection.resubscribe(&task_id).await.unwrap();
+    let first = again.next().await.unwrap().unwrap();
+    assert!(matches!(&first, StreamResponse::Task(t) if t.id == task_id), "{first:?}");
+    let mut last = first;
+    while let Some(event) = again.next().await {
+        last = event.unwrap();
+    }
+    assert_eq!(last.state(), Some(TaskState::Completed));
+    assert_eq!(again.end(), Some(StreamEnd::Closed));
+}
+
+#[tokio::test]
+async fn reset_before_the_first_event_is_retried() {
+    let fault = Fault::ResetMidStream { after_events: 0, times: Times::First(1) };
+    let agent = agent(Script::honest().with_fault(fault)).await;
+    let client = client();
+    let connection = jsonrpc(&client, &agent).await;
+    let stream = connection.send_streaming_message(text("again")).await.unwrap();
+    let events: Vec<_> = stream.collect().await;
+    assert!(events.iter().all(Result::is_ok), "{events:?}");
+    assert_eq!(events.last().and_then(|e| e.as_ref().ok()?.state()), Some(TaskState::Completed));
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2);
+    assert_eq!(client.metrics().snapshot().retries, 1);
+}
+
+#[tokio::test]
+async fn truncated_sse_is_dropped_not_closed() {
+    let fault = Fault::TruncatedSse { after_events: 1, times: Times::Always };
+    let agent = agent(Script::honest().with_fault(fault)).await;
+    let client = client();
+    for binding in [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson] {
+        let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, binding.clone()).await;
+        let mut stream = connection.send_streaming_message(text("half")).await.unwrap();
+        assert!(stream.next().await.unwrap().is_ok());
+        let err = stream.next().await.unwrap().unwrap_err();
+        assert_eq!(err.transport_fault(), Some(TransportFault::Truncated), "{binding}: {err}");
+        assert_eq!(stream.end(), Some(StreamEnd::Dropped(TransportFault::Truncated)), "{binding}");
+    }
+}
+
+#[tokio::test]
+async fn streaming_refused_as_plain_json_is_a_protocol_error_from_the_call_itself() {
+    let agent = agent(Script::honest().with(Lie::StreamingRefused)).await;
+    let client = client();
+    for binding in [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson] {
+        let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, binding.clone()).await;
+        let err = connection.send_streaming_message(text("stream?")).await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Protocol, "{binding}: {err}");
+        assert_eq!(err.protocol_error().and_then(|p| p.code()), Some(-32004), "{binding}: {err}");
+    }
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2, "one per binding, not retried");
+}
+
+#[tokio::test]
+async fn poll_follows_the_cadence_the_card_declares_and_stops_at_the_terminal_state() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_poll_cadence(Duration::from_millis(150)))
+        .script(Script::honest().step_delay(Duration::from_millis(150)))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let connection = jsonrpc(&client, &agent).await;
+    let SendMessageResponse::Task(task) =
+        connection.send_message(returning_immediately("poll")).await.unwrap()
+    else {
+        panic!("expected a task")
+    };
+    let poll = connection.poll_task(&task.id);
+    assert_eq!(poll.delay(0), Duration::from_millis(150));
+    assert_eq!(poll.delay(9), Duration::from_millis(150), "a declared cadence does not grow");
+    let polled: Vec<_> = poll.map(Result::unwrap).collect().await;
+    assert_eq!(polled.last().map(|t| t.state()), Some(TaskState::Completed));
+    let gets = agent.requests_for("GetTask");
+    assert_eq!(gets.len(), polled.len(), "one GetTask per item, none after the terminal state");
+    for pair in gets.windows(2) {
+        let gap = pair[1].at.saturating_sub(pair[0].at);
+        assert!(gap >= Duration::from_millis(140), "polled after {gap:?}");
+    }
+}
+
+#[tokio::test]
+async fn poll_stops_at_input_required() {
+    let agent = agent(Script::honest().step_delay(Duration::from_millis(50))).await;
+    let client = client();
+    let connection = jsonrpc(&client, &agent).await;
+    let SendMessageResponse::Task(task) =
+        connection.send_message(returning_immediately("clarify")).await.unwrap()
+    else {
+        panic!("expected a task")
+    };
+    let poll = connection.poll_task(&task.id);
+    assert_eq!(poll.delay(0), client.config().poll_cadence().initial(), "no declared cadence: the client's");
+    let polled: Vec<_> = poll.map(Result::unwrap).collect().await;
+    assert_eq!(polled.last().map(|t| t.state()), Some(TaskState::InputRequired));
+}
