@@ -1,0 +1,137 @@
+//! The push claim end to end (silent, wrong credentials, -32003 on the config call: refused; honest:
+//! verified) and gateways (no claims, so no refusal).
+
+mod negotiation_common;
+
+use a2a_client::negotiate::{Negotiation, TaskPath};
+use a2a_client::{Capability, Client};
+use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_types::TaskState;
+use a2a_typestate::{Contradiction, Deployment};
+use negotiation_common::{client, count, text};
+
+fn push() -> Negotiation {
+    Negotiation::depending_on(&[Capability::PushNotifications])
+}
+
+fn assert_push_refused_with_one_fallback(client: &Client, agent: &RunningAgent) {
+    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
+    assert_eq!(mark.capability(), Capability::PushNotifications);
+    assert_eq!(count(agent, "CreateTaskPushNotificationConfig"), 1);
+    let sends = agent.requests_for("SendMessage");
+    assert_eq!(sends.len(), 2, "the negotiated send, then exactly one fallback");
+    let fallback = sends[1].body.as_ref().unwrap();
+    assert!(fallback.pointer("/params/configuration/taskPushNotificationConfig").is_none());
+    assert!(fallback.pointer("/params/configuration/returnImmediately").is_none());
+    assert_eq!(client.metrics().snapshot().refusals[&Capability::PushNotifications], 1);
+}
+
+#[tokio::test]
+async fn push_declared_but_silent_is_refused_once_the_arrival_bound_passed() {
+    let agent =
+        ScriptedAgent::builder().script(Script::honest().with(Lie::SilentPush)).spawn().await.unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let refusal = outcome.refusal.as_ref().unwrap();
+    assert_eq!(refusal.capability(), Capability::PushNotifications);
+    let Contradiction::NoPushCallback { waited, bound } = refusal.contradiction() else {
+        panic!("{refusal}")
+    };
+    assert!(waited > bound, "{waited:?} waited, bound {bound:?}");
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "the fallback's result");
+    assert!(agent.push_callbacks_sent().is_empty());
+    assert_push_refused_with_one_fallback(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn push_with_wrong_credentials_is_refused_since_rejected_callbacks_never_arrive() {
+    let agent = ScriptedAgent::builder()
+        .script(Script::honest().with(Lie::WrongPushCredentials))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let refusal = outcome.refusal.as_ref().unwrap();
+    assert!(matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }), "{refusal}");
+    let sent = agent.push_callbacks_sent();
+    assert!(!sent.is_empty(), "the agent did call back");
+    assert!(sent.iter().all(|d| d.response_status == Some(401)), "each rejected by the webhook: {sent:?}");
+    assert_push_refused_with_one_fallback(&client, &agent);
+    agent.shutdown().await;
+}
+
+/// A card claiming push and streaming in front of a backend that does neither.
+async fn gateway() -> RunningAgent {
+    ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming().with_push_notifications())
+        .script(Script::honest().with(Lie::Gateway { backend: Capabilities::none() }))
+        .spawn()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn push_config_answered_push_not_supported_while_declared_is_refused() {
+    let agent = gateway().await;
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let refusal = outcome.refusal.as_ref().unwrap();
+    assert_eq!(refusal.capability(), Capability::PushNotifications);
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32003, .. }),
+        "{refusal}"
+    );
+    assert_push_refused_with_one_fallback(&client, &agent);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn gateway_card_gives_no_claims_so_nothing_is_refused() {
+    let agent = gateway().await;
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming, Capability::PushNotifications])
+        .deployment(Deployment::Gateway);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.refusal.is_none());
+    assert!(outcome.verified.is_empty());
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    // The backend refused the stream and the webhook; the task was still done, by polling.
+    assert_eq!(count(&agent, "SendStreamingMessage"), 1);
+    assert_eq!(count(&agent, "SendMessage"), 1);
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn honest_push_verifies_the_push_claim() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_push_notifications())
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(outcome.verified.contains(Capability::PushNotifications));
+    assert!(agent.push_callbacks_sent().iter().any(|d| d.response_status == Some(200)));
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    agent.shutdown().await;
+}
