@@ -68,8 +68,12 @@ pub struct DemoArgs {
 #[derive(Debug, Clone, Args)]
 pub struct AuditArgs {
     /// Base URLs of the agents (their cards are discovered under `/.well-known/`).
-    #[arg(required = true, value_name = "URL")]
+    #[arg(required_unless_present = "gateways", value_name = "URL")]
     pub urls: Vec<String>,
+    /// An agent reached through a gateway (repeatable): its card describes the gateway, so its claims
+    /// are reported unverifiable instead of being checked.
+    #[arg(long = "gateway", value_name = "URL")]
+    pub gateways: Vec<String>,
     /// How long to wait for a push callback before judging a push claim, e.g. `5s`.
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
     pub push_arrival_bound: Duration,

@@ -3,7 +3,11 @@
 //! The binary is a thin shell over this library, so the commands can be run in-process by tests and
 //! by other tools:
 //!
-//! - [`card`]: `a2a card URL` fetches, validates and shows a card ([`card::CardSummary`]).
+//! - [`demo`]: `a2a demo` runs the embedded fleet through the client ([`demo::run`], [`demo::DemoReport`]);
+//! - [`audit`]: `a2a audit URL...` probes agents and reports each claim ([`audit::audit`],
+//!   [`audit::AuditReport`]);
+//! - [`card`]: `a2a card URL` fetches, validates and shows a card ([`card::CardSummary`]);
+//! - [`outcome`]: how a task's result is counted (the four endings).
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
 //! output is not a terminal (or `NO_COLOR` is set); `--json` prints machine-readable reports.
@@ -18,9 +22,12 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod audit;
 pub mod card;
 pub mod cli;
+pub mod demo;
 mod errors;
+pub mod outcome;
 mod style;
 mod table;
 
@@ -49,10 +56,8 @@ pub fn run(cli: Cli) -> ExitCode {
     runtime.block_on(async {
         match &cli.command {
             Command::Card(args) => card::run(args, &mut out, &mut err).await,
-            Command::Demo(_) | Command::Audit(_) => {
-                let _ = writeln!(err, "error: not available yet");
-                ExitCode::from(2)
-            }
+            Command::Demo(args) => demo::run_command(args, &mut out, &mut err).await,
+            Command::Audit(args) => audit::run_command(args, &mut out).await,
         }
     })
 }

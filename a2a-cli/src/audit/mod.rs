@@ -1,0 +1,287 @@
+//! `a2a audit URL...`: discover each agent, run one short probe task that depends on every claim its
+//! card makes, and report each declared capability as verified, refused (with the evidence), not
+//! exercised, or unverifiable (the card describes a gateway).
+//!
+//! The exit status says what was found: 1 when any agent over-declares, else 2 when an agent could
+//! not be audited (no card, unreachable, the probe failed for another reason), else 0.
+//!
+//! ```no_run
+//! # async fn demo() {
+//! use a2a_cli::audit::{AuditOptions, audit};
+//! use a2a_typestate::Deployment;
+//! let agents = [("http://127.0.0.1:8080".to_owned(), Deployment::Direct)];
+//! let report = audit(&agents, &AuditOptions::default()).await;
+//! for agent in &report.agents {
+//!     println!("{}: over-declares {:?}", agent.url, agent.over_declares);
+//! }
+//! # }
+//! ```
+
+mod render;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use a2a_client::negotiate::{FollowUp, Negotiation};
+use a2a_client::{Client, PollCadence};
+use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use futures::StreamExt;
+use serde::Serialize;
+
+use crate::card::{self, CardSummary};
+use crate::cli::AuditArgs;
+use crate::errors;
+use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
+
+/// Exit status when an agent over-declares.
+pub const EXIT_OVER_DECLARES: u8 = 1;
+/// Exit status when no agent over-declares but one could not be audited.
+pub const EXIT_NOT_AUDITED: u8 = 2;
+
+/// Agents audited at once.
+const PARALLEL_AUDITS: usize = 8;
+
+/// How the audit runs.
+#[derive(Clone, Debug)]
+pub struct AuditOptions {
+    /// How long a push callback may take before the push claim is refused.
+    pub push_arrival_bound: Duration,
+    /// Longest wait for any one request.
+    pub request_timeout: Duration,
+}
+
+impl Default for AuditOptions {
+    /// A 5 s push bound and a 30 s request timeout.
+    fn default() -> Self {
+        Self { push_arrival_bound: Duration::from_secs(5), request_timeout: Duration::from_secs(30) }
+    }
+}
+
+impl From<&AuditArgs> for AuditOptions {
+    fn from(args: &AuditArgs) -> Self {
+        Self { push_arrival_bound: args.push_arrival_bound, request_timeout: args.request_timeout }
+    }
+}
+
+/// The audit of every agent asked for; also the `--json` output.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditReport {
+    /// One entry per URL, in the order given.
+    pub agents: Vec<AgentAudit>,
+    /// How many agents over-declare.
+    pub over_declaring: usize,
+    /// How many agents could not be audited.
+    pub not_audited: usize,
+    /// The exit status the command returns (0, [`EXIT_OVER_DECLARES`] or [`EXIT_NOT_AUDITED`]).
+    pub exit_status: u8,
+}
+
+/// The audit of one agent.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentAudit {
+    /// The URL as given.
+    pub url: String,
+    /// The card's name (absent when no card was read).
+    pub name: Option<String>,
+    /// Where the card was read.
+    pub card_url: Option<String>,
+    /// The protocol versions the card's interfaces speak.
+    pub protocol_versions: Vec<String>,
+    /// Whether the card describes a gateway (its claims are then unverifiable).
+    pub gateway: bool,
+    /// One verdict per capability the card declares.
+    pub claims: Vec<ClaimAudit>,
+    /// The capabilities the agent was caught over-declaring.
+    #[serde(serialize_with = "outcome::capability_fields")]
+    pub over_declares: CapabilitySet,
+    /// How the probe task ended (absent when it could not be sent).
+    pub probe: Option<ProbeSummary>,
+    /// Why the agent could not be audited, if it could not.
+    pub error: Option<String>,
+}
+
+impl AgentAudit {
+    fn unreadable(url: &str, error: String) -> Self {
+        Self {
+            url: url.to_owned(),
+            name: None,
+            card_url: None,
+            protocol_versions: Vec::new(),
+            gateway: false,
+            claims: Vec::new(),
+            over_declares: CapabilitySet::EMPTY,
+            probe: None,
+            error: Some(error),
+        }
+    }
+}
+
+/// The verdict on one declared capability.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimAudit {
+    /// The capability (its card field).
+    #[serde(serialize_with = "outcome::capability_field")]
+    pub capability: Capability,
+    /// What the probe showed.
+    #[serde(flatten)]
+    pub verdict: ClaimVerdict,
+}
+
+/// What the probe showed about one declared capability.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+pub enum ClaimVerdict {
+    /// The agent did what the card claims.
+    Verified,
+    /// The agent contradicted the claim.
+    Refused {
+        /// What it did.
+        contradiction: String,
+        /// The observation that showed it.
+        evidence: String,
+    },
+    /// The probe did not reach a transition that exercises the claim.
+    NotExercised,
+    /// The card describes a gateway, so the claim says nothing about the task's lifecycle.
+    Unverifiable,
+}
+
+/// How the probe task ended.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeSummary {
+    /// The ending (and its reason when it failed).
+    #[serde(flatten)]
+    pub ending: Ending,
+    /// Requests made on the negotiation path.
+    pub negotiation_round_trips: u64,
+}
+
+/// Audits each of `agents` (URL and how it is reached) with one client (fresh discovery cache, so
+/// nothing is suspect beforehand).
+pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> AuditReport {
+    let agents = match audit_client(options) {
+        Ok(client) => {
+            let client = &client;
+            futures::stream::iter(agents)
+                .map(|(url, deployment)| audit_agent(client, url, *deployment))
+                .buffered(PARALLEL_AUDITS)
+                .collect::<Vec<_>>()
+                .await
+        }
+        Err(e) => agents.iter().map(|(url, _)| AgentAudit::unreadable(url, errors::one_line(&e))).collect(),
+    };
+    let over_declaring = agents.iter().filter(|a| !a.over_declares.is_empty()).count();
+    let not_audited = agents.iter().filter(|a| a.error.is_some()).count();
+    let exit_status = if over_declaring > 0 {
+        EXIT_OVER_DECLARES
+    } else if not_audited > 0 {
+        EXIT_NOT_AUDITED
+    } else {
+        0
+    };
+    AuditReport { agents, over_declaring, not_audited, exit_status }
+}
+
+fn audit_client(options: &AuditOptions) -> Result<Client, a2a_client::Error> {
+    Client::builder()
+        .push_arrival_bound(options.push_arrival_bound)
+        .request_timeout(options.request_timeout)
+        .poll_cadence(PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))?)
+        .build()
+}
+
+/// Audits one agent: its card, then one probe task depending on every claim the card makes.
+pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
+    let base = card::base_url_of(url);
+    let discovered = match client.discover(base).await {
+        Ok(card) => card,
+        Err(e) => return AgentAudit::unreadable(url, card::explain_fetch_error(base, &e)),
+    };
+    let summary = match CardSummary::of(&discovered) {
+        Ok(summary) => summary,
+        Err(e) => return AgentAudit::unreadable(url, format!("the card cannot be used: {e}")),
+    };
+    let lifted = CardClaims::lift(discovered.card(), deployment);
+    // What the card says, before the gateway rule empties it: a gateway's claims are reported too.
+    let written: CapabilitySet =
+        Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
+    let depends: Vec<Capability> = lifted.declared().iter().collect();
+    let negotiation = Negotiation::depending_on(&depends)
+        .deployment(deployment)
+        .follow_up(FollowUp::reply("a2a audit probe: no further input"));
+    let message = a2a_types::Message::user_text(
+        format!("a2a-audit-{}", std::process::id()),
+        "a2a audit probe: please answer briefly",
+    );
+    let result = client.run_task(base, message, &negotiation).await;
+    let record = TaskRecord::from_result(&result);
+    let error = match &result {
+        Err(e) if e.lifecycle_violation().is_none() => {
+            Some(format!("the probe failed: {}", errors::one_line(e)))
+        }
+        _ => None,
+    };
+    let claims: Vec<ClaimAudit> = written
+        .iter()
+        .map(|capability| ClaimAudit { capability, verdict: verdict(capability, &lifted, &record) })
+        .collect();
+    let over_declares = claims
+        .iter()
+        .filter(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }))
+        .map(|c| c.capability)
+        .collect();
+    AgentAudit {
+        url: url.to_owned(),
+        name: Some(summary.name),
+        card_url: Some(summary.source_url),
+        protocol_versions: summary.protocol_versions,
+        gateway: lifted.is_gateway(),
+        claims,
+        over_declares,
+        probe: Some(ProbeSummary {
+            ending: record.ending.clone(),
+            negotiation_round_trips: record.negotiation_round_trips,
+        }),
+        error,
+    }
+}
+
+fn verdict(capability: Capability, lifted: &CardClaims, record: &TaskRecord) -> ClaimVerdict {
+    if lifted.is_gateway() {
+        return ClaimVerdict::Unverifiable;
+    }
+    if let Some(refused) = record.refusals.iter().find(|r: &&RefusedClaim| r.capability == capability) {
+        return ClaimVerdict::Refused {
+            contradiction: refused.contradiction.clone(),
+            evidence: refused.evidence.clone(),
+        };
+    }
+    if record.verified.contains(capability) { ClaimVerdict::Verified } else { ClaimVerdict::NotExercised }
+}
+
+/// Runs `a2a audit`.
+pub async fn run_command(args: &AuditArgs, out: &mut dyn Write) -> ExitCode {
+    let agents: Vec<(String, Deployment)> = args
+        .urls
+        .iter()
+        .map(|url| (url.clone(), Deployment::Direct))
+        .chain(args.gateways.iter().map(|url| (url.clone(), Deployment::Gateway)))
+        .collect();
+    let report = audit(&agents, &AuditOptions::from(args)).await;
+    let written = if args.json {
+        serde_json::to_string_pretty(&report)
+            .map_err(std::io::Error::other)
+            .and_then(|text| writeln!(out, "{text}"))
+    } else {
+        write!(out, "{}", render::render(&report))
+    };
+    match written {
+        Ok(()) => ExitCode::from(report.exit_status),
+        Err(_) => ExitCode::from(EXIT_NOT_AUDITED),
+    }
+}

@@ -1,0 +1,103 @@
+//! The audit report as tables for people.
+
+use super::{AuditReport, ClaimVerdict};
+use crate::outcome::{self, Ending};
+use crate::style::{self, paint};
+use crate::table::{Cell, Table};
+
+pub(crate) fn render(report: &AuditReport) -> String {
+    let mut out = format!("{}  {} agent(s)\n", paint(style::TITLE, "a2a audit"), report.agents.len());
+    let mut table = Table::new(&["AGENT", "CAPABILITY", "VERDICT", "DETAIL"]);
+    for agent in &report.agents {
+        let name = agent.name.clone().unwrap_or_else(|| agent.url.clone());
+        if let Some(error) = &agent.error
+            && agent.claims.is_empty()
+        {
+            table.row([
+                Cell::plain(name),
+                Cell::plain("-"),
+                Cell::styled("not audited", style::BAD),
+                Cell::plain(error.clone()),
+            ]);
+            continue;
+        }
+        if agent.claims.is_empty() {
+            table.row([
+                Cell::plain(name.clone()),
+                Cell::plain("-"),
+                Cell::styled("no claims", style::DIM),
+                Cell::plain("the card declares no lifecycle capability"),
+            ]);
+        }
+        for (index, claim) in agent.claims.iter().enumerate() {
+            let shown_name = if index == 0 { name.clone() } else { String::new() };
+            let (verdict, detail) = match &claim.verdict {
+                ClaimVerdict::Verified => (Cell::styled("verified", style::GOOD), String::new()),
+                ClaimVerdict::Refused { contradiction, evidence } => {
+                    (Cell::styled("refused", style::BAD), format!("{contradiction}; evidence: {evidence}"))
+                }
+                ClaimVerdict::NotExercised => {
+                    (Cell::styled("not exercised", style::NOTE), "the probe never reached it".to_owned())
+                }
+                ClaimVerdict::Unverifiable => (
+                    Cell::styled("unverifiable", style::NOTE),
+                    "gateway: the card describes the gateway".to_owned(),
+                ),
+            };
+            table.row([
+                Cell::plain(shown_name),
+                Cell::plain(claim.capability.card_field()),
+                verdict,
+                Cell::plain(detail),
+            ]);
+        }
+        if let Some(error) = &agent.error {
+            table.row([
+                Cell::plain(""),
+                Cell::plain("-"),
+                Cell::styled("not audited", style::BAD),
+                Cell::plain(error.clone()),
+            ]);
+        }
+    }
+    out.push_str(&table.render(2));
+
+    out.push_str(&format!("\n{}\n", paint(style::TITLE, "Probe tasks")));
+    let mut probes = Table::new(&["AGENT", "PROTOCOL", "ENDING", "ROUND TRIPS"]);
+    for agent in &report.agents {
+        let Some(probe) = &agent.probe else { continue };
+        let ending = match &probe.ending {
+            Ending::Completed => Cell::styled("completed", style::GOOD),
+            Ending::CompletedSingleShot => Cell::styled("completed single-shot", style::GOOD),
+            Ending::CompletedViaFallback => Cell::styled("completed through the fallback", style::NOTE),
+            Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
+        };
+        probes.row([
+            Cell::plain(agent.name.clone().unwrap_or_else(|| agent.url.clone())),
+            Cell::plain(agent.protocol_versions.join(", ")),
+            ending,
+            Cell::plain(probe.negotiation_round_trips.to_string()),
+        ]);
+    }
+    out.push_str(&probes.render(2));
+
+    out.push('\n');
+    let liars: Vec<String> = report
+        .agents
+        .iter()
+        .filter(|a| !a.over_declares.is_empty())
+        .map(|a| format!("{} ({})", a.name.as_deref().unwrap_or(&a.url), outcome::list(a.over_declares)))
+        .collect();
+    if liars.is_empty() {
+        out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));
+    } else {
+        out.push_str(&format!("{} {}\n", paint(style::BAD, "over-declares:"), liars.join(", ")));
+    }
+    if report.not_audited > 0 {
+        out.push_str(&format!(
+            "{}\n",
+            paint(style::BAD, format!("{} agent(s) not audited", report.not_audited))
+        ));
+    }
+    out
+}

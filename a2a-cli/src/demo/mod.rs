@@ -1,0 +1,342 @@
+//! `a2a demo`: the design note's run, on loopback.
+//!
+//! Eleven scripted agents ([`a2a_testkit::fleet::demo_fleet`]): three over-declare (streaming,
+//! history, push), seven are honest with a mix of capabilities and versions, one under-declares
+//! streaming. Each task depends on the claims its agent's card makes, and honest agents that ask for
+//! input get an answer. Two batches run through one client: the first with an empty discovery cache,
+//! the second with the cache (cards and capability-suspect marks) the first left behind. Then the same
+//! two batches again with the suspect cache switched off, for comparison.
+//!
+//! Every task ends completed, completed single-shot (the agent was suspect), completed through the
+//! fallback, or failed with a reason; the report's totals show that none is lost, and the checks
+//! compare the verdicts with what the fleet knows about each card.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), a2a_cli::demo::DemoError> {
+//! let report = a2a_cli::demo::run(&a2a_cli::demo::DemoOptions::default(), false).await?;
+//! assert!(report.passed(), "{:?}", report.checks);
+//! # Ok(()) }
+//! ```
+
+mod batch;
+mod report;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use a2a_client::negotiate::{FollowUp, Negotiation};
+use a2a_client::{Client, PollCadence};
+use a2a_testkit::fleet::{Claim, Fleet, Honesty, demo_fleet};
+use a2a_testkit::{Protocol, TestkitError};
+use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
+
+use crate::cli::DemoArgs;
+use crate::errors;
+use batch::{Target, run_batch};
+
+/// How the demo runs.
+#[derive(Clone, Debug)]
+pub struct DemoOptions {
+    /// Tasks sent to each agent in each batch.
+    pub tasks_per_agent: u32,
+    /// Tasks in flight at once within a batch.
+    pub concurrency: u32,
+    /// How long a push callback may take before the push claim is judged.
+    pub push_arrival_bound: Duration,
+}
+
+impl Default for DemoOptions {
+    /// Four tasks per agent per batch, sixteen in flight, a 2 s push bound.
+    fn default() -> Self {
+        Self { tasks_per_agent: 4, concurrency: 16, push_arrival_bound: Duration::from_secs(2) }
+    }
+}
+
+impl From<&DemoArgs> for DemoOptions {
+    fn from(args: &DemoArgs) -> Self {
+        Self {
+            tasks_per_agent: args.tasks_per_agent,
+            concurrency: args.concurrency,
+            push_arrival_bound: args.push_arrival_bound,
+        }
+    }
+}
+
+/// Why the demo could not run at all (a task's failure is part of the report instead).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DemoError {
+    /// The fleet could not start.
+    Fleet(TestkitError),
+    /// The client could not be configured.
+    Client(a2a_client::Error),
+    /// An agent's own card could not be read (a testkit defect).
+    Card(String),
+}
+
+impl std::fmt::Display for DemoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Fleet(_) => f.write_str("cannot start the demo fleet"),
+            Self::Client(_) => f.write_str("cannot configure the client"),
+            Self::Card(what) => write!(f, "cannot read a fleet agent's card: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for DemoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Fleet(e) => Some(e),
+            Self::Client(e) => Some(e),
+            Self::Card(_) => None,
+        }
+    }
+}
+
+/// The reduction the suspect cache must achieve: the second batch wastes at most a tenth of the
+/// first's round trips.
+pub const REQUIRED_WASTE_RATIO: f64 = 0.1;
+
+/// Starts the fleet, runs both runs of two batches, shuts the fleet down and reports. With
+/// `show_progress`, a progress bar per batch is drawn on stderr when it is a terminal.
+///
+/// # Errors
+/// [`DemoError`] when the fleet or the client cannot start; task failures are in the report.
+pub async fn run(options: &DemoOptions, show_progress: bool) -> Result<DemoReport, DemoError> {
+    let started = Instant::now();
+    let fleet = demo_fleet().await.map_err(DemoError::Fleet)?;
+    let result = run_on(&fleet, options, show_progress).await;
+    fleet.shutdown().await;
+    let mut report = result?;
+    report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok(report)
+}
+
+async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Result<DemoReport, DemoError> {
+    let mut agents = Vec::with_capacity(fleet.members.len());
+    let mut targets = Vec::with_capacity(fleet.members.len());
+    for member in &fleet.members {
+        let claims = card_claims(member.agent.card())?;
+        let depends: Vec<Capability> = claims.iter().collect();
+        let negotiation =
+            Negotiation::depending_on(&depends).follow_up(FollowUp::reply("metric units, please"));
+        targets.push(Target {
+            name: member.agent.name().to_owned(),
+            url: member.agent.base_url(),
+            negotiation: Arc::new(negotiation),
+        });
+        agents.push(AgentReport {
+            name: member.agent.name().to_owned(),
+            url: member.agent.base_url(),
+            protocol: match member.agent.protocol() {
+                Protocol::V0_3 => "0.3".to_owned(),
+                _ => "1.0".to_owned(),
+            },
+            truth: truth(member.honesty),
+            claims,
+            verified: CapabilitySet::EMPTY,
+            refused: Vec::new(),
+            fallbacks: 0,
+            single_shots: 0,
+            failed: 0,
+            verdict_matches_truth: false,
+        });
+    }
+    let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
+    let per_batch = options.tasks_per_agent.saturating_mul(u32::try_from(targets.len()).unwrap_or(u32::MAX));
+    let mut runs = Vec::new();
+    for suspect_cache in [true, false] {
+        let client = demo_client(options, suspect_cache)?;
+        let mut batches = Vec::new();
+        for batch in 1..=2u32 {
+            let label = format!("{}-{batch}", if suspect_cache { "on" } else { "off" });
+            let bar = progress_bar(show_progress, per_batch, suspect_cache, batch);
+            let run = run_batch(
+                &client,
+                &targets,
+                options.tasks_per_agent,
+                usize::try_from(options.concurrency).unwrap_or(1),
+                &label,
+                &bar,
+            )
+            .await;
+            bar.finish_and_clear();
+            if suspect_cache {
+                for (index, record) in &run.records {
+                    if let Some(agent) = agents.get_mut(*index) {
+                        agent.absorb(record);
+                    }
+                }
+            }
+            batches.push(BatchReport::new(batch, &run, &names));
+        }
+        runs.push(RunReport::new(suspect_cache, batches));
+    }
+    for (agent, member) in agents.iter_mut().zip(&fleet.members) {
+        agent.verdict_matches_truth = verdict_matches(member.honesty, agent);
+    }
+    let checks = checks(&agents, &runs, per_batch);
+    Ok(DemoReport {
+        tasks_per_agent: options.tasks_per_agent,
+        concurrency: options.concurrency,
+        agents,
+        runs,
+        checks,
+        elapsed_ms: 0,
+    })
+}
+
+/// The claims a fleet agent's card makes, read from the card it serves.
+fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
+    let bytes = serde_json::to_vec(card).map_err(|e| DemoError::Card(e.to_string()))?;
+    let (_, converted) = a2a_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
+    Ok(CardClaims::lift(&converted.value, Deployment::Direct).declared())
+}
+
+/// A client for one run: fast polling (the agents are local), the demo's push bound, and suspect marks
+/// that last the whole run, or (cache off) expire at once.
+fn demo_client(options: &DemoOptions, suspect_cache: bool) -> Result<Client, DemoError> {
+    let cadence = PollCadence::new(Duration::from_millis(20), 2.0, Duration::from_millis(200))
+        .map_err(DemoError::Client)?;
+    let suspect_ttl = if suspect_cache { Duration::from_secs(3600) } else { Duration::from_nanos(1) };
+    Client::builder()
+        .poll_cadence(cadence)
+        .push_arrival_bound(options.push_arrival_bound)
+        .request_timeout(Duration::from_secs(30))
+        .suspect_ttl(suspect_ttl)
+        .build()
+        .map_err(DemoError::Client)
+}
+
+fn progress_bar(show: bool, total: u32, suspect_cache: bool, batch: u32) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(u64::from(total)), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{prefix:>28} [{bar:32}] {pos}/{len} tasks {elapsed}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(format!("suspect cache {}, batch {batch}", if suspect_cache { "on" } else { "off" }));
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar
+}
+
+fn capability_of(claim: Claim) -> Option<Capability> {
+    match claim {
+        Claim::Streaming => Some(Capability::Streaming),
+        Claim::StateTransitionHistory => Some(Capability::StateTransitionHistory),
+        Claim::PushNotifications => Some(Capability::PushNotifications),
+        _ => None,
+    }
+}
+
+fn truth(honesty: Honesty) -> String {
+    let field = |claim| capability_of(claim).map_or("another claim", Capability::card_field);
+    match honesty {
+        Honesty::OverDeclares(claim) => format!("over-declares {}", field(claim)),
+        Honesty::UnderDeclares(claim) => format!("under-declares {}", field(claim)),
+        _ => "honest".to_owned(),
+    }
+}
+
+/// An over-declaring agent must have exactly its lie refused; every other agent nothing.
+fn verdict_matches(honesty: Honesty, agent: &AgentReport) -> bool {
+    let refused = agent.refused_set();
+    match honesty {
+        Honesty::OverDeclares(claim) => {
+            capability_of(claim).is_some_and(|c| refused == CapabilitySet::of(&[c]))
+        }
+        _ => refused.is_empty(),
+    }
+}
+
+fn checks(agents: &[AgentReport], runs: &[RunReport], per_batch: u32) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let batches: Vec<&BatchReport> = runs.iter().flat_map(|r| &r.batches).collect();
+    let unaccounted: Vec<String> = batches
+        .iter()
+        .filter(|b| !b.accounted() || b.submitted != per_batch)
+        .map(|b| format!("batch {}: {} submitted of {per_batch}", b.batch, b.submitted))
+        .collect();
+    let total: u32 = batches.iter().map(|b| b.submitted).sum();
+    checks.push(Check {
+        name: "every task accounted for".to_owned(),
+        passed: unaccounted.is_empty(),
+        detail: if unaccounted.is_empty() {
+            format!("{total} tasks: completed + single-shot + fallback + failed == submitted in every batch")
+        } else {
+            unaccounted.join("; ")
+        },
+    });
+    let failed: u32 = batches.iter().map(|b| b.failed).sum();
+    let unexplained: Vec<&String> = batches
+        .iter()
+        .flat_map(|b| &b.failures)
+        .filter(|f| {
+            !agents
+                .iter()
+                .any(|a| a.truth.starts_with("over-declares") && f.starts_with(&format!("{}: ", a.name)))
+        })
+        .collect();
+    checks.push(Check {
+        name: "only lying agents' tasks failed".to_owned(),
+        passed: unexplained.is_empty(),
+        detail: match unexplained.first() {
+            None => format!("{failed} failed, each on an over-declaring agent"),
+            Some(first) => format!("{} failed elsewhere, first: {first}", unexplained.len()),
+        },
+    });
+    if let Some(on) = runs.iter().find(|r| r.suspect_cache)
+        && let [first, second, ..] = on.batches.as_slice()
+    {
+        let bound = first.wasted_round_trips as f64 * REQUIRED_WASTE_RATIO;
+        checks.push(Check {
+            name: "suspect cache cuts wasted round trips to a tenth or less".to_owned(),
+            passed: first.wasted_round_trips > 0 && second.wasted_round_trips as f64 <= bound,
+            detail: format!(
+                "batch 1 wasted {}, batch 2 wasted {} (bound {bound:.1})",
+                first.wasted_round_trips, second.wasted_round_trips
+            ),
+        });
+    }
+    let wrong: Vec<&str> =
+        agents.iter().filter(|a| !a.verdict_matches_truth).map(|a| a.name.as_str()).collect();
+    checks.push(Check {
+        name: "verdicts match the fleet's truth".to_owned(),
+        passed: wrong.is_empty(),
+        detail: if wrong.is_empty() {
+            "each lie refused by its capability, no honest or under-declaring agent refused".to_owned()
+        } else {
+            format!("differs for {}", wrong.join(", "))
+        },
+    });
+    checks
+}
+
+/// Runs `a2a demo`: exits 0 when every check passes, 1 otherwise, 2 when the demo cannot start.
+pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
+    let report = match run(&DemoOptions::from(args), !args.json).await {
+        Ok(report) => report,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            return ExitCode::from(2);
+        }
+    };
+    let written = if args.json {
+        serde_json::to_string_pretty(&report)
+            .map_err(std::io::Error::other)
+            .and_then(|text| writeln!(out, "{text}"))
+    } else {
+        write!(out, "{}", report::render(&report))
+    };
+    match (written, report.passed()) {
+        (Ok(()), true) => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
+}

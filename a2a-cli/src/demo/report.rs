@@ -1,0 +1,348 @@
+//! The demo's report: per agent what was claimed, verified, refused and why; per batch the task
+//! accounting and the round trips spent; and the checks the demo holds itself to.
+
+use a2a_typestate::CapabilitySet;
+use serde::Serialize;
+
+use super::batch::BatchRun;
+use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
+use crate::style::{self, paint};
+use crate::table::{Cell, Table};
+
+/// Everything `a2a demo` found; also its `--json` output.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoReport {
+    /// Tasks sent to each agent in each batch.
+    pub tasks_per_agent: u32,
+    /// Tasks in flight at once.
+    pub concurrency: u32,
+    /// Per agent, over both batches with the suspect cache on.
+    pub agents: Vec<AgentReport>,
+    /// The two runs: suspect cache on, then off.
+    pub runs: Vec<RunReport>,
+    /// The demo's own checks (accounting, reduction bound, verdicts against the fleet's truth).
+    pub checks: Vec<Check>,
+    /// Wall-clock time of the whole demo, in milliseconds.
+    pub elapsed_ms: u64,
+}
+
+impl DemoReport {
+    /// True when every check passed.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+
+    /// The run with the suspect cache on or off.
+    pub fn run(&self, suspect_cache: bool) -> Option<&RunReport> {
+        self.runs.iter().find(|r| r.suspect_cache == suspect_cache)
+    }
+}
+
+/// One agent of the fleet.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentReport {
+    /// Its card name.
+    pub name: String,
+    /// Its base URL.
+    pub url: String,
+    /// The protocol version it speaks (`1.0`, `0.3`).
+    pub protocol: String,
+    /// The truth about its card, known to the fleet (`honest`, `over-declares streaming`, ...).
+    pub truth: String,
+    /// The lifecycle claims on its card.
+    #[serde(serialize_with = "outcome::capability_fields")]
+    pub claims: CapabilitySet,
+    /// The claims some task verified.
+    #[serde(serialize_with = "outcome::capability_fields")]
+    pub verified: CapabilitySet,
+    /// The claims refused, each with the first evidence.
+    pub refused: Vec<RefusedClaim>,
+    /// Tasks that completed through the fallback.
+    pub fallbacks: u32,
+    /// Tasks sent single-shot at once because the agent was suspect.
+    pub single_shots: u32,
+    /// Tasks that failed.
+    pub failed: u32,
+    /// Whether what was refused is exactly what the fleet says the card over-declares.
+    pub verdict_matches_truth: bool,
+}
+
+impl AgentReport {
+    /// Folds one task record into the agent's totals.
+    pub(crate) fn absorb(&mut self, record: &TaskRecord) {
+        self.verified = self.verified.iter().chain(record.verified.iter()).collect();
+        for refusal in &record.refusals {
+            if !self.refused.iter().any(|r| r.capability == refusal.capability) {
+                self.refused.push(refusal.clone());
+            }
+        }
+        match record.ending {
+            Ending::CompletedViaFallback => self.fallbacks += 1,
+            Ending::CompletedSingleShot => self.single_shots += 1,
+            Ending::Failed(_) => self.failed += 1,
+            Ending::Completed => {}
+        }
+    }
+
+    /// The refused capabilities.
+    pub fn refused_set(&self) -> CapabilitySet {
+        self.refused.iter().map(|r| r.capability).collect()
+    }
+}
+
+/// One run of two batches through one client.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunReport {
+    /// Whether capability-suspect marks were kept between tasks.
+    pub suspect_cache: bool,
+    /// The first batch (empty discovery cache) and the second (the cache the first left).
+    pub batches: Vec<BatchReport>,
+    /// Wasted round trips saved from the first batch to the second, in percent (none when the first
+    /// wasted nothing).
+    pub wasted_reduction_percent: Option<f64>,
+}
+
+impl RunReport {
+    /// Builds the run's report from its batches.
+    pub(crate) fn new(suspect_cache: bool, batches: Vec<BatchReport>) -> Self {
+        let wasted_reduction_percent = match batches.as_slice() {
+            [first, second, ..] if first.wasted_round_trips > 0 => Some(
+                100.0 * (first.wasted_round_trips as f64 - second.wasted_round_trips as f64)
+                    / first.wasted_round_trips as f64,
+            ),
+            _ => None,
+        };
+        Self { suspect_cache, batches, wasted_reduction_percent }
+    }
+}
+
+/// One batch's accounting.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchReport {
+    /// 1 or 2.
+    pub batch: u32,
+    /// Tasks submitted.
+    pub submitted: u32,
+    /// Completed on the negotiated path.
+    pub completed: u32,
+    /// Completed by a single-shot send because the agent was suspect.
+    pub completed_single_shot: u32,
+    /// Completed through the fallback after a refusal.
+    pub completed_via_fallback: u32,
+    /// Failed, with reasons in `failures`.
+    pub failed: u32,
+    /// Tasks whose run refused a claim.
+    pub refusals: u32,
+    /// Requests made on negotiation paths.
+    pub negotiation_round_trips: u64,
+    /// Requests on negotiation paths that did not end in a negotiated completion (refused,
+    /// abandoned or failed), plus retries.
+    pub wasted_round_trips: u64,
+    /// Attempts repeated after transport faults.
+    pub retries: u64,
+    /// Wall-clock time of the batch, in milliseconds.
+    pub elapsed_ms: u64,
+    /// Why each failed task failed: `agent: reason`.
+    pub failures: Vec<String>,
+}
+
+impl BatchReport {
+    /// Accounts for one batch. Round trips come from the client's counters (so an abandoned task,
+    /// which returns an error rather than an outcome, is counted too); the round trips of tasks that
+    /// completed on the negotiated path are the useful ones, the rest are wasted.
+    pub(crate) fn new(batch: u32, run: &BatchRun, names: &[String]) -> Self {
+        let mut report = Self {
+            batch,
+            submitted: 0,
+            completed: 0,
+            completed_single_shot: 0,
+            completed_via_fallback: 0,
+            failed: 0,
+            refusals: 0,
+            negotiation_round_trips: 0,
+            wasted_round_trips: 0,
+            retries: run.after.retries.saturating_sub(run.before.retries),
+            elapsed_ms: u64::try_from(run.elapsed.as_millis()).unwrap_or(u64::MAX),
+            failures: Vec::new(),
+        };
+        let mut useful = 0u64;
+        for (index, record) in &run.records {
+            report.submitted += 1;
+            if record.was_refused() {
+                report.refusals += 1;
+            }
+            match &record.ending {
+                Ending::Completed => {
+                    report.completed += 1;
+                    useful += record.negotiation_round_trips;
+                }
+                Ending::CompletedSingleShot => report.completed_single_shot += 1,
+                Ending::CompletedViaFallback => report.completed_via_fallback += 1,
+                Ending::Failed(reason) => {
+                    report.failed += 1;
+                    let name = names.get(*index).map_or("?", String::as_str);
+                    report.failures.push(format!("{name}: {reason}"));
+                }
+            }
+        }
+        report.negotiation_round_trips =
+            run.after.negotiation_round_trips.saturating_sub(run.before.negotiation_round_trips);
+        report.wasted_round_trips = report.negotiation_round_trips.saturating_sub(useful) + report.retries;
+        report
+    }
+
+    /// Every submitted task ended in exactly one of the four endings.
+    pub fn accounted(&self) -> bool {
+        self.completed + self.completed_single_shot + self.completed_via_fallback + self.failed
+            == self.submitted
+    }
+}
+
+/// A check the demo holds itself to.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Check {
+    /// What is checked.
+    pub name: String,
+    /// Whether it held.
+    pub passed: bool,
+    /// The numbers behind it.
+    pub detail: String,
+}
+
+/// The report as tables for people.
+pub(crate) fn render(report: &DemoReport) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{}  {} agents, {} tasks per agent per batch, {} in flight, {:.1} s\n\n",
+        paint(style::TITLE, "a2a demo"),
+        report.agents.len(),
+        report.tasks_per_agent,
+        report.concurrency,
+        report.elapsed_ms as f64 / 1000.0
+    ));
+
+    out.push_str(&format!("{}\n", paint(style::TITLE, "Agents (suspect cache on, both batches)")));
+    let mut agents =
+        Table::new(&["AGENT", "VERSION", "CLAIMS", "VERIFIED", "REFUSED", "FALLBACK", "SUSPECT", "TRUTH"]);
+    for agent in &report.agents {
+        let refused = agent.refused_set();
+        agents.row([
+            Cell::plain(agent.name.clone()),
+            Cell::plain(agent.protocol.clone()),
+            Cell::plain(outcome::list(agent.claims)),
+            styled_set(agent.verified, style::GOOD),
+            styled_set(refused, style::BAD),
+            count_cell(agent.fallbacks, style::NOTE),
+            count_cell(agent.single_shots, style::NOTE),
+            if agent.verdict_matches_truth {
+                Cell::plain(agent.truth.clone())
+            } else {
+                Cell::styled(format!("{} (verdict differs)", agent.truth), style::BAD)
+            },
+        ]);
+    }
+    out.push_str(&agents.render(2));
+    out.push_str(&paint(
+        style::DIM,
+        "  FALLBACK: tasks completed by the single-shot fallback after a refusal; SUSPECT: tasks sent \
+         single-shot at once\n",
+    ));
+
+    let refusals: Vec<_> =
+        report.agents.iter().flat_map(|a| a.refused.iter().map(move |r| (a.name.as_str(), r))).collect();
+    if !refusals.is_empty() {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Refused claims and their evidence")));
+        for (name, refusal) in refusals {
+            out.push_str(&format!(
+                "  {} {}: {}\n    {}\n",
+                name,
+                paint(style::BAD, refusal.capability.card_field()),
+                refusal.contradiction,
+                paint(style::DIM, format!("evidence: {}", refusal.evidence))
+            ));
+        }
+    }
+
+    out.push_str(&format!("\n{}\n", paint(style::TITLE, "Batches")));
+    let mut batches = Table::new(&[
+        "SUSPECT CACHE",
+        "BATCH",
+        "SUBMITTED",
+        "COMPLETED",
+        "SINGLE-SHOT",
+        "FALLBACK",
+        "FAILED",
+        "REFUSALS",
+        "ROUND TRIPS",
+        "WASTED",
+        "RETRIES",
+        "TIME",
+    ]);
+    for run in &report.runs {
+        for batch in &run.batches {
+            batches.row([
+                Cell::plain(if run.suspect_cache { "on" } else { "off" }),
+                Cell::plain(if batch.batch == 1 {
+                    "1 (empty cache)".to_owned()
+                } else {
+                    format!("{} (warm)", batch.batch)
+                }),
+                Cell::plain(batch.submitted.to_string()),
+                Cell::styled(batch.completed.to_string(), style::GOOD),
+                Cell::plain(batch.completed_single_shot.to_string()),
+                count_cell(batch.completed_via_fallback, style::NOTE),
+                count_cell(batch.failed, style::BAD),
+                count_cell(batch.refusals, style::BAD),
+                Cell::plain(batch.negotiation_round_trips.to_string()),
+                Cell::plain(batch.wasted_round_trips.to_string()),
+                Cell::plain(batch.retries.to_string()),
+                Cell::plain(format!("{:.1} s", batch.elapsed_ms as f64 / 1000.0)),
+            ]);
+        }
+    }
+    out.push_str(&batches.render(2));
+    for run in &report.runs {
+        let (first, second) = match run.batches.as_slice() {
+            [first, second, ..] => (first.wasted_round_trips, second.wasted_round_trips),
+            _ => continue,
+        };
+        let reduction = run.wasted_reduction_percent.map_or_else(|| "n/a".to_owned(), |p| format!("{p:.0}%"));
+        out.push_str(&format!(
+            "  suspect cache {}: wasted round trips {first} -> {second}, reduction {reduction}\n",
+            if run.suspect_cache { "on " } else { "off" }
+        ));
+    }
+    let mut failures: Vec<(&String, usize)> = Vec::new();
+    for failure in report.runs.iter().flat_map(|r| r.batches.iter()).flat_map(|b| &b.failures) {
+        match failures.iter_mut().find(|(f, _)| *f == failure) {
+            Some((_, count)) => *count += 1,
+            None => failures.push((failure, 1)),
+        }
+    }
+    if !failures.is_empty() {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Failed tasks (all runs)")));
+        for (failure, count) in failures {
+            out.push_str(&format!("  {count} x {failure}\n"));
+        }
+    }
+
+    out.push_str(&format!("\n{}\n", paint(style::TITLE, "Checks")));
+    for check in &report.checks {
+        let mark = if check.passed { paint(style::GOOD, "ok  ") } else { paint(style::BAD, "FAIL") };
+        out.push_str(&format!("  {mark} {}  {}\n", check.name, paint(style::DIM, &check.detail)));
+    }
+    out
+}
+
+fn styled_set(set: CapabilitySet, style: anstyle::Style) -> Cell {
+    if set.is_empty() { Cell::styled("-", style::DIM) } else { Cell::styled(outcome::list(set), style) }
+}
+
+fn count_cell(count: u32, style: anstyle::Style) -> Cell {
+    if count == 0 { Cell::plain("0") } else { Cell::styled(count.to_string(), style) }
+}

@@ -1,0 +1,134 @@
+//! How one task ended, reduced to what the reports count: completed, completed single-shot because
+//! the agent was suspect, completed through the fallback, or failed with a reason. Every result of
+//! [`Client::run_task`](a2a_client::Client::run_task) maps to exactly one of them, so no task is lost
+//! from the totals.
+
+use a2a_client::negotiate::{TaskOutcome, TaskPath};
+use a2a_client::{AgentCardLifecycleViolation, Error};
+use a2a_types::TaskState;
+use a2a_typestate::{Capability, CapabilitySet};
+use serde::Serialize;
+
+use crate::errors;
+
+/// The four endings a task can have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "ending", content = "reason", rename_all = "camelCase")]
+pub enum Ending {
+    /// Completed on the path the caller depends on.
+    Completed,
+    /// Completed by one single-shot `SendMessage`, sent at once because the agent was suspect.
+    CompletedSingleShot,
+    /// A claim was refused; the single-shot fallback completed the task.
+    CompletedViaFallback,
+    /// Did not complete; the reason says why (an error, or the state the task ended in).
+    Failed(String),
+}
+
+/// A refused claim: which capability, what the agent did, and the event that showed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedClaim {
+    /// The capability (written as its card field, `streaming`, ...).
+    #[serde(serialize_with = "capability_field")]
+    pub capability: Capability,
+    /// What the agent did that the claim cannot explain.
+    pub contradiction: String,
+    /// The observation the refusal rests on.
+    pub evidence: String,
+}
+
+impl From<&AgentCardLifecycleViolation> for RefusedClaim {
+    fn from(violation: &AgentCardLifecycleViolation) -> Self {
+        Self {
+            capability: violation.capability(),
+            contradiction: violation.contradiction().to_string(),
+            evidence: violation.evidence().to_string(),
+        }
+    }
+}
+
+/// One task's ending and what it taught about the agent's claims.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskRecord {
+    /// How it ended.
+    pub ending: Ending,
+    /// Claims its run verified.
+    pub verified: CapabilitySet,
+    /// Claims its run refused (the deciding one first).
+    pub refusals: Vec<RefusedClaim>,
+    /// Requests made on the negotiation path.
+    pub negotiation_round_trips: u64,
+}
+
+impl TaskRecord {
+    /// Classifies what `run_task` returned.
+    pub fn from_result(result: &Result<TaskOutcome, Error>) -> Self {
+        match result {
+            Ok(outcome) => Self::from_outcome(outcome),
+            Err(err) => Self {
+                ending: Ending::Failed(match err.lifecycle_violation() {
+                    // The evidence goes with the refusal; the reason says what happened to the task.
+                    Some(v) => format!("abandoned: {} refused, {}", v.capability(), v.contradiction()),
+                    None => errors::one_line(err),
+                }),
+                verified: CapabilitySet::EMPTY,
+                refusals: err.lifecycle_violation().map(RefusedClaim::from).into_iter().collect(),
+                negotiation_round_trips: 0,
+            },
+        }
+    }
+
+    fn from_outcome(outcome: &TaskOutcome) -> Self {
+        let state = outcome.state();
+        // A direct message (no task) is a complete answer too.
+        let completed = matches!(state, None | Some(TaskState::Completed));
+        let ending = match (&outcome.path, completed) {
+            (TaskPath::Negotiated, true) => Ending::Completed,
+            (TaskPath::SingleShotBecauseSuspect(_), true) => Ending::CompletedSingleShot,
+            (TaskPath::Fallback, true) => Ending::CompletedViaFallback,
+            (_, true) => Ending::Completed,
+            (path, false) => {
+                let how = match path {
+                    TaskPath::Fallback => "the fallback ended",
+                    TaskPath::SingleShotBecauseSuspect(_) => "the single-shot send ended",
+                    _ => "the task ended",
+                };
+                let state = state.map_or("without a state", TaskState::as_str);
+                Ending::Failed(format!("{how} in {state}"))
+            }
+        };
+        Self {
+            ending,
+            verified: outcome.verified,
+            refusals: outcome.refusals().map(RefusedClaim::from).collect(),
+            negotiation_round_trips: outcome.negotiation_round_trips,
+        }
+    }
+
+    /// True when a claim was refused during this task's run: its negotiation round trips were wasted.
+    pub fn was_refused(&self) -> bool {
+        !self.refusals.is_empty()
+    }
+}
+
+/// Writes a capability as its card field name.
+pub(crate) fn capability_field<S: serde::Serializer>(
+    capability: &Capability,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(capability.card_field())
+}
+
+/// Writes a capability set as a list of card field names.
+pub(crate) fn capability_fields<S: serde::Serializer>(set: &CapabilitySet, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(set.iter().map(Capability::card_field))
+}
+
+/// A capability set for people: `streaming, pushNotifications`, or `none`.
+pub(crate) fn list(set: CapabilitySet) -> String {
+    if set.is_empty() {
+        return "none".to_owned();
+    }
+    set.iter().map(Capability::card_field).collect::<Vec<_>>().join(", ")
+}

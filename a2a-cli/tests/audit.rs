@@ -1,0 +1,139 @@
+//! `a2a audit` end to end: the built binary against scripted agents spawned by the test.
+
+mod common;
+
+use std::time::Duration;
+
+use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use common::{a2a, has_escape_codes, stderr, stdout};
+use serde_json::Value;
+
+async fn spawn(capabilities: Capabilities, script: Script) -> RunningAgent {
+    ScriptedAgent::builder().name("audited").capabilities(capabilities).script(script).spawn().await.unwrap()
+}
+
+/// Audits `agent` with `--json` and a short push bound; returns the exit status and the agent's entry.
+async fn audit_json(agent: &RunningAgent) -> (Option<i32>, Value) {
+    let output = a2a(&["audit", "--json", "--push-arrival-bound", "1s", &agent.base_url()]).await;
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&output), stderr(&output)));
+    (output.status.code(), report["agents"][0].clone())
+}
+
+fn verdict_of<'a>(agent: &'a Value, capability: &str) -> &'a Value {
+    agent["claims"]
+        .as_array()
+        .and_then(|claims| claims.iter().find(|c| c["capability"] == capability))
+        .unwrap_or_else(|| panic!("no verdict on {capability}: {agent:#}"))
+}
+
+async fn assert_lie_is_named(capabilities: Capabilities, lie: Lie, capability: &str) {
+    let agent = spawn(capabilities, Script::honest().with(lie)).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(1), "{audited:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([capability]), "{audited:#}");
+    let verdict = verdict_of(&audited, capability);
+    assert_eq!(verdict["verdict"], "refused", "{audited:#}");
+    assert!(!verdict["evidence"].as_str().unwrap_or_default().is_empty(), "refusal without evidence");
+    assert!(audited["error"].is_null(), "{audited:#}");
+}
+
+#[tokio::test]
+async fn streaming_refused_with_32004_is_named_as_over_declared_streaming() {
+    assert_lie_is_named(Capabilities::none(), Lie::StreamingRefused, "streaming").await;
+}
+
+#[tokio::test]
+async fn a_stream_without_its_artifact_is_named_as_over_declared_streaming() {
+    assert_lie_is_named(Capabilities::none(), Lie::StreamWithoutArtifact, "streaming").await;
+}
+
+#[tokio::test]
+async fn an_empty_history_is_named_as_over_declared_state_transition_history() {
+    let streaming = Capabilities::none().with_streaming();
+    assert_lie_is_named(streaming, Lie::EmptyHistory, "stateTransitionHistory").await;
+}
+
+#[tokio::test]
+async fn a_silent_pusher_is_named_as_over_declared_push() {
+    let polled = Capabilities::none().with_poll_cadence(Duration::from_millis(50));
+    assert_lie_is_named(polled, Lie::SilentPush, "pushNotifications").await;
+}
+
+#[tokio::test]
+async fn push_with_wrong_credentials_is_named_as_over_declared_push() {
+    let polled = Capabilities::none().with_poll_cadence(Duration::from_millis(50));
+    assert_lie_is_named(polled, Lie::WrongPushCredentials, "pushNotifications").await;
+}
+
+#[tokio::test]
+async fn an_honest_agent_has_its_claims_verified_and_exits_zero() {
+    let capabilities = Capabilities::none().with_streaming().with_state_transition_history();
+    let agent = spawn(capabilities, Script::honest()).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(0), "{audited:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+    assert_eq!(verdict_of(&audited, "streaming")["verdict"], "verified", "{audited:#}");
+    assert_eq!(verdict_of(&audited, "stateTransitionHistory")["verdict"], "verified", "{audited:#}");
+    assert_eq!(audited["probe"]["ending"], "completed", "{audited:#}");
+}
+
+#[tokio::test]
+async fn an_honest_pusher_has_push_verified() {
+    let polled = Capabilities::none().with_push_notifications().with_poll_cadence(Duration::from_millis(50));
+    let agent = spawn(polled, Script::honest()).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(0), "{audited:#}");
+    assert_eq!(verdict_of(&audited, "pushNotifications")["verdict"], "verified", "{audited:#}");
+}
+
+#[tokio::test]
+async fn an_under_declaring_agent_is_no_lie_and_exits_zero() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::UnderDeclaredStreaming)).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(0), "{audited:#}");
+    assert_eq!(audited["claims"], serde_json::json!([]), "nothing declared, nothing judged");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn claims_behind_a_gateway_are_unverifiable_not_refused() {
+    let backend = Capabilities::none();
+    let agent =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::Gateway { backend })).await;
+    let output = a2a(&["audit", "--json", "--gateway", &agent.base_url()]).await;
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    assert_eq!(verdict_of(&report["agents"][0], "streaming")["verdict"], "unverifiable");
+    assert_eq!(report["agents"][0]["gateway"], true);
+}
+
+#[tokio::test]
+async fn one_liar_among_honest_agents_fails_the_audit_and_the_table_names_it() {
+    let honest = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let liar = ScriptedAgent::builder()
+        .name("liar")
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let output = a2a(&["audit", &honest.base_url(), &liar.base_url()]).await;
+    let shown = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}\n{}", stderr(&output));
+    assert!(shown.contains("over-declares: liar (streaming)"), "{shown}");
+    assert!(shown.contains("refused") && shown.contains("verified"), "{shown}");
+    assert!(!has_escape_codes(&shown));
+}
+
+#[tokio::test]
+async fn an_agent_without_a_card_is_not_audited_and_exits_two() {
+    let base = common::serve_nothing().await;
+    let output = a2a(&["audit", "--json", &base]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["notAudited"], 1);
+    assert!(
+        report["agents"][0]["error"].as_str().unwrap_or_default().contains("no agent card"),
+        "{report:#}"
+    );
+}
