@@ -2,11 +2,19 @@
 //! and version, and the request plumbing every call shares (headers, timeouts, counting, retries,
 //! bounded bodies, error bodies).
 //!
-//! - [`jsonrpc`]: JSON-RPC 2.0 for 1.0 (`SendMessage`...) and 0.3 (`message/send`...).
-//! - [`rest`]: the 1.0 HTTP+JSON binding.
-//! - [`v03`]: 0.3 request and result conversion, so callers only ever see 1.0 types.
-//! - [`stream`]: the typed [`EventStream`].
-//! - [`poll`]: `GetTask` polling as a stream ([`TaskPoll`]).
+//! Inside: `jsonrpc` (JSON-RPC 2.0 for 1.0 `SendMessage`... and 0.3 `message/send`...), `rest` (the
+//! 1.0 HTTP+JSON binding), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
+//! `stream` ([`EventStream`]) and `poll` ([`TaskPoll`]).
+//!
+//! ```
+//! use a2a_client::transport::{A2A_JSON_MEDIA_TYPE, A2A_VERSION_HEADER};
+//! use a2a_client::{StreamEnd, TransportFault};
+//!
+//! assert_eq!((A2A_VERSION_HEADER, A2A_JSON_MEDIA_TYPE), ("A2A-Version", "application/a2a+json"));
+//! // A stream either closed after its last event, or broke and must be reattached.
+//! let broke = StreamEnd::Dropped(TransportFault::Reset);
+//! assert_ne!(broke, StreamEnd::Closed);
+//! ```
 
 pub(crate) mod jsonrpc;
 pub(crate) mod poll;
