@@ -136,3 +136,31 @@ async fn poll_stops_at_the_terminal_state() {
     let client = client();
     scenarios::poll_stops_at_the_terminal_state(&jsonrpc(&client, &agent).await).await;
 }
+
+#[tokio::test]
+async fn the_interface_tenant_is_sent_with_every_request_unless_the_caller_set_one() {
+    let agent = honest_agent().await;
+    let client = client();
+    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let card = client.discover_agent(&base).await.unwrap();
+    let mut interface = offered_interfaces(card.json())
+        .unwrap()
+        .into_iter()
+        .find(|i| i.binding == ProtocolBinding::JsonRpc && i.protocol_version == ProtocolVersion::V1_0)
+        .unwrap();
+    interface.tenant = Some("acme".to_owned());
+    let connection = a2a_client::AgentConnection::open(&client, base, card, interface).unwrap();
+    let answer = connection.send_message(transport_common::text("tenant")).await.unwrap();
+    let id = answer.task_id().cloned().unwrap();
+    connection.get_task(a2a_types::GetTaskRequest::new(id.clone())).await.unwrap();
+    let explicit =
+        a2a_types::GetTaskRequest { tenant: Some("other".to_owned()), ..a2a_types::GetTaskRequest::new(id) };
+    connection.get_task(explicit).await.unwrap();
+    let tenants: Vec<_> = agent
+        .requests()
+        .iter()
+        .filter(|r| r.operation.is_some())
+        .map(|r| r.body.as_ref().unwrap()["params"]["tenant"].clone())
+        .collect();
+    assert_eq!(tenants, ["acme", "acme", "other"]);
+}

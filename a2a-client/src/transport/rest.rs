@@ -147,3 +147,98 @@ async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: 
         _ => Error::from_status(status, Some(url)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
+    use a2a_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
+    use serde_json::json;
+
+    fn endpoint(url: &str, tenant: Option<&str>) -> Endpoint {
+        let card = br#"{"name":"a","description":"d","version":"1","capabilities":{},
+            "defaultInputModes":[],"defaultOutputModes":[],"skills":[],
+            "supportedInterfaces":[{"url":"http://agent.example/rest","protocolBinding":"HTTP+JSON",
+            "protocolVersion":"1.0"}]}"#;
+        let source = "http://agent.example/.well-known/agent-card.json";
+        let card =
+            DiscoveredCard::from_bytes(card.as_slice().into(), source, WellKnownPath::AgentCard).unwrap();
+        let interface = OfferedInterface {
+            protocol_version: ProtocolVersion::V1_0,
+            binding: ProtocolBinding::HttpJson,
+            url: url.to_owned(),
+            tenant: tenant.map(str::to_owned),
+        };
+        let client = crate::Client::builder().build().unwrap();
+        Endpoint::new(client, AgentBaseUrl::parse("http://agent.example").unwrap(), card, interface).unwrap()
+    }
+
+    fn call<'a>(
+        verb: reqwest::Method,
+        segments: &[&str],
+        message: Value,
+        path_fields: &'a [&'a str],
+    ) -> Call<'a> {
+        Call {
+            verb,
+            segments: segments.iter().map(|s| (*s).to_owned()).collect(),
+            message: Some(message),
+            path_fields,
+        }
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_interface_url_with_the_tenant_first() {
+        let endpoint = endpoint("http://agent.example/a2a/rest/", Some("acme"));
+        let send = call(reqwest::Method::POST, &["message:send"], json!({"message": {}}), &[]);
+        assert_eq!(send.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/acme/message:send");
+        let untenanted = endpoint_without_tenant();
+        assert_eq!(send.url(&untenanted).unwrap().as_str(), "http://agent.example/a2a/rest/message:send");
+    }
+
+    fn endpoint_without_tenant() -> Endpoint {
+        endpoint("http://agent.example/a2a/rest", None)
+    }
+
+    #[test]
+    fn a_tenant_the_caller_set_wins_over_the_interface_tenant_and_is_not_repeated() {
+        let endpoint = endpoint("http://agent.example/rest", Some("acme"));
+        let get =
+            call(reqwest::Method::GET, &["tasks", "t1"], json!({"tenant": "other", "id": "t1"}), &["id"]);
+        assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/rest/other/tasks/t1");
+    }
+
+    #[test]
+    fn ids_are_percent_encoded_as_one_path_segment() {
+        let endpoint = endpoint_without_tenant();
+        let get = call(reqwest::Method::GET, &["tasks", "a/b c?"], json!({"id": "a/b c?"}), &["id"]);
+        assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/tasks/a%2Fb%20c%3F");
+    }
+
+    #[test]
+    fn get_fields_travel_as_camel_case_query_parameters_without_path_fields() {
+        let endpoint = endpoint_without_tenant();
+        let message = json!({"id": "t1", "historyLength": 0, "includeArtifacts": true,
+            "status": "TASK_STATE_WORKING", "tenant": "x"});
+        let get = call(reqwest::Method::GET, &["tasks"], message, &["id"]);
+        let url = get.url(&endpoint).unwrap();
+        let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+        pairs.sort();
+        let expected =
+            [("historyLength", "0"), ("includeArtifacts", "true"), ("status", "TASK_STATE_WORKING")];
+        assert_eq!(pairs, expected.map(|(k, v)| (k.to_owned(), v.to_owned())));
+    }
+
+    #[test]
+    fn post_bodies_leave_the_tenant_and_path_fields_out() {
+        let endpoint = endpoint_without_tenant();
+        let cancel = call(
+            reqwest::Method::POST,
+            &["tasks", "t1:cancel"],
+            json!({"id": "t1", "tenant": "x", "metadata": {}}),
+            &["id"],
+        );
+        assert_eq!(cancel.remaining(), json!({"metadata": {}}).as_object().cloned());
+        assert!(cancel.url(&endpoint).unwrap().query().is_none(), "POST fields never go to the query");
+    }
+}
