@@ -137,3 +137,13 @@ async fn an_agent_without_a_card_is_not_audited_and_exits_two() {
         "{report:#}"
     );
 }
+
+#[tokio::test]
+async fn an_honest_agent_that_streams_and_pushes_has_both_verified() {
+    let capabilities = Capabilities::none().with_streaming().with_push_notifications();
+    let agent = spawn(capabilities, Script::honest()).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(verdict_of(&audited, "streaming")["verdict"], "verified", "{audited:#}");
+    assert_ne!(verdict_of(&audited, "pushNotifications")["verdict"], "refused", "{audited:#}");
+    assert_eq!(status, Some(0), "{audited:#}");
+}
