@@ -18,9 +18,11 @@ fn assert_push_refused_with_one_fallback(client: &Client, agent: &RunningAgent) 
     let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
     assert_eq!(mark.capability(), Capability::PushNotifications);
-    assert_eq!(count(agent, "CreateTaskPushNotificationConfig"), 1);
     let sends = agent.requests_for("SendMessage");
     assert_eq!(sends.len(), 2, "the negotiated send, then exactly one fallback");
+    let negotiated = sends[0].body.as_ref().unwrap();
+    let inline = negotiated.pointer("/params/configuration/taskPushNotificationConfig/url");
+    assert!(inline.is_some(), "the webhook rode inline on the first send");
     let fallback = sends[1].body.as_ref().unwrap();
     assert!(fallback.pointer("/params/configuration/taskPushNotificationConfig").is_none());
     assert!(fallback.pointer("/params/configuration/returnImmediately").is_none());
@@ -110,9 +112,14 @@ async fn gateway_card_gives_no_claims_so_nothing_is_refused() {
     assert!(outcome.refusal.is_none());
     assert!(outcome.verified.is_empty());
     assert_eq!(outcome.state(), Some(TaskState::Completed));
-    // The backend refused the stream and the webhook; the task was still done, by polling.
+    // The backend refused the stream (-32004) and the webhook (-32003, no task created); the task
+    // was still done, by polling, after one send without the webhook.
     assert_eq!(count(&agent, "SendStreamingMessage"), 1);
-    assert_eq!(count(&agent, "SendMessage"), 1);
+    let sends = agent.requests_for("SendMessage");
+    assert_eq!(sends.len(), 2);
+    assert!(
+        sends[1].body.as_ref().unwrap().pointer("/params/configuration/taskPushNotificationConfig").is_none()
+    );
     assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
     assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);
     agent.shutdown().await;

@@ -9,8 +9,10 @@
 //! - **polling** otherwise: `SendMessage` with `returnImmediately`, then `GetTask` at the card's
 //!   declared cadence or the client's bounded [`PollCadence`](crate::PollCadence); a `working` that
 //!   outlasts the bound with no card basis is a [`LifecycleFault`](a2a_typestate::LifecycleFault).
-//! - **push** (the caller depends on it): a webhook config is created once the task id is known; the
-//!   first callback is awaited within the push-arrival bound (while polling, or after the task ends).
+//! - **push** (the caller depends on it): the webhook config goes inline with the first message (so
+//!   no event can precede it); the first callback is awaited within the push-arrival bound (while
+//!   polling, or after the task ends). A `-32003` answer from an agent whose card does not claim push
+//!   is no refusal: the message is sent again without the config (no task was created).
 //!
 //! At the task's end: one `GetTask` (with `historyLength` when the caller relies on history) when
 //! the stream's terminal state came without an artifact, or when history is relied on.
@@ -24,7 +26,7 @@ use a2a_types::{
 };
 use a2a_typestate::{
     Advice, AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, Lifecycle,
-    Observed, Verdict, Verifier,
+    Observed, PendingReason, Verdict, Verifier,
 };
 use futures::StreamExt;
 use tokio::time::Instant;
@@ -33,7 +35,7 @@ use super::plan::{InputRequest, Negotiation};
 use super::snapshot::Snapshot;
 use crate::error::TransportFault;
 use crate::webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
-use crate::{AgentConnection, Client, Error, EventStream, StreamEnd};
+use crate::{AgentConnection, Client, Error, EventStream, ProtocolError, StreamEnd};
 
 /// How a negotiated run ended, before the client acts on it.
 #[derive(Debug)]
@@ -54,7 +56,8 @@ pub(crate) struct RunReport {
 struct PushWatch {
     receiver: Arc<PushReceiver>,
     registration: PushRegistration,
-    task: TaskId,
+    /// The agent accepted the config (the send carrying it succeeded).
+    accepted: bool,
     delivered: bool,
 }
 
@@ -71,7 +74,6 @@ pub(crate) struct Run<'a> {
     direct_answer: bool,
     history_fetched: bool,
     push: Option<PushWatch>,
-    push_tried: bool,
 }
 
 impl Drop for Run<'_> {
@@ -88,6 +90,18 @@ enum StreamTurn {
     Done,
     /// The agent does not stream and its card does not claim it: poll this turn instead.
     NotStreaming,
+}
+
+/// What an error answering a send means for the turn.
+enum Rejection {
+    /// A claim was refused: stop.
+    Refused,
+    /// The agent does not push and its card does not claim it: send again without the config.
+    NoPush,
+    /// The agent does not stream and its card does not claim it.
+    NoStreaming,
+    /// Anything else: the run ends with this error.
+    Fatal(Error),
 }
 
 impl<'a> Run<'a> {
@@ -107,7 +121,6 @@ impl<'a> Run<'a> {
             direct_answer: false,
             history_fetched: false,
             push: None,
-            push_tried: false,
         }
     }
 
@@ -124,6 +137,11 @@ impl<'a> Run<'a> {
 
     async fn drive(&mut self, message: Message) -> Result<RunEnd, Error> {
         let mut streaming = self.plan.depends().contains(Capability::Streaming);
+        if self.plan.depends().contains(Capability::PushNotifications) {
+            let receiver = Arc::new(self.client.start_push_receiver().await?);
+            let registration = receiver.register_for_new_task();
+            self.push = Some(PushWatch { receiver, registration, accepted: false, delivered: false });
+        }
         let mut next = Some(message);
         let mut follow_ups = 0;
         while let Some(message) = next.take() {
@@ -247,6 +265,11 @@ impl<'a> Run<'a> {
         let configuration = SendMessageConfiguration {
             accepted_output_modes: self.plan.accepted().to_vec(),
             return_immediately,
+            task_push_notification_config: self
+                .push
+                .as_ref()
+                .filter(|w| !w.accepted)
+                .map(|w| w.registration.to_config()),
             ..SendMessageConfiguration::default()
         };
         SendMessageRequest::new(message.clone()).with_configuration(configuration)
@@ -255,26 +278,57 @@ impl<'a> Run<'a> {
     // ---- streaming ----
 
     async fn stream_turn(&mut self, message: &Message) -> Result<StreamTurn, Error> {
-        self.round_trip();
-        let opened = self.conn.send_streaming_message(self.request(message, false)).await;
-        let stream = match opened {
-            Ok(stream) => stream,
-            Err(error) => {
-                let unsupported = error.protocol_error().is_some_and(|p| p.is_unsupported_operation());
-                let error = self.observe_error(Call::SendStreamingMessage, error);
-                if !unsupported {
-                    return Err(error);
-                }
-                // Refused when the card claims streaming; otherwise an honest non-streamer.
-                return Ok(if self.refused().is_some() {
-                    StreamTurn::Done
-                } else {
-                    StreamTurn::NotStreaming
-                });
+        let stream = loop {
+            self.round_trip();
+            match self.conn.send_streaming_message(self.request(message, false)).await {
+                Ok(stream) => break stream,
+                Err(error) => match self.rejection(Call::SendStreamingMessage, error) {
+                    Rejection::Refused => return Ok(StreamTurn::Done),
+                    Rejection::NoPush => {}
+                    Rejection::NoStreaming => return Ok(StreamTurn::NotStreaming),
+                    Rejection::Fatal(error) => return Err(error),
+                },
             }
         };
+        self.push_accepted();
         self.consume(stream, Call::SendStreamingMessage).await?;
         Ok(StreamTurn::Done)
+    }
+
+    /// Reads an error answering a send: refusal, an undeclared capability the agent lacks, or fatal.
+    fn rejection(&mut self, call: Call, error: Error) -> Rejection {
+        let protocol = error.protocol_error();
+        let no_streaming = call.is_streaming() && protocol.is_some_and(|p| p.is_unsupported_operation());
+        let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
+        let no_push = carried_push && protocol.is_some_and(|p| p.is_push_notification_not_supported());
+        if no_push {
+            // The config rode on the send: the answer is about push (Call::PushNotificationConfig).
+            let code = i32::try_from(ProtocolError::PUSH_NOTIFICATION_NOT_SUPPORTED).unwrap_or(i32::MIN);
+            self.observe(Observed::AgentError { call: Call::PushNotificationConfig, code });
+        } else {
+            let error = self.observe_error(call, error);
+            if !no_streaming {
+                return Rejection::Fatal(error);
+            }
+        }
+        if self.refused().is_some() {
+            return Rejection::Refused;
+        }
+        if no_push {
+            if let Some(watch) = self.push.take() {
+                watch.receiver.unregister(&watch.registration);
+            }
+            return Rejection::NoPush;
+        }
+        Rejection::NoStreaming
+    }
+
+    /// The send carrying the push config succeeded: the config is registered.
+    fn push_accepted(&mut self) {
+        if let Some(watch) = self.push.as_mut().filter(|w| !w.accepted) {
+            watch.accepted = true;
+            self.observe(Observed::PushRegistered);
+        }
     }
 
     /// Reads a stream to its end, reattaching after drops; polls if it closed before the turn ended.
@@ -288,7 +342,6 @@ impl<'a> Run<'a> {
                 match item {
                     Ok(event) => {
                         self.on_event(&event);
-                        self.register_push_once().await?;
                         if self.refused().is_some() {
                             return Ok(());
                         }
@@ -351,19 +404,23 @@ impl<'a> Run<'a> {
     // ---- polling ----
 
     async fn poll_turn(&mut self, message: &Message) -> Result<(), Error> {
-        self.round_trip();
-        let response = match self.conn.send_message(self.request(message, true)).await {
-            Ok(response) => response,
-            Err(error) => return Err(self.observe_error(Call::SendMessage, error)),
+        let response = loop {
+            self.round_trip();
+            match self.conn.send_message(self.request(message, true)).await {
+                Ok(response) => break response,
+                Err(error) => match self.rejection(Call::SendMessage, error) {
+                    Rejection::Refused => return Ok(()),
+                    Rejection::NoPush => {}
+                    Rejection::NoStreaming => return Err(Error::config("a send is not a streaming call")),
+                    Rejection::Fatal(error) => return Err(error),
+                },
+            }
         };
+        self.push_accepted();
         self.snapshot.apply_send(&response);
         match Observed::from_send_response(&response) {
             Some(observed) => self.observe(observed),
             None => self.direct_answer = true,
-        }
-        self.register_push_once().await?;
-        if self.refused().is_some() {
-            return Ok(());
         }
         self.poll_until_end().await
     }
@@ -425,46 +482,23 @@ impl<'a> Run<'a> {
 
     // ---- push ----
 
-    async fn register_push_once(&mut self) -> Result<(), Error> {
-        if self.push_tried || !self.plan.depends().contains(Capability::PushNotifications) {
-            return Ok(());
-        }
-        let Some(task) = self.task_id() else { return Ok(()) };
-        if self.last_state.is_some_and(TaskState::is_terminal) {
-            // Registered after the end, nothing is left to push: the claim stays unexercised.
-            return Ok(());
-        }
-        self.push_tried = true;
-        let receiver = Arc::new(self.client.start_push_receiver().await?);
-        let registration = receiver.register(&task);
-        self.round_trip();
-        match self.conn.create_task_push_notification_config(registration.to_config()).await {
-            Ok(_) => {
-                self.observe(Observed::PushRegistered);
-                self.push = Some(PushWatch { receiver, registration, task, delivered: false });
-                Ok(())
-            }
-            Err(error) => {
-                let unsupported =
-                    error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported());
-                let error = self.observe_error(Call::PushNotificationConfig, error);
-                receiver.unregister(&registration);
-                // -32003: refused when the card claims push, else an honest agent without push.
-                if unsupported { Ok(()) } else { Err(error) }
-            }
-        }
+    /// The receiver and task to read callbacks for, while the first is still awaited.
+    fn awaited_push(&self) -> Option<(Arc<PushReceiver>, TaskId)> {
+        let watch = self.push.as_ref().filter(|w| w.accepted && !w.delivered)?;
+        Some((watch.receiver.clone(), self.task_id()?))
     }
 
     /// Waits `delay`, reading a push callback meanwhile when one is still awaited.
     async fn wait(&mut self, delay: Duration) {
-        let pending =
-            self.push.as_ref().filter(|w| !w.delivered).map(|w| (w.receiver.clone(), w.task.clone()));
-        let Some((receiver, task)) = pending else {
+        let Some((receiver, task)) = self.awaited_push() else {
             tokio::time::sleep(delay).await;
             return;
         };
-        if let Ok(PushArrival::Delivered(callback)) = receiver.next_callback(&task, delay).await {
-            self.on_callback(&callback);
+        match receiver.next_callback(&task, delay).await {
+            Ok(PushArrival::Delivered(callback)) => self.on_callback(&callback),
+            Ok(PushArrival::Absent { .. }) => {}
+            // No callback has bound the inline registration to the task yet.
+            Err(_) => tokio::time::sleep(delay).await,
         }
     }
 
@@ -482,25 +516,29 @@ impl<'a> Run<'a> {
 
     /// After the task ended: waits for the first callback until the push-arrival bound runs out.
     async fn await_push(&mut self) -> Result<(), Error> {
-        loop {
-            let Some(watch) = self.push.as_ref().filter(|w| !w.delivered) else { return Ok(()) };
-            let (receiver, task) = (watch.receiver.clone(), watch.task.clone());
+        while let Some((receiver, task)) = self.awaited_push() {
             let deadline = match self.verifier.verdict(Capability::PushNotifications, self.now()) {
                 Some(Verdict::Pending(pending)) => match pending.reason() {
-                    a2a_typestate::PendingReason::AwaitingPushCallback { deadline } => *deadline,
+                    PendingReason::AwaitingPushCallback { deadline } => *deadline,
                     _ => return Ok(()),
                 },
                 _ => return Ok(()),
             };
             // A hair past the deadline, so the verdict after an absence is settled.
             let wait = deadline.saturating_sub(self.now()) + Duration::from_millis(5);
-            match receiver.next_callback(&task, wait).await? {
-                PushArrival::Delivered(callback) => self.on_callback(&callback),
-                PushArrival::Absent { .. } => {}
+            match receiver.next_callback(&task, wait).await {
+                Ok(PushArrival::Delivered(callback)) => self.on_callback(&callback),
+                Ok(PushArrival::Absent { .. }) => {}
+                Err(_) => tokio::time::sleep(wait.min(UNBOUND_REGISTRATION_RECHECK)).await,
             }
         }
+        Ok(())
     }
 }
+
+/// How often to look again for the first callback of an inline registration not yet bound to its
+/// task (the receiver knows the task only from that callback).
+const UNBOUND_REGISTRATION_RECHECK: Duration = Duration::from_millis(10);
 
 /// The verifier's words for a client transport fault.
 fn observed_fault(fault: TransportFault) -> a2a_typestate::TransportFault {

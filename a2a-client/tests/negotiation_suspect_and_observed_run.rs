@@ -1,0 +1,190 @@
+//! The suspect mark (single-shot at once inside its TTL, negotiated again after it), the design
+//! note's observed run, and the counters adding up over a batch.
+
+mod negotiation_common;
+
+use std::time::Duration;
+
+use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_client::{Capability, Client, DiscoveryCache, Error, ErrorKind};
+use a2a_testkit::fleet::demo_fleet;
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
+use a2a_types::{SendMessageResponse, TaskState};
+use a2a_typestate::{Channel, Contradiction, Observed};
+use negotiation_common::{builder, client, operations, text};
+
+fn streaming() -> Negotiation {
+    Negotiation::depending_on(&[Capability::Streaming])
+}
+
+#[tokio::test]
+async fn suspect_agent_within_its_ttl_gets_the_single_shot_path_at_once_with_zero_negotiation_round_trips() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let first = client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
+    assert_eq!(first.path, TaskPath::Fallback);
+    let before = client.metrics().snapshot();
+    let seen_before = operations(&agent).len();
+
+    let second = client.run_task(&agent.base_url(), text("two"), &streaming()).await.unwrap();
+
+    let TaskPath::SingleShotBecauseSuspect(mark) = &second.path else { panic!("{:?}", second.path) };
+    assert_eq!(mark.capability(), Capability::Streaming);
+    assert_eq!(second.state(), Some(TaskState::Completed));
+    assert_eq!(second.negotiation_round_trips, 0);
+    assert_eq!(operations(&agent)[seen_before..], ["SendMessage"], "one single-shot send, nothing else");
+    let after = client.metrics().snapshot();
+    assert_eq!(after.negotiation_round_trips, before.negotiation_round_trips);
+    assert_eq!(after.fallbacks, before.fallbacks, "a suspect agent's single shot is no new fallback");
+    assert_eq!(after.refusals, before.refusals);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn after_the_suspect_ttl_the_agent_is_negotiated_again() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let (cache, clock) = DiscoveryCache::with_manual_clock(Duration::from_secs(300), Duration::from_secs(10));
+    let client = builder().discovery_cache(cache).build().unwrap();
+    client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
+
+    clock.advance(Duration::from_secs(5));
+    let inside = client.run_task(&agent.base_url(), text("two"), &streaming()).await.unwrap();
+    assert!(matches!(inside.path, TaskPath::SingleShotBecauseSuspect(_)));
+
+    clock.advance(Duration::from_secs(6));
+    let after = client.run_task(&agent.base_url(), text("three"), &streaming()).await.unwrap();
+
+    assert_eq!(after.path, TaskPath::Fallback, "negotiated again, and refused again");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2);
+    assert_eq!(client.metrics().snapshot().refusals[&Capability::Streaming], 2);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and_the_fallback_result() {
+    let agent = ScriptedAgent::observed_run().spawn().await.unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[
+        Capability::Streaming,
+        Capability::StateTransitionHistory,
+        Capability::PushNotifications,
+    ])
+    .follow_up(FollowUp::reply("the clarification"));
+
+    let outcome = client.run_task(&agent.base_url(), text("plan the trip"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    // The first claim contradicted: the terminal transition streamed no artifact, GetTask has one.
+    let refusal = outcome.refusal.as_ref().unwrap();
+    assert_eq!(refusal.capability(), Capability::Streaming);
+    assert_eq!(refusal.contradiction(), &Contradiction::NoArtifactStreamed { artifacts_via_get_task: 1 });
+    assert!(
+        matches!(
+            refusal.evidence().observed,
+            Observed::Status { state: TaskState::Completed, via: Channel::Stream, .. }
+        ),
+        "{}",
+        refusal.evidence()
+    );
+    // The same GetTask showed the history relied on was empty: also refused, also marked.
+    let history: Vec<_> = outcome
+        .other_refusals
+        .iter()
+        .filter(|v| v.capability() == Capability::StateTransitionHistory)
+        .collect();
+    assert_eq!(history.len(), 1, "{:?}", outcome.other_refusals);
+    assert_eq!(history[0].contradiction(), &Contradiction::EmptyHistory);
+    assert!(history[0].evidence().seq > refusal.evidence().seq, "the streaming evidence came first");
+    let marks = client.discovery_cache().suspect_marks(&outcome.agent);
+    assert!(marks.iter().any(|m| m.capability() == Capability::Streaming));
+    assert!(marks.iter().any(|m| m.capability() == Capability::StateTransitionHistory));
+    // The fallback's result: single-shot sends answering the clarification, ending with the artifact.
+    let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task") };
+    assert_eq!(result.state(), TaskState::Completed);
+    assert_eq!(result.artifacts.len(), 1);
+    // On the wire: two streams (first message, clarification), one GetTask, then the single shots.
+    let ops = operations(&agent);
+    assert_eq!(ops.iter().filter(|op| *op == "SendStreamingMessage").count(), 2, "{ops:?}");
+    assert_eq!(ops.iter().filter(|op| *op == "GetTask").count(), 1, "{ops:?}");
+    let first_single_shot = ops.iter().position(|op| op == "SendMessage").unwrap();
+    assert!(ops[first_single_shot..].iter().all(|op| op == "SendMessage"), "{ops:?}");
+    assert_eq!(ops.len() - first_single_shot, 2, "the fallback and its clarification: {ops:?}");
+    agent.shutdown().await;
+}
+
+async fn run_batch(
+    client: &Client,
+    urls: &[String],
+    depends: &Negotiation,
+) -> Vec<Result<TaskOutcome, Error>> {
+    let mut outcomes = Vec::new();
+    for url in urls {
+        outcomes.push(client.run_task(url, text("hello"), depends).await);
+    }
+    outcomes
+}
+
+#[tokio::test]
+async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_round_trip() {
+    let fleet = demo_fleet().await.unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&Capability::ALL).follow_up(FollowUp::reply("details"));
+    let urls: Vec<String> = fleet.members.iter().map(|m| m.agent.base_url()).collect();
+    let first = run_batch(&client, &urls, &depends).await;
+    let after_first = client.metrics().snapshot();
+    let operations_after_first: Vec<usize> =
+        fleet.members.iter().map(|m| operations(&m.agent).len()).collect();
+    let second = run_batch(&client, &urls, &depends).await;
+    let after_second = client.metrics().snapshot();
+
+    // Every task ended definitely: a result, a refusal with its fallback, or an abandoning violation.
+    let abandoned: Vec<usize> = (0..first.len()).filter(|i| first[*i].is_err()).collect();
+    for i in &abandoned {
+        let Err(err) = &first[*i] else { unreachable!() };
+        assert_eq!(err.kind(), ErrorKind::LifecycleViolation, "{err}");
+    }
+    let outcomes: Vec<&TaskOutcome> = first.iter().filter_map(|r| r.as_ref().ok()).collect();
+    // Every refusal counted once, by capability; every fallback counted once.
+    let refused = outcomes.iter().map(|o| o.refusals().count()).sum::<usize>() + abandoned.len();
+    assert_eq!(after_first.refusals.values().sum::<u64>(), refused as u64);
+    let fallbacks = outcomes.iter().filter(|o| o.fell_back()).count();
+    // The counter also holds discovery's fallbacks to the legacy card path (one per legacy agent).
+    let legacy_card_fetches = fleet
+        .members
+        .iter()
+        .flat_map(|m| m.agent.requests())
+        .filter(|r| r.path == "/.well-known/agent.json")
+        .count();
+    assert_eq!(after_first.fallbacks, (fallbacks + legacy_card_fetches) as u64);
+    assert_eq!(fallbacks + abandoned.len(), fleet.over_declaring().count(), "each liar was caught");
+    // Negotiation round trips: the outcomes' own, plus every request the abandoned runs made.
+    let abandoned_requests: usize = abandoned.iter().map(|i| operations_after_first[*i]).sum();
+    let round_trips: u64 = outcomes.iter().map(|o| o.negotiation_round_trips).sum();
+    assert_eq!(after_first.negotiation_round_trips, round_trips + abandoned_requests as u64);
+    // Requests per agent: what each agent received (card fetches included).
+    for member in &fleet.members {
+        let url = a2a_client::AgentBaseUrl::parse(&member.agent.base_url()).unwrap();
+        let counted = after_second.requests_per_agent.get(url.as_str()).copied().unwrap_or(0);
+        assert_eq!(counted, member.agent.requests().len() as u64, "{}", member.agent.name());
+    }
+    // The second batch: the suspect agents go single-shot at once, with no negotiation round trip.
+    let second: Vec<TaskOutcome> = second.into_iter().map(Result::unwrap).collect();
+    let suspects: Vec<&TaskOutcome> =
+        second.iter().filter(|o| matches!(o.path, TaskPath::SingleShotBecauseSuspect(_))).collect();
+    assert_eq!(suspects.len(), fleet.over_declaring().count());
+    assert!(suspects.iter().all(|o| o.negotiation_round_trips == 0));
+    assert_eq!(after_second.fallbacks, after_first.fallbacks, "no new fallback");
+    let spent_second = after_second.negotiation_round_trips - after_first.negotiation_round_trips;
+    assert!(spent_second < after_first.negotiation_round_trips, "{spent_second} vs {after_first:?}");
+    fleet.shutdown().await;
+}
