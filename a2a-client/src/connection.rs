@@ -490,7 +490,13 @@ impl AgentConnection {
     /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI`, else at the client's
     /// [`PollCadence`](crate::PollCadence) (growing to its cap). See [`TaskPoll`].
     pub fn poll_task(&self, id: &TaskId) -> TaskPoll {
-        TaskPoll::new(self.clone(), id.clone(), self.poll_cadence(), None)
+        self.poll_task_with(GetTaskRequest::new(id.clone()))
+    }
+
+    /// As [`AgentConnection::poll_task`], each poll sending `request` (to ask for a `historyLength`,
+    /// say).
+    pub fn poll_task_with(&self, request: GetTaskRequest) -> TaskPoll {
+        TaskPoll::new(self.clone(), request, self.poll_cadence())
     }
 
     /// The cadence [`AgentConnection::poll_task`] uses.

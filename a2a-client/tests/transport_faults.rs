@@ -165,7 +165,7 @@ async fn poll_follows_the_cadence_the_card_declares_and_stops_at_the_terminal_st
 }
 
 #[tokio::test]
-async fn poll_stops_at_input_required() {
+async fn poll_stops_at_input_required_and_sends_the_callers_request_each_time() {
     let agent = agent(Script::honest().step_delay(Duration::from_millis(50))).await;
     let client = client();
     let connection = jsonrpc(&client, &agent).await;
@@ -174,8 +174,14 @@ async fn poll_stops_at_input_required() {
     else {
         panic!("expected a task")
     };
-    let poll = connection.poll_task(&task.id);
+    let request =
+        a2a_types::GetTaskRequest { history_length: Some(0), ..a2a_types::GetTaskRequest::new(task.id) };
+    let poll = connection.poll_task_with(request);
     assert_eq!(poll.delay(0), client.config().poll_cadence().initial(), "no declared cadence: the client's");
     let polled: Vec<_> = poll.map(Result::unwrap).collect().await;
     assert_eq!(polled.last().map(|t| t.state()), Some(TaskState::InputRequired));
+    assert!(polled.iter().all(|t| t.history.is_empty()));
+    for get in agent.requests_for("GetTask") {
+        assert_eq!(get.body.unwrap()["params"]["historyLength"], 0);
+    }
 }

@@ -28,13 +28,18 @@ fn post(endpoint: &Endpoint, body: &Value, accept: &str) -> reqwest::RequestBuil
 pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value>) -> Result<Value, Error> {
     let body = envelope(method, params);
     let url = endpoint.url.to_string();
-    let response = endpoint.send(post(endpoint, &body, "application/json")).await?;
-    let status = response.status().as_u16();
-    if !response.status().is_success() {
-        return Err(error_answer(endpoint, response, status, &url).await);
-    }
-    let answer = endpoint.read_json(response, &url).await?;
-    result_of(answer, "json-rpc response").map_err(|e| e.with_url(&url))
+    // One bound for the whole exchange: headers and body together.
+    endpoint
+        .bounded(&url, async {
+            let response = endpoint.send(post(endpoint, &body, "application/json")).await?;
+            let status = response.status().as_u16();
+            if !response.status().is_success() {
+                return Err(error_answer(endpoint, response, status, &url).await);
+            }
+            let answer = endpoint.read_json(response, &url).await?;
+            result_of(answer, "json-rpc response").map_err(|e| e.with_url(&url))
+        })
+        .await
 }
 
 /// Sends a streaming `method`: the response when it is an event stream; an A2A error when the agent

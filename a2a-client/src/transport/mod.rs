@@ -131,25 +131,31 @@ impl Endpoint {
         let request = request.build().map_err(Error::from)?;
         let url = request.url().to_string();
         self.client.metrics().record_request(self.agent.as_str());
-        match tokio::time::timeout(self.request_timeout(), self.client.http().execute(request)).await {
-            Ok(outcome) => outcome.map_err(|e| Error::from(e).with_url(&url)),
+        let sent = self.client.http().execute(request);
+        self.bounded(&url, async { sent.await.map_err(|e| Error::from(e).with_url(&url)) }).await
+    }
+
+    /// Runs `exchange` within the request timeout: a timeout fault naming `url` when it runs out.
+    pub(crate) async fn bounded<T>(
+        &self,
+        url: &str,
+        exchange: impl std::future::Future<Output = Result<T, Error>>,
+    ) -> Result<T, Error> {
+        let bound = self.request_timeout();
+        match tokio::time::timeout(bound, exchange).await {
+            Ok(outcome) => outcome,
             Err(_) => Err(Error::transport(
                 crate::TransportFault::Timeout,
-                Some(format!("no response within {:?}", self.request_timeout()).into()),
+                Some(format!("no complete answer within {bound:?}").into()),
             )
-            .with_url(&url)),
+            .with_url(url)),
         }
     }
 
-    /// Reads a whole (bounded) response body as JSON; an empty body reads as `{}`.
+    /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout) as
+    /// JSON; an empty body reads as `{}`.
     pub(crate) async fn read_json(&self, response: reqwest::Response, url: &str) -> Result<Value, Error> {
-        let body =
-            tokio::time::timeout(self.request_timeout(), read_bounded(response, MAX_RESPONSE_BYTES, url))
-                .await
-                .map_err(|_| {
-                    Error::transport(crate::TransportFault::Timeout, Some("response body too slow".into()))
-                        .with_url(url)
-                })??;
+        let body = self.bounded(url, read_bounded(response, MAX_RESPONSE_BYTES, url)).await?;
         if body.iter().all(u8::is_ascii_whitespace) {
             return Ok(Value::Object(serde_json::Map::new()));
         }

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_types::{GetTaskRequest, Task, TaskId};
+use a2a_types::{GetTaskRequest, Task};
 use futures::stream::{BoxStream, Stream, StreamExt};
 
 use crate::config::PollCadence;
@@ -49,27 +49,21 @@ impl fmt::Debug for TaskPoll {
 }
 
 impl TaskPoll {
-    pub(crate) fn new(
-        connection: AgentConnection,
-        id: TaskId,
-        cadence: Cadence,
-        history: Option<i32>,
-    ) -> Self {
+    pub(crate) fn new(connection: AgentConnection, request: GetTaskRequest, cadence: Cadence) -> Self {
         struct State {
             connection: AgentConnection,
-            id: TaskId,
+            request: GetTaskRequest,
             polls: u32,
             done: bool,
         }
-        let state = State { connection, id, polls: 0, done: false };
+        let state = State { connection, request, polls: 0, done: false };
         let inner = futures::stream::unfold(state, move |mut state| async move {
             if state.done {
                 return None;
             }
             tokio::time::sleep(cadence.delay(state.polls)).await;
             state.polls = state.polls.saturating_add(1);
-            let request = GetTaskRequest { history_length: history, ..GetTaskRequest::new(state.id.clone()) };
-            let outcome = state.connection.get_task(request).await;
+            let outcome = state.connection.get_task(state.request.clone()).await;
             state.done = match &outcome {
                 Ok(task) => task.state().is_terminal() || task.state().is_interrupted(),
                 Err(_) => true,

@@ -94,16 +94,21 @@ fn scalar(value: &Value) -> Option<String> {
 pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
     let accept = format!("{A2A_JSON_MEDIA_TYPE}, application/json");
     let (request, url) = call.request(endpoint, &accept)?;
-    let response = endpoint.send(request).await?;
-    let status = response.status().as_u16();
-    if !response.status().is_success() {
-        return Err(error_answer(endpoint, response, status, &url).await);
-    }
-    let body = endpoint.read_json(response, &url).await?;
-    if ProtocolError::is_rpc_status_body(&body) {
-        return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
-    }
-    Ok(body)
+    // One bound for the whole exchange: headers and body together.
+    endpoint
+        .bounded(&url, async {
+            let response = endpoint.send(request).await?;
+            let status = response.status().as_u16();
+            if !response.status().is_success() {
+                return Err(error_answer(endpoint, response, status, &url).await);
+            }
+            let body = endpoint.read_json(response, &url).await?;
+            if ProtocolError::is_rpc_status_body(&body) {
+                return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
+            }
+            Ok(body)
+        })
+        .await
 }
 
 /// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.
