@@ -154,8 +154,8 @@ async fn serve_jsonrpc(State(state): State<Arc<AgentState>>, headers: HeaderMap,
     let message = &request["params"]["message"];
     let text = message["parts"][0]["text"].as_str().unwrap_or_default();
     let task_id = uuid::Uuid::new_v4().to_string();
-    let context_id =
-        message["contextId"].as_str().map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
+    // Fresh ids, never the client's: they are written into the stream frames unescaped.
+    let context_id = uuid::Uuid::new_v4().to_string();
     match request["method"].as_str() {
         Some("SendMessage") => {
             let task = json!({
@@ -172,12 +172,13 @@ async fn serve_jsonrpc(State(state): State<Arc<AgentState>>, headers: HeaderMap,
     }
 }
 
-/// `events` SSE events: a submitted `Task`, `events - 2` artifact chunks, a completed status.
+/// `events` SSE events: a submitted `Task`, `events - 2` artifact chunks, a completed status,
+/// one write per event as the official servers do.
 fn stream(id: &Value, task_id: &str, context_id: &str, events: usize) -> Response {
     let frames: Vec<Result<Bytes, std::convert::Infallible>> =
-        fixtures::stream_results(task_id, context_id, events)
+        fixtures::render_stream(&id.to_string(), task_id, context_id, events)
             .into_iter()
-            .map(|result| Ok(Bytes::from(fixtures::sse_frame(id, result))))
+            .map(|frame| Ok(Bytes::from(frame)))
             .collect();
     (
         StatusCode::OK,

@@ -115,11 +115,15 @@ pub async fn send_streaming_message(
     let mut pending: Vec<u8> = Vec::new();
     let mut events = 0usize;
     while let Some(chunk) = body.next().await {
+        // Search only the bytes that can complete a blank line: one byte back from the new chunk.
+        let mut scan_from = pending.len().saturating_sub(1);
         pending.extend_from_slice(&chunk.map_err(http_err)?);
         let mut start = 0;
-        while let Some(end) = pending.get(start..).and_then(|rest| rest.windows(2).position(|w| w == b"\n\n"))
+        while let Some(at) =
+            pending.get(scan_from..).and_then(|rest| rest.windows(2).position(|w| w == b"\n\n"))
         {
-            let frame = pending.get(start..start + end).unwrap_or_default();
+            let end = scan_from + at;
+            let frame = pending.get(start..end).unwrap_or_default();
             if let Some(data) = frame.strip_prefix(b"data: ") {
                 let event: Value = serde_json::from_slice(data)
                     .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
@@ -128,7 +132,8 @@ pub async fn send_streaming_message(
                 }
                 events += 1;
             }
-            start += end + 2;
+            start = end + 2;
+            scan_from = start;
         }
         pending.drain(..start);
     }

@@ -13,3 +13,4 @@ pub mod memory;
 
 pub use agent::{BenchAgent, BenchAgentConfig, BenchAgentError};
 pub use memory::{Resident, reset_peak, resident};
+pub mod drive;

@@ -1,0 +1,148 @@
+//! The benchmark driver behind BENCHMARKS.md figures 2-4.
+//!
+//! - `a2a-bench serve`: agents for the clients to call (the bench agent, or testkit agents),
+//!   one base URL per line on stdout, until killed.
+//! - `a2a-bench drive`: one workload through one Rust client (hand-written floor, SDK, SDK with
+//!   verifier); one JSON line of figures on stdout.
+//!
+//! `scripts/bench/run.sh` runs every figure; each command it runs is printed in BENCHMARKS.md.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use a2a_bench::drive::{ClientKind, DriveOptions, Workload, drive};
+use a2a_bench::{BenchAgent, BenchAgentConfig};
+use a2a_testkit::{Capabilities, Script, ScriptedAgent};
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(about = "A2A SDK benchmarks: agents to call, and the Rust clients that call them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AgentKind {
+    /// The minimal bench agent: answers at once, streams `--events` events.
+    Bench,
+    /// `a2a_testkit::ScriptedAgent`, honest, streaming, with `--step-delay-ms` between events.
+    Testkit,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Starts agents on 127.0.0.1 and prints their base URLs, one per line; runs until killed.
+    Serve {
+        #[arg(long, value_enum, default_value = "bench")]
+        kind: AgentKind,
+        /// How many agents.
+        #[arg(long, default_value_t = 1)]
+        agents: usize,
+        /// Events per stream (bench agent).
+        #[arg(long, default_value_t = 1_000)]
+        events: usize,
+        /// Delay between lifecycle events (testkit agent).
+        #[arg(long, default_value_t = 0)]
+        step_delay_ms: u64,
+    },
+    /// Drives one workload through one Rust client and prints its figures as JSON.
+    Drive {
+        #[arg(long, value_enum)]
+        client: ClientKind,
+        #[arg(long, value_enum)]
+        workload: Workload,
+        /// Agent base URL; repeat for several agents (calls go round-robin).
+        #[arg(long = "url", required = true)]
+        urls: Vec<String>,
+        #[arg(long)]
+        requests: usize,
+        #[arg(long, default_value_t = 1)]
+        in_flight: usize,
+        /// Events each stream must have (0: any).
+        #[arg(long, default_value_t = 0)]
+        expect_events: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("a2a-bench: cannot start the tokio runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Serve { kind, agents, events, step_delay_ms } => {
+                serve(kind, agents, events, Duration::from_millis(step_delay_ms)).await
+            }
+            Command::Drive { client, workload, urls, requests, in_flight, expect_events } => {
+                let options =
+                    DriveOptions { client, workload, agents: urls, requests, in_flight, expect_events };
+                let report = drive(&options).await.map_err(|e| error_chain(&e))?;
+                let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+                println!("{line}");
+                Ok(())
+            }
+        }
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("a2a-bench: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+async fn serve(kind: AgentKind, agents: usize, events: usize, step_delay: Duration) -> Result<(), String> {
+    let mut bench = Vec::new();
+    let mut testkit = Vec::new();
+    let mut stdout = std::io::stdout().lock();
+    for _ in 0..agents {
+        let url = match kind {
+            AgentKind::Bench => {
+                let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: events })
+                    .await
+                    .map_err(|e| error_chain(&e))?;
+                let url = agent.base_url();
+                bench.push(agent);
+                url
+            }
+            AgentKind::Testkit => {
+                let agent = ScriptedAgent::builder()
+                    .name("bench-testkit")
+                    .capabilities(Capabilities::none().with_streaming())
+                    .script(Script::honest().step_delay(step_delay))
+                    .spawn()
+                    .await
+                    .map_err(|e| error_chain(&e))?;
+                let url = agent.base_url();
+                testkit.push(agent);
+                url
+            }
+        };
+        writeln!(stdout, "{url}").and_then(|()| stdout.flush()).map_err(|e| e.to_string())?;
+    }
+    drop(stdout);
+    tokio::signal::ctrl_c().await.map_err(|e| e.to_string())?;
+    for agent in testkit {
+        agent.shutdown().await;
+    }
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! Figures 2 and 4: one workload (`SendMessage` round trips or streams read to their end) driven
+//! through one client against one or more agents, with a fixed number of calls in flight.
+//!
+//! Setup is not timed: each agent is discovered and called once, so connections, card caches and
+//! code paths are warm. Then the resident set is read (the baseline), its peak reset, and the
+//! calls run; the report gives throughput and the peak above the baseline per call in flight,
+//! which is the memory one in-flight task costs.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use a2a_client::{AgentConnection, Client};
+use a2a_types::{Message, SendMessageRequest, StreamResponse};
+use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
+use futures::StreamExt;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::floor::{self, FloorError};
+use crate::memory;
+
+/// Which client makes the calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientKind {
+    /// Hand-written `reqwest` + `serde_json::Value` ([`crate::floor`]).
+    Floor,
+    /// `a2a_client::AgentConnection`: typed requests and events, bounded SSE, retries.
+    Sdk,
+    /// As [`ClientKind::Sdk`], and every answer and event fed to the typestate verifier
+    /// (`DynTask::observe`), settled once per task: the full claim-checking path.
+    SdkVerified,
+}
+
+impl ClientKind {
+    /// The name used in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            ClientKind::Floor => "reqwest + serde_json (hand-written)",
+            ClientKind::Sdk => "a2a-client",
+            ClientKind::SdkVerified => "a2a-client + verifier",
+        }
+    }
+}
+
+/// What each call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Workload {
+    /// One `SendMessage` round trip.
+    Send,
+    /// One `SendStreamingMessage`, read to its last event.
+    Stream,
+}
+
+/// A benchmark run.
+#[derive(Debug, Clone)]
+pub struct DriveOptions {
+    /// The client.
+    pub client: ClientKind,
+    /// The workload.
+    pub workload: Workload,
+    /// Agent base URLs; calls go round-robin.
+    pub agents: Vec<String>,
+    /// Calls in total (not counting the one warm-up call per agent).
+    pub requests: usize,
+    /// Calls outstanding at any time.
+    pub in_flight: usize,
+    /// Events each stream must have (0: any); a stream with another count fails the run.
+    pub expect_events: usize,
+}
+
+/// The figures of a run, printed as one JSON line.
+#[derive(Debug, Clone, Serialize)]
+pub struct DriveReport {
+    /// The client, in words.
+    pub client: String,
+    /// The workload.
+    pub workload: Workload,
+    /// Agents called.
+    pub agents: usize,
+    /// Calls made.
+    pub requests: usize,
+    /// Calls in flight.
+    pub in_flight: usize,
+    /// Events received (1 per `SendMessage`).
+    pub events: u64,
+    /// Wall time of the calls.
+    pub seconds: f64,
+    /// Calls per second.
+    pub requests_per_second: f64,
+    /// Events per second.
+    pub events_per_second: f64,
+    /// Resident set after setup, before the calls (KiB).
+    pub baseline_rss_kib: u64,
+    /// Peak resident set during the calls (KiB).
+    pub peak_rss_kib: u64,
+    /// `(peak - baseline) / in_flight` (KiB): what one call in flight costs.
+    pub kib_per_in_flight: f64,
+}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DriveError {
+    /// The options cannot describe a run.
+    #[error("invalid options: {0}")]
+    Options(String),
+    /// The SDK reported an error.
+    #[error("a2a-client call failed")]
+    Sdk(#[from] a2a_client::Error),
+    /// A hand-written request failed.
+    #[error("hand-written call failed")]
+    Floor(#[from] FloorError),
+    /// A call succeeded but its outcome was not the one the workload expects.
+    #[error("unexpected outcome: {0}")]
+    Outcome(String),
+}
+
+/// One agent, ready for calls through the chosen client.
+#[derive(Debug, Clone)]
+enum Target {
+    Floor { http: reqwest::Client, jsonrpc_url: String },
+    Sdk { connection: AgentConnection, claims: Option<Arc<CardClaims>> },
+}
+
+async fn target(
+    client: ClientKind,
+    sdk: &Client,
+    http: &reqwest::Client,
+    agent: &str,
+) -> Result<Target, DriveError> {
+    match client {
+        ClientKind::Floor => {
+            let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
+            let http_err = |source| FloorError::Http { url: card_url.clone(), source };
+            let card: Value =
+                http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
+            let jsonrpc_url = card["supportedInterfaces"]
+                .as_array()
+                .and_then(|list| list.iter().find(|i| i["protocolBinding"] == "JSONRPC"))
+                .and_then(|i| i["url"].as_str())
+                .ok_or_else(|| DriveError::Outcome(format!("{card_url} offers no JSONRPC interface")))?;
+            Ok(Target::Floor { http: http.clone(), jsonrpc_url: jsonrpc_url.to_owned() })
+        }
+        ClientKind::Sdk | ClientKind::SdkVerified => {
+            let connection = sdk.connect(agent).await?;
+            let claims = (client == ClientKind::SdkVerified)
+                .then(|| Arc::new(CardClaims::lift(connection.card().card(), Deployment::Direct)));
+            Ok(Target::Sdk { connection, claims })
+        }
+    }
+}
+
+fn request() -> SendMessageRequest {
+    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), "bench"))
+}
+
+/// A verifier for one task, or none when the run does not verify.
+struct Verification {
+    task: Option<DynTask>,
+    started: Instant,
+}
+
+impl Verification {
+    fn start(claims: Option<&Arc<CardClaims>>, request: &SendMessageRequest) -> Result<Self, DriveError> {
+        let started = Instant::now();
+        let task = match claims {
+            Some(claims) => {
+                let mut task = DynTask::new(claims.clone(), Bounds::default());
+                let sent = Observed::message_sent(&request.message, &[]);
+                task.observe(Duration::ZERO, sent).map_err(|e| DriveError::Outcome(e.to_string()))?;
+                Some(task)
+            }
+            None => None,
+        };
+        Ok(Self { task, started })
+    }
+
+    fn observe(&mut self, observed: Option<Observed>) -> Result<(), DriveError> {
+        if let (Some(task), Some(observed)) = (self.task.as_mut(), observed) {
+            task.observe(self.started.elapsed(), observed).map_err(|e| DriveError::Outcome(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn settle(self) -> Result<(), DriveError> {
+        match self.task {
+            Some(task) => task
+                .settle(self.started.elapsed())
+                .map(drop)
+                .map_err(|refusal| DriveError::Outcome(format!("the verifier refused the card: {refusal}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One call; returns the events it received.
+async fn call(target: &Target, workload: Workload, expect_events: usize) -> Result<u64, DriveError> {
+    let events = match (target, workload) {
+        (Target::Floor { http, jsonrpc_url }, Workload::Send) => {
+            let state = floor::send_message(http, jsonrpc_url, "bench").await?;
+            if state != "TASK_STATE_COMPLETED" {
+                return Err(DriveError::Outcome(format!("task ended {state}")));
+            }
+            1
+        }
+        (Target::Floor { http, jsonrpc_url }, Workload::Stream) => {
+            floor::send_streaming_message(http, jsonrpc_url, "bench").await? as u64
+        }
+        (Target::Sdk { connection, claims }, Workload::Send) => {
+            let req = request();
+            let mut verification = Verification::start(claims.as_ref(), &req)?;
+            let response = connection.send_message(req).await?;
+            verification.observe(Observed::from_send_response(&response))?;
+            verification.settle()?;
+            1
+        }
+        (Target::Sdk { connection, claims }, Workload::Stream) => {
+            let req = request();
+            let mut verification = Verification::start(claims.as_ref(), &req)?;
+            let mut stream = connection.send_streaming_message(req).await?;
+            let mut events = 0u64;
+            while let Some(event) = stream.next().await {
+                let event: StreamResponse = event?;
+                verification.observe(Observed::from_stream_response(&event, Channel::Stream))?;
+                events += 1;
+            }
+            verification.observe(Some(Observed::StreamClosed))?;
+            verification.settle()?;
+            events
+        }
+    };
+    if workload == Workload::Stream && expect_events > 0 && events != expect_events as u64 {
+        return Err(DriveError::Outcome(format!(
+            "stream ended after {events} events, expected {expect_events}"
+        )));
+    }
+    Ok(events)
+}
+
+/// Runs `options` and reports the figures.
+///
+/// # Errors
+///
+/// [`DriveError`] at the first failed call: a benchmark of failing calls would measure nothing.
+pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
+    if options.agents.is_empty() || options.requests == 0 || options.in_flight == 0 {
+        return Err(DriveError::Options(
+            "need at least one agent, one request and one call in flight".into(),
+        ));
+    }
+    // The same reqwest settings the SDK's client is built with (connect timeout, no proxy on loopback).
+    let http = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .no_proxy()
+        .build()
+        .map_err(|source| FloorError::Http { url: String::new(), source })?;
+    let sdk = Client::builder().build()?;
+    let mut targets = Vec::with_capacity(options.agents.len());
+    for agent in &options.agents {
+        let target = target(options.client, &sdk, &http, agent).await?;
+        call(&target, options.workload, options.expect_events).await?;
+        targets.push(target);
+    }
+    let targets = Arc::new(targets);
+
+    let baseline = memory::resident().unwrap_or_default();
+    memory::reset_peak();
+    let next = Arc::new(AtomicUsize::new(0));
+    let events = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..options.in_flight)
+        .map(|_| {
+            let (targets, next, events) = (targets.clone(), next.clone(), events.clone());
+            let (workload, expect, requests) = (options.workload, options.expect_events, options.requests);
+            tokio::spawn(async move {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= requests {
+                        return Ok::<(), DriveError>(());
+                    }
+                    let Some(target) = targets.get(n % targets.len()) else { return Ok(()) };
+                    events.fetch_add(call(target, workload, expect).await?, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for worker in futures::future::join_all(workers).await {
+        worker.map_err(|e| DriveError::Outcome(format!("a worker task failed: {e}")))??;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = memory::resident().unwrap_or_default().peak_kib;
+    let events = events.load(Ordering::Relaxed);
+    Ok(DriveReport {
+        client: options.client.label().to_owned(),
+        workload: options.workload,
+        agents: options.agents.len(),
+        requests: options.requests,
+        in_flight: options.in_flight,
+        events,
+        seconds,
+        requests_per_second: options.requests as f64 / seconds,
+        events_per_second: events as f64 / seconds,
+        baseline_rss_kib: baseline.current_kib,
+        peak_rss_kib: peak,
+        kib_per_in_flight: peak.saturating_sub(baseline.current_kib) as f64 / options.in_flight as f64,
+    })
+}

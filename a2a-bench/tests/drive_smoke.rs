@@ -1,0 +1,72 @@
+//! A quick smoke of figures 2-4: every Rust client completes each workload against the bench
+//! agent and counts exactly the events it was sent. Small numbers: this runs in `cargo test`.
+
+use a2a_bench::drive::{ClientKind, DriveOptions, Workload, drive};
+use a2a_bench::{BenchAgent, BenchAgentConfig};
+use serde_json::{Value, json};
+
+const EVENTS: usize = 25;
+
+async fn run(agent: &BenchAgent, client: ClientKind, workload: Workload) -> a2a_bench::drive::DriveReport {
+    let options = DriveOptions {
+        client,
+        workload,
+        agents: vec![agent.base_url()],
+        requests: 6,
+        in_flight: 3,
+        expect_events: EVENTS,
+    };
+    drive(&options).await.unwrap_or_else(|e| panic!("{client:?} {workload:?}: {e:?}"))
+}
+
+#[tokio::test]
+async fn every_client_counts_one_event_per_round_trip_and_every_streamed_event() {
+    let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
+    for client in [ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkVerified] {
+        let sent = run(&agent, client, Workload::Send).await;
+        assert_eq!((sent.requests, sent.events), (6, 6), "{client:?}");
+        let streamed = run(&agent, client, Workload::Stream).await;
+        assert_eq!(streamed.events, 6 * EVENTS as u64, "{client:?}");
+        assert!(streamed.seconds > 0.0 && streamed.peak_rss_kib > 0);
+    }
+}
+
+#[tokio::test]
+async fn a_stream_of_another_length_than_expected_fails_the_run() {
+    let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
+    for client in [ClientKind::Floor, ClientKind::Sdk] {
+        let options = DriveOptions {
+            client,
+            workload: Workload::Stream,
+            agents: vec![agent.base_url()],
+            requests: 1,
+            in_flight: 1,
+            expect_events: EVENTS + 1,
+        };
+        let error = drive(&options).await.unwrap_err();
+        assert!(error.to_string().contains("expected 26"), "{client:?}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn the_bench_agent_requires_the_1_0_version_header_like_the_official_servers() {
+    let agent = BenchAgent::spawn(BenchAgentConfig::default()).await.unwrap();
+    let request = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
+        "message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}});
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let answer: Value =
+        http.post(agent.jsonrpc_url()).json(&request).send().await.unwrap().json().await.unwrap();
+    assert_eq!(answer["error"]["code"], -32009);
+    let answer: Value = http
+        .post(agent.jsonrpc_url())
+        .header("A2A-Version", "1.0")
+        .json(&request)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(answer["id"], 3);
+}
