@@ -357,3 +357,53 @@ async fn the_python_0_3_endpoint_speaks_through_the_1_0_api() {
     let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
     assert_eq!(err.protocol_error().and_then(|p| p.code()), Some(-32001), "{err}");
 }
+
+#[tokio::test]
+async fn the_python_0_3_endpoint_resubscribes_cancels_and_pushes() {
+    static SLOW_V03: OnceCell<RunningPeer> = OnceCell::const_new();
+    let options = PeerOptions::default().with_step(SLOW_STEP);
+    let peer = SLOW_V03.get_or_try_init(|| OfficialPeer::start_with(PeerKind::PythonV03, options)).await;
+    let peer = peer.unwrap_or_else(|e| panic!("{e}"));
+    let client = client();
+    let binding = ProtocolBinding::JsonRpc;
+    let connection = connect_over(&client, peer, ProtocolVersion::V0_3, &binding).await;
+
+    let followed = task_of(connection.send_message(returning_immediately("follow")).await.unwrap(), peer);
+    let mut stream = connection
+        .resubscribe(&followed.id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        events.push(event.unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding))));
+    }
+    assert!(events.iter().all(|e| e.task_id() == Some(&followed.id)), "{events:?}");
+    assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed), "{events:?}");
+    assert_eq!(stream.end(), Some(StreamEnd::Closed));
+
+    let running = task_of(connection.send_message(returning_immediately("cancel me")).await.unwrap(), peer);
+    let canceled = connection
+        .cancel_task(CancelTaskRequest { id: running.id.clone(), ..Default::default() })
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+    assert_eq!(canceled.state(), TaskState::Canceled);
+
+    let receiver = client.start_push_receiver().await.unwrap();
+    let pushed = task_of(connection.send_message(returning_immediately("push")).await.unwrap(), peer);
+    let registration = receiver.register(&pushed.id);
+    let created = connection
+        .create_task_push_notification_config(registration.to_config())
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+    assert_eq!(created.url, registration.url());
+    let arrival = receiver.next_callback(&pushed.id, PUSH_ARRIVAL).await.unwrap();
+    assert!(matches!(arrival, PushArrival::Delivered(_)), "{}: {arrival:?}", context(peer, &binding));
+    let listed = connection
+        .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
+            task_id: pushed.id.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+    assert!(listed.configs.iter().any(|c| c.url == registration.url()), "{listed:?}");
+}
