@@ -105,6 +105,9 @@ async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and
     assert_eq!(history.len(), 1, "{:?}", outcome.other_refusals);
     assert_eq!(history[0].contradiction(), &Contradiction::EmptyHistory);
     assert!(history[0].evidence().seq > refusal.evidence().seq, "the streaming evidence came first");
+    // Push was honest in that run: its callbacks came, so it is not among the refusals.
+    assert!(outcome.refusals().all(|v| v.capability() != Capability::PushNotifications));
+    assert!(agent.push_callbacks_sent().iter().any(|d| d.response_status == Some(200)));
     let marks = client.discovery_cache().suspect_marks(&outcome.agent);
     assert!(marks.iter().any(|m| m.capability() == Capability::Streaming));
     assert!(marks.iter().any(|m| m.capability() == Capability::StateTransitionHistory));

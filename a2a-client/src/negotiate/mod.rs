@@ -71,6 +71,13 @@ impl Client {
     ///   abandon the task (the agent is marked suspect, nothing was retried);
     /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): `working` past the bound with no card basis;
     /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
+    ///
+    /// # Bounds and cancellation
+    /// Every call is bounded by the client's configuration (request timeout, SSE idle timeout, push
+    /// arrival bound, and the working bound while polling on the client's own interval). A card that
+    /// declares a poll cadence gives a basis to poll a long `working` task for as long as it works:
+    /// bound the whole run with `tokio::time::timeout` if the caller cannot wait. Dropping the future
+    /// cancels the run; the agent's task is left as it is (cancel it with `CancelTask`).
     pub async fn run_task(
         &self,
         agent: &str,

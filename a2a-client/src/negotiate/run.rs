@@ -26,7 +26,7 @@ use a2a_types::{
 };
 use a2a_typestate::{
     Advice, AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, Lifecycle,
-    Observed, PendingReason, Verdict, Verifier,
+    LifecycleFault, Observed, PendingReason, Verdict, Verifier,
 };
 use futures::StreamExt;
 use tokio::time::Instant;
@@ -428,10 +428,21 @@ impl<'a> Run<'a> {
     async fn poll_until_end(&mut self) -> Result<(), Error> {
         let cadence = self.client.config().poll_cadence();
         let card_cadence = self.verifier.card().poll_cadence().is_some();
+        let bound = self.verifier.bounds().working_unobservable();
+        let polling_since = self.now();
         let mut polls = 0;
         while !self.turn_ended() {
-            if let Some(fault) = self.verifier.lifecycle_fault(self.now()) {
+            let now = self.now();
+            if let Some(fault) = self.verifier.lifecycle_fault(now) {
                 return Err(fault.into());
+            }
+            // The verifier exempts a streamed task; one whose stream closed early is polled now, on the
+            // client's own interval when the card declares none, so the same bound applies.
+            if !card_cadence
+                && self.last_state == Some(TaskState::Working)
+                && now.saturating_sub(polling_since) > bound
+            {
+                return Err(LifecycleFault::WorkingUnobservable { since: polling_since, bound }.into());
             }
             if self.refused().is_some() {
                 return Ok(());
