@@ -132,3 +132,25 @@ pub(crate) fn list(set: CapabilitySet) -> String {
     }
     set.iter().map(Capability::card_field).collect::<Vec<_>>().join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_is_a_failure_with_its_reason_and_no_round_trips_claimed() {
+        let err = Error::from_status(503, Some("http://agent.example/a2a"));
+        let record = TaskRecord::from_result(&Err(err));
+        let Ending::Failed(reason) = &record.ending else { panic!("an error is a failure: {record:?}") };
+        assert!(reason.contains("503") && reason.contains("http://agent.example/a2a"), "{reason}");
+        assert!(!record.was_refused());
+        assert_eq!(record.negotiation_round_trips, 0);
+    }
+
+    #[test]
+    fn capability_sets_read_as_card_fields() {
+        assert_eq!(list(CapabilitySet::EMPTY), "none");
+        let set = CapabilitySet::of(&[Capability::PushNotifications, Capability::Streaming]);
+        assert_eq!(list(set), "streaming, pushNotifications");
+    }
+}

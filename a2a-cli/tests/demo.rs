@@ -20,6 +20,7 @@ fn n(value: &Value) -> u64 {
 #[tokio::test]
 async fn every_task_is_accounted_for_and_the_suspect_cache_cuts_waste_to_a_tenth() {
     let (_, report) = demo_json("3").await;
+    assert!(n(&report["elapsedMs"]) < 60_000, "the demo must finish within a minute");
     let runs = report["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 2, "cache on and cache off");
     for run in runs {

@@ -227,8 +227,16 @@ pub(crate) fn render(report: &DemoReport) -> String {
     ));
 
     out.push_str(&format!("{}\n", paint(style::TITLE, "Agents (suspect cache on, both batches)")));
-    let mut agents =
-        Table::new(&["AGENT", "VERSION", "CLAIMS", "VERIFIED", "REFUSED", "FALLBACK", "SUSPECT", "TRUTH"]);
+    let mut agents = Table::new(&[
+        "AGENT",
+        "VERSION",
+        "CLAIMS",
+        "VERIFIED",
+        "REFUSED",
+        "FALLBACK",
+        "SINGLE-SHOT",
+        "TRUTH",
+    ]);
     for agent in &report.agents {
         let refused = agent.refused_set();
         agents.row([
@@ -249,7 +257,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
     out.push_str(&agents.render(2));
     out.push_str(&paint(
         style::DIM,
-        "  FALLBACK: tasks completed by the single-shot fallback after a refusal; SUSPECT: tasks sent \
+        "  FALLBACK: tasks completed by the single-shot fallback after a refusal; SINGLE-SHOT: tasks sent \
          single-shot at once\n",
     ));
 
@@ -345,4 +353,116 @@ fn styled_set(set: CapabilitySet, style: anstyle::Style) -> Cell {
 
 fn count_cell(count: u32, style: anstyle::Style) -> Cell {
     if count == 0 { Cell::plain("0") } else { Cell::styled(count.to_string(), style) }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use a2a_client::MetricsSnapshot;
+    use a2a_typestate::Capability;
+
+    use super::*;
+
+    fn record(ending: Ending, round_trips: u64, refused: bool) -> TaskRecord {
+        let refusals = if refused {
+            vec![RefusedClaim {
+                capability: Capability::Streaming,
+                contradiction: "the agent answered SendStreamingMessage with error -32004".to_owned(),
+                evidence: "event #1".to_owned(),
+            }]
+        } else {
+            Vec::new()
+        };
+        TaskRecord { ending, verified: CapabilitySet::EMPTY, refusals, negotiation_round_trips: round_trips }
+    }
+
+    fn batch(records: Vec<TaskRecord>, round_trips: u64, retries: u64) -> BatchRun {
+        let mut after = MetricsSnapshot::default();
+        after.negotiation_round_trips = round_trips;
+        after.retries = retries;
+        BatchRun {
+            records: records.into_iter().map(|r| (0, r)).collect(),
+            before: MetricsSnapshot::default(),
+            after,
+            elapsed: Duration::from_millis(5),
+        }
+    }
+
+    #[test]
+    fn wasted_round_trips_are_those_not_spent_on_negotiated_completions_plus_retries() {
+        let run = batch(
+            vec![
+                record(Ending::Completed, 4, false),
+                record(Ending::CompletedViaFallback, 1, true),
+                // An abandoned task reports no outcome, so its round trips are only in the counters.
+                record(Ending::Failed("abandoned".to_owned()), 0, true),
+                record(Ending::CompletedSingleShot, 0, false),
+            ],
+            4 + 1 + 3,
+            2,
+        );
+        let report = BatchReport::new(1, &run, &["agent".to_owned()]);
+        assert_eq!(report.negotiation_round_trips, 8);
+        assert_eq!(report.wasted_round_trips, 1 + 3 + 2);
+        assert_eq!(report.refusals, 2);
+        assert_eq!(report.failures, ["agent: abandoned"]);
+        assert!(report.accounted());
+    }
+
+    #[test]
+    fn every_ending_is_counted_once() {
+        let run = batch(
+            vec![
+                record(Ending::Completed, 0, false),
+                record(Ending::CompletedSingleShot, 0, false),
+                record(Ending::CompletedViaFallback, 0, true),
+                record(Ending::Failed("x".to_owned()), 0, false),
+            ],
+            0,
+            0,
+        );
+        let report = BatchReport::new(2, &run, &[]);
+        assert_eq!(
+            (report.completed, report.completed_single_shot, report.completed_via_fallback, report.failed),
+            (1, 1, 1, 1)
+        );
+        assert_eq!(report.submitted, 4);
+        assert_eq!(report.failures, ["?: x"]);
+    }
+
+    #[test]
+    fn the_reduction_is_measured_from_the_first_batch_and_absent_when_it_wasted_nothing() {
+        let wasted = |n| {
+            let run = batch(vec![record(Ending::CompletedViaFallback, n, true)], n, 0);
+            BatchReport::new(1, &run, &[])
+        };
+        let run = RunReport::new(true, vec![wasted(20), wasted(1)]);
+        assert_eq!(run.wasted_reduction_percent, Some(95.0));
+        let run = RunReport::new(true, vec![wasted(0), wasted(0)]);
+        assert_eq!(run.wasted_reduction_percent, None);
+    }
+
+    #[test]
+    fn an_agent_keeps_the_first_evidence_of_each_refused_capability() {
+        let mut agent = AgentReport {
+            name: "a".to_owned(),
+            url: "http://a".to_owned(),
+            protocol: "1.0".to_owned(),
+            truth: "over-declares streaming".to_owned(),
+            claims: CapabilitySet::of(&[Capability::Streaming]),
+            verified: CapabilitySet::EMPTY,
+            refused: Vec::new(),
+            fallbacks: 0,
+            single_shots: 0,
+            failed: 0,
+            verdict_matches_truth: false,
+        };
+        agent.absorb(&record(Ending::CompletedViaFallback, 1, true));
+        agent.absorb(&record(Ending::CompletedSingleShot, 0, false));
+        agent.absorb(&record(Ending::CompletedViaFallback, 1, true));
+        assert_eq!(agent.refused.len(), 1);
+        assert_eq!(agent.refused_set(), CapabilitySet::of(&[Capability::Streaming]));
+        assert_eq!((agent.fallbacks, agent.single_shots), (2, 1));
+    }
 }
