@@ -1,0 +1,75 @@
+//! Audit the design note's fleet of eleven embedded agents twice: the first batch negotiates with
+//! every agent and catches the three that over-declare; the second batch sends the suspects
+//! single-shot at once, so no round trip is wasted on them.
+//!
+//! Run with `cargo run -p a2a-client --example audit_fleet`.
+
+use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_client::{Capability, Client, Error};
+use a2a_testkit::fleet::{Honesty, demo_fleet};
+use a2a_types::Message;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let fleet = demo_fleet().await?;
+    let client = Client::builder().push_arrival_bound(std::time::Duration::from_secs(1)).build()?;
+    // An orchestrator whose path depends on every claim a card can make.
+    let negotiation = Negotiation::depending_on(&Capability::ALL).follow_up(FollowUp::reply("more detail"));
+
+    let mut wasted = Vec::new();
+    for batch in 1..=2 {
+        println!("batch {batch}");
+        let before = client.metrics().snapshot();
+        let mut wasted_here = 0;
+        for member in &fleet.members {
+            let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "summarise the report");
+            let trips_before = client.metrics().snapshot().negotiation_round_trips;
+            let result = client.run_task(&member.agent.base_url(), message, &negotiation).await;
+            let trips = client.metrics().snapshot().negotiation_round_trips - trips_before;
+            let (verdict, refused) = describe(&result);
+            if refused {
+                wasted_here += trips;
+            }
+            let truth = match member.honesty {
+                Honesty::Honest => "honest".to_owned(),
+                other => format!("{other:?}"),
+            };
+            println!("  {:<18} {:<38} {verdict}", member.agent.name(), truth);
+        }
+        let after = client.metrics().snapshot();
+        let spent = after.negotiation_round_trips - before.negotiation_round_trips;
+        println!("  negotiation round trips: {spent}, wasted on refused paths: {wasted_here}");
+        wasted.push(wasted_here);
+    }
+    if let [first, second] = wasted[..] {
+        println!("the suspect cache saved {} wasted round trips in the second batch", first - second);
+    }
+    let metrics = client.metrics().snapshot();
+    println!("refusals by capability: {:?}", metrics.refusals);
+    println!("fallbacks (incl. discovery's legacy card path): {}", metrics.fallbacks);
+    println!("retries: {}", metrics.retries);
+    fleet.shutdown().await;
+    Ok(())
+}
+
+/// A one-line verdict, and whether the negotiated path ended in a refusal (its round trips were
+/// wasted: the error of an abandoned task carries none, so they are read from the counters).
+fn describe(result: &Result<TaskOutcome, Error>) -> (String, bool) {
+    match result {
+        Ok(outcome) => match &outcome.path {
+            TaskPath::Negotiated => (format!("verified {:?}", outcome.verified), false),
+            TaskPath::Fallback => {
+                let refused: Vec<String> = outcome.refusals().map(|v| v.capability().to_string()).collect();
+                (format!("refused {refused:?}, fell back"), true)
+            }
+            TaskPath::SingleShotBecauseSuspect(mark) => {
+                (format!("suspect ({}), single-shot at once", mark.capability()), false)
+            }
+            other => (format!("{other:?}"), false),
+        },
+        Err(error) => match error.lifecycle_violation() {
+            Some(violation) => (format!("refused [\"{}\"], abandoned", violation.capability()), true),
+            None => (format!("error: {error}"), false),
+        },
+    }
+}
