@@ -147,3 +147,61 @@ async fn an_honest_agent_that_streams_and_pushes_has_both_verified() {
     assert_ne!(verdict_of(&audited, "pushNotifications")["verdict"], "refused", "{audited:#}");
     assert_eq!(status, Some(0), "{audited:#}");
 }
+
+#[tokio::test]
+async fn the_design_notes_observed_run_is_refused_with_evidence() {
+    let agent = ScriptedAgent::observed_run().spawn().await.unwrap();
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(1), "{audited:#}");
+    assert_eq!(audited["protocolVersions"], serde_json::json!(["0.3"]));
+    let lies = audited["overDeclares"].as_array().expect("list");
+    // The note's run: the artifact never came on the stream, only through GetTask.
+    assert!(lies.contains(&Value::from("streaming")), "{audited:#}");
+    assert_ne!(verdict_of(&audited, "pushNotifications")["verdict"], "refused", "push is honest there");
+    for lie in lies {
+        let verdict = verdict_of(&audited, lie.as_str().unwrap_or_default());
+        assert_eq!(verdict["verdict"], "refused");
+        assert!(verdict["evidence"].as_str().is_some_and(|e| e.contains("event #")), "{verdict:#}");
+    }
+}
+
+#[tokio::test]
+async fn auditing_the_demo_fleet_names_exactly_the_three_lies() {
+    use a2a_testkit::fleet::{Honesty, demo_fleet};
+    let fleet = demo_fleet().await.unwrap();
+    let urls: Vec<String> = fleet.members.iter().map(|m| m.agent.base_url()).collect();
+    let mut args = vec!["audit", "--json", "--push-arrival-bound", "1s"];
+    args.extend(urls.iter().map(String::as_str));
+    let output = a2a(&args).await;
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{report:#}");
+    assert_eq!(report["overDeclaring"], 3, "{report:#}");
+    assert_eq!(report["notAudited"], 0, "{report:#}");
+    for (member, audited) in fleet.members.iter().zip(report["agents"].as_array().expect("agents")) {
+        let lies = &audited["overDeclares"];
+        match member.honesty {
+            Honesty::OverDeclares(_) => assert_eq!(lies.as_array().map(Vec::len), Some(1), "{audited:#}"),
+            _ => assert_eq!(
+                lies,
+                &serde_json::json!([]),
+                "{} wrongly refused: {audited:#}",
+                member.agent.name()
+            ),
+        }
+    }
+    let named =
+        |name: &str| report["agents"].as_array().and_then(|a| a.iter().find(|x| x["name"] == name)).cloned();
+    assert_eq!(
+        named("streaming-refuser").map(|a| a["overDeclares"].clone()),
+        Some(serde_json::json!(["streaming"]))
+    );
+    assert_eq!(
+        named("history-forgetter").map(|a| a["overDeclares"].clone()),
+        Some(serde_json::json!(["stateTransitionHistory"]))
+    );
+    assert_eq!(
+        named("silent-pusher").map(|a| a["overDeclares"].clone()),
+        Some(serde_json::json!(["pushNotifications"]))
+    );
+    fleet.shutdown().await;
+}

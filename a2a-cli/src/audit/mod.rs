@@ -21,6 +21,7 @@ mod render;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use a2a_client::negotiate::{FollowUp, Negotiation};
@@ -214,8 +215,10 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
     let negotiation = Negotiation::depending_on(&depends)
         .deployment(deployment)
         .follow_up(FollowUp::reply("a2a audit probe: no further input"));
+    static PROBES: AtomicU64 = AtomicU64::new(0);
+    let probe = PROBES.fetch_add(1, Ordering::Relaxed);
     let message = a2a_types::Message::user_text(
-        format!("a2a-audit-{}", std::process::id()),
+        format!("a2a-audit-{}-{probe}", std::process::id()),
         "a2a audit probe: please answer briefly",
     );
     let result = client.run_task(base, message, &negotiation).await;
