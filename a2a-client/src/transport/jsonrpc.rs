@@ -101,3 +101,46 @@ async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: 
         Err(_) => Error::from_status(status, Some(url)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    fn sse(data: &str) -> SseEvent {
+        SseEvent { event: None, data: data.to_owned(), id: None }
+    }
+
+    #[test]
+    fn a_stream_event_yields_its_result() {
+        let result = event_result(sse(r#"{"jsonrpc":"2.0","id":"1","result":{"task":{"id":"t"}}}"#)).unwrap();
+        assert_eq!(result, json!({"task": {"id": "t"}}));
+    }
+
+    #[test]
+    fn an_error_inside_a_stream_is_the_agents_protocol_error() {
+        let data = r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"Task not found"}}"#;
+        let err = event_result(SseEvent { event: Some("error".into()), ..sse(data) }).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Protocol);
+        assert_eq!(err.protocol_error().and_then(ProtocolError::code), Some(-32001));
+    }
+
+    #[test]
+    fn an_unreadable_event_is_bad_input_with_a_path() {
+        let err = event_result(sse("{\"jsonrpc\":")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+        let err = event_result(sse(r#"{"jsonrpc":"2.0","id":"1"}"#)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput, "neither result nor error");
+        let err = event_result(sse("[1]")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+    }
+
+    #[test]
+    fn requests_carry_a_fresh_id_and_params_only_when_given() {
+        let with = envelope("GetTask", Some(json!({"id": "t"})));
+        assert_eq!((with["jsonrpc"].as_str(), with["method"].as_str()), (Some("2.0"), Some("GetTask")));
+        let without = envelope("agent/getAuthenticatedExtendedCard", None);
+        assert!(without.get("params").is_none());
+        assert_ne!(with["id"], without["id"]);
+    }
+}

@@ -128,3 +128,75 @@ impl Stream for EventStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::{Task, TaskState};
+
+    fn event(state: TaskState, last: bool) -> Decoded {
+        Decoded { event: StreamResponse::Task(Task::new("t1", state)), last }
+    }
+
+    fn stream(items: Vec<Result<Decoded, Error>>) -> EventStream {
+        let mut items = items.into_iter();
+        let first = items.next().map(|item| item.unwrap());
+        EventStream::new(first, futures::stream::iter(items).boxed())
+    }
+
+    #[tokio::test]
+    async fn a_clean_close_is_known_once_the_stream_is_exhausted() {
+        let mut events =
+            stream(vec![Ok(event(TaskState::Working, false)), Ok(event(TaskState::Completed, false))]);
+        assert_eq!(events.end(), None);
+        assert!(events.next().await.unwrap().is_ok());
+        assert!(events.next().await.unwrap().is_ok());
+        assert_eq!(events.end(), None, "the body may still hold more");
+        assert!(events.next().await.is_none());
+        assert_eq!(events.end(), Some(StreamEnd::Closed));
+        assert_eq!(events.delivered(), 2);
+        assert_eq!(events.task_id().map(TaskId::as_str), Some("t1"));
+    }
+
+    #[tokio::test]
+    async fn an_event_marked_last_closes_the_stream_at_once() {
+        let mut events =
+            stream(vec![Ok(event(TaskState::Completed, true)), Ok(event(TaskState::Working, false))]);
+        assert!(events.next().await.unwrap().is_ok());
+        assert_eq!(events.end(), Some(StreamEnd::Closed));
+        assert!(events.next().await.is_none(), "nothing is read past the last event");
+    }
+
+    #[tokio::test]
+    async fn a_transport_fault_is_dropped_and_an_agent_error_is_failed() {
+        let reset = Error::transport(TransportFault::Reset, None);
+        let mut events = stream(vec![Ok(event(TaskState::Working, false)), Err(reset)]);
+        assert!(events.next().await.unwrap().is_ok());
+        assert!(events.next().await.unwrap().is_err());
+        assert_eq!(events.end(), Some(StreamEnd::Dropped(TransportFault::Reset)));
+        assert!(events.next().await.is_none());
+
+        let refusal =
+            Error::protocol(crate::ProtocolError::from_jsonrpc(&serde_json::json!({"code": -32603})));
+        let mut events = stream(vec![Ok(event(TaskState::Working, false)), Err(refusal)]);
+        assert!(events.next().await.unwrap().is_ok());
+        assert!(events.next().await.unwrap().is_err());
+        assert_eq!(events.end(), Some(StreamEnd::Failed(ErrorKind::Protocol)));
+    }
+
+    #[tokio::test]
+    async fn a_stream_without_events_is_closed_from_the_start() {
+        let mut events = stream(Vec::new());
+        assert_eq!(events.end(), Some(StreamEnd::Closed));
+        assert!(events.next().await.is_none());
+    }
+
+    #[test]
+    fn handles_can_move_across_tasks() {
+        fn send<T: Send + 'static>() {}
+        fn shared<T: Send + Sync + 'static>() {}
+        send::<EventStream>();
+        send::<crate::TaskPoll>();
+        shared::<crate::AgentConnection>();
+    }
+}
