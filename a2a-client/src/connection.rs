@@ -34,11 +34,9 @@ use a2a_types::discovery::{
 };
 use a2a_types::jsonrpc::Method;
 use a2a_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
-    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig,
-    v03,
+    AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
+    ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
+    TaskId, v03,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -49,6 +47,8 @@ use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
+
+mod push;
 use crate::{Client, Error};
 
 /// The protocol versions this client speaks, in order of preference.
@@ -323,141 +323,6 @@ impl AgentConnection {
         self.subscribe_to_task(SubscribeToTaskRequest { tenant: None, id: task.clone() }).await
     }
 
-    /// Registers a webhook for a task (`CreateTaskPushNotificationConfig`; 0.3
-    /// `tasks/pushNotificationConfig/set`); returns the config as the agent stored it.
-    ///
-    /// # Errors
-    /// As [`AgentConnection::send_message`]; -32003 when the agent does not support push.
-    pub async fn create_task_push_notification_config(
-        &self,
-        mut cfg: TaskPushNotificationConfig,
-    ) -> Result<TaskPushNotificationConfig, Error> {
-        self.tenant(&mut cfg.tenant);
-        const WHAT: &str = "CreateTaskPushNotificationConfig result";
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,
-            Wire::HttpJson => {
-                let Some(task_id) = cfg.task_id.as_ref() else {
-                    return Err(Error::config("a push notification config needs the taskId it is for"));
-                };
-                let segments = push_segments(task_id, None);
-                self.rest(WHAT, post(segments, &cfg, &[])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let operation = "tasks/pushNotificationConfig/set";
-                let params = losses.request(operation, v03::TaskPushNotificationConfig::from_v1(&cfg))?;
-                let value = self.rpc_v03(v03::Method::PushNotificationConfigSet, Some(params)).await?;
-                losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
-            }
-        }
-    }
-
-    /// One webhook registration of a task.
-    ///
-    /// # Errors
-    /// As [`AgentConnection::create_task_push_notification_config`].
-    pub async fn get_task_push_notification_config(
-        &self,
-        mut req: GetTaskPushNotificationConfigRequest,
-    ) -> Result<TaskPushNotificationConfig, Error> {
-        self.tenant(&mut req.tenant);
-        const WHAT: &str = "GetTaskPushNotificationConfig result";
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::GetTaskPushNotificationConfig, WHAT, &req).await,
-            Wire::HttpJson => {
-                let segments = push_segments(&req.task_id, Some(&req.id));
-                self.rest(WHAT, get(segments, &req, &["taskId", "id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let params = to_json(&v03::GetTaskPushNotificationConfigParams {
-                    id: req.task_id,
-                    push_notification_config_id: Some(req.id).filter(|id| !id.is_empty()),
-                    metadata: None,
-                })?;
-                let value = self.rpc_v03(v03::Method::PushNotificationConfigGet, Some(params)).await?;
-                self.inner.losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
-            }
-        }
-    }
-
-    /// Every webhook registration of a task.
-    ///
-    /// # Errors
-    /// As [`AgentConnection::create_task_push_notification_config`].
-    pub async fn list_task_push_notification_configs(
-        &self,
-        mut req: ListTaskPushNotificationConfigsRequest,
-    ) -> Result<ListTaskPushNotificationConfigsResponse, Error> {
-        self.tenant(&mut req.tenant);
-        const WHAT: &str = "ListTaskPushNotificationConfigs result";
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::ListTaskPushNotificationConfigs, WHAT, &req).await,
-            Wire::HttpJson => {
-                let segments = push_segments(&req.task_id, None);
-                self.rest(WHAT, get(segments, &req, &["taskId"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let params =
-                    to_json(&v03::ListTaskPushNotificationConfigParams { id: req.task_id, metadata: None })?;
-                let value = self.rpc_v03(v03::Method::PushNotificationConfigList, Some(params)).await?;
-                let configs = self.inner.losses.result(
-                    WHAT,
-                    value,
-                    |list: &Vec<v03::TaskPushNotificationConfig>| {
-                        let mut losses = Vec::new();
-                        let mut value = Vec::with_capacity(list.len());
-                        for config in list {
-                            let converted = config.to_v1();
-                            losses.extend(converted.losses);
-                            value.push(converted.value);
-                        }
-                        v03::Converted { value, losses }
-                    },
-                )?;
-                Ok(ListTaskPushNotificationConfigsResponse { configs, next_page_token: None })
-            }
-        }
-    }
-
-    /// Removes a webhook registration (idempotent on the agent's side).
-    ///
-    /// # Errors
-    /// As [`AgentConnection::create_task_push_notification_config`].
-    pub async fn delete_task_push_notification_config(
-        &self,
-        mut req: DeleteTaskPushNotificationConfigRequest,
-    ) -> Result<(), Error> {
-        self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => {
-                let params = to_json(&req)?;
-                let method = Method::DeleteTaskPushNotificationConfig.as_str();
-                self.endpoint()
-                    .retrying(|_| jsonrpc::call(self.endpoint(), method, Some(params.clone())))
-                    .await?;
-            }
-            Wire::HttpJson => {
-                let call = Call {
-                    verb: reqwest::Method::DELETE,
-                    segments: push_segments(&req.task_id, Some(&req.id)),
-                    message: Some(to_json(&req)?),
-                    path_fields: &["taskId", "id"],
-                };
-                self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
-            }
-            Wire::JsonRpcV03 => {
-                let params = to_json(&v03::DeleteTaskPushNotificationConfigParams {
-                    id: req.task_id,
-                    push_notification_config_id: req.id,
-                    metadata: None,
-                })?;
-                self.rpc_v03(v03::Method::PushNotificationConfigDelete, Some(params)).await?;
-            }
-        }
-        Ok(())
-    }
-
     /// The card the agent shows to authenticated callers (`GetExtendedAgentCard`; 0.3
     /// `agent/getAuthenticatedExtendedCard`), in the 1.0 model.
     ///
@@ -565,13 +430,6 @@ fn get<'a, T: Serialize>(
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
     Ok(Call { verb: reqwest::Method::GET, segments, message: Some(to_json(message)?), path_fields })
-}
-
-fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
-    let mut segments =
-        vec!["tasks".to_owned(), task_id.as_str().to_owned(), "pushNotificationConfigs".to_owned()];
-    segments.extend(id.map(str::to_owned));
-    segments
 }
 
 fn not_in_v03(operation: &str) -> Error {
