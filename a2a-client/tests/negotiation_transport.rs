@@ -136,3 +136,30 @@ async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() 
     assert_not_refused(&client, &agent);
     agent.shutdown().await;
 }
+
+#[tokio::test]
+async fn streams_cut_every_time_are_reattached_within_the_budget_then_polled_to_the_end() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(
+            Script::honest()
+                .step_delay(ms(60))
+                .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always }),
+        )
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "the task still ends definitely");
+    assert_eq!(count(&agent, "SendStreamingMessage"), 1, "the task is never sent twice");
+    assert_eq!(count(&agent, "SubscribeToTask"), 2, "three attempts: the stream and two reattachments");
+    assert!(count(&agent, "GetTask") >= 1, "then polled");
+    assert!(!outcome.verified.contains(Capability::Streaming), "cut streams settle nothing");
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}

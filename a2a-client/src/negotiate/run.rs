@@ -92,6 +92,16 @@ enum StreamTurn {
     NotStreaming,
 }
 
+/// How reading a stream stopped.
+enum StreamStop {
+    /// It closed cleanly.
+    Closed,
+    /// A claim was refused on what it delivered: stop reading.
+    Refused,
+    /// A transport fault cut it, with the error it yielded (if any).
+    Dropped(TransportFault, Option<Error>),
+}
+
 /// What an error answering a send means for the turn.
 enum Rejection {
     /// A claim was refused: stop.
@@ -331,56 +341,41 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Reads a stream to its end, reattaching after drops; polls if it closed before the turn ended.
+    /// Reads a stream to its end, reattaching after drops within the retry budget; polls when it
+    /// closed (or could not be reattached) before the turn ended.
     async fn consume(&mut self, mut stream: EventStream, mut call: Call) -> Result<(), Error> {
-        let budget = self.client.config().retry_policy().max_attempts();
-        let mut reattached = 0;
+        let mut reattach_budget = self.client.config().retry_policy().max_attempts().saturating_sub(1);
         let mut missed = false;
         loop {
-            let mut failure = None;
-            while let Some(item) = stream.next().await {
-                match item {
-                    Ok(event) => {
-                        self.on_event(&event);
-                        if self.refused().is_some() {
-                            return Ok(());
-                        }
-                    }
-                    Err(error) => failure = Some(error),
-                }
-            }
-            let fault = match (stream.end(), failure) {
-                (Some(StreamEnd::Dropped(fault)), failure) => (fault, failure),
-                (_, Some(error)) if error.transport_fault().is_some() => {
-                    (error.transport_fault().unwrap_or(TransportFault::Reset), Some(error))
-                }
-                (_, Some(error)) => return Err(self.observe_error(call, error)),
-                (_, None) => break,
+            let (fault, failure) = match self.read(&mut stream, call).await? {
+                StreamStop::Refused => return Ok(()),
+                StreamStop::Closed => break,
+                StreamStop::Dropped(fault, failure) => (fault, failure),
             };
-            self.observe(Observed::TransportFault { call, fault: observed_fault(fault.0) });
+            self.observe(Observed::TransportFault { call, fault: observed_fault(fault) });
             if self.turn_ended() {
                 break;
             }
             let Some(task) = self.task_id() else {
-                return Err(fault.1.unwrap_or_else(|| Error::transport(fault.0, None)));
+                // No event named the task: nothing to reattach to or poll.
+                return Err(failure.unwrap_or_else(|| Error::transport(fault, None)));
             };
-            if reattached + 1 >= budget {
-                return Err(fault.1.unwrap_or_else(|| Error::transport(fault.0, None)));
-            }
-            reattached += 1;
             missed = true;
+            if reattach_budget == 0 {
+                break;
+            }
+            reattach_budget -= 1;
             self.client.metrics().record_retry();
             self.round_trip();
             call = Call::SubscribeToTask;
-            stream = match self.conn.resubscribe(&task).await {
-                Ok(stream) => stream,
-                Err(error) if error.is_retryable() => return Err(self.observe_error(call, error)),
-                // The task may have ended meanwhile (nothing left to subscribe to): poll below.
+            match self.conn.resubscribe(&task).await {
+                Ok(reattached) => stream = reattached,
+                // Still failing, or nothing left to subscribe to (the task ended): poll below.
                 Err(error) => {
                     let _ = self.observe_error(call, error);
                     break;
                 }
-            };
+            }
         }
         if missed && self.plan.depends().contains(Capability::StateTransitionHistory) {
             self.fetch_task(true).await?;
@@ -389,6 +384,31 @@ impl<'a> Run<'a> {
             self.poll_until_end().await?;
         }
         Ok(())
+    }
+
+    /// Reads `stream` until it ends, a refusal settles, or it drops.
+    async fn read(&mut self, stream: &mut EventStream, call: Call) -> Result<StreamStop, Error> {
+        let mut failure = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(event) => {
+                    self.on_event(&event);
+                    if self.refused().is_some() {
+                        return Ok(StreamStop::Refused);
+                    }
+                }
+                Err(error) => failure = Some(error),
+            }
+        }
+        let fault = match stream.end() {
+            Some(StreamEnd::Dropped(fault)) => Some(fault),
+            _ => failure.as_ref().and_then(Error::transport_fault),
+        };
+        match (fault, failure) {
+            (Some(fault), failure) => Ok(StreamStop::Dropped(fault, failure)),
+            (None, Some(error)) => Err(self.observe_error(call, error)),
+            (None, None) => Ok(StreamStop::Closed),
+        }
     }
 
     fn on_event(&mut self, event: &StreamResponse) {
