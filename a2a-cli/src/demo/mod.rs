@@ -19,6 +19,7 @@
 //! ```
 
 mod batch;
+mod render;
 mod report;
 
 use std::io::Write;
@@ -333,7 +334,7 @@ pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn
             .map_err(std::io::Error::other)
             .and_then(|text| writeln!(out, "{text}"))
     } else {
-        write!(out, "{}", report::render(&report))
+        write!(out, "{}", render::render(&report))
     };
     match (written, report.passed()) {
         (Ok(()), true) => ExitCode::SUCCESS,
