@@ -407,3 +407,25 @@ async fn the_python_0_3_endpoint_resubscribes_cancels_and_pushes() {
         .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
     assert!(listed.configs.iter().any(|c| c.url == registration.url()), "{listed:?}");
 }
+
+#[tokio::test]
+async fn extended_card_request_is_understood_by_the_official_servers() {
+    for kind in HONEST {
+        let peer = peer(kind).await;
+        let client = client();
+        for binding in &BINDINGS {
+            let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
+            match connection.get_extended_agent_card().await {
+                Ok(card) => assert!(!card.name.is_empty(), "{}", context(peer, binding)),
+                Err(err) => {
+                    let code = err.protocol_error().and_then(|p| p.code());
+                    assert!(
+                        matches!(code, Some(-32004 | -32007)),
+                        "{err}: the request itself must be understood; {}",
+                        context(peer, binding)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -17,7 +17,8 @@ pub enum StreamEnd {
     /// update with `final: true`): nothing more will come on this stream.
     Closed,
     /// The stream broke: the connection was reset, the body ended mid-event, or the idle bound ran
-    /// out. Events may have been missed; reattach with `AgentConnection::resubscribe`.
+    /// out. Events may have been missed; reattach with
+    /// [`AgentConnection::resubscribe`](crate::AgentConnection::resubscribe).
     Dropped(TransportFault),
     /// The agent reported an error inside the stream, or sent an event that could not be read (the
     /// error yielded says which); not a transport fault.
