@@ -80,6 +80,10 @@ pub struct AuditArgs {
     /// Longest wait for any one request, e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,
+    /// How long a task may stay `working` with no observable progress before the probe gives up
+    /// (a lifecycle fault, not a lie), e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub working_bound: Duration,
     /// Prints a machine-readable JSON report instead of tables.
     #[arg(long)]
     pub json: bool,

@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Capabilities, Fault, Lie, RunningAgent, Script, ScriptedAgent, Times};
 use common::{a2a, has_escape_codes, stderr, stdout};
 use serde_json::Value;
 
@@ -204,4 +204,27 @@ async fn auditing_the_demo_fleet_names_exactly_the_three_lies() {
         Some(serde_json::json!(["pushNotifications"]))
     );
     fleet.shutdown().await;
+}
+
+#[tokio::test]
+async fn transport_faults_are_retried_and_never_reported_as_lies() {
+    let capabilities = Capabilities::none().with_streaming();
+    let script = Script::honest().with_fault(Fault::BadGateway(Times::First(2)));
+    let agent = spawn(capabilities, script).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(0), "{audited:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+    assert_eq!(verdict_of(&audited, "streaming")["verdict"], "verified", "{audited:#}");
+}
+
+#[tokio::test]
+async fn working_past_the_bound_without_a_poll_hint_is_not_audited_rather_than_a_lie() {
+    let script = Script::honest().with(Lie::SlowWorkingWithoutPollHint(Duration::from_secs(5)));
+    let agent = spawn(Capabilities::none(), script).await;
+    let output = a2a(&["audit", "--json", "--working-bound", "1s", &agent.base_url()]).await;
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{report:#}");
+    let audited = &report["agents"][0];
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+    assert!(audited["error"].as_str().is_some_and(|e| e.contains("probe failed")), "{audited:#}");
 }

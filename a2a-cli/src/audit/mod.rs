@@ -50,18 +50,28 @@ pub struct AuditOptions {
     pub push_arrival_bound: Duration,
     /// Longest wait for any one request.
     pub request_timeout: Duration,
+    /// How long a task may stay `working` with nothing observable before the probe gives up.
+    pub working_bound: Duration,
 }
 
 impl Default for AuditOptions {
-    /// A 5 s push bound and a 30 s request timeout.
+    /// A 5 s push bound, a 30 s request timeout and a 30 s working bound.
     fn default() -> Self {
-        Self { push_arrival_bound: Duration::from_secs(5), request_timeout: Duration::from_secs(30) }
+        Self {
+            push_arrival_bound: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(30),
+            working_bound: Duration::from_secs(30),
+        }
     }
 }
 
 impl From<&AuditArgs> for AuditOptions {
     fn from(args: &AuditArgs) -> Self {
-        Self { push_arrival_bound: args.push_arrival_bound, request_timeout: args.request_timeout }
+        Self {
+            push_arrival_bound: args.push_arrival_bound,
+            request_timeout: args.request_timeout,
+            working_bound: args.working_bound,
+        }
     }
 }
 
@@ -192,6 +202,7 @@ fn audit_client(options: &AuditOptions) -> Result<Client, a2a_client::Error> {
     Client::builder()
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(options.request_timeout)
+        .working_unobservable_bound(options.working_bound)
         .poll_cadence(PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))?)
         .build()
 }
