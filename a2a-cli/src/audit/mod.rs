@@ -168,8 +168,9 @@ pub struct ProbeSummary {
     /// The ending (and its reason when it failed).
     #[serde(flatten)]
     pub ending: Ending,
-    /// Requests made on the negotiation path.
-    pub negotiation_round_trips: u64,
+    /// Requests made on the negotiation path (absent when the run ended in an error, which carries
+    /// no count).
+    pub negotiation_round_trips: Option<u64>,
 }
 
 /// Audits each of `agents` (URL and how it is reached) with one client (fresh discovery cache, so
@@ -259,7 +260,7 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
         over_declares,
         probe: Some(ProbeSummary {
             ending: record.ending.clone(),
-            negotiation_round_trips: record.negotiation_round_trips,
+            negotiation_round_trips: result.as_ref().ok().map(|_| record.negotiation_round_trips),
         }),
         error,
     }

@@ -76,7 +76,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
             Cell::plain(agent.name.clone().unwrap_or_else(|| agent.url.clone())),
             Cell::plain(agent.protocol_versions.join(", ")),
             ending,
-            Cell::plain(probe.negotiation_round_trips.to_string()),
+            Cell::plain(probe.negotiation_round_trips.map_or_else(|| "-".to_owned(), |n| n.to_string())),
         ]);
     }
     out.push_str(&probes.render(2));
