@@ -54,8 +54,11 @@ enum Command {
         #[arg(long, value_enum)]
         workload: Workload,
         /// Agent base URL; repeat for several agents (calls go round-robin).
-        #[arg(long = "url", required = true)]
+        #[arg(long = "url", required_unless_present = "urls_file")]
         urls: Vec<String>,
+        /// A file of agent base URLs, one per line (what `serve` prints).
+        #[arg(long)]
+        urls_file: Option<std::path::PathBuf>,
         #[arg(long)]
         requests: usize,
         #[arg(long, default_value_t = 1)]
@@ -80,7 +83,12 @@ fn main() -> ExitCode {
             Command::Serve { kind, agents, events, step_delay_ms } => {
                 serve(kind, agents, events, Duration::from_millis(step_delay_ms)).await
             }
-            Command::Drive { client, workload, urls, requests, in_flight, expect_events } => {
+            Command::Drive { client, workload, mut urls, urls_file, requests, in_flight, expect_events } => {
+                if let Some(path) = urls_file {
+                    let listed = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    urls.extend(listed.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned));
+                }
                 let options =
                     DriveOptions { client, workload, agents: urls, requests, in_flight, expect_events };
                 let report = drive(&options).await.map_err(|e| error_chain(&e))?;
