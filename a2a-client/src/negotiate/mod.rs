@@ -49,12 +49,17 @@ mod outcome;
 mod plan;
 mod run;
 mod snapshot;
+mod typed;
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
-use a2a_typestate::{Advice, AgentCardLifecycleViolation};
+use a2a_typestate::{Advice, AgentCardLifecycleViolation, CardClaims, DynTask, SingleShot, Task};
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
+pub use typed::StreamingNegotiation;
 
 use crate::{AgentConnection, Client, Error};
 use plan::new_message_id;
@@ -84,34 +89,57 @@ impl Client {
         message: Message,
         negotiation: &Negotiation,
     ) -> Result<TaskOutcome, Error> {
+        self.run_task_traced(agent, message, negotiation).await.map(|(outcome, _)| outcome)
+    }
+
+    /// [`Client::run_task`], also returning the typestate handle that saw the negotiated run (a
+    /// single-shot handle for a suspect agent) and the run's elapsed time on its clock.
+    pub(crate) async fn run_task_traced(
+        &self,
+        agent: &str,
+        message: Message,
+        negotiation: &Negotiation,
+    ) -> Result<(TaskOutcome, Trace), Error> {
         let conn = self.connect(agent).await?;
         let base = conn.agent().clone();
         if let Some(mark) = self.discovery_cache().is_suspect(&base) {
             let result = single_shot(&conn, message, negotiation).await?;
-            return Ok(TaskOutcome {
-                agent: base,
-                path: TaskPath::SingleShotBecauseSuspect(mark),
-                result,
-                verified: a2a_typestate::CapabilitySet::EMPTY,
-                refusal: None,
-                other_refusals: Vec::new(),
-                refused_task: None,
-                negotiation_round_trips: 0,
-            });
-        }
-        let report = Run::new(self, &conn, negotiation).run(message.clone()).await?;
-        let (refusals, refused_task) = match report.end {
-            RunEnd::Finished { result, verified } => {
-                return Ok(TaskOutcome {
+            let claims = CardClaims::lift(conn.card().card(), negotiation.deployment_kind());
+            let handle = DynTask::new(Arc::new(claims), self.config().verifier_bounds());
+            let handle =
+                Task::<SingleShot>::try_from(handle).map_or_else(|e| e.into_handle(), Task::into_dyn);
+            let trace = Trace { handle: Some(handle), elapsed: Duration::ZERO };
+            return Ok((
+                TaskOutcome {
                     agent: base,
-                    path: TaskPath::Negotiated,
+                    path: TaskPath::SingleShotBecauseSuspect(mark),
                     result,
-                    verified,
+                    verified: a2a_typestate::CapabilitySet::EMPTY,
                     refusal: None,
                     other_refusals: Vec::new(),
                     refused_task: None,
-                    negotiation_round_trips: report.round_trips,
-                });
+                    negotiation_round_trips: 0,
+                },
+                trace,
+            ));
+        }
+        let report = Run::new(self, &conn, negotiation).run(message.clone()).await?;
+        let trace = Trace { handle: report.handle, elapsed: report.elapsed };
+        let (refusals, refused_task) = match report.end {
+            RunEnd::Finished { result, verified } => {
+                return Ok((
+                    TaskOutcome {
+                        agent: base,
+                        path: TaskPath::Negotiated,
+                        result,
+                        verified,
+                        refusal: None,
+                        other_refusals: Vec::new(),
+                        refused_task: None,
+                        negotiation_round_trips: report.round_trips,
+                    },
+                    trace,
+                ));
             }
             RunEnd::Refused { refusals, task } => (refusals, task),
         };
@@ -133,17 +161,27 @@ impl Client {
         fallback.message_id = new_message_id().into();
         fallback.task_id = None;
         let result = single_shot(&conn, fallback, negotiation).await?;
-        Ok(TaskOutcome {
-            agent: base,
-            path: TaskPath::Fallback,
-            result,
-            verified: a2a_typestate::CapabilitySet::EMPTY,
-            refusal: Some(first),
-            other_refusals: refusals.collect::<Vec<AgentCardLifecycleViolation>>(),
-            refused_task,
-            negotiation_round_trips: report.round_trips,
-        })
+        Ok((
+            TaskOutcome {
+                agent: base,
+                path: TaskPath::Fallback,
+                result,
+                verified: a2a_typestate::CapabilitySet::EMPTY,
+                refusal: Some(first),
+                other_refusals: refusals.collect::<Vec<AgentCardLifecycleViolation>>(),
+                refused_task,
+                negotiation_round_trips: report.round_trips,
+            },
+            trace,
+        ))
     }
+}
+
+/// What a run leaves for the typed entry points.
+#[derive(Debug)]
+pub(crate) struct Trace {
+    pub(crate) handle: Option<DynTask>,
+    pub(crate) elapsed: Duration,
 }
 
 /// The lifecycle-agnostic path: blocking `SendMessage`s (no stream, no push, no

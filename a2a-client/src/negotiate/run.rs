@@ -25,8 +25,8 @@ use a2a_types::{
     StreamResponse, Task, TaskId, TaskState,
 };
 use a2a_typestate::{
-    Advice, AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, Lifecycle,
-    LifecycleFault, Observed, PendingReason, Verdict, Verifier,
+    Advice, AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, DynTask,
+    Lifecycle, LifecycleFault, Observed, PendingReason, Verdict, Verifier,
 };
 use futures::StreamExt;
 use tokio::time::Instant;
@@ -51,6 +51,10 @@ pub(crate) enum RunEnd {
 pub(crate) struct RunReport {
     pub(crate) end: RunEnd,
     pub(crate) round_trips: u64,
+    /// The typestate handle that saw every observation the verifier saw, for the typed entry points.
+    pub(crate) handle: Option<DynTask>,
+    /// Elapsed time at the end of the run, on the handle's clock.
+    pub(crate) elapsed: Duration,
 }
 
 struct PushWatch {
@@ -74,6 +78,7 @@ pub(crate) struct Run<'a> {
     direct_answer: bool,
     history_fetched: bool,
     push: Option<PushWatch>,
+    handle: Option<DynTask>,
 }
 
 impl Drop for Run<'_> {
@@ -117,8 +122,10 @@ enum Rejection {
 impl<'a> Run<'a> {
     pub(crate) fn new(client: &'a Client, conn: &'a AgentConnection, plan: &'a Negotiation) -> Self {
         let claims = Arc::new(CardClaims::lift(conn.card().card(), plan.deployment_kind()));
-        let verifier = Verifier::new(claims, plan.depends(), client.config().verifier_bounds());
+        let bounds = client.config().verifier_bounds();
+        let verifier = Verifier::new(claims.clone(), plan.depends(), bounds);
         Self {
+            handle: Some(DynTask::new(claims, bounds)),
             client,
             conn,
             plan,
@@ -141,8 +148,8 @@ impl<'a> Run<'a> {
     /// unreadable answer, or a [`LifecycleFault`](a2a_typestate::LifecycleFault).
     pub(crate) async fn run(mut self, message: Message) -> Result<RunReport, Error> {
         let end = self.drive(message).await;
-        let round_trips = self.round_trips;
-        end.map(|end| RunReport { end, round_trips })
+        let (round_trips, elapsed, handle) = (self.round_trips, self.now(), self.handle.take());
+        end.map(|end| RunReport { end, round_trips, handle, elapsed })
     }
 
     async fn drive(&mut self, message: Message) -> Result<RunEnd, Error> {
@@ -221,6 +228,10 @@ impl<'a> Run<'a> {
             _ => {}
         }
         let now = self.now();
+        if let Some(handle) = &mut self.handle {
+            // The handle's own lifecycle errors are the deviations already logged above.
+            let _ = handle.observe(now, observed.clone());
+        }
         self.verifier.observe(now, observed);
     }
 
