@@ -23,24 +23,33 @@
 //! (every request on the negotiated path, including polls), refusals by capability, fallbacks and
 //! retries.
 //!
-//! ```no_run
-//! use a2a_client::negotiate::{FollowUp, Negotiation, TaskPath};
+//! ```
+//! use a2a_client::negotiate::{Negotiation, TaskPath};
 //! use a2a_client::{Capability, Client};
+//! use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 //! use a2a_types::Message;
 //!
-//! # async fn demo() -> Result<(), a2a_client::Error> {
-//! let client = Client::builder().build()?;
-//! let negotiation = Negotiation::depending_on(&[Capability::Streaming])
-//!     .follow_up(FollowUp::reply("metric units"));
-//! let outcome = client
-//!     .run_task("http://agent.example", Message::user_text("m1", "forecast"), &negotiation)
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // A card claiming streaming, from an agent whose artifact only comes through GetTask.
+//! let agent = ScriptedAgent::builder()
+//!     .capabilities(Capabilities::none().with_streaming())
+//!     .script(Script::honest().with(Lie::StreamWithoutArtifact))
+//!     .spawn()
 //!     .await?;
-//! match &outcome.path {
-//!     TaskPath::Negotiated => println!("verified: {:?}", outcome.verified),
-//!     TaskPath::Fallback => println!("refused ({:?}), fallback result: {:?}", outcome.refusal, outcome.state()),
-//!     TaskPath::SingleShotBecauseSuspect(mark) => println!("suspect: {}", mark.evidence()),
-//!     _ => {}
-//! }
+//! let client = Client::builder().build()?;
+//! let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
+//!
+//! let outcome = client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &negotiation).await?;
+//! assert_eq!(outcome.path, TaskPath::Fallback); // refused, then one single-shot send
+//! assert_eq!(outcome.refusal.as_ref().map(|v| v.capability()), Some(Capability::Streaming));
+//! assert!(outcome.state().is_some_and(|state| state.is_terminal())); // the fallback's result
+//!
+//! // Suspect now: the next task goes single-shot at once, with no negotiation round trip.
+//! let again = client.run_task(&agent.base_url(), Message::user_text("m2", "hi"), &negotiation).await?;
+//! assert!(matches!(again.path, TaskPath::SingleShotBecauseSuspect(_)));
+//! assert_eq!(again.negotiation_round_trips, 0);
+//! # agent.shutdown().await;
 //! # Ok(())
 //! # }
 //! ```

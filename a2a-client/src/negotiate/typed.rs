@@ -68,16 +68,20 @@ impl Client {
     /// else: the other capabilities in `negotiation` are not checked), and returns the typestate
     /// handle that followed it.
     ///
-    /// ```no_run
+    /// ```
     /// use a2a_client::Client;
     /// use a2a_client::negotiate::{Negotiation, StreamingNegotiation};
+    /// use a2a_testkit::{Capabilities, ScriptedAgent};
     /// use a2a_types::Message;
     ///
-    /// # async fn demo(client: Client) -> Result<(), a2a_client::Error> {
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let agent = ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await?;
+    /// let client = Client::builder().build()?;
     /// let message = Message::user_text("m1", "hello");
-    /// match client.negotiate_streaming("http://agent.example", message, &Negotiation::default()).await? {
+    /// match client.negotiate_streaming(&agent.base_url(), message, &Negotiation::default()).await? {
     ///     StreamingNegotiation::Verified { task, .. } => {
-    ///         let _reliance = task.rely_on_streaming(); // only compiles on a verified handle
+    ///         let _reliance = task.rely_on_streaming(); // compiles only on a verified handle
     ///     }
     ///     StreamingNegotiation::Refused { refusal, outcome } => {
     ///         println!("{}; fallback result: {:?}", refusal.violation(), outcome.state());
@@ -85,6 +89,7 @@ impl Client {
     ///     }
     ///     other => println!("unsettled: {:?}", other.outcome().path),
     /// }
+    /// # agent.shutdown().await;
     /// # Ok(())
     /// # }
     /// ```
