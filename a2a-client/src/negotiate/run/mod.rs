@@ -17,25 +17,27 @@
 //! At the task's end: one `GetTask` (with `historyLength` when the caller relies on history) when
 //! the stream's terminal state came without an artifact, or when history is relied on.
 
+mod poll;
+mod push;
+mod stream;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_types::{
-    GetTaskRequest, Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
-    StreamResponse, Task, TaskId, TaskState,
+    Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, Task, TaskId, TaskState,
 };
 use a2a_typestate::{
-    Advice, AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, DynTask,
-    Lifecycle, LifecycleFault, Observed, PendingReason, Verdict, Verifier,
+    AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, DynTask, Lifecycle,
+    Observed, Verdict, Verifier,
 };
-use futures::StreamExt;
 use tokio::time::Instant;
 
 use super::plan::{InputRequest, Negotiation};
 use super::snapshot::Snapshot;
 use crate::error::TransportFault;
-use crate::webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
-use crate::{AgentConnection, Client, Error, EventStream, ProtocolError, StreamEnd};
+use crate::webhook::{PushReceiver, PushRegistration};
+use crate::{AgentConnection, Client, Error, ProtocolError};
 
 /// How a negotiated run ended, before the client acts on it.
 #[derive(Debug)]
@@ -296,26 +298,6 @@ impl<'a> Run<'a> {
         SendMessageRequest::new(message.clone()).with_configuration(configuration)
     }
 
-    // ---- streaming ----
-
-    async fn stream_turn(&mut self, message: &Message) -> Result<StreamTurn, Error> {
-        let stream = loop {
-            self.round_trip();
-            match self.conn.send_streaming_message(self.request(message, false)).await {
-                Ok(stream) => break stream,
-                Err(error) => match self.rejection(Call::SendStreamingMessage, error) {
-                    Rejection::Refused => return Ok(StreamTurn::Done),
-                    Rejection::NoPush => {}
-                    Rejection::NoStreaming => return Ok(StreamTurn::NotStreaming),
-                    Rejection::Fatal(error) => return Err(error),
-                },
-            }
-        };
-        self.push_accepted();
-        self.consume(stream, Call::SendStreamingMessage).await?;
-        Ok(StreamTurn::Done)
-    }
-
     /// Reads an error answering a send: refusal, an undeclared capability the agent lacks, or fatal.
     fn rejection(&mut self, call: Call, error: Error) -> Rejection {
         let protocol = error.protocol_error();
@@ -343,247 +325,10 @@ impl<'a> Run<'a> {
         }
         Rejection::NoStreaming
     }
-
-    /// The send carrying the push config succeeded: the config is registered.
-    fn push_accepted(&mut self) {
-        if let Some(watch) = self.push.as_mut().filter(|w| !w.accepted) {
-            watch.accepted = true;
-            self.observe(Observed::PushRegistered);
-        }
-    }
-
-    /// Reads a stream to its end, reattaching after drops within the retry budget; polls when it
-    /// closed (or could not be reattached) before the turn ended.
-    async fn consume(&mut self, mut stream: EventStream, mut call: Call) -> Result<(), Error> {
-        let mut reattach_budget = self.client.config().retry_policy().max_attempts().saturating_sub(1);
-        let mut missed = false;
-        loop {
-            let (fault, failure) = match self.read(&mut stream, call).await? {
-                StreamStop::Refused => return Ok(()),
-                StreamStop::Closed => break,
-                StreamStop::Dropped(fault, failure) => (fault, failure),
-            };
-            self.observe(Observed::TransportFault { call, fault: observed_fault(fault) });
-            if self.turn_ended() {
-                break;
-            }
-            let Some(task) = self.task_id() else {
-                // No event named the task: nothing to reattach to or poll.
-                return Err(failure.unwrap_or_else(|| Error::transport(fault, None)));
-            };
-            missed = true;
-            if reattach_budget == 0 {
-                break;
-            }
-            reattach_budget -= 1;
-            self.client.metrics().record_retry();
-            self.round_trip();
-            call = Call::SubscribeToTask;
-            match self.conn.resubscribe(&task).await {
-                Ok(reattached) => stream = reattached,
-                // Still failing, or nothing left to subscribe to (the task ended): poll below.
-                Err(error) => {
-                    let _ = self.observe_error(call, error);
-                    break;
-                }
-            }
-        }
-        if missed && self.plan.depends().contains(Capability::StateTransitionHistory) {
-            self.fetch_task(true).await?;
-        }
-        if !self.turn_ended() {
-            self.poll_until_end().await?;
-        }
-        Ok(())
-    }
-
-    /// Reads `stream` until it ends, a refusal settles, or it drops.
-    async fn read(&mut self, stream: &mut EventStream, call: Call) -> Result<StreamStop, Error> {
-        let mut failure = None;
-        while let Some(item) = stream.next().await {
-            match item {
-                Ok(event) => {
-                    self.on_event(&event);
-                    if self.refused().is_some() {
-                        return Ok(StreamStop::Refused);
-                    }
-                }
-                Err(error) => failure = Some(error),
-            }
-        }
-        let fault = match stream.end() {
-            Some(StreamEnd::Dropped(fault)) => Some(fault),
-            _ => failure.as_ref().and_then(Error::transport_fault),
-        };
-        match (fault, failure) {
-            (Some(fault), failure) => Ok(StreamStop::Dropped(fault, failure)),
-            (None, Some(error)) => Err(self.observe_error(call, error)),
-            (None, None) => Ok(StreamStop::Closed),
-        }
-    }
-
-    fn on_event(&mut self, event: &StreamResponse) {
-        self.snapshot.apply_event(event);
-        if matches!(event, StreamResponse::Message(_)) && self.snapshot.task().is_none() {
-            self.direct_answer = true;
-        }
-        if let Some(observed) = Observed::from_stream_response(event, Channel::Stream) {
-            self.observe(observed);
-        }
-    }
-
-    // ---- polling ----
-
-    async fn poll_turn(&mut self, message: &Message) -> Result<(), Error> {
-        let response = loop {
-            self.round_trip();
-            match self.conn.send_message(self.request(message, true)).await {
-                Ok(response) => break response,
-                Err(error) => match self.rejection(Call::SendMessage, error) {
-                    Rejection::Refused => return Ok(()),
-                    Rejection::NoPush => {}
-                    Rejection::NoStreaming => return Err(Error::config("a send is not a streaming call")),
-                    Rejection::Fatal(error) => return Err(error),
-                },
-            }
-        };
-        self.push_accepted();
-        self.snapshot.apply_send(&response);
-        match Observed::from_send_response(&response) {
-            Some(observed) => self.observe(observed),
-            None => self.direct_answer = true,
-        }
-        self.poll_until_end().await
-    }
-
-    async fn poll_until_end(&mut self) -> Result<(), Error> {
-        let cadence = self.client.config().poll_cadence();
-        let card_cadence = self.verifier.card().poll_cadence().is_some();
-        let bound = self.verifier.bounds().working_unobservable();
-        let polling_since = self.now();
-        let mut polls = 0;
-        while !self.turn_ended() {
-            let now = self.now();
-            if let Some(fault) = self.verifier.lifecycle_fault(now) {
-                return Err(fault.into());
-            }
-            // The verifier exempts a streamed task; one whose stream closed early is polled now, on the
-            // client's own interval when the card declares none, so the same bound applies.
-            if !card_cadence
-                && self.last_state == Some(TaskState::Working)
-                && now.saturating_sub(polling_since) > bound
-            {
-                return Err(LifecycleFault::WorkingUnobservable { since: polling_since, bound }.into());
-            }
-            if self.refused().is_some() {
-                return Ok(());
-            }
-            let delay = if card_cadence { self.verifier.poll_interval() } else { cadence.delay(polls) };
-            polls = polls.saturating_add(1);
-            self.wait(delay).await;
-            self.fetch_task(false).await?;
-        }
-        Ok(())
-    }
-
-    /// One `GetTask`; with `historyLength` when `for_history` (the history is relied on).
-    async fn fetch_task(&mut self, for_history: bool) -> Result<(), Error> {
-        let Some(id) = self.task_id() else { return Ok(()) };
-        let length = for_history.then(|| self.plan.history_len());
-        let request = GetTaskRequest {
-            history_length: length.map(|n| i32::try_from(n).unwrap_or(i32::MAX)),
-            ..GetTaskRequest::new(id)
-        };
-        self.round_trip();
-        let task = match self.conn.get_task(request).await {
-            Ok(task) => task,
-            Err(error) => return Err(self.observe_error(Call::GetTask, error)),
-        };
-        self.observe(Observed::task(&task, Channel::GetTask));
-        if let Some(length) = length {
-            self.history_fetched = true;
-            self.observe(Observed::history(&task, Some(length)));
-        }
-        self.snapshot.replace(task);
-        Ok(())
-    }
-
-    /// At the task's end: confirm streamed artifacts and rely on the history when the caller does.
-    async fn confirm_at_end(&mut self) -> Result<(), Error> {
-        let unconfirmed = self
-            .verifier
-            .verdict(Capability::Streaming, self.now())
-            .is_some_and(|v| v.advice() == Advice::ConfirmWithGetTask);
-        let history =
-            self.plan.depends().contains(Capability::StateTransitionHistory) && !self.history_fetched;
-        if unconfirmed || history {
-            self.fetch_task(history).await?;
-        }
-        Ok(())
-    }
-
-    // ---- push ----
-
-    /// The receiver and task to read callbacks for, while the first is still awaited.
-    fn awaited_push(&self) -> Option<(Arc<PushReceiver>, TaskId)> {
-        let watch = self.push.as_ref().filter(|w| w.accepted && !w.delivered)?;
-        Some((watch.receiver.clone(), self.task_id()?))
-    }
-
-    /// Waits `delay`, reading a push callback meanwhile when one is still awaited.
-    async fn wait(&mut self, delay: Duration) {
-        let Some((receiver, task)) = self.awaited_push() else {
-            tokio::time::sleep(delay).await;
-            return;
-        };
-        match receiver.next_callback(&task, delay).await {
-            Ok(PushArrival::Delivered(callback)) => self.on_callback(&callback),
-            Ok(PushArrival::Absent { .. }) => {}
-            // No callback has bound the inline registration to the task yet.
-            Err(_) => tokio::time::sleep(delay).await,
-        }
-    }
-
-    fn on_callback(&mut self, callback: &PushCallback) {
-        let state = callback.stream_response().ok().and_then(|body| match body {
-            StreamResponse::Task(task) => Some(task.status.state),
-            StreamResponse::StatusUpdate(update) => Some(update.status.state),
-            _ => None,
-        });
-        self.observe(Observed::PushCallback { state });
-        if let Some(watch) = &mut self.push {
-            watch.delivered = true;
-        }
-    }
-
-    /// After the task ended: waits for the first callback until the push-arrival bound runs out.
-    async fn await_push(&mut self) -> Result<(), Error> {
-        while let Some((receiver, task)) = self.awaited_push() {
-            let deadline = match self.verifier.verdict(Capability::PushNotifications, self.now()) {
-                Some(Verdict::Pending(pending)) => match pending.reason() {
-                    PendingReason::AwaitingPushCallback { deadline } => *deadline,
-                    _ => return Ok(()),
-                },
-                _ => return Ok(()),
-            };
-            // A hair past the deadline, so the verdict after an absence is settled.
-            let wait = deadline.saturating_sub(self.now()) + Duration::from_millis(5);
-            match receiver.next_callback(&task, wait).await {
-                Ok(PushArrival::Delivered(callback)) => self.on_callback(&callback),
-                Ok(PushArrival::Absent { .. }) => {}
-                Err(_) => tokio::time::sleep(wait.min(UNBOUND_REGISTRATION_RECHECK)).await,
-            }
-        }
-        Ok(())
-    }
 }
 
-/// How often to look again for the first callback of an inline registration not yet bound to its
-/// task (the receiver knows the task only from that callback).
-const UNBOUND_REGISTRATION_RECHECK: Duration = Duration::from_millis(10);
-
 /// The verifier's words for a client transport fault.
-fn observed_fault(fault: TransportFault) -> a2a_typestate::TransportFault {
+pub(super) fn observed_fault(fault: TransportFault) -> a2a_typestate::TransportFault {
     use a2a_typestate::TransportFault as Observed;
     match fault {
         TransportFault::Timeout => Observed::Timeout,
