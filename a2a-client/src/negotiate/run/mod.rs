@@ -25,7 +25,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_types::{
-    Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, Task, TaskId, TaskState,
+    Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, Task, TaskId,
+    TaskState,
 };
 use a2a_typestate::{
     AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, DynTask, Lifecycle,
@@ -79,6 +80,9 @@ pub(crate) struct Run<'a> {
     last_state: Option<TaskState>,
     direct_answer: bool,
     history_fetched: bool,
+    /// The question (its status message id, if any) the last follow-up answered, until the agent
+    /// moves on from it: a send answered at once with the same paused task has not resumed yet.
+    answered: Option<Option<MessageId>>,
     push: Option<PushWatch>,
     handle: Option<DynTask>,
 }
@@ -139,6 +143,7 @@ impl<'a> Run<'a> {
             last_state: None,
             direct_answer: false,
             history_fetched: false,
+            answered: None,
             push: None,
         }
     }
@@ -183,6 +188,9 @@ impl<'a> Run<'a> {
                 && follow_ups < self.plan.follow_up_budget()
             {
                 next = self.plan.follow_up_policy().answer(&request);
+                if next.is_some() {
+                    self.answered = Some(request.question.as_ref().map(|q| q.message_id.clone()));
+                }
                 follow_ups += 1;
             }
         }
@@ -218,6 +226,9 @@ impl<'a> Run<'a> {
         match &observed {
             Observed::Status { task_id, context_id, state, via, .. } if *via != Channel::Push => {
                 self.last_state = Some(*state);
+                if !state.is_interrupted() {
+                    self.answered = None;
+                }
                 if let Err(deviation) = self.lifecycle.advance(task_id, context_id.as_ref(), *state) {
                     tracing::warn!(%deviation, agent = %self.conn.agent().as_str(), "agent broke the task lifecycle");
                 }
@@ -266,8 +277,24 @@ impl<'a> Run<'a> {
         Some(RunEnd::Refused { refusals, task: self.snapshot.task().cloned() })
     }
 
+    /// The current turn is over: a direct answer, a terminal state, or a question not yet answered
+    /// (the question just answered does not end the turn while the agent has not moved on from it).
     fn turn_ended(&self) -> bool {
-        self.direct_answer || self.last_state.is_some_and(|s| s.is_terminal() || s.is_interrupted())
+        let Some(state) = self.last_state else { return self.direct_answer };
+        if self.direct_answer || state.is_terminal() {
+            return true;
+        }
+        if !state.is_interrupted() {
+            return false;
+        }
+        match &self.answered {
+            None => true,
+            Some(answered) => {
+                let asked =
+                    self.snapshot.task().and_then(|t| t.status.message.as_ref()).map(|m| &m.message_id);
+                answered.is_some() && asked.is_some() && asked != answered.as_ref()
+            }
+        }
     }
 
     fn task_id(&self) -> Option<TaskId> {

@@ -1,0 +1,76 @@
+//! Input-required flows: the follow-up policy answers with the paused task's ids, on the streamed
+//! and the polled path; without an answer the paused task is the result.
+
+mod negotiation_common;
+
+use a2a_client::Capability;
+use a2a_client::negotiate::{FollowUp, Negotiation, TaskPath};
+use a2a_testkit::{Capabilities, ScriptedAgent};
+use a2a_types::{Message, TaskState};
+use negotiation_common::{client, text};
+
+#[tokio::test]
+async fn input_required_is_answered_on_the_stream_with_the_tasks_ids() {
+    let agent =
+        ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();
+    let client = client();
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    let negotiation =
+        Negotiation::depending_on(&[Capability::Streaming]).follow_up(FollowUp::with(move |request| {
+            seen.lock().unwrap().push(request.question.as_ref().and_then(Message::text));
+            Some(Message::user_text("", "in metric units"))
+        }));
+
+    let outcome =
+        client.run_task(&agent.base_url(), text("please clarify the plan"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert!(outcome.verified.contains(Capability::Streaming));
+    let questions = asked.lock().unwrap().clone();
+    assert_eq!(questions.len(), 1, "asked once");
+    assert!(questions[0].as_deref().is_some_and(|q| q.contains("clarify")), "{questions:?}");
+    let streams = agent.requests_for("SendStreamingMessage");
+    assert_eq!(streams.len(), 2, "the first message, then the answer");
+    let task_id = outcome.result.task_id().unwrap().as_str().to_owned();
+    let answer = streams[1].body.as_ref().unwrap();
+    assert_eq!(answer.pointer("/params/message/taskId").and_then(|v| v.as_str()), Some(task_id.as_str()));
+    assert!(answer.pointer("/params/message/contextId").is_some(), "a follow-up carries the contextId");
+    assert!(
+        answer.pointer("/params/message/messageId").and_then(|v| v.as_str()).is_some_and(|id| !id.is_empty()),
+        "an empty message id is replaced by a fresh one"
+    );
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn input_required_is_answered_on_the_polled_path() {
+    let agent = ScriptedAgent::builder().spawn().await.unwrap();
+    let client = client();
+    let negotiation = Negotiation::default().follow_up(FollowUp::reply("in metric units"));
+
+    let outcome =
+        client.run_task(&agent.base_url(), text("please clarify the plan"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(agent.requests_for("SendMessage").len(), 2);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn without_an_answer_the_paused_task_is_the_result() {
+    let agent =
+        ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();
+    let client = client();
+    let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let outcome =
+        client.run_task(&agent.base_url(), text("please clarify the plan"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert_eq!(outcome.state(), Some(TaskState::InputRequired));
+    assert!(outcome.refusal.is_none(), "an unanswered question says nothing about the card");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1);
+    agent.shutdown().await;
+}
