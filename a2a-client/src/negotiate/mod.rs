@@ -134,7 +134,7 @@ impl Client {
         }
         let report = Run::new(self, &conn, negotiation).run(message.clone()).await?;
         let trace = Trace { handle: report.handle, elapsed: report.elapsed };
-        let (refusals, refused_task) = match report.end {
+        let (refusals, refused_task, verified) = match report.end {
             RunEnd::Finished { result, verified } => {
                 return Ok((
                     TaskOutcome {
@@ -150,7 +150,7 @@ impl Client {
                     trace,
                 ));
             }
-            RunEnd::Refused { refusals, task } => (refusals, task),
+            RunEnd::Refused { refusals, task, verified } => (refusals, task, verified),
         };
         for violation in &refusals {
             self.metrics().record_refusal(violation.capability());
@@ -175,7 +175,7 @@ impl Client {
                 agent: base,
                 path: TaskPath::Fallback,
                 result,
-                verified: a2a_typestate::CapabilitySet::EMPTY,
+                verified,
                 refusal: Some(first),
                 other_refusals: refusals.collect::<Vec<AgentCardLifecycleViolation>>(),
                 refused_task,

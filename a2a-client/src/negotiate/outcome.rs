@@ -35,7 +35,8 @@ pub struct TaskOutcome {
     /// The task (or direct message) the agent answered with, at its last observed state: terminal,
     /// or paused for input when the follow-up policy had no answer.
     pub result: SendMessageResponse,
-    /// The claims the first exercising transition verified (empty on the single-shot paths).
+    /// The claims the first exercising transition verified (on a fallback: those verified before
+    /// the refusal; empty for a suspect agent).
     pub verified: CapabilitySet,
     /// The refusal that sent the task to the fallback (on [`TaskPath::Fallback`]).
     pub refusal: Option<AgentCardLifecycleViolation>,

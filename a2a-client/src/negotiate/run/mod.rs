@@ -46,7 +46,7 @@ pub(crate) enum RunEnd {
     /// No claim the caller depends on was refused.
     Finished { result: SendMessageResponse, verified: CapabilitySet },
     /// At least one claim was refused; the first (by evidence) decides.
-    Refused { refusals: Vec<AgentCardLifecycleViolation>, task: Option<Task> },
+    Refused { refusals: Vec<AgentCardLifecycleViolation>, task: Option<Task>, verified: CapabilitySet },
 }
 
 /// The result of a run and its round-trip count.
@@ -201,10 +201,7 @@ impl<'a> Run<'a> {
         if let Some(end) = self.refused() {
             return Ok(end);
         }
-        let verified = Capability::ALL
-            .into_iter()
-            .filter(|c| self.verifier.verdict(*c, self.now()).is_some_and(|v| v.is_verified()))
-            .collect();
+        let verified = self.verified();
         let snapshot = std::mem::take(&mut self.snapshot);
         let result = snapshot.into_response().ok_or_else(|| {
             Error::config("the agent answered neither a task nor a message")
@@ -259,6 +256,15 @@ impl<'a> Run<'a> {
         error
     }
 
+    /// The claims verified so far.
+    fn verified(&self) -> CapabilitySet {
+        let now = self.now();
+        Capability::ALL
+            .into_iter()
+            .filter(|c| self.verifier.verdict(*c, now).is_some_and(|v| v.is_verified()))
+            .collect()
+    }
+
     fn refused(&self) -> Option<RunEnd> {
         let now = self.now();
         let mut refusals: Vec<AgentCardLifecycleViolation> = self
@@ -274,7 +280,7 @@ impl<'a> Run<'a> {
             return None;
         }
         refusals.sort_by_key(|violation| violation.evidence().seq);
-        Some(RunEnd::Refused { refusals, task: self.snapshot.task().cloned() })
+        Some(RunEnd::Refused { refusals, task: self.snapshot.task().cloned(), verified: self.verified() })
     }
 
     /// The current turn is over: a direct answer, a terminal state, or a question not yet answered
