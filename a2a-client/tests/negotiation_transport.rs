@@ -143,7 +143,7 @@ async fn streams_cut_every_time_are_reattached_within_the_budget_then_polled_to_
         .capabilities(Capabilities::none().with_streaming())
         .script(
             Script::honest()
-                .step_delay(ms(60))
+                .step_delay(ms(200))
                 .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always }),
         )
         .spawn()

@@ -36,6 +36,8 @@ impl Run<'_> {
         let bound = self.verifier.bounds().working_unobservable();
         let polling_since = self.now();
         let mut polls = 0;
+        let fault_budget = self.client.config().retry_policy().max_attempts();
+        let mut faulted_polls = 0;
         while !self.turn_ended() {
             let now = self.now();
             if let Some(fault) = self.verifier.lifecycle_fault(now) {
@@ -55,7 +57,13 @@ impl Run<'_> {
             let delay = if card_cadence { self.verifier.poll_interval() } else { cadence.delay(polls) };
             polls = polls.saturating_add(1);
             self.wait(delay).await;
-            self.fetch_task(false).await?;
+            match self.fetch_task(false).await {
+                Ok(()) => faulted_polls = 0,
+                // The task exists: a poll whose retries ran out is polled again (the next poll is the
+                // retry), rather than returning an error that would invite sending the task twice.
+                Err(error) if error.is_retryable() && faulted_polls + 1 < fault_budget => faulted_polls += 1,
+                Err(error) => return Err(error),
+            }
         }
         Ok(())
     }
