@@ -86,6 +86,10 @@ impl Client {
     /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): `working` past the bound with no card basis;
     /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
     ///
+    /// When the single-shot fallback itself fails, its error is returned; the refusal was still
+    /// counted and the agent marked (read it with
+    /// [`DiscoveryCache::suspect_marks`](crate::DiscoveryCache::suspect_marks)).
+    ///
     /// # Bounds and cancellation
     /// Every call is bounded by the client's configuration (request timeout, SSE idle timeout, push
     /// arrival bound, and the working bound while polling on the client's own interval). A card that
