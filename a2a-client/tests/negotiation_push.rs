@@ -142,3 +142,31 @@ async fn honest_push_verifies_the_push_claim() {
     assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
     agent.shutdown().await;
 }
+
+#[tokio::test]
+async fn concurrent_runs_share_one_webhook_receiver_and_each_verifies_its_own_callbacks() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_push_notifications())
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let receiver = std::sync::Arc::new(client.start_push_receiver().await.unwrap());
+    let depends = push().push_receiver(receiver.clone());
+
+    let url = agent.base_url();
+    let (a, b) = tokio::join!(
+        client.run_task(&url, text("one"), &depends),
+        client.run_task(&url, text("two"), &depends),
+    );
+
+    for outcome in [a.unwrap(), b.unwrap()] {
+        assert_eq!(outcome.path, TaskPath::Negotiated);
+        assert!(outcome.verified.contains(Capability::PushNotifications));
+    }
+    let urls: std::collections::BTreeSet<_> =
+        agent.push_callbacks_sent().into_iter().map(|d| d.url).collect();
+    assert_eq!(urls.len(), 2, "one registration per task");
+    assert!(urls.iter().all(|url| url.starts_with(receiver.base_url())), "all on the shared receiver");
+    agent.shutdown().await;
+}

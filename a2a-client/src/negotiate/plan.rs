@@ -7,6 +7,8 @@ use std::sync::Arc;
 use a2a_types::{ContextId, Message, TaskId, TaskState};
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
 
+use crate::webhook::PushReceiver;
+
 /// How many messages of history the client asks for when it relies on the agent's history: 100.
 pub const DEFAULT_HISTORY_LENGTH: u32 = 100;
 
@@ -109,6 +111,7 @@ pub struct Negotiation {
     follow_up: FollowUp,
     history_length: u32,
     max_follow_ups: u32,
+    push_receiver: Option<Arc<PushReceiver>>,
 }
 
 impl Default for Negotiation {
@@ -121,6 +124,7 @@ impl Default for Negotiation {
             follow_up: FollowUp::none(),
             history_length: DEFAULT_HISTORY_LENGTH,
             max_follow_ups: DEFAULT_MAX_FOLLOW_UPS,
+            push_receiver: None,
         }
     }
 }
@@ -177,6 +181,15 @@ impl Negotiation {
         self
     }
 
+    /// Sets the webhook receiver push callbacks come to (default: each run that depends on push
+    /// starts its own on the configured webhook address). Share one when that address is a fixed
+    /// port behind a public URL, so concurrent runs do not compete for it.
+    #[must_use]
+    pub fn push_receiver(mut self, receiver: Arc<PushReceiver>) -> Self {
+        self.push_receiver = Some(receiver);
+        self
+    }
+
     /// The capabilities the caller's path depends on.
     pub fn depends(&self) -> CapabilitySet {
         self.depends
@@ -197,6 +210,10 @@ impl Negotiation {
 
     pub(crate) fn history_len(&self) -> u32 {
         self.history_length
+    }
+
+    pub(crate) fn receiver(&self) -> Option<&Arc<PushReceiver>> {
+        self.push_receiver.as_ref()
     }
 
     pub(crate) fn follow_up_budget(&self) -> u32 {

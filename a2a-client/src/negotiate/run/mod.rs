@@ -162,7 +162,10 @@ impl<'a> Run<'a> {
     async fn drive(&mut self, message: Message) -> Result<RunEnd, Error> {
         let mut streaming = self.plan.depends().contains(Capability::Streaming);
         if self.plan.depends().contains(Capability::PushNotifications) {
-            let receiver = Arc::new(self.client.start_push_receiver().await?);
+            let receiver = match self.plan.receiver() {
+                Some(shared) => shared.clone(),
+                None => Arc::new(self.client.start_push_receiver().await?),
+            };
             let registration = receiver.register_for_new_task();
             self.push = Some(PushWatch { receiver, registration, accepted: false, delivered: false });
         }
