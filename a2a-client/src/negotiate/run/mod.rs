@@ -337,29 +337,28 @@ impl<'a> Run<'a> {
     /// Reads an error answering a send: refusal, an undeclared capability the agent lacks, or fatal.
     fn rejection(&mut self, call: Call, error: Error) -> Rejection {
         let protocol = error.protocol_error();
-        let no_streaming = call.is_streaming() && protocol.is_some_and(|p| p.is_unsupported_operation());
         let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
-        let no_push = carried_push && protocol.is_some_and(|p| p.is_push_notification_not_supported());
-        if no_push {
+        if carried_push && protocol.is_some_and(|p| p.is_push_notification_not_supported()) {
             // The config rode on the send: the answer is about push (Call::PushNotificationConfig).
             let code = i32::try_from(ProtocolError::PUSH_NOTIFICATION_NOT_SUPPORTED).unwrap_or(i32::MIN);
             self.observe(Observed::AgentError { call: Call::PushNotificationConfig, code });
-        } else {
-            let error = self.observe_error(call, error);
-            if !no_streaming {
-                return Rejection::Fatal(error);
+            if self.refused().is_some() {
+                return Rejection::Refused;
             }
-        }
-        if self.refused().is_some() {
-            return Rejection::Refused;
-        }
-        if no_push {
             if let Some(watch) = self.push.take() {
                 watch.receiver.unregister(&watch.registration);
             }
             return Rejection::NoPush;
         }
-        Rejection::NoStreaming
+        let no_streaming = call.is_streaming() && protocol.is_some_and(|p| p.is_unsupported_operation());
+        let error = self.observe_error(call, error);
+        if !no_streaming {
+            Rejection::Fatal(error)
+        } else if self.refused().is_some() {
+            Rejection::Refused
+        } else {
+            Rejection::NoStreaming
+        }
     }
 }
 

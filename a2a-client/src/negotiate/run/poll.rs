@@ -16,7 +16,8 @@ impl Run<'_> {
                 Err(error) => match self.rejection(Call::SendMessage, error) {
                     Rejection::Refused => return Ok(()),
                     Rejection::NoPush => {}
-                    Rejection::NoStreaming => return Err(Error::config("a send is not a streaming call")),
+                    // Only a streaming call is answered "no streaming"; a send never is.
+                    Rejection::NoStreaming => return Ok(()),
                     Rejection::Fatal(error) => return Err(error),
                 },
             }
