@@ -247,7 +247,7 @@ impl Discovery<'_> {
                 StatusCode::OK => return self.accept(agent, path, &url, response).await,
                 StatusCode::NOT_FOUND | StatusCode::GONE => {
                     if path == WellKnownPath::AgentCard {
-                        self.metrics.record_fallback();
+                        self.metrics.record_legacy_card_fetch();
                     }
                     last = Some(Error::from_status(status.as_u16(), Some(&url)));
                 }

@@ -33,6 +33,7 @@ struct Counters {
     negotiation_round_trips: AtomicU64,
     refusals: [AtomicU64; Capability::ALL.len()],
     fallbacks: AtomicU64,
+    legacy_card_fetches: AtomicU64,
     retries: AtomicU64,
 }
 
@@ -46,8 +47,11 @@ pub struct MetricsSnapshot {
     pub negotiation_round_trips: u64,
     /// Claims refused because the agent contradicted its card, by capability (every capability listed).
     pub refusals: BTreeMap<Capability, u64>,
-    /// Times the client fell back (legacy card path, older protocol, polling instead of streaming).
+    /// Single-shot `SendMessage` fallbacks after a refused claim (the design note's step (c)).
     pub fallbacks: u64,
+    /// Discoveries that found no `/.well-known/agent-card.json` and tried the 0.2/0.3
+    /// `/.well-known/agent.json`. Kept apart from [`fallbacks`](Self::fallbacks), which counts refusals.
+    pub legacy_card_fetches: u64,
     /// Attempts repeated after a transport fault.
     pub retries: u64,
 }
@@ -81,9 +85,14 @@ impl Metrics {
         }
     }
 
-    /// Counts one fallback.
+    /// Counts one single-shot fallback after a refusal.
     pub fn record_fallback(&self) {
         self.inner.fallbacks.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one discovery that went on to the legacy `/.well-known/agent.json` path.
+    pub fn record_legacy_card_fetch(&self) {
+        self.inner.legacy_card_fetches.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts one retry.
@@ -111,6 +120,7 @@ impl Metrics {
             negotiation_round_trips: self.inner.negotiation_round_trips.load(Ordering::Relaxed),
             refusals,
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
+            legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
         }
     }

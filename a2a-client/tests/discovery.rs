@@ -113,7 +113,9 @@ async fn legacy_agent_json_is_tried_when_agent_card_json_is_absent() {
     assert!(card.source_url().ends_with("/.well-known/agent.json"));
     let paths: Vec<_> = requests(&shared).into_iter().map(|(path, _)| path).collect();
     assert_eq!(paths, ["/.well-known/agent-card.json", "/.well-known/agent.json"]);
-    assert_eq!(client.metrics().snapshot().fallbacks, 1);
+    let metrics = client.metrics().snapshot();
+    assert_eq!(metrics.legacy_card_fetches, 1);
+    assert_eq!(metrics.fallbacks, 0, "a legacy card path is no refusal fallback");
 }
 
 #[tokio::test]

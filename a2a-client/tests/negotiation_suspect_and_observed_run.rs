@@ -161,14 +161,15 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
     let refused = outcomes.iter().map(|o| o.refusals().count()).sum::<usize>() + abandoned.len();
     assert_eq!(after_first.refusals.values().sum::<u64>(), refused as u64);
     let fallbacks = outcomes.iter().filter(|o| o.fell_back()).count();
-    // The counter also holds discovery's fallbacks to the legacy card path (one per legacy agent).
+    // Discovery's visits to the legacy card path are counted apart (one per legacy agent).
     let legacy_card_fetches = fleet
         .members
         .iter()
         .flat_map(|m| m.agent.requests())
         .filter(|r| r.path == "/.well-known/agent.json")
         .count();
-    assert_eq!(after_first.fallbacks, (fallbacks + legacy_card_fetches) as u64);
+    assert_eq!(after_first.fallbacks, fallbacks as u64);
+    assert_eq!(after_first.legacy_card_fetches, legacy_card_fetches as u64);
     assert_eq!(fallbacks + abandoned.len(), fleet.over_declaring().count(), "each liar was caught");
     // Negotiation round trips: the outcomes' own, plus every request the abandoned runs made.
     let abandoned_requests: usize = abandoned.iter().map(|i| operations_after_first[*i]).sum();
