@@ -29,6 +29,16 @@ cleanup() {
 trap cleanup EXIT
 
 "$here/install.sh" >/dev/null
+{
+    echo "date: $(date -u +%FT%TZ)"
+    echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+    echo "memory: $(free -m | awk '/^Mem:/ {print $2}') MiB"
+    echo "kernel: $(uname -sr)"
+    echo "rustc: $(rustc --version)"
+    echo "python: $("$py" --version 2>&1), a2a-sdk $("$py" -c 'import importlib.metadata as m; print(m.version("a2a-sdk"))')"
+    echo "node: $(node --version), @a2a-js/sdk $(node -p "require('$root/target/peers/js/node_modules/@a2a-js/sdk/package.json').version")"
+    echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$out/machine.txt" >&2
 echo "+ cargo build --release -p a2a-bench --bin a2a-bench" >&2
 cargo build --release -p a2a-bench --bin a2a-bench >&2
 
@@ -102,7 +112,7 @@ fig4() {
     # and 1,000 of them really overlap.
     serve --agents 100 --kind testkit --step-delay-ms 10
     for _ in $(seq 1 "$reps"); do
-        for tasks in 1000 10000; do
+        for tasks in 1000 3000 10000; do
             for client in floor sdk sdk-verified; do
                 record fig4 testkit-x100 rust --client "$client" --workload stream --urls-file "$AGENT_FILE" \
                     --requests "$tasks" --in-flight 1000 --expect-events 4
