@@ -98,6 +98,10 @@ pub struct DriveReport {
     pub peak_rss_kib: u64,
     /// `(peak - baseline) / in_flight` (KiB): what one call in flight costs.
     pub kib_per_in_flight: f64,
+    /// Open file descriptors before the calls (after setup: one pooled connection per agent).
+    pub open_files_before: usize,
+    /// Open file descriptors after the calls: mostly the idle connections the pool kept.
+    pub open_files_after: usize,
 }
 
 /// Why a run failed.
@@ -266,6 +270,7 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
     }
     let targets = Arc::new(targets);
 
+    let open_files_before = memory::open_files().unwrap_or_default();
     let baseline = memory::resident().unwrap_or_default();
     memory::reset_peak();
     let next = Arc::new(AtomicUsize::new(0));
@@ -293,6 +298,7 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
     let seconds = started.elapsed().as_secs_f64();
     let peak = memory::resident().unwrap_or_default().peak_kib;
     let events = events.load(Ordering::Relaxed);
+    let open_files_after = memory::open_files().unwrap_or_default();
     Ok(DriveReport {
         client: options.client.label().to_owned(),
         workload: options.workload,
@@ -306,5 +312,7 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
         baseline_rss_kib: baseline.current_kib,
         peak_rss_kib: peak,
         kib_per_in_flight: peak.saturating_sub(baseline.current_kib) as f64 / options.in_flight as f64,
+        open_files_before,
+        open_files_after,
     })
 }

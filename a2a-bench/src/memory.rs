@@ -25,6 +25,12 @@ pub fn resident() -> Option<Resident> {
     Some(Resident { current_kib: field("VmRSS")?, peak_kib: field("VmHWM")? })
 }
 
+/// Open file descriptors of this process (sockets included); `None` where `/proc` is not available.
+/// Idle pooled connections stay open, so this shows how many connections the run left behind.
+pub fn open_files() -> Option<usize> {
+    Some(std::fs::read_dir("/proc/self/fd").ok()?.count())
+}
+
 /// Resets the peak (`VmHWM`) to the current RSS. Returns whether the kernel accepted it.
 pub fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()

@@ -33,6 +33,7 @@ def group(rows):
             "peak_mib": med("peak_rss_kib") / 1024,
             "kib_per": med("kib_per_in_flight") if all("kib_per_in_flight" in r for r in rs) else None,
             "load": max(r["load"] for r in rs),
+            "fds_after": med("open_files_after") if all("open_files_after" in r for r in rs) else None,
         }
     return out
 
@@ -86,13 +87,13 @@ def fig3(g):
 
 def fig4(g):
     print("### Figure 4: scale, 100 testkit agents, 1,000 streaming tasks in flight\n")
-    print("| client | tasks | total time | tasks/s | peak RSS | KiB per in-flight task | load |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| client | tasks | total time | tasks/s | peak RSS | KiB per in-flight task | open sockets after | load |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     rows = [(k, v) for k, v in g.items() if k[0] == "fig4"]
     for (f, a, c, w, i, n), v in sorted(rows, key=lambda kv: (kv[0][2], kv[0][5])):
         print(
             f"| {c} | {n:,} | {v['seconds']:.2f} s | {v['rps']:,.0f} | {v['peak_mib']:.1f} MiB | "
-            f"{v['kib_per']:.1f} | {v['load']:.1f} |"
+            f"{v['kib_per']:.1f} | {v['fds_after'] if v['fds_after'] is not None else '-'} | {v['load']:.1f} |"
         )
     print()
 
