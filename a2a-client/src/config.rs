@@ -112,6 +112,21 @@ impl PollCadence {
     }
 }
 
+/// Whether refusals mark agents capability-suspect, and whether a mark sends an agent straight to the
+/// single-shot path (see [`crate::negotiate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SuspectMarks {
+    /// A refusal marks the agent suspect for the suspect TTL, and a marked agent gets one single-shot
+    /// `SendMessage` at once, with no negotiation round trip (the default, as the design note asks).
+    #[default]
+    On,
+    /// No agent is ever marked nor skipped: every task is negotiated, a refusal is still counted and
+    /// still falls back. For comparison runs that measure what the suspect marks save; marks already
+    /// in a shared [`DiscoveryCache`] are ignored, not cleared.
+    Off,
+}
+
 /// The checked configuration of a [`Client`]; read it with [`Client::config`].
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -125,6 +140,7 @@ pub struct ClientConfig {
     pub(crate) retry: RetryPolicy,
     pub(crate) discovery_ttl: Duration,
     pub(crate) suspect_ttl: Duration,
+    pub(crate) suspect_marks: SuspectMarks,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) user_agent: String,
@@ -143,6 +159,7 @@ impl Default for ClientConfig {
             retry: RetryPolicy::default(),
             discovery_ttl: DEFAULT_DISCOVERY_TTL,
             suspect_ttl: DEFAULT_SUSPECT_TTL,
+            suspect_marks: SuspectMarks::On,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
@@ -193,6 +210,10 @@ impl ClientConfig {
     /// Lifetime of a capability-suspect mark ([`DEFAULT_SUSPECT_TTL`]).
     pub fn suspect_ttl(&self) -> Duration {
         self.suspect_ttl
+    }
+    /// Whether refusals mark agents suspect and marks are acted on ([`SuspectMarks::On`] by default).
+    pub fn suspect_marks(&self) -> SuspectMarks {
+        self.suspect_marks
     }
     /// Address the push webhook receiver binds ([`DEFAULT_WEBHOOK_ADDR`]).
     pub fn webhook_addr(&self) -> SocketAddr {
@@ -294,6 +315,13 @@ impl ClientBuilder {
         self
     }
 
+    /// Turns capability-suspect marks on or off ([`SuspectMarks::On`] by default). With
+    /// [`SuspectMarks::Off`] no agent is marked nor skipped: every task is negotiated.
+    pub fn suspect_marks(mut self, marks: SuspectMarks) -> Self {
+        self.config.suspect_marks = marks;
+        self
+    }
+
     /// Sets the address the push webhook receiver binds ([`DEFAULT_WEBHOOK_ADDR`] by default).
     pub fn webhook_addr(mut self, addr: SocketAddr) -> Self {
         self.config.webhook_addr = addr;
@@ -383,6 +411,7 @@ mod tests {
         assert_eq!(config.poll_cadence().cap(), Duration::from_secs(2));
         assert_eq!(config.discovery_ttl(), Duration::from_secs(300));
         assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));
+        assert_eq!(config.suspect_marks(), SuspectMarks::On);
         assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
     }
 

@@ -40,7 +40,7 @@ pub mod webhook;
 pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
 pub use client::Client;
-pub use config::{ClientBuilder, ClientConfig, PollCadence};
+pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
 pub use connection::AgentConnection;
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};

@@ -6,7 +6,7 @@ mod negotiation_common;
 use std::time::Duration;
 
 use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_client::{Capability, Client, DiscoveryCache, Error, ErrorKind};
+use a2a_client::{Capability, Client, DiscoveryCache, Error, ErrorKind, SuspectMarks};
 use a2a_testkit::fleet::demo_fleet;
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_types::{SendMessageResponse, TaskState};
@@ -67,6 +67,48 @@ async fn after_the_suspect_ttl_the_agent_is_negotiated_again() {
     assert_eq!(after.path, TaskPath::Fallback, "negotiated again, and refused again");
     assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2);
     assert_eq!(client.metrics().snapshot().refusals[&Capability::Streaming], 2);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_suspect_marks_off_an_agent_is_never_marked_nor_skipped() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let client = builder().suspect_marks(SuspectMarks::Off).build().unwrap();
+
+    let first = client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
+    let second = client.run_task(&agent.base_url(), text("two"), &streaming()).await.unwrap();
+
+    assert_eq!((&first.path, &second.path), (&TaskPath::Fallback, &TaskPath::Fallback));
+    assert!(second.negotiation_round_trips > 0, "negotiated again, not skipped");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2);
+    assert!(client.discovery_cache().suspect_marks(&first.agent).is_empty(), "never marked");
+    let counters = client.metrics().snapshot();
+    assert_eq!((counters.refusals[&Capability::Streaming], counters.fallbacks), (2, 2));
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_suspect_marks_off_a_mark_already_in_a_shared_cache_is_ignored() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let cache = DiscoveryCache::default();
+    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    cache.mark_suspect(&base, Capability::Streaming, "marked by another client");
+    let client = builder().discovery_cache(cache).suspect_marks(SuspectMarks::Off).build().unwrap();
+
+    let outcome = client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback, "negotiated despite the mark");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1);
     agent.shutdown().await;
 }
 

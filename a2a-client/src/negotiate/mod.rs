@@ -13,6 +13,10 @@
 //!    ([`TaskPath::Fallback`]), or, when the advice is to abandon (an empty history the caller relied
 //!    on), returns the violation as an [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error.
 //!
+//! [`SuspectMarks::Off`](crate::SuspectMarks::Off) (set with
+//! [`ClientBuilder::suspect_marks`](crate::ClientBuilder::suspect_marks)) leaves out steps 1 and 3's
+//! mark: every task is negotiated, refusals are still counted and still fall back.
+//!
 //! Never refused: transport faults (retried by the transports, streams reattached; an exhausted
 //! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked), a first
 //! `working`, an agent doing more than its card says, a gateway. A task still `working` past the
@@ -70,7 +74,7 @@ pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
 pub use typed::StreamingNegotiation;
 
-use crate::{AgentConnection, Client, Error};
+use crate::{AgentConnection, Client, Error, SuspectMarks};
 use plan::new_message_id;
 use run::{Run, RunEnd};
 
@@ -115,7 +119,8 @@ impl Client {
     ) -> Result<(TaskOutcome, Trace), Error> {
         let conn = self.connect(agent).await?;
         let base = conn.agent().clone();
-        if let Some(mark) = self.discovery_cache().is_suspect(&base) {
+        let marks_on = self.config().suspect_marks() == SuspectMarks::On;
+        if let Some(mark) = self.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
             let result = single_shot(&conn, message, negotiation).await?;
             let claims = CardClaims::lift(conn.card().card(), negotiation.deployment_kind());
             let handle = DynTask::new(Arc::new(claims), self.config().verifier_bounds());
@@ -158,7 +163,9 @@ impl Client {
         };
         for violation in &refusals {
             self.metrics().record_refusal(violation.capability());
-            self.discovery_cache().mark_suspect(&base, violation.capability(), violation.to_string());
+            if marks_on {
+                self.discovery_cache().mark_suspect(&base, violation.capability(), violation.to_string());
+            }
         }
         let mut refusals = refusals.into_iter();
         let Some(first) = refusals.next() else {
