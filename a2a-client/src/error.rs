@@ -122,6 +122,8 @@ enum Repr {
 struct Inner {
     repr: Repr,
     url: Option<String>,
+    /// Requests a negotiated run made before it ended in this error.
+    negotiation_round_trips: Option<u64>,
 }
 
 /// The error of every fallible call in this crate.
@@ -134,7 +136,7 @@ pub struct Error {
 
 impl Error {
     fn new(repr: Repr, url: Option<&str>) -> Self {
-        Self { inner: Box::new(Inner { repr, url: url.map(redact_url) }) }
+        Self { inner: Box::new(Inner { repr, url: url.map(redact_url), negotiation_round_trips: None }) }
     }
 
     /// A transport fault of the given kind, with the underlying error as its source.
@@ -176,6 +178,21 @@ impl Error {
     pub fn with_url(mut self, url: &str) -> Self {
         self.inner.url = Some(redact_url(url));
         self
+    }
+
+    /// Returns the error with the requests the negotiated run made before it ended in this error.
+    #[must_use]
+    pub(crate) fn with_negotiation_round_trips(mut self, round_trips: u64) -> Self {
+        self.inner.negotiation_round_trips = Some(round_trips);
+        self
+    }
+
+    /// Requests made on the negotiation path before the task ended in this error: the round trips an
+    /// abandoned or failed task wasted (0 for an agent sent straight to the single-shot path). Set on
+    /// every error [`Client::run_task`](crate::Client::run_task) returns once the agent's card was
+    /// discovered; `None` for discovery errors and errors from other calls.
+    pub fn negotiation_round_trips(&self) -> Option<u64> {
+        self.inner.negotiation_round_trips
     }
 
     /// Which of the five kinds of failure this is.
@@ -272,6 +289,9 @@ impl fmt::Debug for Error {
         s.field("kind", &self.kind());
         if let Some(url) = &self.inner.url {
             s.field("url", url);
+        }
+        if let Some(round_trips) = self.inner.negotiation_round_trips {
+            s.field("negotiation_round_trips", &round_trips);
         }
         s.field("repr", &self.inner.repr);
         s.finish()

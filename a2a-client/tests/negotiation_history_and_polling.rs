@@ -39,6 +39,9 @@ async fn empty_history_where_history_was_declared_abandons_the_task_without_retr
     let metrics = client.metrics().snapshot();
     assert_eq!(metrics.refusals[&Capability::StateTransitionHistory], 1);
     assert_eq!(metrics.fallbacks, 0);
+    let wasted = err.negotiation_round_trips().expect("an abandoned task carries its round trips");
+    assert!(wasted >= 1, "at least the send");
+    assert_eq!(wasted, metrics.negotiation_round_trips, "the only run on this client");
     agent.shutdown().await;
 }
 
@@ -80,6 +83,8 @@ async fn working_unobservable_past_the_bound_is_a_lifecycle_fault_not_a_transpor
     let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     assert!(client.discovery_cache().is_suspect(&base).is_none(), "the card claimed nothing it broke");
     assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);
+    assert_eq!(err.negotiation_round_trips(), Some(client.metrics().snapshot().negotiation_round_trips));
+    assert!(err.negotiation_round_trips() > Some(1), "the send and the polls");
     agent.shutdown().await;
 }
 

@@ -90,6 +90,9 @@ impl Client {
     /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): `working` past the bound with no card basis;
     /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
     ///
+    /// Every error after discovery carries the round trips the run made before it
+    /// ([`Error::negotiation_round_trips`]), so an abandoned task's waste is counted too.
+    ///
     /// When the single-shot fallback itself fails, its error is returned; the refusal was still
     /// counted and the agent marked (read it with
     /// [`DiscoveryCache::suspect_marks`](crate::DiscoveryCache::suspect_marks)).
@@ -121,7 +124,9 @@ impl Client {
         let base = conn.agent().clone();
         let marks_on = self.config().suspect_marks() == SuspectMarks::On;
         if let Some(mark) = self.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-            let result = single_shot(&conn, message, negotiation).await?;
+            let result = single_shot(&conn, message, negotiation)
+                .await
+                .map_err(|error| error.with_negotiation_round_trips(0))?;
             let claims = CardClaims::lift(conn.card().card(), negotiation.deployment_kind());
             let handle = DynTask::new(Arc::new(claims), self.config().verifier_bounds());
             let handle =
@@ -173,14 +178,16 @@ impl Client {
         };
         if first.advice() == Advice::Abandon {
             tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
-            return Err(first.into());
+            return Err(Error::from(first).with_negotiation_round_trips(report.round_trips));
         }
         tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
         self.metrics().record_fallback();
         let mut fallback = message;
         fallback.message_id = new_message_id().into();
         fallback.task_id = None;
-        let result = single_shot(&conn, fallback, negotiation).await?;
+        let result = single_shot(&conn, fallback, negotiation)
+            .await
+            .map_err(|error| error.with_negotiation_round_trips(report.round_trips))?;
         Ok((
             TaskOutcome {
                 agent: base,

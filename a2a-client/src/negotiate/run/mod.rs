@@ -156,7 +156,10 @@ impl<'a> Run<'a> {
     pub(crate) async fn run(mut self, message: Message) -> Result<RunReport, Error> {
         let end = self.drive(message).await;
         let (round_trips, elapsed, handle) = (self.round_trips, self.now(), self.handle.take());
-        end.map(|end| RunReport { end, round_trips, handle, elapsed })
+        match end {
+            Ok(end) => Ok(RunReport { end, round_trips, handle, elapsed }),
+            Err(error) => Err(error.with_negotiation_round_trips(round_trips)),
+        }
     }
 
     async fn drive(&mut self, message: Message) -> Result<RunEnd, Error> {
