@@ -167,6 +167,11 @@ impl PushSlot for PushVerified {
 }
 
 /// The type parameter of [`Task`](crate::Task): [`SingleShot`] or a [`Claims`] set. Sealed.
+///
+/// Its associated types name the marker in each capability slot; [`SingleShot`] holds no claim
+/// in any of them. The gated methods of [`Task`](crate::Task) are bounded on these (`where
+/// C::Streaming: HasStreamingClaim`), so calling one on a handle that lacks the claim,
+/// `Task<SingleShot>` included, is the same domain-worded error rather than "method not found".
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a task state",
     note = "a task handle is `Task<SingleShot>` or `Task<Claims<S, H, P>>`"
@@ -175,14 +180,26 @@ pub trait ClaimSet: sealed::Sealed {
     /// The claim statuses in [`Capability::ALL`](crate::Capability::ALL) order, or `None` for
     /// [`SingleShot`], which tracks no lifecycle.
     const SLOTS: Option<[ClaimStatus; 3]>;
+    /// The streaming slot's marker ([`NoStreaming`] for [`SingleShot`]).
+    type Streaming: StreamingSlot;
+    /// The history slot's marker ([`NoHistory`] for [`SingleShot`]).
+    type History: HistorySlot;
+    /// The push slot's marker ([`NoPush`] for [`SingleShot`]).
+    type Push: PushSlot;
 }
 
 impl ClaimSet for SingleShot {
     const SLOTS: Option<[ClaimStatus; 3]> = None;
+    type Streaming = NoStreaming;
+    type History = NoHistory;
+    type Push = NoPush;
 }
 
 impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P> {
     const SLOTS: Option<[ClaimStatus; 3]> = Some([S::STATUS, H::STATUS, P::STATUS]);
+    type Streaming = S;
+    type History = H;
+    type Push = P;
 }
 
 // Capability traits: one per operation family, written once, implemented by every marker that
@@ -193,7 +210,9 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P>
     message = "this task handle has no streaming claim",
     label = "needs a streaming claim; this handle's streaming slot is `{Self}`",
     note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: lift it \
-            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<StreamingClaimed, ..>>`"
+            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<StreamingClaimed, ..>>`",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
+            `single_shot_send`"
 )]
 pub trait HasStreamingClaim: StreamingSlot {}
 impl HasStreamingClaim for StreamingClaimed {}
@@ -204,7 +223,9 @@ impl HasStreamingClaim for StreamingVerified {}
     message = "this task handle has no state-transition history claim",
     label = "needs a history claim; this handle's history slot is `{Self}`",
     note = "a history claim comes only from a card declaring `stateTransitionHistory: true` (0.3, or a 1.0 \
-            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, HistoryClaimed, _>>`"
+            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, HistoryClaimed, _>>`",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
+            `single_shot_send`"
 )]
 pub trait HasHistoryClaim: HistorySlot {}
 impl HasHistoryClaim for HistoryClaimed {}
@@ -215,7 +236,9 @@ impl HasHistoryClaim for HistoryVerified {}
     message = "this task handle has no push-notification claim",
     label = "needs a push claim; this handle's push slot is `{Self}`",
     note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: narrow \
-            the `DynTask` to `Task<Claims<_, _, PushClaimed>>`"
+            the `DynTask` to `Task<Claims<_, _, PushClaimed>>`",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
+            `single_shot_send`"
 )]
 pub trait HasPushClaim: PushSlot {}
 impl HasPushClaim for PushClaimed {}

@@ -102,6 +102,64 @@ impl<C: ClaimSet> Task<C> {
     }
 }
 
+// The gated operations, written once over every claim set and bounded on the slot they need
+// (rp-hal's `where MODE: Readable`). Bounding on `C`'s slots rather than implementing them for
+// `Claims<S, H, P>` alone means a `Task<SingleShot>` gets the same domain-worded error as a
+// handle whose card never made the claim, instead of a bare "no method named ..." (E0599).
+impl<C: ClaimSet> Task<C> {
+    /// Permission to open a stream (`SendStreamingMessage` / `SubscribeToTask`). Needs a streaming
+    /// claim; while it is unverified, the first stream is the check.
+    pub fn stream_permit(&self) -> StreamPermit
+    where
+        C::Streaming: HasStreamingClaim,
+    {
+        self.state.stream_permit()
+    }
+
+    /// Permission to reconstruct missed states from the task's history with `GetTask`. Needs a
+    /// state-transition history claim; while it is unverified, the first fetch is the check.
+    pub fn history_permit(&self) -> HistoryPermit
+    where
+        C::History: HasHistoryClaim,
+    {
+        self.state.history_permit()
+    }
+
+    /// Permission to register a push-notification callback. Needs a push claim; while it is
+    /// unverified, the first callback (or its absence within the bound) is the check.
+    pub fn push_permit(&self) -> PushPermit
+    where
+        C::Push: HasPushClaim,
+    {
+        self.state.push_permit()
+    }
+
+    /// Rely on the stream alone (no `GetTask` confirmation, no poll fallback). Needs a verified
+    /// streaming claim.
+    pub fn rely_on_streaming(&self) -> Reliance
+    where
+        C::Streaming: HasVerifiedStreaming,
+    {
+        Reliance { capability: Capability::Streaming }
+    }
+
+    /// Rely on the agent's history alone (no local transcript). Needs a verified history claim.
+    pub fn rely_on_history(&self) -> Reliance
+    where
+        C::History: HasVerifiedHistory,
+    {
+        Reliance { capability: Capability::StateTransitionHistory }
+    }
+
+    /// Rely on push callbacks alone (no polling beside them). Needs a verified push claim.
+    pub fn rely_on_push(&self) -> Reliance
+    where
+        C::Push: HasVerifiedPush,
+    {
+        Reliance { capability: Capability::PushNotifications }
+    }
+}
+
 impl Task<SingleShot> {
     /// The single-shot send: one blocking `SendMessage`, no intermediate states expected.
     pub fn single_shot_send(&self) -> SingleShotSend {
@@ -154,58 +212,6 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
     /// How to poll `GetTask`: the card's declared cadence, or the client's bounded interval.
     pub fn poll_permit(&self) -> PollPermit {
         self.state.poll_permit()
-    }
-
-    /// Permission to open a stream (`SendStreamingMessage` / `SubscribeToTask`). Needs a streaming
-    /// claim; while it is unverified, the first stream is the check.
-    pub fn stream_permit(&self) -> StreamPermit
-    where
-        S: HasStreamingClaim,
-    {
-        self.state.stream_permit()
-    }
-
-    /// Permission to reconstruct missed states from the task's history with `GetTask`. Needs a
-    /// state-transition history claim; while it is unverified, the first fetch is the check.
-    pub fn history_permit(&self) -> HistoryPermit
-    where
-        H: HasHistoryClaim,
-    {
-        self.state.history_permit()
-    }
-
-    /// Permission to register a push-notification callback. Needs a push claim; while it is
-    /// unverified, the first callback (or its absence within the bound) is the check.
-    pub fn push_permit(&self) -> PushPermit
-    where
-        P: HasPushClaim,
-    {
-        self.state.push_permit()
-    }
-
-    /// Rely on the stream alone (no `GetTask` confirmation, no poll fallback). Needs a verified
-    /// streaming claim.
-    pub fn rely_on_streaming(&self) -> Reliance
-    where
-        S: HasVerifiedStreaming,
-    {
-        Reliance { capability: Capability::Streaming }
-    }
-
-    /// Rely on the agent's history alone (no local transcript). Needs a verified history claim.
-    pub fn rely_on_history(&self) -> Reliance
-    where
-        H: HasVerifiedHistory,
-    {
-        Reliance { capability: Capability::StateTransitionHistory }
-    }
-
-    /// Rely on push callbacks alone (no polling beside them). Needs a verified push claim.
-    pub fn rely_on_push(&self) -> Reliance
-    where
-        P: HasVerifiedPush,
-    {
-        Reliance { capability: Capability::PushNotifications }
     }
 
     fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<V, Self> {

@@ -3,5 +3,5 @@ use a2a_typestate::{SingleShot, Task};
 
 fn main() {
     let task: Task<SingleShot> = Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
-    let _permit = task.stream_permit(); //~ ERROR E0599
+    let _permit = task.stream_permit(); //~ ERROR E0277
 }
