@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::script::{Capabilities, POLL_CADENCE_EXTENSION_URI, Protocol};
+use crate::script::{Capabilities, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI, Protocol};
 
 /// The parts of the card that are not capabilities.
 #[derive(Debug, Clone)]
@@ -23,16 +23,24 @@ pub(crate) fn card_json(protocol: Protocol, facts: &CardFacts<'_>, claims: &Capa
     if protocol == Protocol::V0_3 || claims.state_transition_history {
         capabilities.insert("stateTransitionHistory".to_owned(), json!(claims.state_transition_history));
     }
+    let mut extensions = Vec::new();
     if let Some(interval) = claims.poll_cadence {
-        capabilities.insert(
-            "extensions".to_owned(),
-            json!([{
-                "uri": POLL_CADENCE_EXTENSION_URI,
-                "description": "How often to poll GetTask while the task is working",
-                "required": false,
-                "params": { "intervalMs": u64::try_from(interval.as_millis()).unwrap_or(u64::MAX) }
-            }]),
-        );
+        extensions.push(json!({
+            "uri": POLL_CADENCE_EXTENSION_URI,
+            "description": "How often to poll GetTask while the task is working",
+            "required": false,
+            "params": { "intervalMs": u64::try_from(interval.as_millis()).unwrap_or(u64::MAX) }
+        }));
+    }
+    if claims.gateway_extension {
+        extensions.push(json!({
+            "uri": GATEWAY_EXTENSION_URI,
+            "description": "This card describes a gateway, not the backend that runs the tasks",
+            "required": false
+        }));
+    }
+    if !extensions.is_empty() {
+        capabilities.insert("extensions".to_owned(), Value::Array(extensions));
     }
     let skills = json!([{
         "id": "echo", "name": "echo", "description": "echoes text", "tags": ["test"]

@@ -78,6 +78,16 @@
 //! `capabilities.extensions`: `{"uri": "https://a2a-rs.dev/ext/poll-cadence/v1", "params":
 //! {"intervalMs": N}}` ([`POLL_CADENCE_EXTENSION_URI`], set with [`Capabilities::with_poll_cadence`]).
 //! This is this SDK's convention, not part of A2A.
+//!
+//! # Gateways
+//!
+//! [`Lie::Gateway`] serves a card that describes the gateway while the tasks follow a backend
+//! with other capabilities. By default the card does not say it is a gateway's: that is the
+//! common case, and the one a client can only handle with its own knowledge of the deployment.
+//! A gateway that does say so carries `{"uri": "https://a2a-rs.dev/ext/gateway/v1"}` in
+//! `capabilities.extensions` ([`GATEWAY_EXTENSION_URI`], set with
+//! [`Capabilities::with_gateway_extension`]), and a client reading it lifts no claims from the
+//! card. Also this SDK's convention, not part of A2A.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
@@ -99,8 +109,8 @@ mod wire;
 pub use agent::{RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder};
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
-    Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, Lie, POLL_CADENCE_EXTENSION_URI, Protocol,
-    Script, Times,
+    Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
+    POLL_CADENCE_EXTENSION_URI, Protocol, Script, Times,
 };
 pub use webhook::{ReceivedCallback, WebhookReceiver};
 

@@ -55,6 +55,13 @@ pub(crate) const AGENT_JSON: &str = "/.well-known/agent.json";
 /// `GetTask` with `{"uri": POLL_CADENCE_EXTENSION_URI, "params": {"intervalMs": N}}`.
 pub const POLL_CADENCE_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/poll-cadence/v1";
 
+/// The URI of the gateway extension: a card carrying it in `capabilities.extensions` says it
+/// describes a gateway, not the backend that runs the tasks.
+///
+/// Our convention, not part of A2A (the same value as `a2a_typestate::GATEWAY_EXTENSION_URI`). A
+/// client that reads it lifts no claims from the card, since none of them binds the backend.
+pub const GATEWAY_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/gateway/v1";
+
 /// The capabilities an agent's card declares.
 ///
 /// Start from [`Capabilities::none`] and add claims; every claim the card makes is one a client may
@@ -70,6 +77,8 @@ pub struct Capabilities {
     pub state_transition_history: bool,
     /// The poll-cadence hint, published as the [`POLL_CADENCE_EXTENSION_URI`] extension.
     pub poll_cadence: Option<Duration>,
+    /// Whether the card marks itself as a gateway's with the [`GATEWAY_EXTENSION_URI`] extension.
+    pub gateway_extension: bool,
 }
 
 impl Capabilities {
@@ -105,6 +114,18 @@ impl Capabilities {
         self.poll_cadence = Some(interval);
         self
     }
+
+    /// Marks the card as a gateway's with the [`GATEWAY_EXTENSION_URI`] extension.
+    ///
+    /// For a gateway that knows its card describes only itself and says so; pair it with
+    /// [`Lie::Gateway`] to also give the agent a backend that behaves differently. It is an
+    /// option, not part of [`Lie::Gateway`]: most gateways do not say what they are, and that
+    /// unmarked case is the one only the caller's own knowledge can catch.
+    #[must_use]
+    pub fn with_gateway_extension(mut self) -> Self {
+        self.gateway_extension = true;
+        self
+    }
 }
 
 /// One way the agent's behaviour contradicts its card.
@@ -134,6 +155,13 @@ pub enum Lie {
     UnderDeclaredStreaming,
     /// A gateway: the card describes the gateway's capabilities, while the behaviour follows a
     /// backend with these capabilities.
+    ///
+    /// The card is not marked as a gateway's unless the declared [`Capabilities`] ask for it with
+    /// [`Capabilities::with_gateway_extension`]. Unmarked is the default because it is the common
+    /// and the hard case: the card alone cannot tell a client it is talking to a gateway, so
+    /// only the caller's own setting can keep it from refusing a card that never bound the
+    /// backend (the design note: for a gateway "no invariant holds"). Marked, the card itself
+    /// tells a client to lift no claims.
     Gateway {
         /// What the backend really does.
         backend: Capabilities,

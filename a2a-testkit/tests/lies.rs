@@ -4,7 +4,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent, WebhookReceiver};
+use a2a_testkit::{
+    Capabilities, GATEWAY_EXTENSION_URI, Lie, POLL_CADENCE_EXTENSION_URI, Script, ScriptedAgent,
+    WebhookReceiver,
+};
 use common::*;
 use serde_json::{Value, json};
 
@@ -202,4 +205,33 @@ async fn gateway_lie_shows_the_gateway_card_and_behaves_like_the_backend() {
     )
     .await;
     assert_eq!(push["error"]["code"], -32003, "the backend has no push");
+}
+
+#[tokio::test]
+async fn gateway_card_is_unmarked_by_default_and_may_advertise_itself_with_the_gateway_extension() {
+    let gateway = |front: Capabilities| {
+        ScriptedAgent::builder()
+            .capabilities(front)
+            .script(Script::honest().with(Lie::Gateway { backend: Capabilities::none().with_streaming() }))
+    };
+    let unmarked = gateway(Capabilities::none()).spawn().await.unwrap();
+    let card: Value = http().get(unmarked.card_url()).send().await.unwrap().json().await.unwrap();
+    assert!(card["capabilities"].get("extensions").is_none(), "a gateway is unmarked unless asked: {card}");
+
+    let front = Capabilities::none().with_poll_cadence(Duration::from_millis(40)).with_gateway_extension();
+    let marked = gateway(front).spawn().await.unwrap();
+    let card: Value = http().get(marked.card_url()).send().await.unwrap().json().await.unwrap();
+    let uris: Vec<&str> = card["capabilities"]["extensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris, [POLL_CADENCE_EXTENSION_URI, GATEWAY_EXTENSION_URI], "both extensions, in order");
+    assert_eq!(card["capabilities"]["streaming"], false, "the card still describes the gateway");
+    let streamed = read_sse(
+        rpc_raw(&marked, "SendStreamingMessage", json!({ "message": user_message("x") }), Some("1.0")).await,
+    )
+    .await;
+    assert_eq!(streamed.events.len(), 4, "the marker changes the card, not the backend's behaviour");
 }
