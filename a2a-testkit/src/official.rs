@@ -286,6 +286,52 @@ mod tests {
         assert!(!lost_its_port("ModuleNotFoundError: No module named 'a2a'"));
     }
 
+    /// A stand-in for a peer: `bash -c script` in its own process group, stderr to a temp log.
+    fn fake_peer(name: &str, script: &str) -> RunningPeer {
+        let dir = std::env::temp_dir().join(format!("a2a-testkit-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let logs = (dir.join("stdout.log"), dir.join("stderr.log"));
+        let mut command = Command::new("bash");
+        command
+            .args(["-c", script])
+            .stdin(Stdio::piped())
+            .stdout(File::create(&logs.0).expect("stdout log"))
+            .stderr(File::create(&logs.1).expect("stderr log"));
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let port = free_port().expect("free port");
+        RunningPeer::new(PeerKind::PythonHonest, port, command.spawn().expect("spawn bash"), logs)
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_exits_before_serving_its_card_fails_with_its_status_and_stderr() {
+        let peer = fake_peer("exits", "echo \"ModuleNotFoundError: No module named 'a2a'\" >&2; exit 3");
+        let error = wait_until_ready(peer, Duration::from_secs(20)).await.expect_err("it exited");
+        let PeerError::Exited { status, stderr_tail, .. } = &error else { panic!("not Exited: {error}") };
+        assert!(status.contains('3'), "{status}");
+        assert!(stderr_tail.contains("No module named 'a2a'"), "{stderr_tail}");
+        let message = error.to_string();
+        assert!(message.contains("python-honest") && message.contains("No module named 'a2a'"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_never_serves_its_card_fails_after_the_startup_bound_and_is_killed() {
+        let peer = fake_peer("silent", "echo 'listening nowhere' >&2; exec sleep 30");
+        let pid = peer.pid();
+        let bound = Duration::from_millis(300);
+        let error = wait_until_ready(peer, bound).await.expect_err("it never served a card");
+        let PeerError::NotReady { card_url, waited, stderr_tail, .. } = &error else {
+            panic!("not NotReady: {error}")
+        };
+        assert!(card_url.ends_with("/.well-known/agent-card.json"), "{card_url}");
+        assert!(*waited >= bound, "{waited:?}");
+        assert!(stderr_tail.contains("listening nowhere"), "{stderr_tail}");
+        let alive = Command::new("bash")
+            .args(["-c", r#"kill -0 "$0" 2>/dev/null"#, &pid.to_string()])
+            .status()
+            .expect("run bash");
+        assert!(!alive.success(), "pid {pid} still runs after a failed start");
+    }
+
     #[test]
     fn default_options_leave_time_for_a_slow_start_and_for_cancel() {
         let options = PeerOptions::default();
