@@ -2,6 +2,16 @@
 //!
 //! A2A 1.0 ids are plain strings (no `tasks/{id}` resource names). Wrapping each kind in its own type
 //! keeps a `TaskId` from being passed where a `ContextId` is expected.
+//!
+//! ```
+//! use a2a_types::{ContextId, TaskId};
+//!
+//! let task = TaskId::new("t-1");
+//! // On the wire an id is a bare string.
+//! assert_eq!(serde_json::to_string(&task).unwrap(), r#""t-1""#);
+//! let context: ContextId = serde_json::from_str(r#""c-1""#).unwrap();
+//! assert_eq!(context.as_str(), "c-1");
+//! ```
 
 use std::fmt;
 

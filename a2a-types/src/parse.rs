@@ -190,8 +190,8 @@ fn from_json_error(path: &str, err: &serde_json::Error) -> ParseError {
 
 /// Drops serde_json's trailing ` at line L column C`, which says nothing once the path is known.
 fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) if message[i..].contains(" column ") => message[..i].to_owned(),
+    match message.rsplit_once(" at line ") {
+        Some((head, position)) if position.contains(" column ") => head.to_owned(),
         _ => message.to_owned(),
     }
 }

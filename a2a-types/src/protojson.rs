@@ -4,6 +4,17 @@
 //! not do is here: enums written by name but read by name or number, `bytes` read from any base64
 //! alphabet, default values left out on output, and `google.protobuf.Value` fields where an explicit
 //! `null` still counts as present (it matters for oneof members).
+//!
+//! ```
+//! use a2a_types::protojson::{base64_bytes, enum_name, is_default};
+//! use a2a_types::Role;
+//!
+//! assert_eq!(enum_name(Role::Agent), "ROLE_AGENT");
+//! // Standard and URL-safe base64, padded or not, all read the same bytes.
+//! assert_eq!(base64_bytes::decode("+/+/").unwrap(), base64_bytes::decode("-_-_").unwrap());
+//! assert_eq!(base64_bytes::decode("aGk").unwrap(), b"hi");
+//! assert!(is_default(&0_i32) && !is_default(&"x"));
+//! ```
 
 use serde::{Deserialize, Deserializer};
 

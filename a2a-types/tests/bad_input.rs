@@ -8,7 +8,7 @@ use a2a_types::{
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, Part,
     SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
-    TaskPushNotificationConfig,
+    TaskPushNotificationConfig, discovery, v03,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -156,6 +156,32 @@ fn oversize_document_is_refused_before_parsing() {
 }
 
 #[test]
+fn default_limit_is_the_documented_8_mib_and_applies_without_options() {
+    assert_eq!(parse::DEFAULT_MAX_DOCUMENT_BYTES, 8 * 1024 * 1024);
+    assert_eq!(ParseOptions::default().document_limit(), parse::DEFAULT_MAX_DOCUMENT_BYTES);
+    // One byte over the default, and not even JSON: refused for its size, so before parsing.
+    let oversize = vec![b'{'; parse::DEFAULT_MAX_DOCUMENT_BYTES + 1];
+    assert_eq!(parse::from_slice::<Task>(&oversize).unwrap_err().kind(), ParseErrorKind::TooLarge);
+    assert_eq!(v03::read_any_card(&oversize).unwrap_err().kind(), ParseErrorKind::TooLarge);
+    let err = discovery::offered_interfaces_from_slice(&oversize).unwrap_err();
+    assert_eq!(err.kind(), ParseErrorKind::TooLarge);
+    assert!(err.to_string().contains("over the limit of 8388608 bytes"), "{err}");
+    // At the limit it is parsed (and refused for what it is).
+    let at_limit = &oversize[..parse::DEFAULT_MAX_DOCUMENT_BYTES];
+    assert_eq!(parse::from_slice::<Task>(at_limit).unwrap_err().kind(), ParseErrorKind::Syntax);
+}
+
+#[test]
+fn deeply_nested_input_is_an_error_not_a_stack_overflow() {
+    let deep = format!("{{\"metadata\":{{\"a\":{}", "[".repeat(100_000));
+    let err = parse::from_str::<Task>(&deep).unwrap_err();
+    assert!(err.message().contains("recursion limit exceeded"), "{err}");
+    assert!(err.path().starts_with("metadata.a[0]"), "{err}");
+    let card = format!("{{\"capabilities\":{{\"x\":{}", "[".repeat(100_000));
+    assert!(v03::read_any_card(card.as_bytes()).is_err());
+}
+
+#[test]
 fn wrong_jsonrpc_version_is_refused() {
     let err = shape_error::<JsonRpcRequest<Value>>(r#"{"jsonrpc":"1.0","id":1,"method":"GetTask"}"#);
     assert_eq!(err.to_string(), "jsonrpc: expected \"2.0\", found \"1.0\"");
@@ -203,10 +229,51 @@ fn unknown_fields_are_ignored() {
     assert_eq!(task.state(), a2a_types::TaskState::Working);
 }
 
-/// Parses `bytes` into every top-level type; only the absence of a panic is checked.
+/// Parses `bytes` into every top-level type of both versions, converts whatever parses to the other
+/// version and back, and asks discovery about it; only the absence of a panic is checked.
 fn parse_into_every_type(bytes: &[u8]) {
     fn attempt<T: serde::de::DeserializeOwned>(bytes: &[u8]) {
         let _ = parse::from_slice::<T>(bytes);
+    }
+    /// Parses a 0.3 value and converts it to 1.0, then the 1.0 value back to 0.3.
+    macro_rules! convert_both_ways {
+        ($($v03:ident),*) => {$(
+            if let Ok(value) = parse::from_slice::<v03::$v03>(bytes) {
+                let _ = v03::$v03::from_v1(&value.to_v1().value);
+            }
+        )*};
+    }
+    convert_both_ways!(
+        AgentCard,
+        Task,
+        TaskStatus,
+        Message,
+        Part,
+        Artifact,
+        TaskStatusUpdateEvent,
+        StreamResult,
+        SendMessageResult,
+        PushNotificationConfig,
+        MessageSendParams,
+        TaskQueryParams,
+        TaskIdParams
+    );
+    attempt::<v03::TaskArtifactUpdateEvent>(bytes);
+    attempt::<v03::TaskPushNotificationConfig>(bytes);
+    attempt::<JsonRpcRequest<v03::MessageSendParams>>(bytes);
+    attempt::<JsonRpcResponse<v03::StreamResult>>(bytes);
+    if let Ok((_, card)) = v03::read_any_card(bytes) {
+        let _ = v03::AgentCard::from_v1(&card.value);
+    }
+    if let Ok(offered) = discovery::offered_interfaces_from_slice(bytes) {
+        let _ = discovery::select_interface(
+            &offered,
+            &[discovery::ProtocolVersion::V1_0, discovery::ProtocolVersion::V0_3],
+            &[discovery::ProtocolBinding::JsonRpc, discovery::ProtocolBinding::HttpJson],
+        );
+    }
+    if let Ok(card) = parse::from_slice::<a2a_types::AgentCard>(bytes) {
+        let _ = v03::AgentCard::from_v1(&card).value.to_v1();
     }
     attempt::<Task>(bytes);
     attempt::<Message>(bytes);
@@ -260,6 +327,20 @@ fn json_garbage() -> impl Strategy<Value = Value> {
         Just("history"),
         Just("artifacts"),
         Just("historyLength"),
+        // 0.3 and card names, so the 0.3 readers, the conversions and discovery are reached too.
+        Just("kind"),
+        Just("final"),
+        Just("file"),
+        Just("bytes"),
+        Just("uri"),
+        Just("contextId"),
+        Just("capabilities"),
+        Just("supportedInterfaces"),
+        Just("additionalInterfaces"),
+        Just("preferredTransport"),
+        Just("protocolVersion"),
+        Just("protocolBinding"),
+        Just("transport"),
     ];
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -269,6 +350,12 @@ fn json_garbage() -> impl Strategy<Value = Value> {
         ".{0,8}".prop_map(Value::String),
         Just(Value::from("TASK_STATE_WORKING")),
         Just(Value::from("2.0")),
+        Just(Value::from("task")),
+        Just(Value::from("status-update")),
+        Just(Value::from("file")),
+        Just(Value::from("working")),
+        Just(Value::from("JSONRPC")),
+        Just(Value::from("0.3.0")),
     ];
     leaf.prop_recursive(4, 32, 5, move |inner| {
         prop_oneof![

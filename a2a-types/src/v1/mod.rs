@@ -2,6 +2,21 @@
 //!
 //! Field names are the ProtoJSON (lowerCamelCase) names on output; snake_case names are accepted on
 //! input. Every item here is re-exported at the crate root.
+//!
+//! ```
+//! use a2a_types::{parse, Message, SendMessageRequest, Task, TaskState};
+//!
+//! // Written in lowerCamelCase, enums by name, defaults left out.
+//! let request = SendMessageRequest::new(Message::user_text("m-1", "hello"));
+//! assert_eq!(
+//!     serde_json::to_string(&request).unwrap(),
+//!     r#"{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}"#
+//! );
+//!
+//! // Read with snake_case names and an enum number just as well.
+//! let task: Task = parse::from_str(r#"{"id":"t-1","context_id":"c-1","status":{"state":3}}"#).unwrap();
+//! assert_eq!(task.state(), TaskState::Completed);
+//! ```
 
 mod card;
 mod enums;
