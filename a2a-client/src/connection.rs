@@ -5,6 +5,11 @@
 //! speaks, callers use the 1.0 types; a 0.3 agent's requests and results are converted, and what a
 //! conversion loses is logged and counted ([`AgentConnection::conversion_losses`]).
 //!
+//! Not spoken: 0.3 over HTTP+JSON and gRPC (either version). The official 0.3 servers and the
+//! interop peers serve 0.3 over JSON-RPC, so a 0.3 agent is reached there; a card offering only
+//! interfaces this client does not speak is a [`crate::ErrorKind::Config`] error from
+//! [`Client::connect`] that lists what was offered.
+//!
 //! ```no_run
 //! use a2a_client::Client;
 //! use a2a_types::{Message, SendMessageRequest};
@@ -376,11 +381,13 @@ impl AgentConnection {
     async fn stream_v1<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
         let params = to_json(params)?;
         let endpoint = self.endpoint();
+        let id = jsonrpc::new_id();
+        let answering = id.clone();
         endpoint
             .open_stream(
-                || jsonrpc::open(endpoint, method.as_str(), Some(params.clone())),
-                |event| {
-                    let value = jsonrpc::event_result(event)?;
+                || jsonrpc::open(endpoint, &id, method.as_str(), Some(params.clone())),
+                move |event| {
+                    let value = jsonrpc::event_result(event, &answering)?;
                     Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
                 },
             )
@@ -403,10 +410,12 @@ impl AgentConnection {
     async fn stream_v03(&self, method: v03::Method, params: Value) -> Result<EventStream, Error> {
         let endpoint = self.endpoint();
         let inner = Arc::clone(&self.inner);
+        let id = jsonrpc::new_id();
+        let answering = id.clone();
         endpoint
             .open_stream(
-                || jsonrpc::open(endpoint, method.as_str(), Some(params.clone())),
-                move |event| crate::transport::v03::decode_event(&inner.losses, event),
+                || jsonrpc::open(endpoint, &id, method.as_str(), Some(params.clone())),
+                move |event| crate::transport::v03::decode_event(&inner.losses, event, &answering),
             )
             .await
     }

@@ -4,13 +4,19 @@
 
 use serde_json::{Value, json};
 
+use a2a_types::parse::{ParseError, ParseErrorKind};
+
 use super::{Endpoint, is_event_stream, protocol, unexpected};
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
-/// The request envelope, with a fresh id.
-fn envelope(method: &str, params: Option<Value>) -> Value {
-    let id = uuid::Uuid::new_v4().to_string();
+/// A fresh request id. A retried request keeps its id: it is the same request sent again.
+pub(crate) fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// The request envelope with the id `id`.
+fn envelope(id: &str, method: &str, params: Option<Value>) -> Value {
     match params {
         Some(params) => json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
         None => json!({"jsonrpc": "2.0", "id": id, "method": method}),
@@ -26,7 +32,8 @@ fn post(endpoint: &Endpoint, body: &Value, accept: &str) -> reqwest::RequestBuil
 
 /// Calls `method` once and returns its `result`.
 pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value>) -> Result<Value, Error> {
-    let body = envelope(method, params);
+    let id = new_id();
+    let body = envelope(&id, method, params);
     let url = endpoint.url.to_string();
     // One bound for the whole exchange: headers and body together.
     endpoint
@@ -37,19 +44,21 @@ pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
             let answer = endpoint.read_json(response, &url).await?;
-            result_of(answer, "json-rpc response").map_err(|e| e.with_url(&url))
+            result_of(answer, &id, "json-rpc response").map_err(|e| e.with_url(&url))
         })
         .await
 }
 
 /// Sends a streaming `method`: the response when it is an event stream; an A2A error when the agent
-/// answered plain JSON instead (as the official servers do for -32004).
+/// answered plain JSON instead (as the official servers do for -32004). `id` is the request id,
+/// from [`new_id`]: every event of the stream must answer it ([`event_result`]).
 pub(crate) async fn open(
     endpoint: &Endpoint,
+    id: &str,
     method: &str,
     params: Option<Value>,
 ) -> Result<reqwest::Response, Error> {
-    let body = envelope(method, params);
+    let body = envelope(id, method, params);
     let url = endpoint.url.to_string();
     let response = endpoint.send(post(endpoint, &body, "text/event-stream")).await?;
     let status = response.status().as_u16();
@@ -60,25 +69,44 @@ pub(crate) async fn open(
         return Ok(response);
     }
     let answer = endpoint.read_json(response, &url).await?;
-    Err(match result_of(answer, "json-rpc response") {
+    Err(match result_of(answer, id, "json-rpc response") {
         Err(error) => error.with_url(&url),
         Ok(_) => unexpected("json-rpc response", "expected an event stream, got a plain JSON result")
             .with_url(&url),
     })
 }
 
-/// The `result` of one SSE event of a JSON-RPC stream.
-pub(crate) fn event_result(event: SseEvent) -> Result<Value, Error> {
+/// The `result` of one SSE event of a JSON-RPC stream opened with request id `id`.
+pub(crate) fn event_result(event: SseEvent, id: &str) -> Result<Value, Error> {
     let answer: Value =
         a2a_types::parse::from_str(&event.data).map_err(|e| Error::bad_input("json-rpc stream event", e))?;
-    result_of(answer, "json-rpc stream event")
+    result_of(answer, id, "json-rpc stream event")
 }
 
-/// `result` of a JSON-RPC response, or its `error` as a protocol error.
-fn result_of(mut answer: Value, what: &'static str) -> Result<Value, Error> {
+/// `result` of a JSON-RPC response to request `id`, or its `error` as a protocol error.
+///
+/// A response with another id answers someone else's request (a cross-wired proxy or a server bug):
+/// reading it as ours would feed the verifier another task's states, so it is bad input at `id`. A
+/// null id is what JSON-RPC 2.0 sends when the server could not read the request's id; a missing one
+/// is tolerated as lax servers omit it. Both official servers echo the id on every answer and event.
+fn result_of(mut answer: Value, id: &str, what: &'static str) -> Result<Value, Error> {
     let Some(object) = answer.as_object_mut() else {
         return Err(unexpected(what, "expected a json-rpc response object"));
     };
+    match object.get("id") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(answered)) if answered == id => {}
+        Some(answered) => {
+            return Err(Error::bad_input(
+                what,
+                ParseError::new(
+                    ParseErrorKind::Shape,
+                    "id",
+                    format!("the response answers request id {answered}, not {id:?}"),
+                ),
+            ));
+        }
+    }
     if let Some(error) = object.get("error").filter(|e| !e.is_null()) {
         return Err(Error::protocol(ProtocolError::from_jsonrpc(error)));
     }
@@ -113,34 +141,53 @@ mod tests {
 
     #[test]
     fn a_stream_event_yields_its_result() {
-        let result = event_result(sse(r#"{"jsonrpc":"2.0","id":"1","result":{"task":{"id":"t"}}}"#)).unwrap();
+        let result =
+            event_result(sse(r#"{"jsonrpc":"2.0","id":"1","result":{"task":{"id":"t"}}}"#), "1").unwrap();
         assert_eq!(result, json!({"task": {"id": "t"}}));
     }
 
     #[test]
     fn an_error_inside_a_stream_is_the_agents_protocol_error() {
         let data = r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32001,"message":"Task not found"}}"#;
-        let err = event_result(SseEvent { event: Some("error".into()), ..sse(data) }).unwrap_err();
+        let err = event_result(SseEvent { event: Some("error".into()), ..sse(data) }, "1").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Protocol);
         assert_eq!(err.protocol_error().and_then(ProtocolError::code), Some(-32001));
     }
 
     #[test]
     fn an_unreadable_event_is_bad_input_with_a_path() {
-        let err = event_result(sse("{\"jsonrpc\":")).unwrap_err();
+        let err = event_result(sse("{\"jsonrpc\":"), "1").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput);
-        let err = event_result(sse(r#"{"jsonrpc":"2.0","id":"1"}"#)).unwrap_err();
+        let err = event_result(sse(r#"{"jsonrpc":"2.0","id":"1"}"#), "1").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput, "neither result nor error");
-        let err = event_result(sse("[1]")).unwrap_err();
+        let err = event_result(sse("[1]"), "1").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput);
     }
 
     #[test]
     fn requests_carry_a_fresh_id_and_params_only_when_given() {
-        let with = envelope("GetTask", Some(json!({"id": "t"})));
+        let with = envelope(&new_id(), "GetTask", Some(json!({"id": "t"})));
         assert_eq!((with["jsonrpc"].as_str(), with["method"].as_str()), (Some("2.0"), Some("GetTask")));
-        let without = envelope("agent/getAuthenticatedExtendedCard", None);
+        let without = envelope(&new_id(), "agent/getAuthenticatedExtendedCard", None);
         assert!(without.get("params").is_none());
         assert_ne!(with["id"], without["id"]);
+    }
+
+    #[test]
+    fn a_response_to_another_request_id_is_bad_input_at_its_id() {
+        let err = event_result(sse(r#"{"jsonrpc":"2.0","id":"other","result":{}}"#), "mine").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput);
+        assert_eq!(err.parse_error().map(ParseError::path), Some("id"));
+        let numeric = result_of(json!({"jsonrpc": "2.0", "id": 7, "result": {}}), "7", "json-rpc response");
+        assert!(numeric.is_err(), "we send string ids: a number answers someone else");
+    }
+
+    #[test]
+    fn a_null_or_missing_response_id_is_accepted() {
+        let null = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
+        let err = result_of(null, "mine", "json-rpc response").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Protocol, "the server could not read our id");
+        let missing = json!({"jsonrpc": "2.0", "result": {"ok": true}});
+        assert_eq!(result_of(missing, "mine", "json-rpc response").unwrap(), json!({"ok": true}));
     }
 }
