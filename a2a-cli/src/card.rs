@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::cli::CardArgs;
 use crate::errors;
+use crate::output;
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
 
@@ -221,8 +222,14 @@ pub fn base_url_of(url: &str) -> &str {
     trimmed
 }
 
-/// An error fetching a card, in words that say what to check.
-pub(crate) fn explain_fetch_error(base: &str, err: &Error) -> String {
+/// An error fetching a card, in words that say what to check and where; `layout` lays out the
+/// error's chain of causes ([`errors::describe`] for a terminal, [`errors::one_line`] for a table cell
+/// or a JSON field).
+pub(crate) fn explain_fetch_error(
+    base: &str,
+    err: &Error,
+    layout: fn(&(dyn std::error::Error + 'static)) -> String,
+) -> String {
     if err.status() == Some(404) || err.status() == Some(410) {
         let base = base.trim_end_matches('/');
         return format!(
@@ -232,7 +239,11 @@ pub(crate) fn explain_fetch_error(base: &str, err: &Error) -> String {
             err.status().unwrap_or(404)
         );
     }
-    errors::describe(err)
+    match err.url() {
+        Some(_) => layout(err),
+        // An error that names no URL (one that is not a URL at all) says which argument it is about.
+        None => format!("`{base}`: {}", layout(err)),
+    }
 }
 
 /// Runs `a2a card`.
@@ -248,7 +259,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let discovered = match client.discover(base).await {
         Ok(card) => card,
         Err(e) => {
-            let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e));
+            let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e, errors::describe));
             return ExitCode::FAILURE;
         }
     };
@@ -263,14 +274,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             return ExitCode::FAILURE;
         }
     };
-    let written = if args.json {
-        serde_json::to_string_pretty(&summary)
-            .map_err(std::io::Error::other)
-            .and_then(|text| writeln!(out, "{text}"))
-    } else {
-        write!(out, "{}", summary.render())
-    };
-    match written {
+    match output::write_report(out, args.json, &summary, CardSummary::render) {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

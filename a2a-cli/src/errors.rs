@@ -6,21 +6,19 @@ use std::fmt::Write as _;
 
 /// `err` and its chain of causes, one per line after the first.
 pub(crate) fn describe(err: &(dyn StdError + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        let _ = write!(text, "\n  caused by: {cause}");
-        source = cause.source();
-    }
-    text
+    chain(err, "\n  caused by: ")
 }
 
 /// `err` and its causes on one line, for JSON reports and table cells.
 pub(crate) fn one_line(err: &(dyn StdError + 'static)) -> String {
+    chain(err, ": ")
+}
+
+fn chain(err: &(dyn StdError + 'static), separator: &str) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {
-        let _ = write!(text, ": {cause}");
+        let _ = write!(text, "{separator}{cause}");
         source = cause.source();
     }
     text

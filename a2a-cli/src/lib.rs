@@ -28,6 +28,7 @@ pub mod cli;
 pub mod demo;
 mod errors;
 pub mod outcome;
+mod output;
 mod style;
 mod table;
 

@@ -228,3 +228,45 @@ async fn working_past_the_bound_without_a_poll_hint_is_not_audited_rather_than_a
     assert_eq!(audited["overDeclares"], serde_json::json!([]));
     assert!(audited["error"].as_str().is_some_and(|e| e.contains("probe failed")), "{audited:#}");
 }
+
+#[tokio::test]
+async fn a_card_that_marks_itself_a_gateway_has_its_claims_unverifiable_without_being_told() {
+    // The backend behind the gateway streams nothing; the gateway's card claims streaming for itself.
+    let backend = spawn(Capabilities::none(), Script::honest()).await;
+    let mut card = backend.card().clone();
+    card["capabilities"]["streaming"] = Value::Bool(true);
+    card["capabilities"]["extensions"] = serde_json::json!([{ "uri": a2a_typestate::GATEWAY_EXTENSION_URI }]);
+    let gateway = common::serve_card_json(card).await;
+    let output = a2a(&["audit", "--json", &gateway]).await;
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let audited = &report["agents"][0];
+    assert_eq!(audited["gateway"], true, "{audited:#}");
+    assert_eq!(verdict_of(audited, "streaming")["verdict"], "unverifiable", "{audited:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn a_claim_the_probe_never_reached_is_not_exercised_rather_than_verified() {
+    // The refused streaming claim ends the negotiated run before push is ever relied on.
+    let capabilities = Capabilities::none().with_push_notifications();
+    let agent = spawn(capabilities, Script::honest().with(Lie::StreamingRefused)).await;
+    let (status, audited) = audit_json(&agent).await;
+    assert_eq!(status, Some(1), "{audited:#}");
+    assert_eq!(verdict_of(&audited, "streaming")["verdict"], "refused", "{audited:#}");
+    assert_eq!(verdict_of(&audited, "pushNotifications")["verdict"], "notExercised", "{audited:#}");
+}
+
+#[tokio::test]
+async fn an_unreachable_agent_is_not_audited_with_a_one_line_reason_naming_its_url() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let output = a2a(&["audit", "--json", "--request-timeout", "5s", &base]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let error = report["agents"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains(&base) && !error.contains('\n'), "{error:?}");
+    let table = stdout(&a2a(&["audit", "--request-timeout", "5s", &base]).await);
+    assert!(!table.contains("caused by"), "a cause broke out of its table cell: {table}");
+}

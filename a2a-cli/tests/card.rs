@@ -115,3 +115,11 @@ async fn colour_is_written_only_when_asked_for_off_a_terminal() {
     let auto = a2a(&["card", &agent.base_url()]).await;
     assert!(!has_escape_codes(&stdout(&auto)));
 }
+
+#[tokio::test]
+async fn an_argument_that_is_not_a_url_is_named_in_the_error() {
+    let output = a2a(&["card", "agent.example"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    let said = stderr(&output);
+    assert!(said.starts_with("error: `agent.example`: ") && said.contains("not a url"), "{said}");
+}

@@ -34,6 +34,7 @@ use crate::card::{self, CardSummary};
 use crate::cli::AuditArgs;
 use crate::errors;
 use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
+use crate::output;
 
 /// Exit status when an agent over-declares.
 pub const EXIT_OVER_DECLARES: u8 = 1;
@@ -213,7 +214,9 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
     let base = card::base_url_of(url);
     let discovered = match client.discover(base).await {
         Ok(card) => card,
-        Err(e) => return AgentAudit::unreadable(url, card::explain_fetch_error(base, &e)),
+        Err(e) => {
+            return AgentAudit::unreadable(url, card::explain_fetch_error(base, &e, errors::one_line));
+        }
     };
     let summary = match CardSummary::of(&discovered) {
         Ok(summary) => summary,
@@ -288,14 +291,7 @@ pub async fn run_command(args: &AuditArgs, out: &mut dyn Write) -> ExitCode {
         .chain(args.gateways.iter().map(|url| (url.clone(), Deployment::Gateway)))
         .collect();
     let report = audit(&agents, &AuditOptions::from(args)).await;
-    let written = if args.json {
-        serde_json::to_string_pretty(&report)
-            .map_err(std::io::Error::other)
-            .and_then(|text| writeln!(out, "{text}"))
-    } else {
-        write!(out, "{}", render::render(&report))
-    };
-    match written {
+    match output::write_report(out, args.json, &report, render::render) {
         Ok(()) => ExitCode::from(report.exit_status),
         Err(_) => ExitCode::from(EXIT_NOT_AUDITED),
     }

@@ -19,6 +19,7 @@
 //! ```
 
 mod batch;
+mod checks;
 mod render;
 mod report;
 
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use a2a_client::negotiate::{FollowUp, Negotiation};
 use a2a_client::{Client, PollCadence};
-use a2a_testkit::fleet::{Claim, Fleet, Honesty, demo_fleet};
+use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -38,6 +39,7 @@ pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
 
 use crate::cli::DemoArgs;
 use crate::errors;
+use crate::output;
 use batch::{Target, run_batch};
 
 /// How the demo runs.
@@ -132,22 +134,17 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
             url: member.agent.base_url(),
             negotiation: Arc::new(negotiation),
         });
-        agents.push(AgentReport {
-            name: member.agent.name().to_owned(),
-            url: member.agent.base_url(),
-            protocol: match member.agent.protocol() {
-                Protocol::V0_3 => "0.3".to_owned(),
-                _ => "1.0".to_owned(),
-            },
-            truth: truth(member.honesty),
+        let protocol = match member.agent.protocol() {
+            Protocol::V0_3 => "0.3",
+            _ => "1.0",
+        };
+        agents.push(AgentReport::new(
+            member.agent.name(),
+            &member.agent.base_url(),
+            protocol,
+            checks::truth(member.honesty),
             claims,
-            verified: CapabilitySet::EMPTY,
-            refused: Vec::new(),
-            fallbacks: 0,
-            single_shots: 0,
-            failed: 0,
-            verdict_matches_truth: false,
-        });
+        ));
     }
     let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
     let per_batch = options.tasks_per_agent.saturating_mul(u32::try_from(targets.len()).unwrap_or(u32::MAX));
@@ -180,9 +177,9 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
         runs.push(RunReport::new(suspect_cache, batches));
     }
     for (agent, member) in agents.iter_mut().zip(&fleet.members) {
-        agent.verdict_matches_truth = verdict_matches(member.honesty, agent);
+        agent.verdict_matches_truth = checks::verdict_matches(member.honesty, agent);
     }
-    let checks = checks(&agents, &runs, per_batch);
+    let checks = checks::checks(&agents, &runs, per_batch);
     Ok(DemoReport {
         tasks_per_agent: options.tasks_per_agent,
         concurrency: options.concurrency,
@@ -228,98 +225,6 @@ fn progress_bar(show: bool, total: u32, suspect_cache: bool, batch: u32) -> Prog
     bar
 }
 
-fn capability_of(claim: Claim) -> Option<Capability> {
-    match claim {
-        Claim::Streaming => Some(Capability::Streaming),
-        Claim::StateTransitionHistory => Some(Capability::StateTransitionHistory),
-        Claim::PushNotifications => Some(Capability::PushNotifications),
-        _ => None,
-    }
-}
-
-fn truth(honesty: Honesty) -> String {
-    let field = |claim| capability_of(claim).map_or("another claim", Capability::card_field);
-    match honesty {
-        Honesty::OverDeclares(claim) => format!("over-declares {}", field(claim)),
-        Honesty::UnderDeclares(claim) => format!("under-declares {}", field(claim)),
-        _ => "honest".to_owned(),
-    }
-}
-
-/// An over-declaring agent must have exactly its lie refused; every other agent nothing.
-fn verdict_matches(honesty: Honesty, agent: &AgentReport) -> bool {
-    let refused = agent.refused_set();
-    match honesty {
-        Honesty::OverDeclares(claim) => {
-            capability_of(claim).is_some_and(|c| refused == CapabilitySet::of(&[c]))
-        }
-        _ => refused.is_empty(),
-    }
-}
-
-fn checks(agents: &[AgentReport], runs: &[RunReport], per_batch: u32) -> Vec<Check> {
-    let mut checks = Vec::new();
-    let batches: Vec<&BatchReport> = runs.iter().flat_map(|r| &r.batches).collect();
-    let unaccounted: Vec<String> = batches
-        .iter()
-        .filter(|b| !b.accounted() || b.submitted != per_batch)
-        .map(|b| format!("batch {}: {} submitted of {per_batch}", b.batch, b.submitted))
-        .collect();
-    let total: u32 = batches.iter().map(|b| b.submitted).sum();
-    checks.push(Check {
-        name: "every task accounted for".to_owned(),
-        passed: unaccounted.is_empty(),
-        detail: if unaccounted.is_empty() {
-            format!("{total} tasks: completed + single-shot + fallback + failed == submitted in every batch")
-        } else {
-            unaccounted.join("; ")
-        },
-    });
-    let failed: u32 = batches.iter().map(|b| b.failed).sum();
-    let unexplained: Vec<&String> = batches
-        .iter()
-        .flat_map(|b| &b.failures)
-        .filter(|f| {
-            !agents
-                .iter()
-                .any(|a| a.truth.starts_with("over-declares") && f.starts_with(&format!("{}: ", a.name)))
-        })
-        .collect();
-    checks.push(Check {
-        name: "only lying agents' tasks failed".to_owned(),
-        passed: unexplained.is_empty(),
-        detail: match unexplained.first() {
-            None => format!("{failed} failed, each on an over-declaring agent"),
-            Some(first) => format!("{} failed elsewhere, first: {first}", unexplained.len()),
-        },
-    });
-    if let Some(on) = runs.iter().find(|r| r.suspect_cache)
-        && let [first, second, ..] = on.batches.as_slice()
-    {
-        let bound = first.wasted_round_trips as f64 * REQUIRED_WASTE_RATIO;
-        checks.push(Check {
-            name: "suspect cache cuts wasted round trips to a tenth or less".to_owned(),
-            passed: first.wasted_round_trips > 0 && second.wasted_round_trips as f64 <= bound,
-            detail: format!(
-                "batch 1 wasted {}, batch 2 wasted {} (bound {bound:.1})",
-                first.wasted_round_trips, second.wasted_round_trips
-            ),
-        });
-    }
-    let wrong: Vec<&str> =
-        agents.iter().filter(|a| !a.verdict_matches_truth).map(|a| a.name.as_str()).collect();
-    checks.push(Check {
-        name: "verdicts match the fleet's truth".to_owned(),
-        passed: wrong.is_empty(),
-        detail: if wrong.is_empty() {
-            "each lie refused by its capability, no honest or under-declaring agent refused".to_owned()
-        } else {
-            format!("differs for {}", wrong.join(", "))
-        },
-    });
-    checks
-}
-
 /// Runs `a2a demo`: exits 0 when every check passes, 1 otherwise, 2 when the demo cannot start.
 pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
     let report = match run(&DemoOptions::from(args), !args.json).await {
@@ -329,14 +234,7 @@ pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn
             return ExitCode::from(2);
         }
     };
-    let written = if args.json {
-        serde_json::to_string_pretty(&report)
-            .map_err(std::io::Error::other)
-            .and_then(|text| writeln!(out, "{text}"))
-    } else {
-        write!(out, "{}", render::render(&report))
-    };
-    match (written, report.passed()) {
+    match (output::write_report(out, args.json, &report, render::render), report.passed()) {
         (Ok(()), true) => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     }

@@ -28,6 +28,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
         "REFUSED",
         "FALLBACK",
         "SINGLE-SHOT",
+        "FAILED",
         "TRUTH",
     ]);
     for agent in &report.agents {
@@ -40,6 +41,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
             styled_set(refused, style::BAD),
             count_cell(agent.fallbacks, style::NOTE),
             count_cell(agent.single_shots, style::NOTE),
+            count_cell(agent.failed, style::BAD),
             if agent.verdict_matches_truth {
                 Cell::plain(agent.truth.clone())
             } else {
@@ -51,7 +53,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
     out.push_str(&paint(
         style::DIM,
         "  FALLBACK: tasks completed by the single-shot fallback after a refusal; SINGLE-SHOT: tasks sent \
-         single-shot at once\n",
+         single-shot at once (the agent was suspect); FAILED: tasks that did not complete (see below)\n",
     ));
 
     let refusals: Vec<_> =

@@ -68,6 +68,23 @@ pub struct AgentReport {
 }
 
 impl AgentReport {
+    /// An agent before any task ran: its card's claims and the fleet's truth about them.
+    pub(crate) fn new(name: &str, url: &str, protocol: &str, truth: String, claims: CapabilitySet) -> Self {
+        Self {
+            name: name.to_owned(),
+            url: url.to_owned(),
+            protocol: protocol.to_owned(),
+            truth,
+            claims,
+            verified: CapabilitySet::EMPTY,
+            refused: Vec::new(),
+            fallbacks: 0,
+            single_shots: 0,
+            failed: 0,
+            verdict_matches_truth: false,
+        }
+    }
+
     /// Folds one task record into the agent's totals.
     pub(crate) fn absorb(&mut self, record: &TaskRecord) {
         self.verified = self.verified.iter().chain(record.verified.iter()).collect();
@@ -302,19 +319,9 @@ mod tests {
 
     #[test]
     fn an_agent_keeps_the_first_evidence_of_each_refused_capability() {
-        let mut agent = AgentReport {
-            name: "a".to_owned(),
-            url: "http://a".to_owned(),
-            protocol: "1.0".to_owned(),
-            truth: "over-declares streaming".to_owned(),
-            claims: CapabilitySet::of(&[Capability::Streaming]),
-            verified: CapabilitySet::EMPTY,
-            refused: Vec::new(),
-            fallbacks: 0,
-            single_shots: 0,
-            failed: 0,
-            verdict_matches_truth: false,
-        };
+        let claims = CapabilitySet::of(&[Capability::Streaming]);
+        let mut agent =
+            AgentReport::new("a", "http://a", "1.0", "over-declares streaming".to_owned(), claims);
         agent.absorb(&record(Ending::CompletedViaFallback, 1, true));
         agent.absorb(&record(Ending::CompletedSingleShot, 0, false));
         agent.absorb(&record(Ending::CompletedViaFallback, 1, true));

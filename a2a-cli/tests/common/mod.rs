@@ -40,6 +40,13 @@ pub async fn serve_card(body: &'static str) -> String {
     serve(app).await
 }
 
+/// Serves `card` as the agent card at `/.well-known/agent-card.json` on loopback; returns the base URL.
+pub async fn serve_card_json(card: serde_json::Value) -> String {
+    let app = axum::Router::new()
+        .route("/.well-known/agent-card.json", axum::routing::get(move || async move { axum::Json(card) }));
+    serve(app).await
+}
+
 /// A server that answers 404 to everything; returns its base URL.
 pub async fn serve_nothing() -> String {
     serve(axum::Router::new()).await
