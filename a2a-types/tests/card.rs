@@ -435,6 +435,8 @@ fn skill() -> impl Strategy<Value = AgentSkill> {
             name: name.clone(),
             description: name,
             tags,
+            input_modes: examples.clone(),
+            output_modes: examples.clone(),
             examples,
             ..AgentSkill::default()
         })
@@ -459,6 +461,9 @@ fn scheme() -> impl Strategy<Value = SecurityScheme> {
             oauth2_metadata_url: String::new(),
         })),
         text().prop_map(|description| SecurityScheme::MutualTls(MutualTlsSecurityScheme { description })),
+        non_empty().prop_map(|open_id_connect_url| SecurityScheme::OpenIdConnect(
+            OpenIdConnectSecurityScheme { open_id_connect_url, ..OpenIdConnectSecurityScheme::default() }
+        )),
     ]
 }
 
@@ -478,6 +483,15 @@ fn capabilities() -> impl Strategy<Value = AgentCapabilities> {
         })
 }
 
+fn provider() -> impl Strategy<Value = AgentProvider> {
+    (text(), text()).prop_map(|(url, organization)| AgentProvider { url, organization })
+}
+
+fn signature() -> impl Strategy<Value = AgentCardSignature> {
+    (non_empty(), non_empty(), proptest::option::of(extra()))
+        .prop_map(|(protected, signature, header)| AgentCardSignature { protected, signature, header })
+}
+
 fn agent_card() -> impl Strategy<Value = AgentCard> {
     (
         (text(), text(), text(), proptest::collection::vec(interface(), 0..3)),
@@ -488,17 +502,19 @@ fn agent_card() -> impl Strategy<Value = AgentCard> {
             proptest::collection::vec(text(), 0..2),
             extra(),
         ),
+        (proptest::option::of(provider()), proptest::collection::vec(signature(), 0..2)),
     )
         .prop_map(
             |(
                 (name, description, version, supported_interfaces),
                 (documentation_url, icon_url, capabilities),
                 (security_schemes, skills, modes, extra),
+                (provider, signatures),
             )| AgentCard {
                 name,
                 description,
                 supported_interfaces,
-                provider: None,
+                provider,
                 version,
                 documentation_url,
                 capabilities,
@@ -512,7 +528,7 @@ fn agent_card() -> impl Strategy<Value = AgentCard> {
                 default_input_modes: modes.clone(),
                 default_output_modes: modes,
                 skills,
-                signatures: Vec::new(),
+                signatures,
                 icon_url,
                 extra,
             },
