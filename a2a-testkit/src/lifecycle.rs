@@ -33,7 +33,7 @@ enum Step {
 /// Plays one turn of a task's lifecycle, publishing each event to streams and push configs.
 pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, request_text: String) {
     let step_delay = shared.script.step_delay;
-    let working_delay = step_delay + shared.behaviour.extra_working;
+    let working_delay = step_delay.saturating_add(shared.behaviour.extra_working);
     let mut steps: Vec<(Step, Duration)> = Vec::new();
     let asks = match turn {
         Turn::Opening { asks_for_input } => {

@@ -157,7 +157,10 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
     }
     let inline_push = match inline_push {
         // The config id defaults to the task id, which is only known once the task exists.
-        Some(config) => Some(PushConfig::from_json(config, "").map_err(A2aError::invalid_params)?),
+        Some(config) => {
+            let at = format!("params.configuration.{push_field}");
+            Some(PushConfig::from_json(config, "", &at).map_err(A2aError::invalid_params)?)
+        }
         None => None,
     };
     let view = HistoryView::from_param(configuration.and_then(|c| c.get("historyLength")));
@@ -376,13 +379,16 @@ fn push_ids<'a>(shared: &Shared, params: &'a Value) -> Result<(&'a str, Option<&
 fn create_push_config(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
     push_allowed(shared)?;
     let task_id = required_str(params, "taskId")?;
-    let raw = match shared.protocol {
-        Protocol::V1_0 => params,
-        Protocol::V0_3 => params
-            .get("pushNotificationConfig")
-            .ok_or_else(|| A2aError::invalid_params("params.pushNotificationConfig is required"))?,
+    let (raw, at) = match shared.protocol {
+        Protocol::V1_0 => (params, "params"),
+        Protocol::V0_3 => (
+            params
+                .get("pushNotificationConfig")
+                .ok_or_else(|| A2aError::invalid_params("params.pushNotificationConfig is required"))?,
+            "params.pushNotificationConfig",
+        ),
     };
-    let config = PushConfig::from_json(raw, task_id).map_err(A2aError::invalid_params)?;
+    let config = PushConfig::from_json(raw, task_id, at).map_err(A2aError::invalid_params)?;
     let mut state = shared.lock();
     let record = state.tasks.get_mut(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
     let rendered = config.to_json(shared.protocol, task_id);

@@ -40,12 +40,16 @@ enum Route {
 
 async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let bytes = to_bytes(body, BODY_LIMIT).await.unwrap_or_default();
     let path = parts.uri.path().to_owned();
     let query = parts.uri.query().map(str::to_owned);
-    let json: Option<Value> = serde_json::from_slice(&bytes).ok();
-    let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref());
-    record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone());
+    // The body as JSON, or what was wrong with it (said in the JSON-RPC parse error).
+    let json: Result<Value, String> = match to_bytes(body, BODY_LIMIT).await {
+        Ok(bytes) if bytes.is_empty() => Err("the body is empty".to_owned()),
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("the body is not JSON ({e})")),
+        Err(_) => Err(format!("the body could not be read in full (the limit is {BODY_LIMIT} bytes)")),
+    };
+    let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref().ok());
+    record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
 
     match route {
         Route::Card => serve_card(&shared, &parts.method, &parts.headers),
@@ -212,15 +216,16 @@ async fn jsonrpc(
     shared: &Arc<Shared>,
     headers: &HeaderMap,
     query: Option<&str>,
-    json: Option<Value>,
+    json: Result<Value, String>,
     op: Option<Op>,
 ) -> Response {
     let protocol = shared.protocol;
     let failure = |id: &Value, error: A2aError| {
         json_response(StatusCode::OK, "application/json", &wire::jsonrpc_failure(protocol, id, &error))
     };
-    let Some(body) = json else {
-        return failure(&Value::Null, A2aError::parse_error("the body is not JSON"));
+    let body = match json {
+        Ok(body) => body,
+        Err(why) => return failure(&Value::Null, A2aError::parse_error(&why)),
     };
     let id = body.get("id").cloned().unwrap_or(Value::Null);
     if body.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {

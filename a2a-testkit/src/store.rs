@@ -33,13 +33,14 @@ pub(crate) struct PushConfig {
 }
 
 impl PushConfig {
-    /// Reads a 1.0 `TaskPushNotificationConfig` or a 0.3 `PushNotificationConfig`.
-    pub(crate) fn from_json(config: &Value, default_id: &str) -> Result<PushConfig, String> {
+    /// Reads a 1.0 `TaskPushNotificationConfig` or a 0.3 `PushNotificationConfig` found at `at`
+    /// (a JSON path such as `params.configuration.taskPushNotificationConfig`, for the error).
+    pub(crate) fn from_json(config: &Value, default_id: &str, at: &str) -> Result<PushConfig, String> {
         let url = config
             .get("url")
             .and_then(Value::as_str)
             .filter(|u| !u.is_empty())
-            .ok_or_else(|| "push notification config: `url` is required".to_owned())?;
+            .ok_or_else(|| format!("{at}.url is required and must be a non-empty string"))?;
         let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
         let auth = config.get("authentication");
         let scheme = text(auth.and_then(|a| a.get("scheme")))

@@ -93,15 +93,21 @@ impl WebhookReceiver {
 
     /// Waits until at least `count` callbacks arrived or `timeout` passed, and returns what arrived.
     pub async fn wait_for(&self, count: usize, timeout: Duration) -> Vec<ReceivedCallback> {
-        let deadline = tokio::time::Instant::now() + timeout;
+        // A timeout too large to add to now (Duration::MAX) means no deadline, not a panic.
+        let deadline = tokio::time::Instant::now().checked_add(timeout);
         loop {
             let arrived = self.inbox.arrived.notified();
             let received = self.received();
             if received.len() >= count {
                 return received;
             }
-            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
-                return self.received();
+            match deadline {
+                Some(deadline) => {
+                    if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                        return self.received();
+                    }
+                }
+                None => arrived.await,
             }
         }
     }

@@ -438,6 +438,7 @@ async fn bad_input_gets_a_clear_error_not_a_crash() {
         .unwrap();
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], -32700);
+    assert!(body["error"]["message"].as_str().unwrap().contains("line 1 column 2"), "where: {body}");
     assert_eq!(body["id"], Value::Null);
     let no_parts =
         rpc(&agent, "SendMessage", json!({ "message": { "messageId": "m", "role": "ROLE_USER" } })).await;
@@ -447,4 +448,62 @@ async fn bad_input_gets_a_clear_error_not_a_crash() {
     stray["taskId"] = json!("no-such-task");
     let stray = rpc(&agent, "SendMessage", json!({ "message": stray })).await;
     assert_eq!(stray["error"]["code"], -32001);
+}
+
+#[tokio::test]
+async fn a_push_config_without_url_is_refused_naming_where_the_url_was_expected() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_push_notifications())
+        .spawn()
+        .await
+        .unwrap();
+    let inline = rpc(
+        &agent,
+        "SendMessage",
+        json!({ "message": user_message("x"), "configuration": { "taskPushNotificationConfig": { "token": "t" } } }),
+    )
+    .await;
+    assert_eq!(inline["error"]["code"], -32602);
+    let message = inline["error"]["message"].as_str().unwrap();
+    assert!(message.contains("params.configuration.taskPushNotificationConfig.url"), "{message}");
+    assert!(
+        agent.requests_for("SendMessage").len() == 1
+            && rpc(&agent, "ListTasks", json!({})).await["result"]["totalSize"] == 0,
+        "a refused send creates no task"
+    );
+
+    let sent = rpc(&agent, "SendMessage", json!({ "message": user_message("x") })).await;
+    let id = sent["result"]["task"]["id"].clone();
+    let created = rpc(&agent, "CreateTaskPushNotificationConfig", json!({ "taskId": id, "url": "" })).await;
+    assert_eq!(created["error"]["code"], -32602);
+    assert!(created["error"]["message"].as_str().unwrap().starts_with("params.url "), "{created}");
+}
+
+#[tokio::test]
+async fn an_oversized_or_empty_body_is_a_parse_error_saying_so() {
+    let agent = ScriptedAgent::builder().spawn().await.unwrap();
+    let post = |body: Vec<u8>| {
+        http()
+            .post(agent.jsonrpc_url())
+            .header("A2A-Version", "1.0")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let empty: Value = post(Vec::new()).await.unwrap().json().await.unwrap();
+    assert_eq!(empty["error"]["code"], -32700);
+    assert!(empty["error"]["message"].as_str().unwrap().contains("empty"), "{empty}");
+    let huge: Value = post(vec![b' '; 5 * 1024 * 1024]).await.unwrap().json().await.unwrap();
+    assert_eq!(huge["error"]["code"], -32700);
+    assert!(huge["error"]["message"].as_str().unwrap().contains("4194304 bytes"), "{huge}");
+}
+
+#[tokio::test]
+async fn webhook_wait_for_takes_an_unbounded_timeout() {
+    let hook = WebhookReceiver::spawn().await.unwrap();
+    let posted = http().post(hook.url("/once")).json(&json!({ "n": 1 })).send().await.unwrap();
+    assert_eq!(posted.status(), 200);
+    let got = hook.wait_for(1, Duration::MAX).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].body["n"], 1);
 }

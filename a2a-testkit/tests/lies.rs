@@ -235,3 +235,24 @@ async fn gateway_card_is_unmarked_by_default_and_may_advertise_itself_with_the_g
     .await;
     assert_eq!(streamed.events.len(), 4, "the marker changes the card, not the backend's behaviour");
 }
+
+#[tokio::test]
+async fn slow_working_lie_without_end_holds_working_instead_of_crashing_the_agent() {
+    let agent = ScriptedAgent::builder()
+        .script(Script::honest().with(Lie::SlowWorkingWithoutPollHint(Duration::MAX)))
+        .spawn()
+        .await
+        .unwrap();
+    let sent = rpc(
+        &agent,
+        "SendMessage",
+        json!({ "message": user_message("x"), "configuration": { "returnImmediately": true } }),
+    )
+    .await;
+    let id = sent["result"]["task"]["id"].as_str().unwrap();
+    let working = eventually_async(|| async {
+        rpc(&agent, "GetTask", json!({ "id": id })).await["result"]["status"]["state"] == "TASK_STATE_WORKING"
+    })
+    .await;
+    assert!(working, "the lifecycle reaches working and stays there");
+}
