@@ -507,3 +507,37 @@ async fn webhook_wait_for_takes_an_unbounded_timeout() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].body["n"], 1);
 }
+
+#[tokio::test]
+async fn card_path_both_serves_the_same_card_at_both_well_known_paths() {
+    let agent = ScriptedAgent::builder().card_path(CardPath::Both).spawn().await.unwrap();
+    assert!(agent.card_url().ends_with("/.well-known/agent-card.json"), "the 1.0 path is preferred");
+    let mut cards = Vec::new();
+    for path in ["/.well-known/agent-card.json", "/.well-known/agent.json"] {
+        let response = http().get(format!("{}{path}", agent.base_url())).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        cards.push(response.json::<Value>().await.unwrap());
+    }
+    assert_eq!(cards[0], cards[1]);
+    assert_eq!(&cards[0], agent.card());
+}
+
+#[tokio::test]
+async fn clarify_never_completes_even_when_the_message_asks_to_clarify() {
+    let agent = ScriptedAgent::builder()
+        .script(a2a_testkit::Script::honest().clarify(a2a_testkit::Clarify::Never))
+        .spawn()
+        .await
+        .unwrap();
+    let sent = rpc(&agent, "SendMessage", json!({ "message": user_message("please clarify") })).await;
+    assert_eq!(sent["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    let asking = ScriptedAgent::builder()
+        .script(
+            a2a_testkit::Script::honest().clarify(a2a_testkit::Clarify::WhenMessageContains("WHICH".into())),
+        )
+        .spawn()
+        .await
+        .unwrap();
+    let sent = rpc(&asking, "SendMessage", json!({ "message": user_message("which one?") })).await;
+    assert_eq!(sent["result"]["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "case-insensitive");
+}
