@@ -1,4 +1,18 @@
 //! `a2a card URL`: fetch an agent's card, validate it, and show what it offers and claims.
+//!
+//! ```
+//! use a2a_cli::card::CardSummary;
+//! use a2a_testkit::{Capabilities, ScriptedAgent};
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let agent = ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await?;
+//!
+//! let client = a2a_client::Client::builder().build()?;
+//! let summary = CardSummary::of(&client.discover(&agent.base_url()).await?)?;
+//! assert_eq!(summary.claims.streaming, Some(true));
+//! assert_eq!(summary.protocol_versions, ["1.0"]);
+//! print!("{}", summary.render());
+//! # Ok(()) }
+//! ```
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -1,4 +1,16 @@
 //! The command line's shape: commands, arguments and their help text.
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use a2a_cli::cli::{Cli, Command};
+//! use clap::Parser;
+//!
+//! let cli = Cli::parse_from(["a2a", "audit", "--json", "--push-arrival-bound", "500ms", "http://agent"]);
+//! let Command::Audit(args) = cli.command else { unreachable!("parsed as audit") };
+//! assert_eq!(args.push_arrival_bound, Duration::from_millis(500));
+//! assert_eq!(args.urls, ["http://agent"]);
+//! ```
 
 use std::time::Duration;
 

@@ -12,11 +12,18 @@
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
 //! output is not a terminal (or `NO_COLOR` is set); `--json` prints machine-readable reports.
 //!
-//! ```no_run
+//! ```
+//! use std::process::ExitCode;
+//!
 //! use clap::Parser;
-//! let cli = a2a_cli::cli::Cli::parse_from(["a2a", "card", "http://127.0.0.1:8080"]);
-//! let status = a2a_cli::run(cli);
-//! # let _ = status;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // A scripted agent on loopback, served by its own runtime while the command runs on another.
+//! let agents = tokio::runtime::Runtime::new()?;
+//! let agent = agents.block_on(a2a_testkit::ScriptedAgent::builder().name("weather").spawn())?;
+//!
+//! let cli = a2a_cli::cli::Cli::parse_from(["a2a", "card", &agent.base_url()]);
+//! assert_eq!(a2a_cli::run(cli), ExitCode::SUCCESS);
+//! # Ok(()) }
 //! ```
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]

@@ -2,6 +2,15 @@
 //! the agent was suspect, completed through the fallback, or failed with a reason. Every result of
 //! [`Client::run_task`](a2a_client::Client::run_task) maps to exactly one of them, so no task is lost
 //! from the totals.
+//!
+//! ```
+//! use a2a_cli::outcome::{Ending, TaskRecord};
+//!
+//! // An error is a failure with its reason, never a lost task.
+//! let failed = TaskRecord::from_result(&Err(a2a_client::Error::from_status(500, Some("http://agent/a2a"))));
+//! assert!(matches!(&failed.ending, Ending::Failed(reason) if reason.contains("500")));
+//! assert!(!failed.was_refused());
+//! ```
 
 use a2a_client::negotiate::{TaskOutcome, TaskPath};
 use a2a_client::{AgentCardLifecycleViolation, Error};

@@ -5,16 +5,18 @@
 //! The exit status says what was found: 1 when any agent over-declares, else 2 when an agent could
 //! not be audited (no card, unreachable, the probe failed for another reason), else 0.
 //!
-//! ```no_run
-//! # async fn demo() {
-//! use a2a_cli::audit::{AuditOptions, audit};
-//! use a2a_typestate::Deployment;
-//! let agents = [("http://127.0.0.1:8080".to_owned(), Deployment::Direct)];
-//! let report = audit(&agents, &AuditOptions::default()).await;
-//! for agent in &report.agents {
-//!     println!("{}: over-declares {:?}", agent.url, agent.over_declares);
-//! }
-//! # }
+//! ```
+//! use a2a_cli::audit::{AuditOptions, EXIT_OVER_DECLARES, audit};
+//! use a2a_testkit::{Lie, Script, ScriptedAgent};
+//! use a2a_typestate::{Capability, Deployment};
+//! # #[tokio::main] async fn main() -> Result<(), a2a_testkit::TestkitError> {
+//! // An agent whose card claims streaming and whose streaming calls answer -32004.
+//! let liar = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
+//!
+//! let report = audit(&[(liar.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
+//! assert_eq!(report.exit_status, EXIT_OVER_DECLARES);
+//! assert!(report.agents[0].over_declares.contains(Capability::Streaming));
+//! # Ok(()) }
 //! ```
 
 mod render;

@@ -11,10 +11,17 @@
 //! fallback, or failed with a reason; the report's totals show that none is lost, and the checks
 //! compare the verdicts with what the fleet knows about each card.
 //!
-//! ```no_run
-//! # async fn demo() -> Result<(), a2a_cli::demo::DemoError> {
-//! let report = a2a_cli::demo::run(&a2a_cli::demo::DemoOptions::default(), false).await?;
+//! ```
+//! use std::time::Duration;
+//!
+//! use a2a_cli::demo::{DemoOptions, run};
+//! # #[tokio::main] async fn main() -> Result<(), a2a_cli::demo::DemoError> {
+//! // One task per agent per batch keeps the example short; `a2a demo` sends four.
+//! let options =
+//!     DemoOptions { tasks_per_agent: 1, push_arrival_bound: Duration::from_secs(1), ..DemoOptions::default() };
+//! let report = run(&options, false).await?;
 //! assert!(report.passed(), "{:?}", report.checks);
+//! assert_eq!(report.agents.len(), 11);
 //! # Ok(()) }
 //! ```
 
