@@ -251,7 +251,10 @@ impl Discovery<'_> {
                     }
                     last = Some(Error::from_status(status.as_u16(), Some(&url)));
                 }
-                _ => return Err(Error::from_status(status.as_u16(), Some(&url))),
+                _ => {
+                    let wait = crate::retry::retry_after(response.headers());
+                    return Err(Error::from_status(status.as_u16(), Some(&url)).with_retry_after(wait));
+                }
             }
         }
         Err(last.unwrap_or_else(|| Error::from_status(404, Some(&agent.join(AGENT_CARD_PATH)))))
@@ -270,7 +273,8 @@ impl Discovery<'_> {
             .await
             .map_err(|e| Error::from(e).with_url(&url))?;
         if response.status() != StatusCode::OK {
-            return Err(Error::from_status(response.status().as_u16(), Some(&url)));
+            let wait = crate::retry::retry_after(response.headers());
+            return Err(Error::from_status(response.status().as_u16(), Some(&url)).with_retry_after(wait));
         }
         self.accept(agent, path, &url, response).await
     }

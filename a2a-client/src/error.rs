@@ -124,6 +124,8 @@ struct Inner {
     url: Option<String>,
     /// Requests a negotiated run made before it ended in this error.
     negotiation_round_trips: Option<u64>,
+    /// The wait a 502/503/504 asked for in `Retry-After`.
+    retry_after: Option<std::time::Duration>,
 }
 
 /// The error of every fallible call in this crate.
@@ -136,7 +138,14 @@ pub struct Error {
 
 impl Error {
     fn new(repr: Repr, url: Option<&str>) -> Self {
-        Self { inner: Box::new(Inner { repr, url: url.map(redact_url), negotiation_round_trips: None }) }
+        Self {
+            inner: Box::new(Inner {
+                repr,
+                url: url.map(redact_url),
+                negotiation_round_trips: None,
+                retry_after: None,
+            }),
+        }
     }
 
     /// A transport fault of the given kind, with the underlying error as its source.
@@ -185,6 +194,23 @@ impl Error {
     pub(crate) fn with_negotiation_round_trips(mut self, round_trips: u64) -> Self {
         self.inner.negotiation_round_trips = Some(round_trips);
         self
+    }
+
+    /// Returns the error with the wait the agent asked for in `Retry-After`; kept on transport faults
+    /// only (a `Retry-After` on a 401 says nothing about retrying).
+    #[must_use]
+    pub(crate) fn with_retry_after(mut self, wait: Option<std::time::Duration>) -> Self {
+        if self.transport_fault().is_some() {
+            self.inner.retry_after = wait;
+        }
+        self
+    }
+
+    /// The wait a 502, 503 or 504 answer asked for in its `Retry-After` header (delta-seconds; an
+    /// HTTP-date is not read). [`RetryPolicy`](crate::RetryPolicy) waits at least this long before
+    /// the next attempt, and gives up at once when it is longer than the policy's largest delay.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        self.inner.retry_after
     }
 
     /// Requests made on the negotiation path before the task ended in this error: the round trips an
@@ -289,6 +315,9 @@ impl fmt::Debug for Error {
         s.field("kind", &self.kind());
         if let Some(url) = &self.inner.url {
             s.field("url", url);
+        }
+        if let Some(wait) = self.inner.retry_after {
+            s.field("retry_after", &wait);
         }
         if let Some(round_trips) = self.inner.negotiation_round_trips {
             s.field("negotiation_round_trips", &round_trips);

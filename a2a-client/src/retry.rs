@@ -4,6 +4,10 @@
 //! failures, resets, timeouts, 502/503/504. Protocol errors, bad input and lifecycle violations return
 //! at once: repeating them asks the same agent the same question and gets the same answer.
 //!
+//! A 502/503/504 with `Retry-After: <seconds>` ([`Error::retry_after`](crate::Error::retry_after)) is
+//! not retried sooner than it asks; when it asks for more than the policy's largest delay, the error
+//! is returned at once (the wait stays bounded, and the caller can read what was asked).
+//!
 //! ```
 //! use a2a_client::{Error, RetryPolicy};
 //!
@@ -172,7 +176,12 @@ impl RetryPolicy {
             match op(Attempt(attempt)).await {
                 Ok(value) => return Ok(value),
                 Err(error) if error.is_retryable() && attempt < self.max_attempts => {
-                    let delay = self.delay(attempt, random());
+                    let backoff = self.delay(attempt, random());
+                    let delay = match error.retry_after() {
+                        Some(asked) if asked > self.max_delay => return Err(error),
+                        Some(asked) => backoff.max(asked),
+                        None => backoff,
+                    };
                     tracing::debug!(attempt, ?delay, %error, "retrying after transport fault");
                     if let Some(metrics) = metrics {
                         metrics.record_retry();
@@ -184,6 +193,12 @@ impl RetryPolicy {
             }
         }
     }
+}
+
+/// The wait a response asks for in `Retry-After`, when given in delta-seconds (RFC 9110 §10.2.3).
+pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
 /// A uniformly distributed number in `[0, 1)` from the OS random source (via a v4 UUID).
@@ -283,6 +298,40 @@ mod tests {
             assert!((0.0..1.0).contains(&unit));
             assert!(policy.delay(2, unit) <= policy.ceiling(2));
         }
+    }
+
+    fn unavailable_asking(wait: Duration) -> Error {
+        Error::from_status(503, None).with_retry_after(Some(wait))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn retry_after_is_waited_for_when_longer_than_the_backoff() {
+        let start = Instant::now();
+        let (outcome, calls) =
+            failing_with(&exact(2), || unavailable_asking(Duration::from_millis(250))).await;
+        assert_eq!(calls, 2);
+        assert_eq!(start.elapsed(), Duration::from_millis(250), "not the 100 ms backoff");
+        assert_eq!(outcome.unwrap_err().retry_after(), Some(Duration::from_millis(250)));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn retry_after_beyond_the_largest_delay_returns_the_error_at_once() {
+        let start = Instant::now();
+        let (outcome, calls) = failing_with(&exact(5), || unavailable_asking(Duration::from_secs(60))).await;
+        assert_eq!(calls, 1, "waiting less than asked would only be refused again");
+        assert_eq!(start.elapsed(), Duration::ZERO);
+        assert_eq!(outcome.unwrap_err().retry_after(), Some(Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_and_only_on_transport_faults() {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(reqwest::header::RETRY_AFTER, " 7 ".parse().unwrap());
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        headers.insert(reqwest::header::RETRY_AFTER, "Fri, 31 Dec 1999 23:59:59 GMT".parse().unwrap());
+        assert_eq!(retry_after(&headers), None, "an HTTP-date is not read");
+        let status = Error::from_status(401, None).with_retry_after(Some(Duration::from_secs(7)));
+        assert_eq!(status.retry_after(), None);
     }
 
     #[test]

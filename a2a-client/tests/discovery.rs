@@ -29,6 +29,8 @@ struct Scenario {
     cache_control: Option<String>,
     /// Statuses answered (once each) before serving anything.
     forced: VecDeque<u16>,
+    /// `Retry-After` sent with each forced status.
+    retry_after: Option<&'static str>,
     /// `(path, If-None-Match)` of every request.
     log: Vec<(String, Option<String>)>,
 }
@@ -40,7 +42,11 @@ async fn serve(State(scenario): State<Shared>, uri: Uri, headers: HeaderMap) -> 
     let validator = headers.get(header::IF_NONE_MATCH).map(|v| v.to_str().unwrap().to_owned());
     s.log.push((uri.path().to_owned(), validator.clone()));
     if let Some(status) = s.forced.pop_front() {
-        return StatusCode::from_u16(status).unwrap().into_response();
+        let mut response = StatusCode::from_u16(status).unwrap().into_response();
+        if let Some(wait) = s.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, wait.parse().unwrap());
+        }
+        return response;
     }
     let document = match uri.path() {
         "/.well-known/agent-card.json" => s.card.clone(),
@@ -219,6 +225,30 @@ async fn a_503_on_the_card_is_retried_then_succeeds() {
     assert_eq!(card.json()["name"], "echo");
     assert_eq!(requests(&shared).len(), 3);
     assert_eq!(client.metrics().snapshot().retries, 2);
+}
+
+#[tokio::test]
+async fn a_503_with_retry_after_is_retried_no_sooner_than_it_asks() {
+    let scenario =
+        Scenario { forced: VecDeque::from([503]), retry_after: Some("1"), ..serving(CARD, "\"v1\"") };
+    let (base, shared) = card_server(scenario).await;
+    let retry = RetryPolicy::new(3, Duration::from_millis(5), Duration::from_secs(2), 0.0).unwrap();
+    let client = Client::builder().retry_policy(retry).build().unwrap();
+    let start = std::time::Instant::now();
+    client.discover(&base).await.unwrap();
+    assert!(start.elapsed() >= Duration::from_secs(1), "waited {:?}, not the 5 ms backoff", start.elapsed());
+    assert_eq!(requests(&shared).len(), 2);
+}
+
+#[tokio::test]
+async fn a_503_asking_to_wait_past_the_largest_delay_is_returned_with_the_wait() {
+    let scenario =
+        Scenario { forced: VecDeque::from([503]), retry_after: Some("120"), ..serving(CARD, "\"v1\"") };
+    let (base, shared) = card_server(scenario).await;
+    let err = Client::builder().build().unwrap().discover(&base).await.unwrap_err();
+    assert_eq!((err.status(), err.retry_after()), (Some(503), Some(Duration::from_secs(120))));
+    assert!(err.is_retryable(), "still a transport fault the caller may retry later");
+    assert_eq!(requests(&shared).len(), 1, "not retried within the 5 s largest delay");
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use a2a_types::parse::{ParseError, ParseErrorKind};
 
 use super::{Endpoint, is_event_stream, protocol, unexpected};
+use crate::retry::retry_after;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
@@ -118,8 +119,9 @@ fn result_of(mut answer: Value, id: &str, what: &'static str) -> Result<Value, E
 
 /// The error for a non-2xx answer: a JSON-RPC error when the body holds one, else the status.
 async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
+    let wait = retry_after(response.headers());
     if (502..=504).contains(&status) {
-        return Error::from_status(status, Some(url));
+        return Error::from_status(status, Some(url)).with_retry_after(wait);
     }
     match endpoint.read_json(response, url).await {
         Ok(body) => match body.get("error").filter(|e| e.is_object()) {
