@@ -5,10 +5,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 use crate::TestkitError;
+use crate::background::BackgroundServer;
 use crate::card::{self, CardFacts};
 use crate::record::{PushDelivery, RecordedRequest};
 use crate::script::{Capabilities, CardPath, Protocol, Script};
@@ -171,16 +170,8 @@ impl ScriptedAgentBuilder {
             http,
             state: Mutex::new(AgentState::default()),
         });
-        let (stop, stopped) = oneshot::channel::<()>();
-        let app = server::router(Arc::clone(&shared));
-        let server = tokio::spawn(async move {
-            let graceful = async {
-                let _ = stopped.await;
-            };
-            // An accept error ends the server; tests then see connection refusals.
-            let _ = axum::serve(listener, app).with_graceful_shutdown(graceful).await;
-        });
-        Ok(RunningAgent { shared, addr, name: self.name, stop: Some(stop), server: Some(server) })
+        let server = BackgroundServer::spawn(listener, server::router(Arc::clone(&shared)));
+        Ok(RunningAgent { shared, addr, name: self.name, server })
     }
 }
 
@@ -189,8 +180,7 @@ pub struct RunningAgent {
     shared: Arc<Shared>,
     addr: SocketAddr,
     name: String,
-    stop: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<()>>,
+    server: BackgroundServer,
 }
 
 impl std::fmt::Debug for RunningAgent {
@@ -267,24 +257,6 @@ impl RunningAgent {
 
     /// Stops accepting connections and waits up to [`SHUTDOWN_GRACE`] for open streams, then drops them.
     pub async fn shutdown(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(mut server) = self.server.take()
-            && tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await.is_err()
-        {
-            server.abort();
-        }
-    }
-}
-
-impl Drop for RunningAgent {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(server) = self.server.take() {
-            server.abort();
-        }
+        self.server.shutdown(SHUTDOWN_GRACE).await;
     }
 }

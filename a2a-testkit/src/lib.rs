@@ -93,6 +93,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+mod background;
 mod card;
 pub mod fleet;
 mod lifecycle;

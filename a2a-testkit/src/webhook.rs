@@ -9,10 +9,10 @@ use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use serde_json::Value;
-use tokio::sync::{Notify, oneshot};
-use tokio::task::JoinHandle;
+use tokio::sync::Notify;
 
 use crate::TestkitError;
+use crate::background::BackgroundServer;
 
 /// One POST the receiver got.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,8 +46,8 @@ struct Inbox {
 pub struct WebhookReceiver {
     inbox: Arc<Inbox>,
     addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<()>>,
+    /// Held for its drop, which stops the server.
+    _server: BackgroundServer,
 }
 
 impl std::fmt::Debug for WebhookReceiver {
@@ -71,14 +71,8 @@ impl WebhookReceiver {
             arrived: Notify::new(),
         });
         let app = Router::new().fallback(receive).with_state(Arc::clone(&inbox));
-        let (stop, stopped) = oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            let graceful = async {
-                let _ = stopped.await;
-            };
-            let _ = axum::serve(listener, app).with_graceful_shutdown(graceful).await;
-        });
-        Ok(WebhookReceiver { inbox, addr, stop: Some(stop), server: Some(server) })
+        let server = BackgroundServer::spawn(listener, app);
+        Ok(WebhookReceiver { inbox, addr, _server: server })
     }
 
     /// The URL of `path` on this receiver (`path` starts with `/`).
@@ -109,17 +103,6 @@ impl WebhookReceiver {
                 }
                 None => arrived.await,
             }
-        }
-    }
-}
-
-impl Drop for WebhookReceiver {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(server) = self.server.take() {
-            server.abort();
         }
     }
 }

@@ -541,3 +541,26 @@ async fn clarify_never_completes_even_when_the_message_asks_to_clarify() {
     let sent = rpc(&asking, "SendMessage", json!({ "message": user_message("which one?") })).await;
     assert_eq!(sent["result"]["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "case-insensitive");
 }
+
+#[tokio::test]
+async fn shutdown_or_drop_stops_the_agent_and_the_webhook_receiver() {
+    let client = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(2)).build().unwrap();
+    let agent = ScriptedAgent::builder().spawn().await.unwrap();
+    let card_url = agent.card_url();
+    assert!(client.get(&card_url).send().await.is_ok());
+    agent.shutdown().await;
+    assert!(client.get(&card_url).send().await.is_err(), "still serving after shutdown");
+
+    let dropped = ScriptedAgent::builder().spawn().await.unwrap();
+    let card_url = dropped.card_url();
+    drop(dropped);
+    tokio::task::yield_now().await;
+    assert!(client.get(&card_url).send().await.is_err(), "still serving after drop");
+
+    let hook = WebhookReceiver::spawn().await.unwrap();
+    let url = hook.url("/x");
+    assert!(client.post(&url).send().await.is_ok());
+    drop(hook);
+    tokio::task::yield_now().await;
+    assert!(client.post(&url).send().await.is_err(), "the receiver still answers after drop");
+}
