@@ -175,9 +175,15 @@ struct State {
 }
 
 /// Cards and suspect marks by agent base URL; cheap to clone, shared by every clone.
+///
+/// Discoveries of one agent through the same cache are single-flight: while one fetches or
+/// revalidates the card, the others wait for it and then read the cache, so a burst of tasks to a
+/// new agent costs one card request, not one each.
 #[derive(Clone)]
 pub struct DiscoveryCache {
     state: Arc<Mutex<State>>,
+    /// One gate per agent, held while its card is fetched.
+    flights: Arc<Mutex<HashMap<AgentBaseUrl, Arc<tokio::sync::Mutex<()>>>>>,
     clock: Clock,
     default_ttl: Duration,
     suspect_ttl: Duration,
@@ -206,7 +212,7 @@ impl DiscoveryCache {
     /// A cache where cards without `Cache-Control` live `default_ttl` and suspect marks `suspect_ttl`,
     /// timed by tokio's clock (so `tokio::time::pause` applies).
     pub fn new(default_ttl: Duration, suspect_ttl: Duration) -> Self {
-        Self { state: Arc::default(), clock: Clock::Tokio, default_ttl, suspect_ttl }
+        Self { state: Arc::default(), flights: Arc::default(), clock: Clock::Tokio, default_ttl, suspect_ttl }
     }
 
     /// As [`DiscoveryCache::new`], timed by a clock the caller moves.
@@ -229,6 +235,12 @@ impl DiscoveryCache {
             etag: entry.etag.clone(),
             fresh: now < entry.fresh_until,
         })
+    }
+
+    /// The gate a discovery of `agent` holds while it fetches, so concurrent ones wait for its card.
+    pub(crate) fn flight(&self, agent: &AgentBaseUrl) -> Arc<tokio::sync::Mutex<()>> {
+        let mut flights = self.flights.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(flights.entry(agent.clone()).or_default())
     }
 
     /// Forgets the card for `agent` (suspect marks stay).

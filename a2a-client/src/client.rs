@@ -68,6 +68,8 @@ impl Client {
 
     /// The card of the agent at `base_url`: from the cache while fresh, else fetched from its
     /// well-known path (see [`crate::discovery`]). Transport faults are retried per the retry policy.
+    /// Concurrent discoveries of one agent through the same cache make one request: the later ones
+    /// wait for the first and read its card.
     ///
     /// # Errors
     /// [`crate::ErrorKind::Config`] for a base URL that is not http(s); a transport fault once the retry
@@ -91,6 +93,13 @@ impl Client {
             request_timeout: self.inner.config.request_timeout,
         };
         let discovery = &discovery;
+        if let Some(cached) = self.inner.cache.get(agent).filter(|c| c.is_fresh()) {
+            return Ok(cached.card().clone());
+        }
+        // Single flight: a discovery of the same agent already under way stores the card this one
+        // then reads from the cache (`Discovery::card` looks there first).
+        let flight = self.inner.cache.flight(agent);
+        let _turn = flight.lock().await;
         self.inner.config.retry.run_counted(&self.inner.metrics, |_| discovery.card(agent)).await
     }
 

@@ -29,6 +29,8 @@ struct Scenario {
     cache_control: Option<String>,
     /// Statuses answered (once each) before serving anything.
     forced: VecDeque<u16>,
+    /// How long each answer takes.
+    delay: Option<Duration>,
     /// `Retry-After` sent with each forced status.
     retry_after: Option<&'static str>,
     /// `(path, If-None-Match)` of every request.
@@ -38,6 +40,10 @@ struct Scenario {
 type Shared = Arc<Mutex<Scenario>>;
 
 async fn serve(State(scenario): State<Shared>, uri: Uri, headers: HeaderMap) -> Response {
+    let delay = scenario.lock().unwrap().delay;
+    if let Some(delay) = delay {
+        tokio::time::sleep(delay).await;
+    }
     let mut s = scenario.lock().unwrap();
     let validator = headers.get(header::IF_NONE_MATCH).map(|v| v.to_str().unwrap().to_owned());
     s.log.push((uri.path().to_owned(), validator.clone()));
@@ -213,6 +219,19 @@ async fn clients_sharing_a_cache_fetch_once() {
     a.discover(&base).await.unwrap();
     b.discover(&base).await.unwrap();
     assert_eq!(requests(&shared).len(), 1);
+}
+
+#[tokio::test]
+async fn concurrent_discoveries_of_one_agent_fetch_its_card_once() {
+    let scenario = Scenario { delay: Some(Duration::from_millis(200)), ..serving(CARD, "\"v1\"") };
+    let (base, shared) = card_server(scenario).await;
+    let cache = DiscoveryCache::default();
+    let a = Client::builder().discovery_cache(cache.clone()).build().unwrap();
+    let b = Client::builder().discovery_cache(cache).build().unwrap();
+    let (first, second, third) = tokio::join!(a.discover(&base), b.discover(&base), a.discover(&base));
+    let (first, second, third) = (first.unwrap(), second.unwrap(), third.unwrap());
+    assert_eq!(requests(&shared).len(), 1, "one fetch while the others waited for it");
+    assert!(first.ptr_eq(&second) && first.ptr_eq(&third), "every caller got the one fetched document");
 }
 
 #[tokio::test]
