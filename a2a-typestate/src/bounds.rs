@@ -1,4 +1,13 @@
 //! The client-side bounds the verifier measures elapsed time against.
+//!
+//! ```
+//! use std::time::Duration;
+//! use a2a_typestate::Bounds;
+//!
+//! let bounds = Bounds::default().with_push_arrival(Duration::from_secs(30));
+//! assert_eq!(bounds.push_arrival(), Duration::from_secs(30));
+//! assert_eq!(bounds.poll_interval(), Duration::from_secs(2)); // the default is kept
+//! ```
 
 use std::time::Duration;
 

@@ -1,5 +1,13 @@
 //! The three capabilities a card can claim, as runtime values.
 //!
+//! ```
+//! use a2a_typestate::{Capability, CapabilitySet};
+//!
+//! let depends_on = CapabilitySet::of(&[Capability::Streaming, Capability::PushNotifications]);
+//! assert!(depends_on.contains(Capability::Streaming));
+//! assert_eq!(Capability::StateTransitionHistory.card_field(), "stateTransitionHistory");
+//! ```
+//!
 //! The type-level markers live in [`crate::claims`]; this module names the same capabilities for
 //! code that decides at run time (verdicts, violations, the dynamic handle).
 

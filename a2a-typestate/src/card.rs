@@ -1,5 +1,21 @@
 //! Lifting claims from an Agent Card: the one place where claims come into existence.
 //!
+//! ```
+//! use a2a_typestate::{Capability, CardClaims, Deployment};
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"],
+//!     "capabilities": {"streaming": true, "stateTransitionHistory": true}}"#)?;
+//! let claims = CardClaims::lift(&card, Deployment::Direct);
+//! assert!(claims.declares(Capability::Streaming));
+//! assert!(claims.declares(Capability::StateTransitionHistory)); // the legacy field, still carried
+//!
+//! // Behind a gateway the card describes the gateway: no claims at all.
+//! assert!(CardClaims::lift(&card, Deployment::Gateway).declared().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Where each claim is read
 //!
 //! - `streaming`: `capabilities.streaming == Some(true)` (absent or `false` is no claim).

@@ -1,5 +1,17 @@
 //! Claims as types: the markers that make up the type parameter of [`Task`](crate::Task).
 //!
+//! ```
+//! use a2a_typestate::{Claims, NoHistory, PushClaimed, SingleShot, StreamingVerified, Task};
+//!
+//! // Streaming verified, no history claim, push claimed but not yet verified:
+//! type Watched = Task<Claims<StreamingVerified, NoHistory, PushClaimed>>;
+//! // What is left after a refusal:
+//! type Fallback = Task<SingleShot>;
+//! // The markers cost nothing: the typed handle is as large as the dynamic one.
+//! assert_eq!(size_of::<Watched>(), size_of::<Fallback>());
+//! assert_eq!(size_of::<Watched>(), size_of::<a2a_typestate::DynTask>());
+//! ```
+//!
 //! A task handle is `Task<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
 //! or [`Claims<S, H, P>`](Claims), one slot per capability:
 //!

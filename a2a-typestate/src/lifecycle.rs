@@ -1,5 +1,25 @@
 //! The task lifecycle: a state machine over [`TaskState`] that accepts what the spec allows.
 //!
+//! ```
+//! use a2a_types::{ContextId, TaskId, TaskState};
+//! use a2a_typestate::{Lifecycle, TaskEnd, TransitionRule};
+//!
+//! let (task, ctx) = (TaskId::new("t1"), ContextId::new("c1"));
+//! let mut lifecycle = Lifecycle::new();
+//! lifecycle.advance(&task, Some(&ctx), TaskState::Working)?;
+//! lifecycle.advance(&task, Some(&ctx), TaskState::InputRequired)?;
+//! assert_eq!(lifecycle.end(), Some(TaskEnd::Interrupted(TaskState::InputRequired)));
+//!
+//! // Back to working only after the client answered with the same taskId and contextId.
+//! let early = lifecycle.advance(&task, Some(&ctx), TaskState::Working).unwrap_err();
+//! assert_eq!(early.rule, TransitionRule::InputRequiredNeedsFollowUp);
+//! lifecycle.follow_up(&task, &ctx)?;
+//! lifecycle.advance(&task, Some(&ctx), TaskState::Working)?;
+//! lifecycle.advance(&task, Some(&ctx), TaskState::Completed)?;
+//! assert!(lifecycle.is_finished()); // from the state alone, no `final` flag
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! States are the 1.0 names; a 0.3 task reaches this machine already converted by `a2a_types::v03`
 //! (`"input-required"` becomes [`TaskState::InputRequired`], `"unknown"` becomes
 //! [`TaskState::Unspecified`]).

@@ -1,4 +1,21 @@
 //! Runtime-checked narrowing from [`DynTask`] to a typed [`Task`], handing the value back on failure.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynTask, StreamingClaimed, Task};
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"], "capabilities": {"pushNotifications": true}}"#)?;
+//! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
+//!
+//! // The card claims no streaming: narrowing fails and hands the handle back.
+//! let err = Task::<Claims<StreamingClaimed>>::try_from(handle).unwrap_err();
+//! println!("{err}");
+//! let polling: Task<Claims> = Task::try_from(err.into_handle())?; // claims nothing: always fits
+//! # let _ = polling;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 

@@ -1,5 +1,21 @@
 //! What the client observed about a task: the verifier's only input.
 //!
+//! ```
+//! use a2a_types::{TaskId, TaskState};
+//! use a2a_typestate::{Call, Channel, ExchangeModes, Observed, TransportFault};
+//!
+//! // One value per thing seen; the client passes the elapsed time beside it.
+//! let seen = [
+//!     Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None },
+//!     Observed::Status {
+//!         task_id: TaskId::new("t1"), context_id: None, state: TaskState::Working,
+//!         via: Channel::Stream, artifacts: None,
+//!     },
+//!     Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::ConnectionReset },
+//! ];
+//! assert_eq!(seen[2].to_string(), "connection reset on SendStreamingMessage");
+//! ```
+//!
 //! Plain data with no I/O and no clock: the client (which does the I/O) builds an [`Observed`]
 //! for each thing it saw and passes the elapsed time since the task handle was created. Everything
 //! the three refusal conditions need is here: the states and artifacts and through which channel

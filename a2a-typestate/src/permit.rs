@@ -1,10 +1,27 @@
 //! Permits: the values a gated operation hands the client, which needs one to make the call.
 //!
+//! ```
+//! use std::sync::Arc;
+//! use a2a_typestate::{Bounds, CadenceBasis, CardClaims, Claims, Deployment, DynTask, Task};
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"], "capabilities": {}}"#)?;
+//! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
+//! let task: Task<Claims> = Task::try_from(handle)?;
+//! // No streaming and no declared cadence: poll at the client's own bounded interval.
+//! let poll = task.poll_permit();
+//! assert_eq!(poll.basis(), CadenceBasis::Client);
+//! assert_eq!(poll.working_bound(), Some(Bounds::default().working_unobservable()));
+//! // `task.stream_permit()` would not compile: this handle holds no streaming claim.
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The handle does no I/O. A method such as [`Task::stream_permit`](crate::Task::stream_permit)
 //! exists only on handles whose type holds the claim, and returns a permit with the ids the call
-//! needs; the client's streaming, `GetTask`-with-history and push-registration calls take the
-//! permit as an argument, so a call the card never claimed cannot even be written. Permits have
-//! private fields and no public constructor.
+//! needs. Code whose streaming, `GetTask`-with-history and push-registration calls take the permit
+//! as an argument cannot even write a call the card never claimed. Permits have private fields and
+//! no public constructor.
 
 use std::time::Duration;
 

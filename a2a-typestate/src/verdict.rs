@@ -1,4 +1,26 @@
 //! What the verifier answers for a claim: verified, still pending, or refused; and what to do.
+//!
+//! ```
+//! use std::{sync::Arc, time::Duration};
+//! use a2a_typestate::{
+//!     Advice, Bounds, Call, Capability, CapabilitySet, CardClaims, Deployment, Observed, TransportFault,
+//!     Verdict, Verifier,
+//! };
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
+//! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+//! let mut verifier = Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
+//! let fault = TransportFault::BadGateway;
+//! verifier.observe(Duration::ZERO, Observed::TransportFault { call: Call::SendStreamingMessage, fault });
+//!
+//! // A 502 says nothing about the card: pending, and the advice is to retry.
+//! let verdict = verifier.verdict(Capability::Streaming, Duration::from_secs(1));
+//! assert!(matches!(&verdict, Some(Verdict::Pending(p)) if p.is_transport_fault()));
+//! assert_eq!(verdict.map(|v| v.advice()), Some(Advice::Retry));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::time::Duration;

@@ -1,5 +1,26 @@
 //! The verifier: observations in, one verdict per claim out. No I/O, no clock.
 //!
+//! ```
+//! use std::{sync::Arc, time::Duration};
+//! use a2a_typestate::{
+//!     Bounds, Call, Capability, CapabilitySet, CardClaims, Deployment, ExchangeModes, Observed, Verifier,
+//! };
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
+//! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+//! let mut verifier = Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
+//! let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
+//! verifier.observe(Duration::ZERO, sent);
+//! // The agent answers the streaming call with its own "not supported": it contradicts its card.
+//! let unsupported = Observed::AgentError { call: Call::SendStreamingMessage, code: -32004 };
+//! verifier.observe(Duration::from_millis(3), unsupported);
+//! let violation = verifier.refusal(Duration::from_millis(3)).ok_or("expected a refusal")?;
+//! assert_eq!(violation.capability(), Capability::Streaming);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # The refusal rules
 //!
 //! A claim is refused only when **all three** hold:

@@ -1,4 +1,28 @@
 //! [`AgentCardLifecycleViolation`]: the typed reason a card was refused.
+//!
+//! ```
+//! use std::{sync::Arc, time::Duration};
+//! use a2a_typestate::{
+//!     Advice, Bounds, Capability, CapabilitySet, CardClaims, Contradiction, Deployment, ExchangeModes,
+//!     Observed, Verifier,
+//! };
+//!
+//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
+//!     "defaultOutputModes": ["text/plain"], "capabilities": {"stateTransitionHistory": true}}"#)?;
+//! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+//! let mut verifier = Verifier::new(claims, CapabilitySet::ALL, Bounds::default());
+//! let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
+//! verifier.observe(Duration::ZERO, sent);
+//! verifier.observe(Duration::from_millis(5), Observed::History { requested_length: None, entries: 0 });
+//!
+//! let violation = verifier.refusal(Duration::from_millis(5)).ok_or("expected a refusal")?;
+//! assert_eq!(violation.capability(), Capability::StateTransitionHistory);
+//! assert_eq!(violation.contradiction(), &Contradiction::EmptyHistory);
+//! assert_eq!(violation.evidence().seq, 1); // which event
+//! assert_eq!(violation.advice(), Advice::Abandon); // abandon, do not retry
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::time::Duration;
