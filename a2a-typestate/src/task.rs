@@ -45,6 +45,10 @@ use crate::verify::Verifier;
 /// | [`PushVerified`] | [`rely_on_push`](Self::rely_on_push) | [`settle_push`](Self::settle_push) after a callback arrived within the bound |
 /// | `Task<SingleShot>` | only [`single_shot_send`](Task::single_shot_send) | a refusal ([`Refusal::into_task`]), or [`into_single_shot`](Self::into_single_shot) |
 ///
+/// The gated methods are written once for every `C`, bounded on the slot they need
+/// (`C::Streaming: HasStreamingClaim`): on a handle whose slot lacks the claim, `Task<SingleShot>`
+/// included, a call does not compile, and the error names the missing claim and how to get one.
+///
 /// Moves between states:
 /// - `settle_*` takes the handle and returns [`Settlement::Verified`] with the slot upgraded,
 ///   [`Settlement::Pending`] with the same handle back, or `Err(`[`Refusal`]`)` carrying the handle
