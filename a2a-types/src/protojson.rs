@@ -131,6 +131,16 @@ pub mod base64_bytes {
     }
 }
 
+/// Reads the next map value in a hand-written `visit_map`, with `null` meaning the default
+/// (ProtoJSON); the Agent Card readers of both versions use it for fields they keep typed.
+pub(crate) fn next_or_default<'de, A, T>(map: &mut A) -> Result<T, A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(map.next_value::<Option<T>>()?.unwrap_or_default())
+}
+
 /// `deserialize_with` for a `google.protobuf.Value` held in an `Option`: an explicit `null` reads as
 /// `Some(Value::Null)`, so "member present with a null value" differs from "member absent". Pair it
 /// with `#[serde(default)]`.

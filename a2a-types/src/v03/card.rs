@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::security::{SecurityRequirement, SecurityScheme};
+use crate::protojson::next_or_default;
 
 /// A 0.3 Agent Card, as served at `/.well-known/agent-card.json` (0.3.0) or `/.well-known/agent.json`
 /// (0.2.x).
@@ -174,15 +175,6 @@ const CARD_FIELDS: &[&str] = &[
 /// The JSON names [`AgentCapabilities`] reads; anything else goes to `extra`.
 const CAPABILITY_FIELDS: &[&str] =
     &["streaming", "pushNotifications", "stateTransitionHistory", "extensions"];
-
-/// Reads the next value; `null` reads as the default (absent).
-fn next_or_default<'de, A, T>(map: &mut A) -> Result<T, A::Error>
-where
-    A: MapAccess<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Ok(map.next_value::<Option<T>>()?.unwrap_or_default())
-}
 
 fn present<T, E: serde::de::Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
     value.ok_or_else(|| E::missing_field(field))

@@ -32,8 +32,9 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use super::message::wire;
 use super::security::{SecurityRequirement, SecurityScheme};
-use crate::protojson::is_default;
+use crate::protojson::{is_default, next_or_default};
 
 /// A self-description of an agent (`AgentCard`).
 ///
@@ -106,15 +107,6 @@ const CAPABILITY_FIELDS: &[(&str, &str)] = &[
 /// The lowerCamelCase name for `key` when it is one of `fields`, in either spelling.
 fn known_field(fields: &[(&'static str, &'static str)], key: &str) -> Option<&'static str> {
     fields.iter().find(|(camel, snake)| *camel == key || *snake == key).map(|(camel, _)| *camel)
-}
-
-/// Reads the next value, with `null` meaning the default (ProtoJSON).
-fn next_or_default<'de, A, T>(map: &mut A) -> Result<T, A::Error>
-where
-    A: MapAccess<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Ok(map.next_value::<Option<T>>()?.unwrap_or_default())
 }
 
 /// Reads an optional string where `""` means "not set", as the JS SDK writes unset optionals.
@@ -305,16 +297,11 @@ pub struct AgentInterface {
     pub protocol_binding: String,
     /// The tenant to put in every request sent to this interface (spec §8.3.2 rule 4). An empty
     /// string (as the JS SDK sends) reads as `None`.
-    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "empty_string_as_none")]
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "wire::non_empty")]
     pub tenant: Option<String>,
     /// The protocol version, `"Major.Minor"` such as `"1.0"`. Empty means 0.3 (spec §3.6).
     #[serde(alias = "protocol_version")]
     pub protocol_version: String,
-}
-
-/// `deserialize_with` for optional strings where `""` and `null` mean "not set".
-fn empty_string_as_none<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(Option::<String>::deserialize(d)?.filter(|s| !s.is_empty()))
 }
 
 /// A protocol extension the agent supports (`AgentExtension`).

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::security::{requirement_from_v1, requirement_to_v1, scheme_from_v1, scheme_to_v1};
-use super::{Losses, at, conversions, index};
+use super::{Losses, at, conversions, index, non_empty};
 use crate::v1;
 use crate::v03::{
     AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider,
@@ -44,10 +44,6 @@ fn major_minor(version: &str) -> &str {
         (Some(_), Some(second)) => version.get(..second).unwrap_or(version),
         _ => version,
     }
-}
-
-fn non_empty(s: &str) -> Option<String> {
-    (!s.is_empty()).then(|| s.to_owned())
 }
 
 pub(super) fn card_to_v1(c: &AgentCard, path: &str, losses: &mut Losses) -> v1::AgentCard {

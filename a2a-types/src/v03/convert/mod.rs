@@ -71,6 +71,11 @@ impl Losses {
     }
 }
 
+/// A 1.0 string field whose empty value (the proto default) means "not set" in 0.3.
+fn non_empty(s: &str) -> Option<String> {
+    (!s.is_empty()).then(|| s.to_owned())
+}
+
 /// `prefix` followed by the member `field` (`status` + `message` = `status.message`).
 fn at(prefix: &str, field: &str) -> String {
     if prefix.is_empty() { field.to_owned() } else { format!("{prefix}.{field}") }

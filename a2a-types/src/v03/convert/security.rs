@@ -1,16 +1,12 @@
 //! Security schemes, OAuth flows and security requirements.
 
-use super::{Losses, at};
+use super::{Losses, at, non_empty};
 use crate::v1;
 use crate::v03::{
     APIKeySecurityScheme, AuthorizationCodeOAuthFlow, ClientCredentialsOAuthFlow, HTTPAuthSecurityScheme,
     ImplicitOAuthFlow, MutualTLSSecurityScheme, OAuth2SecurityScheme, OAuthFlows,
     OpenIdConnectSecurityScheme, PasswordOAuthFlow, SecurityRequirement, SecurityScheme,
 };
-
-fn non_empty(s: &str) -> Option<String> {
-    (!s.is_empty()).then(|| s.to_owned())
-}
 
 pub(super) fn requirement_to_v1(r: &SecurityRequirement) -> v1::SecurityRequirement {
     v1::SecurityRequirement {
