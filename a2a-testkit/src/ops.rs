@@ -13,6 +13,10 @@ use crate::script::{Clarify, Protocol, PushBehaviour};
 use crate::store::{HistoryView, Published, PushConfig, Shared, TaskRecord};
 use crate::wire::{self, A2aError, TaskState};
 
+mod push;
+
+use push::{add_push_config, create_push_config, delete_push_config, get_push_config, list_push_configs};
+
 /// The A2A operations, named as in 1.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
@@ -282,11 +286,6 @@ fn stamped(protocol: Protocol, message: &Value, context_id: &str, task_id: &str)
     Value::Object(message)
 }
 
-fn add_push_config(record: &mut TaskRecord, config: PushConfig) {
-    record.push_configs.retain(|c| c.id != config.id);
-    record.push_configs.push(config);
-}
-
 fn get(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
     let id = required_str(params, "id")?;
     let view = HistoryView::from_param(params.get("historyLength"));
@@ -357,81 +356,4 @@ fn subscribe(shared: &Shared, params: &Value) -> Result<StreamPlan, A2aError> {
         on_stream: true,
     };
     Ok(StreamPlan { first: Some(Arc::new(snapshot)), events: record.events.subscribe() })
-}
-
-fn push_allowed(shared: &Shared) -> Result<(), A2aError> {
-    if shared.behaviour.push == PushBehaviour::Unsupported {
-        return Err(A2aError::push_not_supported());
-    }
-    Ok(())
-}
-
-/// The task id and config id of a push-config request (1.0 `taskId`/`id`; 0.3 `id`/`pushNotificationConfigId`).
-fn push_ids<'a>(shared: &Shared, params: &'a Value) -> Result<(&'a str, Option<&'a str>), A2aError> {
-    let (task_field, config_field) = match shared.protocol {
-        Protocol::V1_0 => ("taskId", "id"),
-        Protocol::V0_3 => ("id", "pushNotificationConfigId"),
-    };
-    let task_id = required_str(params, task_field)?;
-    Ok((task_id, params.get(config_field).and_then(Value::as_str).filter(|s| !s.is_empty())))
-}
-
-fn create_push_config(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
-    push_allowed(shared)?;
-    let task_id = required_str(params, "taskId")?;
-    let (raw, at) = match shared.protocol {
-        Protocol::V1_0 => (params, "params"),
-        Protocol::V0_3 => (
-            params
-                .get("pushNotificationConfig")
-                .ok_or_else(|| A2aError::invalid_params("params.pushNotificationConfig is required"))?,
-            "params.pushNotificationConfig",
-        ),
-    };
-    let config = PushConfig::from_json(raw, task_id, at).map_err(A2aError::invalid_params)?;
-    let mut state = shared.lock();
-    let record = state.tasks.get_mut(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
-    let rendered = config.to_json(shared.protocol, task_id);
-    add_push_config(record, config);
-    Ok(rendered)
-}
-
-fn get_push_config(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
-    push_allowed(shared)?;
-    let (task_id, config_id) = push_ids(shared, params)?;
-    let config_id = config_id.unwrap_or(task_id);
-    let state = shared.lock();
-    let record = state.tasks.get(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
-    record
-        .push_configs
-        .iter()
-        .find(|c| c.id == config_id)
-        .map(|c| c.to_json(shared.protocol, task_id))
-        .ok_or_else(|| A2aError::invalid_params(format!("task {task_id} has no push config {config_id}")))
-}
-
-fn list_push_configs(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
-    push_allowed(shared)?;
-    let (task_id, _) = push_ids(shared, params)?;
-    let state = shared.lock();
-    let record = state.tasks.get(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
-    let configs: Vec<Value> =
-        record.push_configs.iter().map(|c| c.to_json(shared.protocol, task_id)).collect();
-    Ok(match shared.protocol {
-        Protocol::V1_0 => json!({ "configs": configs }),
-        Protocol::V0_3 => Value::Array(configs),
-    })
-}
-
-fn delete_push_config(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
-    push_allowed(shared)?;
-    let (task_id, config_id) = push_ids(shared, params)?;
-    let config_id = config_id.unwrap_or(task_id).to_owned();
-    let mut state = shared.lock();
-    let record = state.tasks.get_mut(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
-    record.push_configs.retain(|c| c.id != config_id);
-    Ok(match shared.protocol {
-        Protocol::V1_0 => json!({}),
-        Protocol::V0_3 => Value::Null,
-    })
 }

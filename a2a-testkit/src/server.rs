@@ -8,7 +8,7 @@ use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::card;
 use crate::ops::{self, Op, Outcome};
@@ -17,6 +17,10 @@ use crate::script::{Fault, Protocol};
 use crate::store::Shared;
 use crate::stream::{self, Cut, Framing};
 use crate::wire::{self, A2aError};
+
+mod rest;
+
+use rest::{query_pairs, rest_route};
 
 /// Where the JSON-RPC endpoint lives under the agent's base URL.
 pub(crate) const JSONRPC_PATH: &str = "/a2a/jsonrpc";
@@ -261,137 +265,4 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
 fn rest_error(error: &A2aError) -> Response {
     let status = StatusCode::from_u16(error.http_status).unwrap_or(StatusCode::BAD_REQUEST);
     json_response(status, "application/json", &error.rest_status())
-}
-
-/// Maps an HTTP+JSON request to an operation and its 1.0 request message as JSON.
-fn rest_route(
-    method: &Method,
-    path: &str,
-    query: Option<&str>,
-    body: Option<&Value>,
-) -> Option<Result<(Op, Value), A2aError>> {
-    let body_object = || match body {
-        Some(Value::Object(map)) => Ok(map.clone()),
-        _ => Err(A2aError::invalid_params("the request body must be a JSON object")),
-    };
-    let from_query = || {
-        let mut params = Map::new();
-        for (key, value) in query_pairs(query) {
-            let value = match key.as_str() {
-                "historyLength" | "pageSize" => {
-                    value.parse::<u64>().map_or(Value::String(value), Value::from)
-                }
-                "includeArtifacts" => Value::Bool(value == "true"),
-                _ => Value::String(value),
-            };
-            params.insert(key, value);
-        }
-        params
-    };
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let with =
-        |op: Op, params: Result<Map<String, Value>, A2aError>| Some(params.map(|p| (op, Value::Object(p))));
-    match (method.as_str(), segments.as_slice()) {
-        ("POST", ["message:send"]) => with(Op::SendMessage, body_object()),
-        ("POST", ["message:stream"]) => with(Op::SendStreamingMessage, body_object()),
-        ("GET", ["extendedAgentCard"]) => with(Op::GetExtendedAgentCard, Ok(Map::new())),
-        ("GET", ["tasks"]) => with(Op::ListTasks, Ok(from_query())),
-        (verb, ["tasks", task]) => {
-            let (id, action) = task.split_once(':').unwrap_or((task, ""));
-            let mut params = if verb == "GET" { from_query() } else { body_object().unwrap_or_default() };
-            params.insert("id".to_owned(), json!(id));
-            match (verb, action) {
-                ("GET", "") => with(Op::GetTask, Ok(params)),
-                ("POST", "cancel") => with(Op::CancelTask, Ok(params)),
-                ("GET" | "POST", "subscribe") => with(Op::SubscribeToTask, Ok(params)),
-                _ => None,
-            }
-        }
-        (verb, ["tasks", task_id, "pushNotificationConfigs"]) => {
-            let op = match verb {
-                "POST" => Op::CreatePushConfig,
-                "GET" => Op::ListPushConfigs,
-                _ => return None,
-            };
-            let mut params = if verb == "POST" { body_object() } else { Ok(from_query()) };
-            if let Ok(p) = params.as_mut() {
-                p.insert("taskId".to_owned(), json!(task_id));
-            }
-            with(op, params)
-        }
-        (verb, ["tasks", task_id, "pushNotificationConfigs", config_id]) => {
-            let op = match verb {
-                "GET" => Op::GetPushConfig,
-                "DELETE" => Op::DeletePushConfig,
-                _ => return None,
-            };
-            with(
-                op,
-                Ok(Map::from_iter([
-                    ("taskId".to_owned(), json!(task_id)),
-                    ("id".to_owned(), json!(config_id)),
-                ])),
-            )
-        }
-        _ => None,
-    }
-}
-
-/// `a=b&c=d` into decoded pairs.
-fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
-    query
-        .unwrap_or("")
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            (percent_decode(key), percent_decode(value))
-        })
-        .collect()
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = |at: usize| bytes.get(at).and_then(|c| (*c as char).to_digit(16));
-        match (b, hex(i + 1), hex(i + 2)) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push(u8::try_from(hi * 16 + lo).unwrap_or(b'?'));
-                i += 3;
-            }
-            (b'+', _, _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn query_values_are_percent_decoded() {
-        assert_eq!(
-            query_pairs(Some("contextId=a%2Fb&x=1+2")),
-            vec![("contextId".to_owned(), "a/b".to_owned()), ("x".to_owned(), "1 2".to_owned())]
-        );
-    }
-
-    #[test]
-    fn rest_paths_map_to_operations() {
-        let route = rest_route(&Method::POST, "/tasks/t1:cancel", None, None);
-        assert!(matches!(route, Some(Ok((Op::CancelTask, ref p))) if p["id"] == "t1"));
-        let route = rest_route(&Method::GET, "/tasks/t1", Some("historyLength=2"), None);
-        assert!(matches!(route, Some(Ok((Op::GetTask, ref p))) if p["historyLength"] == 2));
-        assert!(rest_route(&Method::PUT, "/tasks/t1", None, None).is_none());
-    }
 }
