@@ -83,7 +83,9 @@ impl TaskRecord {
                 }),
                 verified: CapabilitySet::EMPTY,
                 refusals: err.lifecycle_violation().map(RefusedClaim::from).into_iter().collect(),
-                negotiation_round_trips: 0,
+                // An abandoned task's waste travels with its error; an error before any negotiation
+                // (no card, bad URL) made none.
+                negotiation_round_trips: err.negotiation_round_trips().unwrap_or(0),
             },
         }
     }

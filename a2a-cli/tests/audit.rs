@@ -55,6 +55,15 @@ async fn an_empty_history_is_named_as_over_declared_state_transition_history() {
 }
 
 #[tokio::test]
+async fn an_abandoned_probe_reports_the_round_trips_it_wasted() {
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::EmptyHistory)).await;
+    let (_, audited) = audit_json(&agent).await;
+    assert!(audited["probe"]["ending"] == "failed", "an empty history abandons the task: {audited:#}");
+    let round_trips = audited["probe"]["negotiationRoundTrips"].as_u64();
+    assert!(round_trips.is_some_and(|n| n > 0), "{audited:#}");
+}
+
+#[tokio::test]
 async fn a_silent_pusher_is_named_as_over_declared_push() {
     let polled = Capabilities::none().with_poll_cadence(Duration::from_millis(50));
     assert_lie_is_named(polled, Lie::SilentPush, "pushNotifications").await;

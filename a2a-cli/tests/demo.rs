@@ -47,6 +47,10 @@ async fn every_task_is_accounted_for_and_the_suspect_cache_cuts_waste_to_a_tenth
     let off = runs.iter().find(|r| r["suspectCache"] == false).expect("cache-off run");
     let off_second = n(&off["batches"][1]["wastedRoundTrips"]);
     assert!(off_second > second, "without the suspect cache the waste comes back: {off:#}");
+    for batch in off["batches"].as_array().expect("batches") {
+        assert_eq!(n(&batch["completedSingleShot"]), 0, "no agent is marked suspect: {batch:#}");
+        assert!(n(&batch["refusals"]) > 0, "every batch negotiates the liars again: {batch:#}");
+    }
 }
 
 #[tokio::test]

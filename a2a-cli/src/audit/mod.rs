@@ -171,8 +171,8 @@ pub struct ProbeSummary {
     /// The ending (and its reason when it failed).
     #[serde(flatten)]
     pub ending: Ending,
-    /// Requests made on the negotiation path (absent when the run ended in an error, which carries
-    /// no count).
+    /// Requests made on the negotiation path (absent when the run failed before negotiating, e.g.
+    /// while discovering the card).
     pub negotiation_round_trips: Option<u64>,
 }
 
@@ -265,7 +265,10 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
         over_declares,
         probe: Some(ProbeSummary {
             ending: record.ending.clone(),
-            negotiation_round_trips: result.as_ref().ok().map(|_| record.negotiation_round_trips),
+            negotiation_round_trips: match &result {
+                Ok(outcome) => Some(outcome.negotiation_round_trips),
+                Err(e) => e.negotiation_round_trips(),
+            },
         }),
         error,
     }

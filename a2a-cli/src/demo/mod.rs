@@ -5,7 +5,8 @@
 //! streaming. Each task depends on the claims its agent's card makes, and honest agents that ask for
 //! input get an answer. Two batches run through one client: the first with an empty discovery cache,
 //! the second with the cache (cards and capability-suspect marks) the first left behind. Then the same
-//! two batches again with the suspect cache switched off, for comparison.
+//! two batches again with the suspect cache switched off ([`SuspectMarks::Off`]: no agent is marked,
+//! every task is negotiated), for comparison.
 //!
 //! Every task ends completed, completed single-shot (the agent was suspect), completed through the
 //! fallback, or failed with a reason; the report's totals show that none is lost, and the checks
@@ -36,7 +37,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_client::negotiate::{FollowUp, Negotiation};
-use a2a_client::{Client, PollCadence};
+use a2a_client::{Client, PollCadence, SuspectMarks};
 use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
@@ -156,8 +157,9 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
     let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
     let per_batch = options.tasks_per_agent.saturating_mul(u32::try_from(targets.len()).unwrap_or(u32::MAX));
     let mut runs = Vec::new();
-    for suspect_cache in [true, false] {
-        let client = demo_client(options, suspect_cache)?;
+    for marks in [SuspectMarks::On, SuspectMarks::Off] {
+        let suspect_cache = marks == SuspectMarks::On;
+        let client = demo_client(options, marks)?;
         let mut batches = Vec::new();
         for batch in 1..=2u32 {
             let label = format!("{}-{batch}", if suspect_cache { "on" } else { "off" });
@@ -204,17 +206,16 @@ fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
     Ok(CardClaims::lift(&converted.value, Deployment::Direct).declared())
 }
 
-/// A client for one run: fast polling (the agents are local), the demo's push bound, and suspect marks
-/// that last the whole run, or (cache off) expire at once.
-fn demo_client(options: &DemoOptions, suspect_cache: bool) -> Result<Client, DemoError> {
+/// A client for one run: fast polling (the agents are local), the demo's push bound, and capability-suspect
+/// marks on (the default one-hour TTL outlasts the run) or switched off for the comparison run.
+fn demo_client(options: &DemoOptions, marks: SuspectMarks) -> Result<Client, DemoError> {
     let cadence = PollCadence::new(Duration::from_millis(20), 2.0, Duration::from_millis(200))
         .map_err(DemoError::Client)?;
-    let suspect_ttl = if suspect_cache { Duration::from_secs(3600) } else { Duration::from_nanos(1) };
     Client::builder()
         .poll_cadence(cadence)
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(Duration::from_secs(30))
-        .suspect_ttl(suspect_ttl)
+        .suspect_marks(marks)
         .build()
         .map_err(DemoError::Client)
 }
