@@ -179,7 +179,16 @@ export function parseCommandLine() {
     console.error(`--step-ms must be a non-negative number, got ${JSON.stringify(values['step-ms'])}`);
     process.exit(2);
   }
+  if (!isLoopback(values.host)) {
+    console.error(`--host must be a loopback address (test peers never listen outside), got ${JSON.stringify(values.host)}`);
+    process.exit(2);
+  }
   return { port, host: values.host, stepMs, exitOnStdinEof: values['exit-on-stdin-eof'] };
+}
+
+/** True for localhost, 127.0.0.0/8 and ::1. */
+function isLoopback(host) {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Where clients reach this peer; the card's interface URLs start with it. */

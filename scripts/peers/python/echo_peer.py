@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import os
 import sys
 import threading
@@ -118,7 +119,20 @@ def parse_args(description: str) -> argparse.Namespace:
         action='store_true',
         help='exit when stdin closes, so a dead test harness never leaves this peer behind',
     )
-    return parser.parse_args()
+    args = parser.parse_args()
+    if not is_loopback(args.host):
+        parser.error(f'--host must be a loopback address (test peers never listen outside), got {args.host!r}')
+    return args
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost, 127.0.0.0/8 and ::1."""
+    if host == 'localhost':
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def build_card(
