@@ -8,7 +8,7 @@ use a2a_client::{Capability, ErrorKind, PollCadence};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_types::TaskState;
 use a2a_typestate::{Advice, Contradiction, LifecycleFault};
-use negotiation_common::{builder, client, count, ms, operations, text};
+use negotiation_common::{builder, client, count, ms, operations, spawn, text};
 
 fn history() -> Negotiation {
     Negotiation::depending_on(&[Capability::StateTransitionHistory])
@@ -16,12 +16,7 @@ fn history() -> Negotiation {
 
 #[tokio::test]
 async fn empty_history_where_history_was_declared_abandons_the_task_without_retry() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::EmptyHistory))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::EmptyHistory)).await;
     let client = client();
 
     let err = client.run_task(&agent.base_url(), text("hello"), &history()).await.unwrap_err();
@@ -90,12 +85,8 @@ async fn working_unobservable_past_the_bound_is_a_lifecycle_fault_not_a_transpor
 
 #[tokio::test]
 async fn a_card_declared_poll_cadence_is_a_basis_so_long_working_is_no_fault() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_poll_cadence(ms(50)))
-        .script(Script::honest().step_delay(ms(200)))
-        .spawn()
-        .await
-        .unwrap();
+    let agent =
+        spawn(Capabilities::none().with_poll_cadence(ms(50)), Script::honest().step_delay(ms(200))).await;
     // The client's own cadence (5 ms) would poll over a hundred times in the task's 600 ms.
     let own_cadence = PollCadence::new(ms(5), 1.0, ms(5)).unwrap();
     let client = builder().poll_cadence(own_cadence).working_unobservable_bound(ms(100)).build().unwrap();

@@ -8,7 +8,7 @@ use a2a_client::{Capability, Client};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
 use a2a_types::TaskState;
 use a2a_typestate::{Contradiction, Deployment};
-use negotiation_common::{client, count, text};
+use negotiation_common::{client, count, spawn, text};
 
 fn push() -> Negotiation {
     Negotiation::depending_on(&[Capability::PushNotifications])
@@ -73,12 +73,11 @@ async fn push_with_wrong_credentials_is_refused_since_rejected_callbacks_never_a
 
 /// A card claiming push and streaming in front of a backend that does neither.
 async fn gateway() -> RunningAgent {
-    ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming().with_push_notifications())
-        .script(Script::honest().with(Lie::Gateway { backend: Capabilities::none() }))
-        .spawn()
-        .await
-        .unwrap()
+    spawn(
+        Capabilities::none().with_streaming().with_push_notifications(),
+        Script::honest().with(Lie::Gateway { backend: Capabilities::none() }),
+    )
+    .await
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use a2a_client::{Capability, ErrorKind};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{Channel, Contradiction, Observed};
-use negotiation_common::{client, count, image, operations, text};
+use negotiation_common::{client, count, image, operations, spawn, text};
 
 fn streaming() -> Negotiation {
     Negotiation::depending_on(&[Capability::Streaming])
@@ -17,12 +17,8 @@ fn streaming() -> Negotiation {
 #[tokio::test]
 async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_the_fallback_result_returned()
 {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().with(Lie::StreamWithoutArtifact))
-        .spawn()
-        .await
-        .unwrap();
+    let agent =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
@@ -62,12 +58,7 @@ async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_t
 
 #[tokio::test]
 async fn streaming_call_answered_unsupported_operation_while_declared_is_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
@@ -106,12 +97,8 @@ async fn honest_streamer_verifies_the_streaming_claim_without_a_confirmation_cal
 
 #[tokio::test]
 async fn refusal_needs_the_caller_to_depend_on_the_claim() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().with(Lie::StreamWithoutArtifact))
-        .spawn()
-        .await
-        .unwrap();
+    let agent =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
@@ -167,12 +154,7 @@ async fn refusal_needs_the_divergence_reachable_through_the_default_input_modes(
 
 #[tokio::test]
 async fn under_declared_streaming_is_used_and_never_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::UnderDeclaredStreaming))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::UnderDeclaredStreaming)).await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
@@ -188,12 +170,11 @@ async fn under_declared_streaming_is_used_and_never_refused() {
 
 #[tokio::test]
 async fn first_working_alone_never_refuses_a_slow_streamer() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().step_delay(negotiation_common::ms(250)))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest().step_delay(negotiation_common::ms(250)),
+    )
+    .await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
@@ -206,12 +187,8 @@ async fn first_working_alone_never_refuses_a_slow_streamer() {
 
 #[tokio::test]
 async fn a_refused_task_is_never_sent_again_on_the_negotiation_path() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().with(Lie::StreamWithoutArtifact))
-        .spawn()
-        .await
-        .unwrap();
+    let agent =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
     let message = text("only once");
     let message_id = message.message_id.clone();

@@ -11,7 +11,7 @@ use a2a_testkit::fleet::demo_fleet;
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{Channel, Contradiction, Observed};
-use negotiation_common::{builder, client, operations, text};
+use negotiation_common::{builder, client, operations, spawn, text};
 
 fn streaming() -> Negotiation {
     Negotiation::depending_on(&[Capability::Streaming])
@@ -19,12 +19,7 @@ fn streaming() -> Negotiation {
 
 #[tokio::test]
 async fn suspect_agent_within_its_ttl_gets_the_single_shot_path_at_once_with_zero_negotiation_round_trips() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let client = client();
     let first = client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
     assert_eq!(first.path, TaskPath::Fallback);
@@ -47,12 +42,7 @@ async fn suspect_agent_within_its_ttl_gets_the_single_shot_path_at_once_with_zer
 
 #[tokio::test]
 async fn after_the_suspect_ttl_the_agent_is_negotiated_again() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let (cache, clock) = DiscoveryCache::with_manual_clock(Duration::from_secs(300), Duration::from_secs(10));
     let client = builder().discovery_cache(cache).build().unwrap();
     client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
@@ -72,12 +62,7 @@ async fn after_the_suspect_ttl_the_agent_is_negotiated_again() {
 
 #[tokio::test]
 async fn with_suspect_marks_off_an_agent_is_never_marked_nor_skipped() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let client = builder().suspect_marks(SuspectMarks::Off).build().unwrap();
 
     let first = client.run_task(&agent.base_url(), text("one"), &streaming()).await.unwrap();
@@ -94,12 +79,7 @@ async fn with_suspect_marks_off_an_agent_is_never_marked_nor_skipped() {
 
 #[tokio::test]
 async fn with_suspect_marks_off_a_mark_already_in_a_shared_cache_is_ignored() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let cache = DiscoveryCache::default();
     let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     cache.mark_suspect(&base, Capability::Streaming, "marked by another client");

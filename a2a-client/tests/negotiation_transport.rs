@@ -5,9 +5,9 @@ mod negotiation_common;
 
 use a2a_client::negotiate::{Negotiation, TaskPath};
 use a2a_client::{AgentBaseUrl, Capability, Client, ErrorKind};
-use a2a_testkit::{Capabilities, Fault, RunningAgent, Script, ScriptedAgent, Times};
+use a2a_testkit::{Capabilities, Fault, RunningAgent, Script, Times};
 use a2a_types::TaskState;
-use negotiation_common::{builder, client, count, ms, text};
+use negotiation_common::{builder, client, count, ms, spawn, text};
 
 fn assert_not_refused(client: &Client, agent: &RunningAgent) {
     let snapshot = client.metrics().snapshot();
@@ -19,12 +19,11 @@ fn assert_not_refused(client: &Client, agent: &RunningAgent) {
 
 #[tokio::test]
 async fn bad_gateway_on_the_streaming_call_is_retried_never_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().with_fault(Fault::BadGateway(Times::First(2))))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest().with_fault(Fault::BadGateway(Times::First(2))),
+    )
+    .await;
     let client = client();
     let depends = Negotiation::depending_on(&[Capability::Streaming]);
 
@@ -40,12 +39,11 @@ async fn bad_gateway_on_the_streaming_call_is_retried_never_refused() {
 
 #[tokio::test]
 async fn service_unavailable_on_the_polled_path_is_retried_never_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_state_transition_history())
-        .script(Script::honest().with_fault(Fault::ServiceUnavailable(Times::First(2))))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_state_transition_history(),
+        Script::honest().with_fault(Fault::ServiceUnavailable(Times::First(2))),
+    )
+    .await;
     let client = client();
     let depends = Negotiation::depending_on(&[Capability::StateTransitionHistory]);
 
@@ -61,16 +59,13 @@ async fn service_unavailable_on_the_polled_path_is_retried_never_refused() {
 
 #[tokio::test]
 async fn connection_reset_mid_stream_is_reattached_never_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming().with_state_transition_history())
-        .script(
-            Script::honest()
-                .step_delay(ms(60))
-                .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::First(1) }),
-        )
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming().with_state_transition_history(),
+        Script::honest()
+            .step_delay(ms(60))
+            .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::First(1) }),
+    )
+    .await;
     let client = client();
     let depends = Negotiation::depending_on(&[Capability::Streaming, Capability::StateTransitionHistory]);
 
@@ -94,16 +89,13 @@ async fn connection_reset_mid_stream_is_reattached_never_refused() {
 
 #[tokio::test]
 async fn truncated_stream_is_reattached_never_refused() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(
-            Script::honest()
-                .step_delay(ms(60))
-                .with_fault(Fault::TruncatedSse { after_events: 1, times: Times::First(1) }),
-        )
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest()
+            .step_delay(ms(60))
+            .with_fault(Fault::TruncatedSse { after_events: 1, times: Times::First(1) }),
+    )
+    .await;
     let client = client();
     let depends = Negotiation::depending_on(&[Capability::Streaming]);
 
@@ -118,12 +110,11 @@ async fn truncated_stream_is_reattached_never_refused() {
 
 #[tokio::test]
 async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().with_fault(Fault::SlowResponses(ms(600))))
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest().with_fault(Fault::SlowResponses(ms(600))),
+    )
+    .await;
     let client = builder().request_timeout(ms(100)).build().unwrap();
 
     let err = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap_err();
@@ -139,16 +130,13 @@ async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() 
 
 #[tokio::test]
 async fn streams_cut_every_time_are_reattached_within_the_budget_then_polled_to_the_end() {
-    let agent = ScriptedAgent::builder()
-        .capabilities(Capabilities::none().with_streaming())
-        .script(
-            Script::honest()
-                .step_delay(ms(200))
-                .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always }),
-        )
-        .spawn()
-        .await
-        .unwrap();
+    let agent = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest()
+            .step_delay(ms(200))
+            .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always }),
+    )
+    .await;
     let client = client();
     let depends = Negotiation::depending_on(&[Capability::Streaming]);
 

@@ -13,7 +13,7 @@
 //!    ([`TaskPath::Fallback`]), or, when the advice is to abandon (an empty history the caller relied
 //!    on), returns the violation as an [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error.
 //!
-//! [`SuspectMarks::Off`](crate::SuspectMarks::Off) (set with
+//! [`SuspectMarks::Off`] (set with
 //! [`ClientBuilder::suspect_marks`](crate::ClientBuilder::suspect_marks)) leaves out steps 1 and 3's
 //! mark: every task is negotiated, refusals are still counted and still fall back.
 //!

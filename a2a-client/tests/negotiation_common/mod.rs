@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use a2a_client::{Client, ClientBuilder, PollCadence, RetryPolicy};
-use a2a_testkit::RunningAgent;
+use a2a_testkit::{Capabilities, RunningAgent, Script, ScriptedAgent};
 use a2a_types::{Message, Part, Role};
 
 pub fn ms(n: u64) -> Duration {
@@ -23,6 +23,11 @@ pub fn builder() -> ClientBuilder {
 
 pub fn client() -> Client {
     builder().build().unwrap()
+}
+
+/// A scripted agent on loopback whose card declares `capabilities` and which acts out `script`.
+pub async fn spawn(capabilities: Capabilities, script: Script) -> RunningAgent {
+    ScriptedAgent::builder().capabilities(capabilities).script(script).spawn().await.unwrap()
 }
 
 pub fn text(body: &str) -> Message {
