@@ -88,6 +88,52 @@
 //! `capabilities.extensions` ([`GATEWAY_EXTENSION_URI`], set with
 //! [`Capabilities::with_gateway_extension`]), and a client reading it lifts no claims from the
 //! card. Also this SDK's convention, not part of A2A.
+//!
+//! # Testing your own orchestrator
+//!
+//! Nothing here depends on this project's client: point any A2A client or orchestrator at
+//! [`RunningAgent::base_url`] (or [`RunningAgent::card_url`]) and assert on what the agent
+//! received. Each [`Lie`] breaks one rule of the design note your code should apply
+//! (refuse, do not retry the task, fall back to one plain `SendMessage`); each [`Fault`] is one it
+//! should retry and never refuse on. [`fleet::demo_fleet`] starts eleven labelled agents at once.
+//!
+//! ```
+//! use a2a_testkit::{Lie, Script, ScriptedAgent};
+//! use serde_json::{Value, json};
+//!
+//! /// Stand-in for the code under test: stream if the card says so, else (or on refusal) send once.
+//! async fn my_orchestrator(base_url: &str) -> Result<Value, reqwest::Error> {
+//!     let http = reqwest::Client::builder().no_proxy().build()?;
+//!     let card_url = format!("{base_url}/.well-known/agent-card.json");
+//!     let card: Value = http.get(card_url).send().await?.json().await?;
+//!     let endpoint = card["supportedInterfaces"][0]["url"].as_str().unwrap_or_default().to_owned();
+//!     let call = |method: &str, id: &str| {
+//!         http.post(&endpoint).header("A2A-Version", "1.0").json(&json!({
+//!             "jsonrpc": "2.0", "id": 1, "method": method, "params": {"message":
+//!                 {"messageId": id, "role": "ROLE_USER", "parts": [{"text": "hi"}]}}}))
+//!     };
+//!     if card["capabilities"]["streaming"] == true {
+//!         let response = call("SendStreamingMessage", "m-1").send().await?;
+//!         let content_type = response.headers()["content-type"].to_str().unwrap_or_default();
+//!         let refused = content_type.starts_with("application/json"); // a -32004 error, not SSE
+//!         if !refused {
+//!             return Ok(json!({"streamed": response.text().await?}));
+//!         }
+//!     }
+//!     call("SendMessage", "m-2").send().await?.json().await
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let liar = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
+//! let outcome = my_orchestrator(&liar.base_url()).await?;
+//! assert_eq!(outcome["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+//! // The refused stream was not retried, and the fallback was one single-shot send.
+//! assert_eq!(liar.requests_for("SendStreamingMessage").len(), 1);
+//! assert_eq!(liar.requests_for("SendMessage").len(), 1);
+//! # Ok(())
+//! # }
+//! ```
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]

@@ -7,12 +7,14 @@
 //! gets a free port, its stdout and stderr go to `target/peers/logs/`, and the harness waits for
 //! its card to be served. A peer that cannot start fails with the tail of its stderr.
 //!
-//! ```no_run
+//! ```
 //! use a2a_testkit::official::{OfficialPeer, PeerKind};
 //!
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let peer = OfficialPeer::start(PeerKind::PythonOverDeclaring).await?;
-//! let card: serde_json::Value = reqwest::get(peer.card_url()).await?.json().await?;
+//! let http = reqwest::Client::builder().no_proxy().build()?;
+//! let card: serde_json::Value = http.get(peer.card_url()).send().await?.json().await?;
 //! assert_eq!(card["capabilities"]["streaming"], true); // claimed, but answered with -32004
 //! peer.stop()?;
 //! # Ok(())

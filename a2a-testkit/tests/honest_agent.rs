@@ -460,7 +460,8 @@ async fn a_push_config_without_url_is_refused_naming_where_the_url_was_expected(
     let inline = rpc(
         &agent,
         "SendMessage",
-        json!({ "message": user_message("x"), "configuration": { "taskPushNotificationConfig": { "token": "t" } } }),
+        json!({ "message": user_message("x"),
+            "configuration": { "taskPushNotificationConfig": { "token": "t" } } }),
     )
     .await;
     assert_eq!(inline["error"]["code"], -32602);

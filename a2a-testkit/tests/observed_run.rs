@@ -116,7 +116,8 @@ async fn a_0_3_agent_posts_the_task_to_push_webhooks_with_0_3_config_shapes() {
     let body: Value = rpc_v03(
         &agent,
         "message/send",
-        json!({ "message": user_message_v03("push 0.3"), "configuration": { "pushNotificationConfig": config } }),
+        json!({ "message": user_message_v03("push 0.3"),
+            "configuration": { "pushNotificationConfig": config } }),
     )
     .await
     .json()

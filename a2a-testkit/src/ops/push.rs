@@ -21,7 +21,8 @@ fn push_allowed(shared: &Shared) -> Result<(), A2aError> {
     Ok(())
 }
 
-/// The task id and config id of a push-config request (1.0 `taskId`/`id`; 0.3 `id`/`pushNotificationConfigId`).
+/// The task id and config id of a push-config request (1.0: `taskId` and `id`; 0.3: `id` and
+/// `pushNotificationConfigId`).
 fn push_ids<'a>(shared: &Shared, params: &'a Value) -> Result<(&'a str, Option<&'a str>), A2aError> {
     let (task_field, config_field) = match shared.protocol {
         Protocol::V1_0 => ("taskId", "id"),
