@@ -36,19 +36,8 @@ async fn reset_fault_cuts_the_stream_mid_way() {
     assert!(!whole.transport_error, "only the first stream is cut");
     assert_eq!(whole.events.len(), 4);
 
-    let finished = eventually_completed(&agent, &id).await;
+    let finished = eventually_state(&agent, &id, "TASK_STATE_COMPLETED").await;
     assert!(finished, "the task itself runs on after the cut");
-}
-
-async fn eventually_completed(agent: &a2a_testkit::RunningAgent, id: &str) -> bool {
-    for _ in 0..100 {
-        let task = rpc(agent, "GetTask", json!({ "id": id })).await;
-        if task["result"]["status"]["state"] == "TASK_STATE_COMPLETED" {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
 }
 
 #[tokio::test]

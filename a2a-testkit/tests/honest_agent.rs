@@ -257,13 +257,7 @@ async fn subscribe_starts_with_the_task_snapshot_and_refuses_terminal_tasks() {
         .spawn()
         .await
         .unwrap();
-    let sent = rpc(
-        &agent,
-        "SendMessage",
-        json!({ "message": user_message("slowly"), "configuration": { "returnImmediately": true } }),
-    )
-    .await;
-    let task = &sent["result"]["task"];
+    let task = send_returning_immediately(&agent, "slowly").await;
     assert_eq!(task["status"]["state"], "TASK_STATE_SUBMITTED");
     let id = task["id"].as_str().unwrap();
     let read = read_sse(rpc_raw(&agent, "SubscribeToTask", json!({ "id": id }), Some("1.0")).await).await;
@@ -282,13 +276,8 @@ async fn cancel_ends_a_running_task_and_refuses_a_finished_one() {
         .spawn()
         .await
         .unwrap();
-    let sent = rpc(
-        &agent,
-        "SendMessage",
-        json!({ "message": user_message("long"), "configuration": { "returnImmediately": true } }),
-    )
-    .await;
-    let id = sent["result"]["task"]["id"].as_str().unwrap();
+    let task = send_returning_immediately(&agent, "long").await;
+    let id = task["id"].as_str().unwrap();
     let canceled = rpc(&agent, "CancelTask", json!({ "id": id })).await;
     assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -380,13 +369,8 @@ async fn push_config_created_later_gets_the_remaining_events() {
         .spawn()
         .await
         .unwrap();
-    let sent = rpc(
-        &agent,
-        "SendMessage",
-        json!({ "message": user_message("later"), "configuration": { "returnImmediately": true } }),
-    )
-    .await;
-    let id = sent["result"]["task"]["id"].as_str().unwrap();
+    let task = send_returning_immediately(&agent, "later").await;
+    let id = task["id"].as_str().unwrap();
     let created = rpc(
         &agent,
         "CreateTaskPushNotificationConfig",

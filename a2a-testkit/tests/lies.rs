@@ -134,37 +134,13 @@ async fn slow_working_lie_holds_working_without_a_poll_hint() {
     assert_eq!(capabilities["streaming"], false);
     assert!(capabilities.get("extensions").is_none(), "no poll hint on the card");
     let started = Instant::now();
-    let sent = rpc(
-        &agent,
-        "SendMessage",
-        json!({ "message": user_message("x"), "configuration": { "returnImmediately": true } }),
-    )
-    .await;
-    let id = sent["result"]["task"]["id"].as_str().unwrap();
+    let task = send_returning_immediately(&agent, "x").await;
+    let id = task["id"].as_str().unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     let task = rpc(&agent, "GetTask", json!({ "id": id })).await;
     assert_eq!(task["result"]["status"]["state"], "TASK_STATE_WORKING");
-    let done = eventually_async(|| async {
-        rpc(&agent, "GetTask", json!({ "id": id })).await["result"]["status"]["state"]
-            == "TASK_STATE_COMPLETED"
-    })
-    .await;
-    assert!(done);
+    assert!(eventually_state(&agent, id, "TASK_STATE_COMPLETED").await);
     assert!(started.elapsed() >= Duration::from_millis(500));
-}
-
-async fn eventually_async<F, Fut>(check: F) -> bool
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    for _ in 0..100 {
-        if check().await {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    false
 }
 
 #[tokio::test]
@@ -243,16 +219,8 @@ async fn slow_working_lie_without_end_holds_working_instead_of_crashing_the_agen
         .spawn()
         .await
         .unwrap();
-    let sent = rpc(
-        &agent,
-        "SendMessage",
-        json!({ "message": user_message("x"), "configuration": { "returnImmediately": true } }),
-    )
-    .await;
-    let id = sent["result"]["task"]["id"].as_str().unwrap();
-    let working = eventually_async(|| async {
-        rpc(&agent, "GetTask", json!({ "id": id })).await["result"]["status"]["state"] == "TASK_STATE_WORKING"
-    })
-    .await;
+    let task = send_returning_immediately(&agent, "x").await;
+    let id = task["id"].as_str().unwrap();
+    let working = eventually_state(&agent, id, "TASK_STATE_WORKING").await;
     assert!(working, "the lifecycle reaches working and stays there");
 }

@@ -108,3 +108,20 @@ pub async fn eventually(check: impl Fn() -> bool) -> bool {
     }
     check()
 }
+
+/// Sends `text` with `returnImmediately` and returns the task as first answered.
+pub async fn send_returning_immediately(agent: &RunningAgent, text: &str) -> Value {
+    let params = json!({ "message": user_message(text), "configuration": { "returnImmediately": true } });
+    rpc(agent, "SendMessage", params).await["result"]["task"].clone()
+}
+
+/// Polls `GetTask` for up to about two seconds; true once the task is in `state`.
+pub async fn eventually_state(agent: &RunningAgent, id: &str, state: &str) -> bool {
+    for _ in 0..100 {
+        if rpc(agent, "GetTask", json!({ "id": id })).await["result"]["status"]["state"] == state {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}
