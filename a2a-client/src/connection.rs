@@ -371,7 +371,7 @@ impl AgentConnection {
 
     /// The cadence [`AgentConnection::poll_task`] uses.
     fn poll_cadence(&self) -> Cadence {
-        let claims = a2a_typestate::CardClaims::lift(self.card().card(), a2a_typestate::Deployment::Direct);
+        let claims = self.card().claims(a2a_typestate::Deployment::Direct);
         match claims.poll_cadence() {
             Some(interval) => Cadence::Declared(interval.min(Duration::from_secs(3600))),
             None => Cadence::Configured(self.client().config().poll_cadence()),

@@ -24,6 +24,7 @@ use std::time::Duration;
 use a2a_types::AgentCard;
 use a2a_types::parse::{self, ParseError, ParseErrorKind};
 use a2a_types::v03::{CardShape, ConversionLoss};
+use a2a_typestate::{CardClaims, Deployment};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -120,6 +121,9 @@ struct CardDocument {
     raw: Bytes,
     json: Value,
     card: AgentCard,
+    /// The card's claims, lifted once when it was read, for a direct agent and for a gateway.
+    direct_claims: Arc<CardClaims>,
+    gateway_claims: Arc<CardClaims>,
     shape: CardShape,
     losses: Vec<ConversionLoss>,
     source_url: String,
@@ -136,10 +140,13 @@ impl DiscoveredCard {
         let bad = |e| Error::bad_input("agent card", e).with_url(source_url);
         let (shape, converted) = a2a_types::v03::read_any_card(&raw).map_err(bad)?;
         let json: Value = parse::from_slice(&raw).map_err(bad)?;
+        let card = converted.value;
         let document = CardDocument {
             raw,
             json,
-            card: converted.value,
+            direct_claims: Arc::new(CardClaims::lift(&card, Deployment::Direct)),
+            gateway_claims: Arc::new(CardClaims::lift(&card, Deployment::Gateway)),
+            card,
             shape,
             losses: converted.losses,
             source_url: source_url.to_owned(),
@@ -152,6 +159,15 @@ impl DiscoveredCard {
     /// readable through `capabilities.legacy_state_transition_history()`).
     pub fn card(&self) -> &AgentCard {
         &self.inner.card
+    }
+
+    /// The card's claims as the verifier reads them, lifted once when the card was read and shared
+    /// by every task handle on this agent (a gateway's card lifts none: see [`Deployment::Gateway`]).
+    pub fn claims(&self, deployment: Deployment) -> Arc<CardClaims> {
+        match deployment {
+            Deployment::Direct => Arc::clone(&self.inner.direct_claims),
+            Deployment::Gateway => Arc::clone(&self.inner.gateway_claims),
+        }
     }
 
     /// Whether the document was a 1.0 or a 0.3 card.

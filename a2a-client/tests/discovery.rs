@@ -5,8 +5,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::{Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
+use a2a_client::{Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
 use a2a_types::v03::CardShape;
+use a2a_typestate::Deployment;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -219,6 +220,18 @@ async fn clients_sharing_a_cache_fetch_once() {
     a.discover(&base).await.unwrap();
     b.discover(&base).await.unwrap();
     assert_eq!(requests(&shared).len(), 1);
+}
+
+#[tokio::test]
+async fn the_cached_card_holds_its_claims_lifted_once_for_every_task() {
+    let (base, _shared) = card_server(serving(CARD, "\"v1\"")).await;
+    let client = Client::builder().build().unwrap();
+    let first = client.discover(&base).await.unwrap();
+    let again = client.discover(&base).await.unwrap();
+    let (direct, gateway) = (first.claims(Deployment::Direct), first.claims(Deployment::Gateway));
+    assert!(std::sync::Arc::ptr_eq(&direct, &again.claims(Deployment::Direct)), "lifted once, shared");
+    assert!(direct.declares(Capability::Streaming), "the card declares streaming");
+    assert!(!gateway.declares(Capability::Streaming), "a gateway's card lifts no claim");
 }
 
 #[tokio::test]

@@ -64,11 +64,10 @@ mod run;
 mod snapshot;
 mod typed;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
-use a2a_typestate::{Advice, AgentCardLifecycleViolation, CardClaims, DynTask, SingleShot, Task};
+use a2a_typestate::{Advice, AgentCardLifecycleViolation, DynTask, SingleShot, Task};
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
@@ -127,8 +126,8 @@ impl Client {
             let result = single_shot(&conn, message, negotiation)
                 .await
                 .map_err(|error| error.with_negotiation_round_trips(0))?;
-            let claims = CardClaims::lift(conn.card().card(), negotiation.deployment_kind());
-            let handle = DynTask::new(Arc::new(claims), self.config().verifier_bounds());
+            let claims = conn.card().claims(negotiation.deployment_kind());
+            let handle = DynTask::new(claims, self.config().verifier_bounds());
             let handle =
                 Task::<SingleShot>::try_from(handle).map_or_else(|e| e.into_handle(), Task::into_dyn);
             let trace = Trace { handle: Some(handle), elapsed: Duration::ZERO };

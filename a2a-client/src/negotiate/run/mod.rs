@@ -29,8 +29,8 @@ use a2a_types::{
     TaskState,
 };
 use a2a_typestate::{
-    AgentCardLifecycleViolation, Call, Capability, CapabilitySet, CardClaims, Channel, DynTask, Lifecycle,
-    Observed, Verdict, Verifier,
+    AgentCardLifecycleViolation, Call, Capability, CapabilitySet, Channel, DynTask, Lifecycle, Observed,
+    Verdict, Verifier,
 };
 use tokio::time::Instant;
 
@@ -127,7 +127,7 @@ enum Rejection {
 
 impl<'a> Run<'a> {
     pub(crate) fn new(client: &'a Client, conn: &'a AgentConnection, plan: &'a Negotiation) -> Self {
-        let claims = Arc::new(CardClaims::lift(conn.card().card(), plan.deployment_kind()));
+        let claims = conn.card().claims(plan.deployment_kind());
         let bounds = client.config().verifier_bounds();
         let verifier = Verifier::new(claims.clone(), plan.depends(), bounds);
         Self {
