@@ -279,3 +279,20 @@ async fn an_unreachable_agent_is_not_audited_with_a_one_line_reason_naming_its_u
     let table = stdout(&a2a(&["audit", "--request-timeout", "5s", &base]).await);
     assert!(!table.contains("caused by"), "a cause broke out of its table cell: {table}");
 }
+
+#[tokio::test]
+async fn an_agent_with_a_malformed_card_is_not_audited_and_the_reason_names_the_json_path() {
+    let base = common::serve_card(
+        r#"{"name":"bad","description":"","version":"1","skills":[],
+            "supportedInterfaces":[{"url":"http://x/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+            "capabilities":{"pushNotifications":1}}"#,
+    )
+    .await;
+    let output = a2a(&["audit", "--json", &base]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let error = report["agents"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("capabilities.pushNotifications"), "{error}");
+    assert_eq!(report["overDeclaring"], 0, "a card that cannot be read is no lie: {report:#}");
+}
