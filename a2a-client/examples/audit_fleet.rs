@@ -46,7 +46,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let metrics = client.metrics().snapshot();
     println!("refusals by capability: {:?}", metrics.refusals);
-    println!("fallbacks (incl. discovery's legacy card path): {}", metrics.fallbacks);
+    println!("single-shot fallbacks after a refusal: {}", metrics.fallbacks);
+    println!("discoveries that went on to the legacy agent.json path: {}", metrics.legacy_card_fetches);
     println!("retries: {}", metrics.retries);
     fleet.shutdown().await;
     Ok(())
