@@ -49,3 +49,8 @@ pub use retry::RetryPolicy;
 pub use sse::{SseEvent, SseStream};
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
+
+/// The workspace README's code blocks, compiled as doctests so the quickstart cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

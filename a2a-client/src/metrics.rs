@@ -43,7 +43,8 @@ struct Counters {
 pub struct MetricsSnapshot {
     /// Requests sent, by agent base URL.
     pub requests_per_agent: BTreeMap<String, u64>,
-    /// Round trips spent negotiating a protocol version and binding.
+    /// Requests made on negotiated task runs (streaming calls, follow-ups, polls, history reads, push
+    /// config, reattachments): what a refusal wastes and what a suspect mark saves.
     pub negotiation_round_trips: u64,
     /// Claims refused because the agent contradicted its card, by capability (every capability listed).
     pub refusals: BTreeMap<Capability, u64>,
