@@ -75,6 +75,7 @@ pub use typed::StreamingNegotiation;
 
 use crate::{AgentConnection, Client, Error, SuspectMarks};
 use plan::new_message_id;
+pub(crate) use run::observed_fault;
 use run::{Run, RunEnd};
 
 impl Client {
@@ -213,7 +214,7 @@ pub(crate) struct Trace {
 /// The lifecycle-agnostic path: blocking `SendMessage`s (no stream, no push, no
 /// `returnImmediately`) expecting no intermediate states; a paused task is answered by the
 /// follow-up policy with another blocking send.
-async fn single_shot(
+pub(crate) async fn single_shot(
     conn: &AgentConnection,
     message: Message,
     negotiation: &Negotiation,

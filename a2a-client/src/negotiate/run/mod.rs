@@ -366,7 +366,7 @@ impl<'a> Run<'a> {
 }
 
 /// The verifier's words for a client transport fault.
-pub(super) fn observed_fault(fault: TransportFault) -> a2a_typestate::TransportFault {
+pub(crate) fn observed_fault(fault: TransportFault) -> a2a_typestate::TransportFault {
     use a2a_typestate::TransportFault as Observed;
     match fault {
         TransportFault::Timeout => Observed::Timeout,
