@@ -35,6 +35,7 @@ pub mod sse;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
+pub mod typed;
 pub mod webhook;
 
 pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
@@ -48,6 +49,7 @@ pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use sse::{SseEvent, SseStream};
 pub use transport::{EventStream, StreamEnd, TaskPoll};
+pub use typed::{DynAgentTask, TypedRefusal, TypedTask};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
 
 /// The workspace README's code blocks, compiled as doctests so the quickstart cannot rot.
