@@ -29,7 +29,7 @@
 //! use a2a_client::Client;
 //! use a2a_client::typed::{DynAgentTask, TypedTask};
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_types::Message;
+//! use a2a_types::{Message, SendMessageRequest};
 //! use a2a_typestate::{Claims, Deployment, NoHistory, NoPush, Settlement, StreamingClaimed};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
@@ -40,7 +40,7 @@
 //! let handle = DynAgentTask::connect(&client, &agent.base_url(), Deployment::Direct).await?;
 //! let mut task = TypedTask::<Claims<StreamingClaimed, NoHistory, NoPush>>::try_from(handle)?;
 //!
-//! task.send_streaming(Message::user_text("m1", "hi").into()).await?; // compiles: streaming claimed
+//! task.send_streaming(SendMessageRequest::new(Message::user_text("m1", "hi"))).await?; // streaming claimed
 //! let now = task.elapsed();
 //! match task.settle_streaming(now) {
 //!     Ok(Settlement::Verified(task)) => { let _ = task.task().rely_on_streaming(); }
