@@ -92,7 +92,9 @@ async function main() {
   async function worker() {
     while (remaining > 0) {
       remaining -= 1;
-      totalEvents += await one(client);
+      // Not `total += await ...`: that reads the total before awaiting and loses updates.
+      const events = await one(client);
+      totalEvents += events;
     }
   }
   const started = process.hrtime.bigint();

@@ -66,7 +66,9 @@ async def main() -> None:
         nonlocal total_events
         while queue:
             queue.pop()
-            total_events += await one(client, args.workload, args.expect_events)
+            # Not `total += await ...`: that reads the total before awaiting and loses updates.
+            events = await one(client, args.workload, args.expect_events)
+            total_events += events
 
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(args.in_flight)))
