@@ -7,9 +7,9 @@
 //!
 //! | call | needs |
 //! | --- | --- |
-//! | [`send_streaming`](TypedTask::send_streaming), [`subscribe`](TypedTask::subscribe) | `C::Streaming:` [`HasStreamingClaim`] |
-//! | [`reconstruct_history`](TypedTask::reconstruct_history) | `C::History:` [`HasHistoryClaim`] |
-//! | [`register_push`](TypedTask::register_push), [`await_push`](TypedTask::await_push) | `C::Push:` [`HasPushClaim`] |
+//! | [`send_streaming`](TypedTask::send_streaming), [`subscribe`](TypedTask::subscribe) | `C::Streaming:` [`HasStreamingClaim`](a2a_typestate::HasStreamingClaim) |
+//! | [`reconstruct_history`](TypedTask::reconstruct_history) | `C::History:` [`HasHistoryClaim`](a2a_typestate::HasHistoryClaim) |
+//! | [`register_push`](TypedTask::register_push), [`await_push`](TypedTask::await_push) | `C::Push:` [`HasPushClaim`](a2a_typestate::HasPushClaim) |
 //! | [`send_message`](TypedTask::send_message), [`get_task`](TypedTask::get_task) | a tracked handle (`Claims<..>`) |
 //! | [`single_shot_send`](TypedTask::single_shot_send) | `TypedTask<SingleShot>` only |
 //!
@@ -29,13 +29,14 @@
 //! use a2a_client::Client;
 //! use a2a_client::typed::{DynAgentTask, TypedTask};
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_types::{Message, SendMessageRequest};
+//! use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
 //! use a2a_typestate::{Claims, Deployment, NoHistory, NoPush, Settlement, StreamingClaimed};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // A card claiming streaming, from an agent whose artifact only comes through GetTask.
-//! let agent = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamWithoutArtifact)).spawn().await?;
+//! let script = Script::honest().with(Lie::StreamWithoutArtifact);
+//! let agent = ScriptedAgent::builder().script(script).spawn().await?;
 //! let client = Client::builder().build()?;
 //! let handle = DynAgentTask::connect(&client, &agent.base_url(), Deployment::Direct).await?;
 //! let mut task = TypedTask::<Claims<StreamingClaimed, NoHistory, NoPush>>::try_from(handle)?;
@@ -49,8 +50,9 @@
 //!         println!("{}", refusal.violation());
 //!         // Only the single-shot send is left (`single_shot.send_streaming(..)` does not compile).
 //!         let single_shot = refusal.into_task();
-//!         let answer = single_shot.single_shot_send(Message::user_text("m2", "hi"), &Default::default()).await?;
-//!         println!("fallback answered {}", answer.kind());
+//!         let again = Message::user_text("m2", "hi");
+//!         let answer = single_shot.single_shot_send(again, &Default::default()).await?;
+//!         assert!(matches!(answer, SendMessageResponse::Task(_))); // the fallback's result
 //!     }
 //! }
 //! # agent.shutdown().await;
@@ -176,7 +178,8 @@ impl<C: Feedable> TypedTask<C> {
         }
         let now = self.elapsed();
         if let Err(deviation) = C::feed(&mut self.task, now, observed) {
-            tracing::warn!(%deviation, agent = %self.session.conn.agent().as_str(), "agent broke the task lifecycle");
+            let agent = self.session.conn.agent().as_str();
+            tracing::warn!(%deviation, %agent, "agent broke the task lifecycle");
         }
     }
 
