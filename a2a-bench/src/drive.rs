@@ -244,42 +244,49 @@ async fn call(target: &Target, workload: Workload, expect_events: usize) -> Resu
     Ok(events)
 }
 
-/// Runs `options` and reports the figures.
-///
-/// # Errors
-///
-/// [`DriveError`] at the first failed call: a benchmark of failing calls would measure nothing.
-pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
-    if options.agents.is_empty() || options.requests == 0 || options.in_flight == 0 {
-        return Err(DriveError::Options(
-            "need at least one agent, one request and one call in flight".into(),
-        ));
-    }
-    // The same reqwest settings the SDK's client is built with (connect timeout, no proxy on loopback).
-    let http = reqwest::Client::builder()
+/// The reqwest client of the hand-written floor: the settings the SDK's client is built with
+/// (connect timeout), and no proxy on loopback.
+fn floor_http() -> Result<reqwest::Client, DriveError> {
+    reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
         .no_proxy()
         .build()
-        .map_err(|source| FloorError::Http { url: String::new(), source })?;
+        .map_err(|source| DriveError::Floor(FloorError::Http { url: String::new(), source }))
+}
+
+/// Discovers every agent through `client` and makes one warm-up call to each.
+async fn targets(
+    client: ClientKind,
+    agents: &[String],
+    workload: Workload,
+    expect: usize,
+) -> Result<Arc<Vec<Target>>, DriveError> {
+    let http = floor_http()?;
     let sdk = Client::builder().build()?;
-    let mut targets = Vec::with_capacity(options.agents.len());
-    for agent in &options.agents {
-        let target = target(options.client, &sdk, &http, agent).await?;
-        call(&target, options.workload, options.expect_events).await?;
+    let mut targets = Vec::with_capacity(agents.len());
+    for agent in agents {
+        let target = target(client, &sdk, &http, agent).await?;
+        call(&target, workload, expect).await?;
         targets.push(target);
     }
-    let targets = Arc::new(targets);
+    Ok(Arc::new(targets))
+}
 
-    let open_files_before = memory::open_files().unwrap_or_default();
-    let baseline = memory::resident().unwrap_or_default();
-    memory::reset_peak();
+/// Makes `requests` calls, round-robin over `targets`, `in_flight` at a time; returns the wall
+/// time and the events received.
+async fn run_calls(
+    targets: &Arc<Vec<Target>>,
+    workload: Workload,
+    expect: usize,
+    requests: usize,
+    in_flight: usize,
+) -> Result<(f64, u64), DriveError> {
     let next = Arc::new(AtomicUsize::new(0));
     let events = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
-    let workers: Vec<_> = (0..options.in_flight)
+    let workers: Vec<_> = (0..in_flight)
         .map(|_| {
             let (targets, next, events) = (targets.clone(), next.clone(), events.clone());
-            let (workload, expect, requests) = (options.workload, options.expect_events, options.requests);
             tokio::spawn(async move {
                 loop {
                     let n = next.fetch_add(1, Ordering::Relaxed);
@@ -295,9 +302,28 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
     for worker in futures::future::join_all(workers).await {
         worker.map_err(|e| DriveError::Outcome(format!("a worker task failed: {e}")))??;
     }
-    let seconds = started.elapsed().as_secs_f64();
+    Ok((started.elapsed().as_secs_f64(), events.load(Ordering::Relaxed)))
+}
+
+/// Runs `options` and reports the figures.
+///
+/// # Errors
+///
+/// [`DriveError`] at the first failed call: a benchmark of failing calls would measure nothing.
+pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
+    if options.agents.is_empty() || options.requests == 0 || options.in_flight == 0 {
+        return Err(DriveError::Options(
+            "need at least one agent, one request and one call in flight".into(),
+        ));
+    }
+    let targets = targets(options.client, &options.agents, options.workload, options.expect_events).await?;
+    let open_files_before = memory::open_files().unwrap_or_default();
+    let baseline = memory::resident().unwrap_or_default();
+    memory::reset_peak();
+    let (seconds, events) =
+        run_calls(&targets, options.workload, options.expect_events, options.requests, options.in_flight)
+            .await?;
     let peak = memory::resident().unwrap_or_default().peak_kib;
-    let events = events.load(Ordering::Relaxed);
     let open_files_after = memory::open_files().unwrap_or_default();
     Ok(DriveReport {
         client: options.client.label().to_owned(),
@@ -315,4 +341,113 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
         open_files_before,
         open_files_after,
     })
+}
+
+/// An interleaved comparison: the clients take turns, one block of calls each, round after round
+/// (the order rotating), so that a busy minute on the machine slows them all alike.
+#[derive(Debug, Clone)]
+pub struct CompareOptions {
+    /// The clients compared; the first is the reference the ratios are taken against.
+    pub clients: Vec<ClientKind>,
+    /// The workload.
+    pub workload: Workload,
+    /// Agent base URLs.
+    pub agents: Vec<String>,
+    /// Rounds.
+    pub rounds: usize,
+    /// Calls per client per round.
+    pub block: usize,
+    /// Calls in flight.
+    pub in_flight: usize,
+    /// Events each stream must have (0: any).
+    pub expect_events: usize,
+}
+
+/// One client's totals in a comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareRow {
+    /// The client, in words.
+    pub client: String,
+    /// Calls made (all rounds).
+    pub requests: usize,
+    /// Events received.
+    pub events: u64,
+    /// Time spent in this client's blocks.
+    pub seconds: f64,
+    /// Calls per second over its blocks.
+    pub requests_per_second: f64,
+    /// Events per second over its blocks.
+    pub events_per_second: f64,
+    /// Throughput relative to the first client.
+    pub ratio: f64,
+    /// The lowest and highest per-round ratio to the first client: the spread the noise left.
+    pub ratio_range: (f64, f64),
+}
+
+/// The result of [`compare`], printed as one JSON line.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// The workload.
+    pub workload: Workload,
+    /// Calls in flight.
+    pub in_flight: usize,
+    /// Rounds run.
+    pub rounds: usize,
+    /// One row per client, the reference first.
+    pub clients: Vec<CompareRow>,
+}
+
+/// Runs an interleaved comparison.
+///
+/// # Errors
+///
+/// [`DriveError`] at the first failed call.
+pub async fn compare(options: &CompareOptions) -> Result<CompareReport, DriveError> {
+    if options.clients.is_empty() || options.agents.is_empty() || options.rounds == 0 || options.block == 0 {
+        return Err(DriveError::Options("need clients, agents, rounds and a block size".into()));
+    }
+    let (workload, expect) = (options.workload, options.expect_events);
+    let mut prepared = Vec::with_capacity(options.clients.len());
+    for client in &options.clients {
+        prepared.push(targets(*client, &options.agents, workload, expect).await?);
+    }
+    let n = prepared.len();
+    let mut totals = vec![(0.0f64, 0u64); n];
+    let mut per_round = vec![Vec::with_capacity(options.rounds); n];
+    for round in 0..options.rounds {
+        for turn in 0..n {
+            let which = (round + turn) % n;
+            let Some(targets) = prepared.get(which) else { continue };
+            let (seconds, events) =
+                run_calls(targets, workload, expect, options.block, options.in_flight).await?;
+            if let (Some(total), Some(rounds)) = (totals.get_mut(which), per_round.get_mut(which)) {
+                total.0 += seconds;
+                total.1 += events;
+                rounds.push(seconds);
+            }
+        }
+    }
+    let requests = options.rounds * options.block;
+    let reference = totals.first().map_or(1.0, |t| t.0);
+    let reference_rounds = per_round.first().cloned().unwrap_or_default();
+    let clients = options
+        .clients
+        .iter()
+        .zip(totals.iter().zip(&per_round))
+        .map(|(client, ((seconds, events), rounds))| {
+            let ratios = reference_rounds.iter().zip(rounds).map(|(r, s)| r / s);
+            let ratio_range = ratios.fold((f64::INFINITY, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+            CompareRow {
+                client: client.label().to_owned(),
+                requests,
+                events: *events,
+                seconds: *seconds,
+                requests_per_second: requests as f64 / seconds,
+                events_per_second: *events as f64 / seconds,
+                ratio: reference / seconds,
+                ratio_range,
+            }
+        })
+        .collect();
+    Ok(CompareReport { workload, in_flight: options.in_flight, rounds: options.rounds, clients })
 }

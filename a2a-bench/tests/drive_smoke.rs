@@ -70,3 +70,25 @@ async fn the_bench_agent_requires_the_1_0_version_header_like_the_official_serve
     assert_eq!(answer["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(answer["id"], 3);
 }
+
+#[tokio::test]
+async fn an_interleaved_comparison_gives_every_client_the_same_calls_and_the_reference_ratio_one() {
+    use a2a_bench::drive::{CompareOptions, compare};
+    let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
+    let options = CompareOptions {
+        clients: vec![ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkVerified],
+        workload: Workload::Stream,
+        agents: vec![agent.base_url()],
+        rounds: 3,
+        block: 2,
+        in_flight: 2,
+        expect_events: EVENTS,
+    };
+    let report = compare(&options).await.unwrap();
+    assert_eq!(report.clients.len(), 3);
+    for row in &report.clients {
+        assert_eq!((row.requests, row.events), (6, 6 * EVENTS as u64), "{row:?}");
+        assert!(row.ratio_range.0 <= row.ratio && row.ratio <= row.ratio_range.1, "{row:?}");
+    }
+    assert!((report.clients[0].ratio - 1.0).abs() < 1e-9);
+}

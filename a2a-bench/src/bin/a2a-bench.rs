@@ -11,7 +11,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use a2a_bench::drive::{ClientKind, DriveOptions, Workload, drive};
+use a2a_bench::drive::{ClientKind, CompareOptions, DriveOptions, Workload, compare, drive};
 use a2a_bench::{BenchAgent, BenchAgentConfig};
 use a2a_testkit::{Capabilities, Script, ScriptedAgent};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -67,6 +67,26 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         expect_events: usize,
     },
+    /// Interleaves several Rust clients (blocks of calls, taking turns) and prints their ratios to
+    /// the first as JSON: steadier than separate runs on a busy machine.
+    Compare {
+        /// The clients, comma-separated; the first is the reference.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "floor,sdk,sdk-verified")]
+        clients: Vec<ClientKind>,
+        #[arg(long, value_enum)]
+        workload: Workload,
+        #[arg(long = "url", required = true)]
+        urls: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        rounds: usize,
+        /// Calls per client per round.
+        #[arg(long)]
+        block: usize,
+        #[arg(long, default_value_t = 1)]
+        in_flight: usize,
+        #[arg(long, default_value_t = 0)]
+        expect_events: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -92,6 +112,21 @@ fn main() -> ExitCode {
                 let options =
                     DriveOptions { client, workload, agents: urls, requests, in_flight, expect_events };
                 let report = drive(&options).await.map_err(|e| error_chain(&e))?;
+                let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+                println!("{line}");
+                Ok(())
+            }
+            Command::Compare { clients, workload, urls, rounds, block, in_flight, expect_events } => {
+                let options = CompareOptions {
+                    clients,
+                    workload,
+                    agents: urls,
+                    rounds,
+                    block,
+                    in_flight,
+                    expect_events,
+                };
+                let report = compare(&options).await.map_err(|e| error_chain(&e))?;
                 let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
                 println!("{line}");
                 Ok(())
