@@ -77,18 +77,16 @@ python_client() { "$py" "$here/python_client.py" "$@"; }
 js_client() { node "$here/js_client.mjs" "$@"; }
 
 fig2() {
+    # Interleaved: the three Rust clients take turns, one block each per round, so the ratios are not
+    # skewed by whoever else was compiling in that minute.
     serve --agents 1 --kind bench --events 1000
     local url="${AGENT_URLS[0]}"
     serve --agents 1 --kind testkit --step-delay-ms 0
     local testkit="${AGENT_URLS[0]}"
-    for _ in $(seq 1 "$reps"); do
-        for client in floor sdk sdk-verified; do
-            record fig2 bench rust --client "$client" --workload send --url "$url" --requests 5000 --in-flight 1
-            record fig2 bench rust --client "$client" --workload send --url "$url" --requests 20000 --in-flight 64
-            record fig2 bench rust --client "$client" --workload stream --url "$url" --requests 100 --in-flight 1 --expect-events 1000
-            record fig2 testkit rust --client "$client" --workload send --url "$testkit" --requests 2000 --in-flight 1
-        done
-    done
+    record fig2 bench "$bench" compare --workload send --url "$url" --rounds 20 --block 500 --in-flight 1
+    record fig2 bench "$bench" compare --workload send --url "$url" --rounds 20 --block 2000 --in-flight 64
+    record fig2 bench "$bench" compare --workload stream --url "$url" --rounds 20 --block 10 --in-flight 1 --expect-events 1000
+    record fig2 testkit "$bench" compare --workload send --url "$testkit" --rounds 20 --block 250 --in-flight 1
 }
 
 fig3() {
