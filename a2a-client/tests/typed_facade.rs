@@ -195,3 +195,24 @@ fn typed_handle_costs_nothing_over_the_dynamic_one() {
     );
     assert_eq!(size_of::<TypedTask<SingleShot>>(), size_of::<DynAgentTask>());
 }
+
+#[tokio::test]
+async fn inline_push_config_is_refused_so_push_cannot_bypass_its_gate() {
+    let agent = spawn(Capabilities::none().with_push_notifications(), Script::honest()).await;
+    let client = client();
+    let receiver = client.start_push_receiver().await.unwrap();
+    let mut task = typed::<Claims<NoStreaming, NoHistory, NoPush>>(&agent).await;
+    let inline = SendMessageConfiguration {
+        task_push_notification_config: Some(receiver.register_for_new_task().to_config()),
+        ..Default::default()
+    };
+
+    let error = task
+        .send_message(SendMessageRequest::new(text("hello")).with_configuration(inline))
+        .await
+        .unwrap_err();
+
+    assert_eq!(error.kind(), ErrorKind::Config);
+    assert_eq!(count(&agent, "SendMessage"), 0, "nothing was sent");
+    agent.shutdown().await;
+}

@@ -207,6 +207,18 @@ impl<C: Feedable> TypedTask<C> {
         }
     }
 
+    /// A push config riding inline on a send would register a webhook past the push gate and
+    /// unseen by the verifier: [`register_push`](Self::register_push) is the way.
+    fn refuse_inline_push(request: &SendMessageRequest) -> Result<(), Error> {
+        match request.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()) {
+            Some(_) => Err(Error::config(
+                "a typed task registers push with register_push, not inline in the send's \
+                 configuration.taskPushNotificationConfig",
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn accepted_output_modes(request: &SendMessageRequest) -> &[String] {
         request.configuration.as_ref().map_or(&[], |c| c.accepted_output_modes.as_slice())
     }
@@ -217,9 +229,12 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> TypedTask<Claims<S, H, P>> {
     /// feeding the message's media types and the answer to the verifier.
     ///
     /// # Errors
-    /// As [`AgentConnection::send_message`]; the agent's error and transport faults are observed.
+    /// [`crate::ErrorKind::Config`] for a request carrying an inline push config (use
+    /// [`register_push`](Self::register_push)); otherwise as [`AgentConnection::send_message`]. The
+    /// agent's error and transport faults are observed.
     pub async fn send_message(&mut self, request: SendMessageRequest) -> Result<SendMessageResponse, Error> {
         let _permit = self.task.send_permit();
+        Self::refuse_inline_push(&request)?;
         self.observe(Observed::message_sent(&request.message, Self::accepted_output_modes(&request)));
         match self.session.conn.send_message(request).await {
             Ok(response) => {

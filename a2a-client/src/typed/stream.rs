@@ -32,7 +32,9 @@ impl<C: Feedable> TypedTask<C> {
     /// is confirmed with one `GetTask` (the check the claim's first use is).
     ///
     /// # Errors
-    /// As [`AgentConnection::send_streaming_message`](crate::AgentConnection::send_streaming_message)
+    /// [`crate::ErrorKind::Config`] for a request carrying an inline push config (use
+    /// [`register_push`](Self::register_push)); otherwise as
+    /// [`AgentConnection::send_streaming_message`](crate::AgentConnection::send_streaming_message)
     /// (an agent answering `-32004` is observed: with an unverified claim that is a refusal, read
     /// it with `settle_streaming`); an error the agent sent inside the stream.
     pub async fn send_streaming(&mut self, request: SendMessageRequest) -> Result<Streamed, Error>
@@ -40,6 +42,7 @@ impl<C: Feedable> TypedTask<C> {
         C::Streaming: HasStreamingClaim,
     {
         let permit = self.task.stream_permit();
+        Self::refuse_inline_push(&request)?;
         let accepted = Self::accepted_output_modes(&request).to_vec();
         self.observe(Observed::message_sent(&request.message, &accepted));
         let call = Call::SendStreamingMessage;
