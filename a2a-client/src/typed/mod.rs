@@ -85,6 +85,7 @@ use crate::{AgentConnection, Error};
 pub use dynamic::{DynAgentTask, TypedNarrowingError};
 pub use feed::Feedable;
 pub use refusal::TypedRefusal;
+pub use settle::TypedSettleResult;
 pub use stream::Streamed;
 
 /// A task against one agent whose type says which of the card's claims it holds: the network
