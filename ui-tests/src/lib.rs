@@ -33,9 +33,16 @@ pub fn card(capabilities: &str) -> Option<AgentCard> {
     a2a_types::parse::from_str(&json).ok()
 }
 
-/// The claims lifted from [`card`] for a directly reached agent (no claims if it did not parse).
+/// The claims lifted from [`card`] for a directly reached agent.
+///
+/// # Panics
+/// When the fixture's `capabilities` JSON does not parse: a typo in a fixture must fail the suite
+/// loudly, not quietly become a card that claims nothing.
+#[allow(clippy::panic)]
 pub fn claims(capabilities: &str) -> Arc<CardClaims> {
-    let card = card(capabilities).unwrap_or_default();
+    let Some(card) = card(capabilities) else {
+        panic!("ui-tests fixture: capabilities {capabilities} do not make a valid agent card");
+    };
     Arc::new(CardClaims::lift(&card, Deployment::Direct))
 }
 
