@@ -161,6 +161,35 @@ pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: ParseOptions)
     Ok(value)
 }
 
+/// As [`from_slice`], faster on the common path: parses with plain `serde_json`, and only when that
+/// fails parses again with path tracking, so the error still names the JSON path.
+///
+/// Path tracking makes a typed parse 1.35-1.7 times slower (BENCHMARKS.md, figure 1); a well-formed
+/// answer does not need it. Accepts and refuses exactly the documents [`from_slice`] does.
+///
+/// # Errors
+/// As [`from_slice`].
+pub fn from_slice_fast<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
+    if bytes.len() <= DEFAULT_MAX_DOCUMENT_BYTES
+        && let Ok(value) = serde_json::from_slice(bytes)
+    {
+        return Ok(value);
+    }
+    from_slice(bytes)
+}
+
+/// As [`from_value`], faster on the common path: reads `value` with plain `serde_json` (borrowing
+/// it), and only when that fails reads it again with path tracking to name the path in the error.
+///
+/// # Errors
+/// As [`from_value`].
+pub fn from_value_fast<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ParseError> {
+    match T::deserialize(&value) {
+        Ok(typed) => Ok(typed),
+        Err(_) => from_value(value),
+    }
+}
+
 /// Converts an already parsed JSON value into `T`, with the same path-carrying errors.
 ///
 /// # Errors
@@ -280,5 +309,32 @@ mod tests {
     fn within_prefixes_paths() {
         let err = ParseError::new(ParseErrorKind::Shape, "[0].id", "m").within("skills");
         assert_eq!(err.path(), "skills[0].id");
+    }
+
+    #[test]
+    fn fast_parse_reads_what_the_tracked_parse_reads() {
+        let card: Card = from_slice_fast(br#"{"capabilities":{"streaming":true}}"#).unwrap();
+        assert_eq!(card.capabilities.streaming, Some(true));
+        let card: Card = from_value_fast(serde_json::json!({"capabilities": {}})).unwrap();
+        assert_eq!(card.capabilities.streaming, None);
+    }
+
+    #[test]
+    fn fast_parse_errors_still_name_the_path() {
+        let doc = r#"{"capabilities":{"streaming":"yes"}}"#;
+        let err = from_slice_fast::<Card>(doc.as_bytes()).unwrap_err();
+        assert_eq!(err.to_string(), "capabilities.streaming: expected a boolean, found a string");
+        let value: serde_json::Value = serde_json::from_str(doc).unwrap();
+        let err = from_value_fast::<Card>(value).unwrap_err();
+        assert_eq!(err.to_string(), "capabilities.streaming: expected a boolean, found a string");
+    }
+
+    #[test]
+    fn fast_parse_refuses_trailing_garbage_and_oversized_documents() {
+        let err = from_slice_fast::<Card>(br#"{"capabilities":{}} x"#).unwrap_err();
+        assert_eq!(err.kind(), ParseErrorKind::Syntax);
+        let mut huge = vec![b' '; DEFAULT_MAX_DOCUMENT_BYTES];
+        huge.extend_from_slice(br#"{"capabilities":{}}"#);
+        assert_eq!(from_slice_fast::<Card>(&huge).unwrap_err().kind(), ParseErrorKind::TooLarge);
     }
 }
