@@ -2,11 +2,12 @@
 //! are POSTed to the interface URL as `application/json`, answers come with HTTP 200 carrying either
 //! `result` or `error`, and streams are SSE whose every `data:` is one such response.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use a2a_types::parse::{ParseError, ParseErrorKind};
 
-use super::{Endpoint, is_event_stream, protocol, unexpected};
+use super::{Endpoint, is_event_stream, protocol, read_json_unbounded, unexpected};
 use crate::retry::retry_after;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
@@ -16,15 +17,21 @@ pub(crate) fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// The request envelope with the id `id`.
-fn envelope(id: &str, method: &str, params: Option<Value>) -> Value {
-    match params {
-        Some(params) => json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        None => json!({"jsonrpc": "2.0", "id": id, "method": method}),
-    }
+/// The request envelope with the id `id`, written straight to the body (no intermediate `Value`).
+#[derive(Serialize)]
+struct Envelope<'a> {
+    jsonrpc: &'static str,
+    id: &'a str,
+    method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<Value>,
 }
 
-fn post(endpoint: &Endpoint, body: &Value, accept: &str) -> reqwest::RequestBuilder {
+fn envelope<'a>(id: &'a str, method: &'a str, params: Option<Value>) -> Envelope<'a> {
+    Envelope { jsonrpc: "2.0", id, method, params }
+}
+
+fn post(endpoint: &Endpoint, body: &Envelope<'_>, accept: &str) -> reqwest::RequestBuilder {
     endpoint
         .request(reqwest::Method::POST, endpoint.url.clone())
         .header(reqwest::header::ACCEPT, accept)
@@ -35,16 +42,17 @@ fn post(endpoint: &Endpoint, body: &Value, accept: &str) -> reqwest::RequestBuil
 pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value>) -> Result<Value, Error> {
     let id = new_id();
     let body = envelope(&id, method, params);
-    let url = endpoint.url.to_string();
-    // One bound for the whole exchange: headers and body together.
+    let request = post(endpoint, &body, "application/json").build().map_err(Error::from)?;
+    let url = request.url().to_string();
+    // One bound for the whole exchange, headers and body together: one timer per attempt.
     endpoint
         .bounded(&url, async {
-            let response = endpoint.send(post(endpoint, &body, "application/json")).await?;
+            let response = endpoint.send_unbounded(request, &url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
-            let answer = endpoint.read_json(response, &url).await?;
+            let answer = read_json_unbounded(response, &url).await?;
             result_of(answer, &id, "json-rpc response").map_err(|e| e.with_url(&url))
         })
         .await
@@ -79,8 +87,8 @@ pub(crate) async fn open(
 
 /// The `result` of one SSE event of a JSON-RPC stream opened with request id `id`.
 pub(crate) fn event_result(event: SseEvent, id: &str) -> Result<Value, Error> {
-    let answer: Value =
-        a2a_types::parse::from_str(&event.data).map_err(|e| Error::bad_input("json-rpc stream event", e))?;
+    let answer: Value = a2a_types::parse::from_slice_fast(event.data.as_bytes())
+        .map_err(|e| Error::bad_input("json-rpc stream event", e))?;
     result_of(answer, id, "json-rpc stream event")
 }
 
@@ -136,6 +144,7 @@ async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: 
 mod tests {
     use super::*;
     use crate::ErrorKind;
+    use serde_json::json;
 
     fn sse(data: &str) -> SseEvent {
         SseEvent { event: None, data: data.to_owned(), id: None }
@@ -168,9 +177,11 @@ mod tests {
 
     #[test]
     fn requests_carry_a_fresh_id_and_params_only_when_given() {
-        let with = envelope(&new_id(), "GetTask", Some(json!({"id": "t"})));
+        let written = |id: &str, method: &str, params| serde_json::to_value(envelope(id, method, params));
+        let with = written(&new_id(), "GetTask", Some(json!({"id": "t"}))).unwrap();
         assert_eq!((with["jsonrpc"].as_str(), with["method"].as_str()), (Some("2.0"), Some("GetTask")));
-        let without = envelope(&new_id(), "agent/getAuthenticatedExtendedCard", None);
+        assert_eq!(with["params"], json!({"id": "t"}));
+        let without = written(&new_id(), "agent/getAuthenticatedExtendedCard", None).unwrap();
         assert!(without.get("params").is_none());
         assert_ne!(with["id"], without["id"]);
     }

@@ -130,9 +130,18 @@ impl Endpoint {
     pub(crate) async fn send(&self, request: reqwest::RequestBuilder) -> Result<reqwest::Response, Error> {
         let request = request.build().map_err(Error::from)?;
         let url = request.url().to_string();
+        self.bounded(&url, self.send_unbounded(request, &url)).await
+    }
+
+    /// Sends one request, counted against the agent, with no bound of its own: for a caller that
+    /// bounds the whole exchange once ([`Endpoint::bounded`]), so each attempt pays one timer.
+    pub(crate) async fn send_unbounded(
+        &self,
+        request: reqwest::Request,
+        url: &str,
+    ) -> Result<reqwest::Response, Error> {
         self.client.metrics().record_request(self.agent.as_str());
-        let sent = self.client.http().execute(request);
-        self.bounded(&url, async { sent.await.map_err(|e| Error::from(e).with_url(&url)) }).await
+        self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url))
     }
 
     /// Runs `exchange` within the request timeout: a timeout fault naming `url` when it runs out.
@@ -155,11 +164,7 @@ impl Endpoint {
     /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout) as
     /// JSON; an empty body reads as `{}`.
     pub(crate) async fn read_json(&self, response: reqwest::Response, url: &str) -> Result<Value, Error> {
-        let body = self.bounded(url, read_bounded(response, MAX_RESPONSE_BYTES, url)).await?;
-        if body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Value::Object(serde_json::Map::new()));
-        }
-        a2a_types::parse::from_slice(&body).map_err(|e| Error::bad_input("response body", e).with_url(url))
+        self.bounded(url, read_json_unbounded(response, url)).await
     }
 
     /// Runs a non-streaming call, retried on transport faults per the client's policy.
@@ -202,6 +207,16 @@ impl Endpoint {
     }
 }
 
+/// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`]) as JSON, with no bound of its own
+/// (the caller bounds the exchange); an empty body reads as `{}`.
+pub(crate) async fn read_json_unbounded(response: reqwest::Response, url: &str) -> Result<Value, Error> {
+    let body = read_bounded(response, MAX_RESPONSE_BYTES, url).await?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(serde_json::Map::new()));
+    }
+    a2a_types::parse::from_slice_fast(&body).map_err(|e| Error::bad_input("response body", e).with_url(url))
+}
+
 /// Whether a response is an event stream (else it is a plain JSON answer, such as an error).
 pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
     response
@@ -211,9 +226,10 @@ pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/event-stream"))
 }
 
-/// Reads a value of `T` from JSON, naming `what` and the JSON path on failure.
+/// Reads a value of `T` from JSON, naming `what` and the JSON path on failure (the path is tracked
+/// only when the plain read fails: tracking it on every answer cost a third of the parse).
 pub(crate) fn read<T: serde::de::DeserializeOwned>(what: &'static str, value: Value) -> Result<T, Error> {
-    a2a_types::parse::from_value(value).map_err(|e| Error::bad_input(what, e))
+    a2a_types::parse::from_value_fast(value).map_err(|e| Error::bad_input(what, e))
 }
 
 /// The error for a response that is neither the expected result nor an A2A error.

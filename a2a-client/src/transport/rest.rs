@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{A2A_JSON_MEDIA_TYPE, Endpoint, is_event_stream, protocol, unexpected};
+use super::{A2A_JSON_MEDIA_TYPE, Endpoint, is_event_stream, protocol, read_json_unbounded, unexpected};
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
@@ -94,15 +94,16 @@ fn scalar(value: &Value) -> Option<String> {
 pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
     let accept = format!("{A2A_JSON_MEDIA_TYPE}, application/json");
     let (request, url) = call.request(endpoint, &accept)?;
-    // One bound for the whole exchange: headers and body together.
+    let request = request.build().map_err(Error::from)?;
+    // One bound for the whole exchange, headers and body together: one timer per attempt.
     endpoint
         .bounded(&url, async {
-            let response = endpoint.send(request).await?;
+            let response = endpoint.send_unbounded(request, &url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
-            let body = endpoint.read_json(response, &url).await?;
+            let body = read_json_unbounded(response, &url).await?;
             if ProtocolError::is_rpc_status_body(&body) {
                 return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
             }
@@ -131,8 +132,8 @@ pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<reqwest
 
 /// The `StreamResponse` JSON of one SSE event, or the error the agent sent in its place.
 pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
-    let value: Value =
-        a2a_types::parse::from_str(&event.data).map_err(|e| Error::bad_input("http+json stream event", e))?;
+    let value: Value = a2a_types::parse::from_slice_fast(event.data.as_bytes())
+        .map_err(|e| Error::bad_input("http+json stream event", e))?;
     if ProtocolError::is_rpc_status_body(&value) {
         let status = value.pointer("/error/code").and_then(Value::as_u64).unwrap_or(0);
         return Err(Error::protocol(ProtocolError::from_rpc_status(
