@@ -51,6 +51,14 @@ pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
 /// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
 pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 
+/// Default number of idle connections kept open per agent host: 8.
+///
+/// Each idle keep-alive connection holds about 20 KiB (BENCHMARKS.md, figure 4). Left unbounded (as
+/// reqwest is by default) the pool keeps every connection the busiest moment needed, so memory grows
+/// with the peak rather than the load. Eight serves eight calls to one agent back to back without
+/// reconnecting; a burst above that opens a connection per extra call and closes it afterwards.
+pub const DEFAULT_POOL_MAX_IDLE_PER_HOST: usize = 8;
+
 /// How often a non-streaming task is polled with `GetTask`: `initial`, then growing by `factor`, never
 /// above `cap`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,6 +152,7 @@ pub struct ClientConfig {
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) user_agent: String,
+    pub(crate) pool_max_idle_per_host: usize,
 }
 
 impl Default for ClientConfig {
@@ -163,6 +172,7 @@ impl Default for ClientConfig {
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
+            pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
         }
     }
 }
@@ -226,6 +236,10 @@ impl ClientConfig {
     /// `User-Agent` header value (`a2a-client-rs/<version>`).
     pub fn user_agent(&self) -> &str {
         &self.user_agent
+    }
+    /// Idle connections kept open per host ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`]).
+    pub fn pool_max_idle_per_host(&self) -> usize {
+        self.pool_max_idle_per_host
     }
     /// The bounds the typestate verifier judges elapsed time against, from this configuration: the
     /// poll cadence's cap as the steady poll interval, the working bound, the push arrival bound.
@@ -341,6 +355,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Sets how many idle connections are kept open per host for reuse
+    /// ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`] by default); connections returned beyond it are closed. `0`
+    /// keeps none: every call opens a connection.
+    pub fn pool_max_idle_per_host(mut self, connections: usize) -> Self {
+        self.config.pool_max_idle_per_host = connections;
+        self
+    }
+
     /// Shares a discovery cache with other clients (each client gets its own by default).
     pub fn discovery_cache(mut self, cache: DiscoveryCache) -> Self {
         self.cache = Some(cache);
@@ -385,6 +407,7 @@ impl ClientBuilder {
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .user_agent(config.user_agent.clone())
+            .pool_max_idle_per_host(config.pool_max_idle_per_host)
             .build()
             .map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
         let cache =
@@ -413,6 +436,13 @@ mod tests {
         assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));
         assert_eq!(config.suspect_marks(), SuspectMarks::On);
         assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
+        assert_eq!(config.pool_max_idle_per_host(), 8);
+    }
+
+    #[test]
+    fn idle_connections_per_host_are_configurable_down_to_none() {
+        let client = ClientBuilder::new().pool_max_idle_per_host(0).build().unwrap();
+        assert_eq!(client.config().pool_max_idle_per_host(), 0);
     }
 
     #[test]
