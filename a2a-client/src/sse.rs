@@ -215,8 +215,19 @@ impl Parser {
         }
     }
 
-    fn feed(&mut self, mut rest: &[u8]) -> Result<(), Error> {
+    fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        // The chunk's UTF-8 prefix, checked once, is where whole frames are looked for.
+        let text = match std::str::from_utf8(chunk) {
+            Ok(text) => text,
+            Err(e) => chunk.get(..e.valid_up_to()).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or(""),
+        };
+        let mut rest = chunk;
         while !rest.is_empty() {
+            let offset = chunk.len() - rest.len();
+            if let Some(frame) = text.get(offset..).and_then(|t| self.whole_frame(t)) {
+                rest = rest.get(frame..).unwrap_or_default();
+                continue;
+            }
             if std::mem::take(&mut self.skip_lf)
                 && let Some((b'\n', tail)) = rest.split_first()
             {
@@ -242,6 +253,40 @@ impl Parser {
             }
         }
         Ok(())
+    }
+
+    /// Reads a whole `data: <one line>\n\n` frame (what A2A servers send for every event) from the
+    /// start of `text` in one step, when the parser is between events: the bytes it took, or `None`
+    /// to leave them to the line-by-line path. Framing line by line cost four times a blank-line
+    /// split (BENCHMARKS.md, figure 1); this gives the same events, as the chunking proptest checks.
+    fn whole_frame(&mut self, text: &str) -> Option<usize> {
+        let between_events = !self.skip_lf
+            && !self.first_line
+            && !self.in_comment
+            && !self.fields_pending
+            && !self.has_data
+            && self.line.is_empty()
+            && self.event_type.is_empty();
+        if !between_events {
+            return None;
+        }
+        let after = text.strip_prefix("data:")?;
+        let end = after.find('\n')?;
+        let (value, tail) = after.split_at(end);
+        if !tail.starts_with("\n\n") || value.contains('\r') {
+            return None;
+        }
+        let line = "data:".len() + value.len();
+        if line > self.max {
+            // The line-by-line path refuses it with the limit's error.
+            return None;
+        }
+        self.out.push_back(SseEvent {
+            event: None,
+            data: value.strip_prefix(' ').unwrap_or(value).to_owned(),
+            id: self.last_id.clone().filter(|id| !id.is_empty()),
+        });
+        Some(line + "\n\n".len())
     }
 
     /// Whether the input so far stops inside an event (a line or fields not yet ended by a blank line).
@@ -436,6 +481,27 @@ mod tests {
         parser.feed(&[b'x'; 100]).unwrap();
         parser.feed(b"\ndata: ok\n\n").unwrap();
         assert_eq!(parser.out.len(), 1);
+    }
+
+    #[test]
+    fn whole_frames_read_at_once_match_the_line_by_line_reading() {
+        let body = "data: first\n\nid: 7\ndata: {\"a\":\"é\"}\n\ndata:no space\n\ndata: \n\n\
+                    data: x\r\n\r\ndata: two\ndata: lines\n\nevent: error\ndata: e\n\ndata: last\n\n";
+        let whole = parse_all(&[body.as_bytes()]).unwrap();
+        let byte_by_byte: Vec<&[u8]> = body.as_bytes().chunks(1).collect();
+        assert_eq!(whole, parse_all(&byte_by_byte).unwrap());
+        assert_eq!(data(&whole), ["first", "{\"a\":\"é\"}", "no space", "", "x", "two\nlines", "e", "last"]);
+        assert_eq!(whole[2].id.as_deref(), Some("7"), "the id persists into whole frames");
+        assert!(whole[6].is_error());
+    }
+
+    #[test]
+    fn a_whole_frame_over_the_limit_is_still_refused() {
+        let mut parser = Parser::new(16);
+        parser.feed(b"data: a\n\n").unwrap();
+        let err = parser.feed(b"data: 0123456789abcdef\n\n").unwrap_err();
+        assert_eq!(err.parse_error().map(ParseError::kind), Some(ParseErrorKind::TooLarge));
+        assert_eq!(data(&parser.out.into_iter().collect::<Vec<_>>()), ["a"]);
     }
 
     fn stream_of(chunks: Vec<&'static [u8]>) -> SseStream {
