@@ -151,6 +151,13 @@ impl PushCallback {
     pub fn stream_response(&self) -> Result<StreamResponse, Error> {
         a2a_types::parse::from_value(self.body.clone()).map_err(|e| Error::bad_input("push callback", e))
     }
+
+    /// The task state the callback reports (a task snapshot or a status update); `None` for
+    /// messages, artifact chunks and bodies that are not a 1.0 `StreamResponse`. This is what the
+    /// verifier is told about a callback.
+    pub fn task_state(&self) -> Option<a2a_types::TaskState> {
+        self.stream_response().ok().and_then(|body| body.state())
+    }
 }
 
 /// The outcome of waiting for a callback within a bound.

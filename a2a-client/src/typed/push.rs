@@ -1,6 +1,5 @@
 //! Push-notification registration and callbacks: only where the handle holds a push claim.
 
-use a2a_types::StreamResponse;
 use a2a_typestate::{Call, HasPushClaim, Observed};
 
 use super::{Feedable, TypedTask};
@@ -53,11 +52,7 @@ impl<C: Feedable> TypedTask<C> {
         };
         let arrival = receiver.next_callback(&task, permit.arrival_bound()).await?;
         if let PushArrival::Delivered(callback) = &arrival {
-            let state = callback.stream_response().ok().and_then(|body| match body {
-                StreamResponse::Task(task) => Some(task.status.state),
-                StreamResponse::StatusUpdate(update) => Some(update.status.state),
-                _ => None,
-            });
+            let state = callback.task_state();
             self.observe(Observed::PushCallback { state });
         }
         Ok(arrival)

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{StreamResponse, TaskId};
+use a2a_types::TaskId;
 use a2a_typestate::{Capability, Observed, PendingReason, Verdict};
 
 use super::Run;
@@ -41,11 +41,7 @@ impl Run<'_> {
     }
 
     pub(super) fn on_callback(&mut self, callback: &PushCallback) {
-        let state = callback.stream_response().ok().and_then(|body| match body {
-            StreamResponse::Task(task) => Some(task.status.state),
-            StreamResponse::StatusUpdate(update) => Some(update.status.state),
-            _ => None,
-        });
+        let state = callback.task_state();
         self.observe(Observed::PushCallback { state });
         if let Some(watch) = &mut self.push {
             watch.delivered = true;
