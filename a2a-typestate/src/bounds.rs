@@ -16,23 +16,26 @@ use std::time::Duration;
 /// | bound | default | what it bounds |
 /// | --- | --- | --- |
 /// | [`poll_interval`](Self::poll_interval) | 2 s | `GetTask` polling when the card declares no cadence |
-/// | [`working_unobservable`](Self::working_unobservable) | 30 s | how long `WORKING` may last, without streaming or a declared cadence, before it is a lifecycle fault |
-/// | [`push_arrival`](Self::push_arrival) | 10 s | how long after registration the first push callback may take |
+/// | [`unobservable`](Self::unobservable) | 30 s | how long a task may show no progress (no new state, question or artifact since the client last acted) before it is a lifecycle fault, on every channel |
+/// | [`push_arrival`](Self::push_arrival) | 10 s | how long after the task's terminal transition the first push callback may take |
+/// | [`task_deadline`](Self::task_deadline) | 300 s | the whole task, however much progress it shows |
 ///
 /// A card-declared poll cadence is clamped to 100 ms ..= 60 s before use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
     poll_interval: Duration,
-    working_unobservable: Duration,
+    unobservable: Duration,
     push_arrival: Duration,
+    task_deadline: Duration,
 }
 
 impl Default for Bounds {
     fn default() -> Self {
         Self {
             poll_interval: Duration::from_secs(2),
-            working_unobservable: Duration::from_secs(30),
+            unobservable: Duration::from_secs(30),
             push_arrival: Duration::from_secs(10),
+            task_deadline: Duration::from_secs(300),
         }
     }
 }
@@ -48,14 +51,21 @@ impl Bounds {
         self.poll_interval
     }
 
-    /// How long `WORKING` may last unobserved before it is a lifecycle fault (default 30 s).
-    pub fn working_unobservable(&self) -> Duration {
-        self.working_unobservable
+    /// How long a task may go without observable progress before it is a lifecycle fault
+    /// (default 30 s).
+    pub fn unobservable(&self) -> Duration {
+        self.unobservable
     }
 
-    /// How long the first push callback may take after registration (default 10 s).
+    /// How long the first push callback may take after the task's terminal transition (default
+    /// 10 s).
     pub fn push_arrival(&self) -> Duration {
         self.push_arrival
+    }
+
+    /// How long one task may take in all (default 300 s).
+    pub fn task_deadline(&self) -> Duration {
+        self.task_deadline
     }
 
     /// Sets the client's poll interval.
@@ -65,10 +75,10 @@ impl Bounds {
         self
     }
 
-    /// Sets the bound on an unobservable `WORKING`.
+    /// Sets the bound on a task without observable progress.
     #[must_use]
-    pub fn with_working_unobservable(mut self, bound: Duration) -> Self {
-        self.working_unobservable = bound;
+    pub fn with_unobservable(mut self, bound: Duration) -> Self {
+        self.unobservable = bound;
         self
     }
 
@@ -76,6 +86,13 @@ impl Bounds {
     #[must_use]
     pub fn with_push_arrival(mut self, bound: Duration) -> Self {
         self.push_arrival = bound;
+        self
+    }
+
+    /// Sets the deadline of the whole task.
+    #[must_use]
+    pub fn with_task_deadline(mut self, deadline: Duration) -> Self {
+        self.task_deadline = deadline;
         self
     }
 }

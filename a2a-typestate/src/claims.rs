@@ -1,10 +1,10 @@
 //! Claims as types: the markers that make up the type parameter of [`Task`](crate::Task).
 //!
 //! ```
-//! use a2a_typestate::{Claims, NoHistory, PushClaimed, SingleShot, StreamingVerified, Task};
+//! use a2a_typestate::{Claims, NoHistory, Push, SingleShot, StreamingVerified, Task};
 //!
 //! // Streaming verified, no history claim, push claimed but not yet verified:
-//! type Watched = Task<Claims<StreamingVerified, NoHistory, PushClaimed>>;
+//! type Watched = Task<Claims<StreamingVerified, NoHistory, Push>>;
 //! // What is left after a refusal:
 //! type Fallback = Task<SingleShot>;
 //! // The markers cost nothing: the typed handle is as large as the dynamic one.
@@ -17,9 +17,9 @@
 //!
 //! | slot | no claim | declared, unverified | verified |
 //! | --- | --- | --- | --- |
-//! | `S`: streaming | [`NoStreaming`] | [`StreamingClaimed`] | [`StreamingVerified`] |
-//! | `H`: state-transition history | [`NoHistory`] | [`HistoryClaimed`] | [`HistoryVerified`] |
-//! | `P`: push notifications | [`NoPush`] | [`PushClaimed`] | [`PushVerified`] |
+//! | `S`: streaming | [`NoStreaming`] | [`Streaming`] | [`StreamingVerified`] |
+//! | `H`: state-transition history | [`NoHistory`] | [`History`] | [`HistoryVerified`] |
+//! | `P`: push notifications | [`NoPush`] | [`Push`] | [`PushVerified`] |
 //!
 //! One parameter holding the claim set (rather than `Task<S, H, P>`) keeps `Task<SingleShot>` a
 //! single, distinct state and lets a fourth axis be added to `Claims` with a default, without
@@ -61,7 +61,7 @@ marker!(
 );
 marker!(
     /// Streaming slot: the card declares `capabilities.streaming: true`; not yet verified.
-    StreamingClaimed
+    Streaming
 );
 marker!(
     /// Streaming slot: the first stream delivered what a streaming claim promises.
@@ -74,7 +74,7 @@ marker!(
 );
 marker!(
     /// History slot: the card declares `stateTransitionHistory: true`; not yet verified.
-    HistoryClaimed
+    History
 );
 marker!(
     /// History slot: the first `GetTask` relied upon returned the task's history.
@@ -87,7 +87,7 @@ marker!(
 );
 marker!(
     /// Push slot: the card declares `capabilities.pushNotifications: true`; not yet verified.
-    PushClaimed
+    Push
 );
 marker!(
     /// Push slot: a callback arrived within the bound after registration.
@@ -102,7 +102,7 @@ marker!(
 /// The claim set of a tracked task: one marker per capability slot.
 ///
 /// Uninhabited (it holds an [`Infallible`]), so it exists only as a type. The defaults make the
-/// common cases short: `Claims<StreamingClaimed>` claims streaming only, `Claims` claims nothing
+/// common cases short: `Claims<Streaming>` claims streaming only, `Claims` claims nothing
 /// but still tracks the lifecycle (polling).
 pub struct Claims<S = NoStreaming, H = NoHistory, P = NoPush> {
     _slots: PhantomData<SlotTypes<S, H, P>>,
@@ -123,7 +123,7 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> sealed::Sealed for Claims<S,
 /// A marker for the streaming slot of [`Claims`]. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not belong in the streaming slot of `Claims<S, H, P>`",
-    note = "the streaming slot takes `NoStreaming`, `StreamingClaimed` or `StreamingVerified`"
+    note = "the streaming slot takes `NoStreaming`, `Streaming` or `StreamingVerified`"
 )]
 pub trait StreamingSlot: sealed::Sealed {
     /// How far the streaming claim has come.
@@ -133,7 +133,7 @@ pub trait StreamingSlot: sealed::Sealed {
 /// A marker for the history slot of [`Claims`]. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not belong in the history slot of `Claims<S, H, P>`",
-    note = "the history slot takes `NoHistory`, `HistoryClaimed` or `HistoryVerified`"
+    note = "the history slot takes `NoHistory`, `History` or `HistoryVerified`"
 )]
 pub trait HistorySlot: sealed::Sealed {
     /// How far the history claim has come.
@@ -143,7 +143,7 @@ pub trait HistorySlot: sealed::Sealed {
 /// A marker for the push slot of [`Claims`]. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not belong in the push slot of `Claims<S, H, P>`",
-    note = "the push slot takes `NoPush`, `PushClaimed` or `PushVerified`"
+    note = "the push slot takes `NoPush`, `Push` or `PushVerified`"
 )]
 pub trait PushSlot: sealed::Sealed {
     /// How far the push claim has come.
@@ -153,7 +153,7 @@ pub trait PushSlot: sealed::Sealed {
 impl StreamingSlot for NoStreaming {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
 }
-impl StreamingSlot for StreamingClaimed {
+impl StreamingSlot for Streaming {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
 }
 impl StreamingSlot for StreamingVerified {
@@ -162,7 +162,7 @@ impl StreamingSlot for StreamingVerified {
 impl HistorySlot for NoHistory {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
 }
-impl HistorySlot for HistoryClaimed {
+impl HistorySlot for History {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
 }
 impl HistorySlot for HistoryVerified {
@@ -171,7 +171,7 @@ impl HistorySlot for HistoryVerified {
 impl PushSlot for NoPush {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
 }
-impl PushSlot for PushClaimed {
+impl PushSlot for Push {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
 }
 impl PushSlot for PushVerified {
@@ -222,12 +222,12 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P>
     message = "this task handle has no streaming claim",
     label = "needs a streaming claim; this handle's streaming slot is `{Self}`",
     note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: lift it \
-            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<StreamingClaimed, ..>>`",
+            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<Streaming, ..>>`",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
             `single_shot_send`"
 )]
 pub trait HasStreamingClaim: StreamingSlot {}
-impl HasStreamingClaim for StreamingClaimed {}
+impl HasStreamingClaim for Streaming {}
 impl HasStreamingClaim for StreamingVerified {}
 
 /// A history slot holding a state-transition-history claim, verified or not. Sealed.
@@ -235,12 +235,12 @@ impl HasStreamingClaim for StreamingVerified {}
     message = "this task handle has no state-transition history claim",
     label = "needs a history claim; this handle's history slot is `{Self}`",
     note = "a history claim comes only from a card declaring `stateTransitionHistory: true` (0.3, or a 1.0 \
-            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, HistoryClaimed, _>>`",
+            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, History, _>>`",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
             `single_shot_send`"
 )]
 pub trait HasHistoryClaim: HistorySlot {}
-impl HasHistoryClaim for HistoryClaimed {}
+impl HasHistoryClaim for History {}
 impl HasHistoryClaim for HistoryVerified {}
 
 /// A push slot holding a push-notification claim, verified or not. Sealed.
@@ -248,12 +248,12 @@ impl HasHistoryClaim for HistoryVerified {}
     message = "this task handle has no push-notification claim",
     label = "needs a push claim; this handle's push slot is `{Self}`",
     note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: narrow \
-            the `DynTask` to `Task<Claims<_, _, PushClaimed>>`",
+            the `DynTask` to `Task<Claims<_, _, Push>>`",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
             `single_shot_send`"
 )]
 pub trait HasPushClaim: PushSlot {}
-impl HasPushClaim for PushClaimed {}
+impl HasPushClaim for Push {}
 impl HasPushClaim for PushVerified {}
 
 /// A streaming slot whose claim has been verified. Sealed.
@@ -261,7 +261,7 @@ impl HasPushClaim for PushVerified {}
     message = "this task handle's streaming claim is not verified",
     label = "relies on a verified streaming claim; this handle's streaming slot is `{Self}`",
     note = "exercise the claim first (`stream_permit`), feed what the stream delivered to `observe`, then \
-            `settle_streaming` turns `StreamingClaimed` into `StreamingVerified`"
+            `settle_streaming` turns `Streaming` into `StreamingVerified`"
 )]
 pub trait HasVerifiedStreaming: HasStreamingClaim {}
 impl HasVerifiedStreaming for StreamingVerified {}
@@ -271,7 +271,7 @@ impl HasVerifiedStreaming for StreamingVerified {}
     message = "this task handle's state-transition history claim is not verified",
     label = "relies on a verified history claim; this handle's history slot is `{Self}`",
     note = "exercise the claim first (`history_permit`), feed the `GetTask` history to `observe`, then \
-            `settle_history` turns `HistoryClaimed` into `HistoryVerified`"
+            `settle_history` turns `History` into `HistoryVerified`"
 )]
 pub trait HasVerifiedHistory: HasHistoryClaim {}
 impl HasVerifiedHistory for HistoryVerified {}
@@ -281,7 +281,7 @@ impl HasVerifiedHistory for HistoryVerified {}
     message = "this task handle's push-notification claim is not verified",
     label = "relies on a verified push claim; this handle's push slot is `{Self}`",
     note = "exercise the claim first (`push_permit`), feed the callbacks to `observe`, then `settle_push` \
-            turns `PushClaimed` into `PushVerified`"
+            turns `Push` into `PushVerified`"
 )]
 pub trait HasVerifiedPush: HasPushClaim {}
 impl HasVerifiedPush for PushVerified {}
@@ -294,7 +294,7 @@ mod tests {
     fn claim_sets_report_their_slots_in_capability_order() {
         assert_eq!(SingleShot::SLOTS, None);
         assert_eq!(
-            <Claims<StreamingVerified, NoHistory, PushClaimed>>::SLOTS,
+            <Claims<StreamingVerified, NoHistory, Push>>::SLOTS,
             Some([ClaimStatus::Verified, ClaimStatus::Unclaimed, ClaimStatus::Claimed])
         );
         assert_eq!(<Claims>::SLOTS, Some([ClaimStatus::Unclaimed; 3]));
@@ -303,9 +303,9 @@ mod tests {
     #[test]
     fn markers_are_zero_sized() {
         assert_eq!(
-            size_of::<PhantomData<fn() -> Claims<StreamingVerified, HistoryClaimed, PushVerified>>>(),
+            size_of::<PhantomData<fn() -> Claims<StreamingVerified, History, PushVerified>>>(),
             0
         );
-        assert_eq!(size_of::<StreamingClaimed>(), 0);
+        assert_eq!(size_of::<Streaming>(), 0);
     }
 }

@@ -18,7 +18,7 @@
 //! use a2a_types::{TaskId, ContextId, TaskState};
 //! use a2a_typestate::{
 //!     Bounds, CardClaims, Channel, Claims, Deployment, DynTask, ExchangeModes, NoHistory, NoPush,
-//!     Observed, Settlement, StreamingClaimed, Task,
+//!     Observed, Settlement, Streaming, Task,
 //! };
 //!
 //! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{
@@ -29,7 +29,7 @@
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
 //!
 //! // The caller depends on streaming: narrow the dynamic handle (it comes back on failure).
-//! let mut task: Task<Claims<StreamingClaimed, NoHistory, NoPush>> =
+//! let mut task: Task<Claims<Streaming, NoHistory, NoPush>> =
 //!     Task::try_from(DynTask::new(claims, Bounds::default())).map_err(|e| e.to_string())?;
 //! let _permit = task.stream_permit(); // the client needs this to open the stream
 //!
@@ -37,7 +37,8 @@
 //! let (id, ctx) = (TaskId::new("t1"), ContextId::new("c1"));
 //! let ms = Duration::from_millis;
 //! let status = |state| Observed::Status {
-//!     task_id: id.clone(), context_id: Some(ctx.clone()), state, via: Channel::Stream, artifacts: None,
+//!     task_id: id.clone(), context_id: Some(ctx.clone()), state, message: None, via: Channel::Stream,
+//!     artifacts: None,
 //! };
 //! task.observe(ms(0), Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None })?;
 //! task.observe(ms(10), status(TaskState::Working))?;
@@ -60,6 +61,7 @@ pub mod capability;
 pub mod card;
 pub mod claims;
 mod dyn_task;
+mod handle;
 pub mod lifecycle;
 pub mod narrow;
 pub mod observe;
@@ -77,10 +79,11 @@ pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
-    HasVerifiedStreaming, HistoryClaimed, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming,
-    PushClaimed, PushSlot, PushVerified, SingleShot, StreamingClaimed, StreamingSlot, StreamingVerified,
+    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming,
+    Push, PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified,
 };
 pub use dyn_task::{DynTask, MissingClaim};
+pub use handle::TaskHandle;
 pub use lifecycle::{FollowUpError, Lifecycle, Step, TaskEnd, TransitionError, TransitionRule};
 pub use narrow::{Mismatch, NarrowingError};
 pub use observe::{Call, Channel, Elapsed, ExchangeModes, Observed, TransportFault};

@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynTask, StreamingClaimed, Task};
+//! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynTask, Streaming, Task};
 //!
 //! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
@@ -10,7 +10,7 @@
 //! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
 //!
 //! // The card claims no streaming: narrowing fails and hands the handle back.
-//! let err = Task::<Claims<StreamingClaimed>>::try_from(handle).unwrap_err();
+//! let err = Task::<Claims<Streaming>>::try_from(handle).unwrap_err();
 //! println!("{err}");
 //! let polling: Task<Claims> = Task::try_from(err.into_handle())?; // claims nothing: always fits
 //! # let _ = polling;
@@ -24,10 +24,14 @@ use crate::claims::ClaimSet;
 use crate::dyn_task::DynTask;
 use crate::task::Task;
 
-/// Why a [`DynTask`] could not be narrowed; holds the handle, so nothing is lost.
+/// Why a dynamic handle could not be narrowed; holds the handle, so nothing is lost.
+///
+/// `H` is the handle handed back: [`DynTask`] here, and the I/O layer's dynamic handle once it
+/// puts its connection back on it ([`NarrowingError::map_handle`]), so one error type serves
+/// every layer.
 #[derive(Debug)]
-pub struct NarrowingError {
-    handle: DynTask,
+pub struct NarrowingError<H = DynTask> {
+    handle: H,
     mismatch: Mismatch,
 }
 
@@ -48,19 +52,25 @@ pub enum Mismatch {
     },
 }
 
-impl NarrowingError {
+impl<H> NarrowingError<H> {
     /// What did not match.
     pub fn mismatch(&self) -> Mismatch {
         self.mismatch
     }
 
     /// The handle, unchanged.
-    pub fn into_handle(self) -> DynTask {
+    pub fn into_handle(self) -> H {
         self.handle
+    }
+
+    /// The same error handing back `f(handle)`: how a layer above wraps the dynamic handle in its
+    /// own.
+    pub fn map_handle<U>(self, f: impl FnOnce(H) -> U) -> NarrowingError<U> {
+        NarrowingError { handle: f(self.handle), mismatch: self.mismatch }
     }
 }
 
-impl fmt::Display for NarrowingError {
+impl<H> fmt::Display for NarrowingError<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.mismatch {
             Mismatch::SingleShot => {
@@ -84,7 +94,7 @@ fn status_words(status: ClaimStatus) -> &'static str {
     }
 }
 
-impl std::error::Error for NarrowingError {}
+impl<H: fmt::Debug> std::error::Error for NarrowingError<H> {}
 
 /// Narrowing: every claimed slot of `C` must be held at least as far (verified satisfies
 /// claimed); an unclaimed slot of `C` drops the claim (the caller does not depend on it, which is

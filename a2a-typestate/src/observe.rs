@@ -8,7 +8,7 @@
 //! let seen = [
 //!     Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None },
 //!     Observed::Status {
-//!         task_id: TaskId::new("t1"), context_id: None, state: TaskState::Working,
+//!         task_id: TaskId::new("t1"), context_id: None, state: TaskState::Working, message: None,
 //!         via: Channel::Stream, artifacts: None,
 //!     },
 //!     Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::ConnectionReset },
@@ -25,7 +25,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use a2a_types::{ContextId, TaskId, TaskState};
+use a2a_types::{ContextId, MessageId, TaskId, TaskState};
 
 /// Time elapsed since the task handle was created: the clock is an input, never read here.
 pub type Elapsed = Duration;
@@ -186,6 +186,9 @@ pub enum Observed {
         context_id: Option<ContextId>,
         /// The state reported.
         state: TaskState,
+        /// The id of the status message the agent sent with the state (its question, when it asks
+        /// for input), if any: the same state with the same message is no progress.
+        message: Option<MessageId>,
         /// Through which channel.
         via: Channel,
         /// The number of artifacts in the `Task` snapshot, if this was a whole `Task` (a status

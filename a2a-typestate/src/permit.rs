@@ -12,7 +12,6 @@
 //! // No streaming and no declared cadence: poll at the client's own bounded interval.
 //! let poll = task.poll_permit();
 //! assert_eq!(poll.basis(), CadenceBasis::Client);
-//! assert_eq!(poll.working_bound(), Some(Bounds::default().working_unobservable()));
 //! // `task.stream_permit()` would not compile: this handle holds no streaming claim.
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -125,7 +124,6 @@ pub enum CadenceBasis {
 pub struct PollPermit {
     pub(crate) interval: Duration,
     pub(crate) basis: CadenceBasis,
-    pub(crate) working_bound: Option<Duration>,
 }
 
 impl PollPermit {
@@ -137,12 +135,6 @@ impl PollPermit {
     /// Whether the card or the client set the interval.
     pub fn basis(&self) -> CadenceBasis {
         self.basis
-    }
-
-    /// When the interval is the client's own and no stream observes the task: how long `WORKING`
-    /// may last before the verifier reports a lifecycle fault.
-    pub fn working_bound(&self) -> Option<Duration> {
-        self.working_bound
     }
 }
 

@@ -122,12 +122,9 @@ impl HandleState {
 
     pub(crate) fn poll_permit(&self) -> PollPermit {
         let card_cadence = self.verifier.card().poll_cadence().is_some();
-        let streamed = self.verifier.checked().contains(Capability::Streaming);
         PollPermit {
             interval: self.verifier.poll_interval(),
             basis: if card_cadence { CadenceBasis::Card } else { CadenceBasis::Client },
-            working_bound: (!card_cadence && !streamed)
-                .then(|| self.verifier.bounds().working_unobservable()),
         }
     }
 }

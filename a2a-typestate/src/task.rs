@@ -9,8 +9,8 @@ use crate::capability::Capability;
 use crate::card::CardClaims;
 use crate::claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
-    HasVerifiedStreaming, HistoryClaimed, HistorySlot, HistoryVerified, PushClaimed, PushSlot, PushVerified,
-    SingleShot, StreamingClaimed, StreamingSlot, StreamingVerified,
+    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, Push, PushSlot, PushVerified,
+    SingleShot, Streaming, StreamingSlot, StreamingVerified,
 };
 use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
@@ -37,11 +37,11 @@ use crate::verify::Verifier;
 /// | state | enables | how to get there |
 /// | --- | --- | --- |
 /// | `Task<Claims<..>>` (any slots) | [`send_permit`](Self::send_permit), [`poll_permit`](Self::poll_permit), [`observe`](Self::observe), [`verdict`](Self::verdict), [`lifecycle_fault`](Self::lifecycle_fault) | narrow a [`DynTask`] |
-/// | streaming slot [`StreamingClaimed`] | [`stream_permit`](Self::stream_permit) (its first use is the check) | the card declares `streaming: true`; narrow |
+/// | streaming slot [`Streaming`] | [`stream_permit`](Self::stream_permit) (its first use is the check) | the card declares `streaming: true`; narrow |
 /// | [`StreamingVerified`] | `stream_permit` without artifact confirmation, [`rely_on_streaming`](Self::rely_on_streaming) | [`settle_streaming`](Self::settle_streaming) after the first stream reached a terminal state with its artifacts |
-/// | history slot [`HistoryClaimed`] | [`history_permit`](Self::history_permit): reconstruct missed states with `GetTask` | the card declares `stateTransitionHistory: true` (0.3 or legacy field); narrow |
+/// | history slot [`History`] | [`history_permit`](Self::history_permit): reconstruct missed states with `GetTask` | the card declares `stateTransitionHistory: true` (0.3 or legacy field); narrow |
 /// | [`HistoryVerified`] | [`rely_on_history`](Self::rely_on_history) | [`settle_history`](Self::settle_history) after the first relied-on history was not empty |
-/// | push slot [`PushClaimed`] | [`push_permit`](Self::push_permit): register a webhook | the card declares `pushNotifications: true`; narrow |
+/// | push slot [`Push`] | [`push_permit`](Self::push_permit): register a webhook | the card declares `pushNotifications: true`; narrow |
 /// | [`PushVerified`] | [`rely_on_push`](Self::rely_on_push) | [`settle_push`](Self::settle_push) after a callback arrived within the bound |
 /// | `Task<SingleShot>` | only [`single_shot_send`](Task::single_shot_send) | a refusal ([`Refusal::into_task`]), or [`into_single_shot`](Self::into_single_shot) |
 ///
@@ -218,7 +218,7 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
         self.state.poll_permit()
     }
 
-    fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<V, Self> {
+    fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<Task<V>, Self> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),
@@ -227,40 +227,41 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
     }
 }
 
-/// What a `settle_*` call returns: the upgraded handle, the same handle still pending, or a
-/// [`Refusal`] carrying the downgraded one.
-pub type SettleResult<V, U> = Result<Settlement<Task<V>, U>, Refusal>;
+/// What a `settle_*` call returns: the upgraded handle `V`, the same handle `U` still pending, or a
+/// [`Refusal`] carrying the downgraded one (`R`, a [`Task<SingleShot>`] unless a layer above wraps
+/// it in its own handle).
+pub type SettleResult<V, U, R = Task<SingleShot>> = Result<Settlement<V, U>, Refusal<R>>;
 
-impl<H: HistorySlot, P: PushSlot> Task<Claims<StreamingClaimed, H, P>> {
+impl<H: HistorySlot, P: PushSlot> Task<Claims<Streaming, H, P>> {
     /// Asks the verifier about the streaming claim at `now` and moves the handle accordingly.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] (with the handle downgraded to `Task<SingleShot>`) when all three refusal
     /// conditions held.
-    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Claims<StreamingVerified, H, P>, Self> {
+    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<Claims<StreamingVerified, H, P>>, Self> {
         self.settle_into(Capability::Streaming, now)
     }
 }
 
-impl<S: StreamingSlot, P: PushSlot> Task<Claims<S, HistoryClaimed, P>> {
+impl<S: StreamingSlot, P: PushSlot> Task<Claims<S, History, P>> {
     /// Asks the verifier about the state-transition history claim at `now` and moves the handle.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry).
-    pub fn settle_history(self, now: Elapsed) -> SettleResult<Claims<S, HistoryVerified, P>, Self> {
+    pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<Claims<S, HistoryVerified, P>>, Self> {
         self.settle_into(Capability::StateTransitionHistory, now)
     }
 }
 
-impl<S: StreamingSlot, H: HistorySlot> Task<Claims<S, H, PushClaimed>> {
+impl<S: StreamingSlot, H: HistorySlot> Task<Claims<S, H, Push>> {
     /// Asks the verifier about the push claim at `now` and moves the handle.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held.
-    pub fn settle_push(self, now: Elapsed) -> SettleResult<Claims<S, H, PushVerified>, Self> {
+    pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<Claims<S, H, PushVerified>>, Self> {
         self.settle_into(Capability::PushNotifications, now)
     }
 }

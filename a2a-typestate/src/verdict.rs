@@ -25,6 +25,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use a2a_types::TaskState;
+
 use crate::observe::{Call, Elapsed, TransportFault};
 use crate::violation::{AgentCardLifecycleViolation, Evidence};
 
@@ -59,10 +61,12 @@ pub enum PendingReason {
     AwaitingTerminal,
     /// The terminal state came on the stream without an artifact; a `GetTask` decides.
     ArtifactsUnconfirmed,
-    /// A push config is registered; its callback may still come until `deadline`.
+    /// A push config is registered and no callback came yet. Absence is judged from the task's
+    /// terminal transition: `deadline` is that transition plus the push-arrival bound, `None`
+    /// while the task has not ended.
     AwaitingPushCallback {
-        /// When the bound runs out, as elapsed time.
-        deadline: Elapsed,
+        /// When the bound runs out, as elapsed time, once the task ended.
+        deadline: Option<Elapsed>,
     },
     /// The push config was registered after the task ended: nothing was left to push.
     NothingLeftToPush,
@@ -145,8 +149,11 @@ impl fmt::Display for Pending {
             PendingReason::ArtifactsUnconfirmed => {
                 f.write_str("terminal state streamed without artifacts; GetTask decides")
             }
-            PendingReason::AwaitingPushCallback { deadline } => {
+            PendingReason::AwaitingPushCallback { deadline: Some(deadline) } => {
                 write!(f, "waiting for a push callback until {deadline:?}")
+            }
+            PendingReason::AwaitingPushCallback { deadline: None } => {
+                f.write_str("waiting for a push callback; the task has not ended")
             }
             PendingReason::NothingLeftToPush => f.write_str("registered after the task ended"),
             PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
@@ -199,38 +206,72 @@ impl Verdict {
     }
 }
 
-/// A lifecycle fault: the task's lifecycle cannot be observed within a bound the card gives any
-/// basis for. Not a transport fault (do not retry the call), not a refusal (the card claimed
-/// nothing it broke).
+/// A lifecycle fault: the task's lifecycle could not be followed within the client's bounds. Not a
+/// transport fault (do not retry the call), not a refusal (the card claimed nothing it broke), and
+/// no mark against the agent: the client gave up waiting.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LifecycleFault {
-    /// The card declares neither streaming nor a poll cadence, so the client polls at its own
-    /// bounded interval; the task stayed `WORKING` past the bound.
-    WorkingUnobservable {
-        /// When the task entered `WORKING`.
+    /// The task showed no progress past [`Bounds::unobservable`](crate::Bounds::unobservable): no
+    /// new state, no new status message (question) and no artifact since `since` (the client's
+    /// last message or the agent's last progress), whichever channel it was followed on: the same
+    /// state polled again, the same question asked again after the answer, a stream of keep-alive
+    /// comments or of identical `WORKING` events.
+    NoProgress {
+        /// The state the task stayed in; `None` when no state was observed at all.
+        state: Option<TaskState>,
+        /// When the last progress was observed.
         since: Elapsed,
         /// The bound it exceeded.
         bound: Duration,
     },
+    /// The whole task took longer than [`Bounds::task_deadline`](crate::Bounds::task_deadline),
+    /// though it kept showing progress.
+    DeadlineExceeded {
+        /// The state the task was in; `None` when no state was observed at all.
+        state: Option<TaskState>,
+        /// The deadline.
+        deadline: Duration,
+    },
 }
 
 impl LifecycleFault {
-    /// What to do: [`Advice::Abandon`] (stop the blind poll loop; this is not a transport fault to
+    /// What to do: [`Advice::Abandon`] (stop following the task; this is not a transport fault to
     /// retry).
     pub fn advice(&self) -> Advice {
         Advice::Abandon
+    }
+
+    /// The state the task was left in, if any was observed.
+    pub fn state(&self) -> Option<TaskState> {
+        match self {
+            Self::NoProgress { state, .. } | Self::DeadlineExceeded { state, .. } => *state,
+        }
+    }
+}
+
+struct StateWords(Option<TaskState>);
+
+impl fmt::Display for StateWords {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(state) => write!(f, "task stayed {state}"),
+            None => f.write_str("no task state was observed"),
+        }
     }
 }
 
 impl fmt::Display for LifecycleFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::WorkingUnobservable { since, bound } => write!(
+            Self::NoProgress { state, since, bound } => write!(
                 f,
-                "task working since {since:?} and still working past the {bound:?} bound; the card declares \
-                 neither streaming nor a poll cadence"
+                "{}: no progress (new state, question or artifact) since {since:?}, past the {bound:?} bound",
+                StateWords(*state)
             ),
+            Self::DeadlineExceeded { state, deadline } => {
+                write!(f, "{}: the task ran past its {deadline:?} deadline", StateWords(*state))
+            }
         }
     }
 }

@@ -30,8 +30,11 @@
 //!      terminal state arrives on the stream with no streamed artifact while `GetTask` returns
 //!      artifacts;
 //!    - state-transition history: the first `GetTask` relied on returns an empty history;
-//!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003), or no
-//!      callback arrives within [`Bounds::push_arrival`] of registration;
+//!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003), or the
+//!      task reached its terminal state after the config was registered and no callback at all
+//!      (about any transition) arrived within [`Bounds::push_arrival`] of that terminal
+//!      transition. Absence is judged against the task's transitions, not the wall clock: an agent
+//!      that pushes only when a long task completes is honest;
 //! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`:
 //!    the last message sent before it used only declared input media types and accepted at least
 //!    one declared output type (or any).
@@ -43,13 +46,17 @@
 //!
 //! Once the first exercising transition settled a claim, later events do not change it.
 //!
-//! Separately, without streaming and without a card-declared poll cadence, a `WORKING` that lasts
-//! past [`Bounds::working_unobservable`] is a [`LifecycleFault`], not a transport fault.
+//! Separately, a task that shows no progress past [`Bounds::unobservable`] (no new state, status
+//! message or artifact since the client's last message or the agent's last progress: the same
+//! state polled again, the same question asked again, keep-alive comments, identical `WORKING`
+//! events), or that runs past [`Bounds::task_deadline`], is a [`LifecycleFault`]: not a transport
+//! fault, not a refusal. This holds on every channel; without streaming it is how a `WORKING`
+//! left unobservable by the client's bounded polling ends.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::TaskState;
+use a2a_types::{MessageId, TaskState};
 
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};
@@ -144,25 +151,52 @@ impl Verifier {
         }
     }
 
-    /// A lifecycle fault at `now`, if any: no checked streaming claim, no card-declared poll
-    /// cadence, and the task has been `WORKING` for longer than [`Bounds::working_unobservable`].
+    /// A lifecycle fault at `now`, if any: the task has not ended and showed no progress for
+    /// longer than [`Bounds::unobservable`], or `now` is past [`Bounds::task_deadline`].
+    ///
+    /// Progress is a message the client sent, a state or status message different from the last
+    /// one seen (outside push, which is unordered), or an artifact. Nothing is a fault before the
+    /// first message is sent, or once a terminal state was seen.
     pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault> {
-        if self.checked().contains(Capability::Streaming) || self.card.poll_cadence().is_some() {
-            return None;
+        let (since, state) = self.last_progress()?;
+        let deadline = self.bounds.task_deadline();
+        if now > deadline {
+            return Some(LifecycleFault::DeadlineExceeded { state, deadline });
         }
-        let mut working_since = None;
+        let bound = self.bounds.unobservable();
+        (now.saturating_sub(since) > bound).then_some(LifecycleFault::NoProgress { state, since, bound })
+    }
+
+    /// When a lifecycle fault fires if nothing more is observed: the end of the no-progress bound
+    /// or the task deadline, whichever comes first; `None` once the task ended or before anything
+    /// was sent. What an event loop sleeps until.
+    pub fn lifecycle_deadline(&self) -> Option<Elapsed> {
+        let (since, _) = self.last_progress()?;
+        Some(since.saturating_add(self.bounds.unobservable()).min(self.bounds.task_deadline()))
+    }
+
+    /// When the task last made progress and the state it is in; `None` once it ended or before
+    /// the first message.
+    fn last_progress(&self) -> Option<(Elapsed, Option<TaskState>)> {
+        let mut last_progress = None;
+        let mut last_status: Option<(TaskState, Option<&MessageId>)> = None;
         for (at, observed) in &self.log {
-            if let Observed::Status { state, .. } = observed {
-                match (state, working_since) {
-                    (TaskState::Working, None) => working_since = Some(*at),
-                    (TaskState::Working, Some(_)) => {}
-                    _ => working_since = None,
+            match observed {
+                Observed::MessageSent { .. } | Observed::Artifact { .. } => last_progress = Some(*at),
+                Observed::Status { state, message, via, .. } if *via != Channel::Push => {
+                    if state.is_terminal() {
+                        return None;
+                    }
+                    let status = (*state, message.as_ref());
+                    if last_status != Some(status) {
+                        last_status = Some(status);
+                        last_progress = Some(*at);
+                    }
                 }
+                _ => {}
             }
         }
-        let since = working_since?;
-        let bound = self.bounds.working_unobservable();
-        (now.saturating_sub(since) > bound).then_some(LifecycleFault::WorkingUnobservable { since, bound })
+        Some((last_progress?, last_status.map(|(state, _)| state)))
     }
 
     fn evidence(&self, seq: usize) -> Option<Evidence> {
@@ -309,7 +343,7 @@ impl Verifier {
     fn push(&self, now: Elapsed) -> Verdict {
         let bound = self.bounds.push_arrival();
         let mut registered = None;
-        let mut first_callback = None;
+        let mut terminal_after_registration = None;
         for (seq, (at, observed)) in self.log.iter().enumerate() {
             match observed {
                 Observed::AgentError { call: Call::PushNotificationConfig, code }
@@ -321,31 +355,46 @@ impl Verifier {
                     };
                     return self.contradicted(Capability::PushNotifications, contradiction, seq);
                 }
-                Observed::PushRegistered if registered.is_none() => registered = Some((seq, *at)),
-                Observed::PushCallback { .. } if first_callback.is_none() => {
-                    first_callback = Some((seq, *at))
+                Observed::PushRegistered if registered.is_none() => registered = Some(seq),
+                // A callback about any transition honours the claim, unless it came later than the
+                // bound after the terminal transition (by then the client had stopped waiting).
+                Observed::PushCallback { .. } => {
+                    return match terminal_after_registration {
+                        Some((terminal, ended_at)) if at.saturating_sub(ended_at) > bound => self.contradicted(
+                            Capability::PushNotifications,
+                            Contradiction::NoPushCallback { waited: at.saturating_sub(ended_at), bound },
+                            terminal,
+                        ),
+                        _ => self.verified(seq),
+                    };
+                }
+                Observed::Status { state, via, .. }
+                    if *via != Channel::Push
+                        && state.is_terminal()
+                        && registered.is_some()
+                        && terminal_after_registration.is_none() =>
+                {
+                    terminal_after_registration = Some((seq, *at));
                 }
                 _ => {}
             }
         }
-        let Some((reg_seq, reg_at)) = registered else {
+        let Some(reg_seq) = registered else {
             return self.pending(|call| call == Call::PushNotificationConfig, PendingReason::NotExercised);
         };
-        let missing = |waited| Contradiction::NoPushCallback { waited, bound };
-        match first_callback {
-            Some((seq, at)) if at.saturating_sub(reg_at) <= bound => self.verified(seq),
-            Some((_, at)) => {
-                self.contradicted(Capability::PushNotifications, missing(at.saturating_sub(reg_at)), reg_seq)
-            }
-            None if self.terminal_before(reg_seq) => {
-                Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush))
-            }
-            None if now.saturating_sub(reg_at) > bound => {
-                self.contradicted(Capability::PushNotifications, missing(now.saturating_sub(reg_at)), reg_seq)
-            }
-            None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback {
-                deadline: reg_at.saturating_add(bound),
+        if self.terminal_before(reg_seq) {
+            return Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush));
+        }
+        match terminal_after_registration {
+            Some((seq, at)) if now.saturating_sub(at) > bound => self.contradicted(
+                Capability::PushNotifications,
+                Contradiction::NoPushCallback { waited: now.saturating_sub(at), bound },
+                seq,
+            ),
+            Some((_, at)) => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback {
+                deadline: Some(at.saturating_add(bound)),
             })),
+            None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback { deadline: None })),
         }
     }
 }

@@ -68,9 +68,10 @@ pub enum Contradiction {
     },
     /// `GetTask` returned an empty history when the client relied on it.
     EmptyHistory,
-    /// No push callback arrived within the bound after the config was registered.
+    /// No push callback at all arrived within the bound after the task's terminal transition
+    /// (the config was registered before it).
     NoPushCallback {
-        /// How long the client had waited when it gave up (or when the late callback came).
+        /// How long after the terminal transition the client gave up waiting.
         waited: Duration,
         /// The bound.
         bound: Duration,
@@ -89,7 +90,7 @@ impl fmt::Display for Contradiction {
             ),
             Self::EmptyHistory => f.write_str("GetTask returned an empty history when it was relied on"),
             Self::NoPushCallback { waited, bound } => {
-                write!(f, "no push callback within {bound:?} of registration (waited {waited:?})")
+                write!(f, "no push callback within {bound:?} of the task's terminal transition (waited {waited:?})")
             }
         }
     }

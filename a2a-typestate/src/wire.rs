@@ -60,6 +60,7 @@ impl Observed {
             task_id: task.id.clone(),
             context_id: task.context_id.clone(),
             state: task.status.state,
+            message: task.status.message.as_ref().map(|m| m.message_id.clone()),
             via,
             artifacts: Some(task.artifacts.len()),
         }
@@ -81,6 +82,7 @@ impl Observed {
                 task_id: event.task_id.clone(),
                 context_id: event.context_id.clone(),
                 state: event.status.state,
+                message: event.status.message.as_ref().map(|m| m.message_id.clone()),
                 via,
                 artifacts: None,
             }),

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use a2a_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynTask,
-    HistoryClaimed, Mismatch, NoHistory, NoPush, NoStreaming, Observed, PushClaimed, Settlement, SingleShot,
-    StreamingClaimed, StreamingVerified, Task,
+    History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot,
+    Streaming, StreamingVerified, Task,
 };
 use support::*;
 
-type Streams = Claims<StreamingClaimed, NoHistory, NoPush>;
+type Streams = Claims<Streaming, NoHistory, NoPush>;
 
 fn handle(capabilities: &str) -> DynTask {
     DynTask::new(claims(capabilities), Bounds::default())
@@ -27,9 +27,9 @@ fn typed_handle_is_no_larger_than_the_dynamic_one() {
     let dynamic = size_of::<DynTask>();
     assert_eq!(size_of::<Task<SingleShot>>(), dynamic);
     assert_eq!(size_of::<Task<Streams>>(), dynamic);
-    assert_eq!(size_of::<Task<Claims<StreamingVerified, HistoryClaimed, PushClaimed>>>(), dynamic);
-    assert_eq!(size_of::<StreamingClaimed>(), 0, "markers are zero-sized");
-    assert_eq!(size_of::<Claims<StreamingVerified, HistoryClaimed, PushClaimed>>(), 0);
+    assert_eq!(size_of::<Task<Claims<StreamingVerified, History, Push>>>(), dynamic);
+    assert_eq!(size_of::<Streaming>(), 0, "markers are zero-sized");
+    assert_eq!(size_of::<Claims<StreamingVerified, History, Push>>(), 0);
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn narrowing_may_drop_a_claim_but_never_add_one() {
         "dropped claims stay dropped"
     );
     assert!(dynamic.push_permit().is_err());
-    assert!(Task::<Claims<NoStreaming, NoHistory, PushClaimed>>::try_from(dynamic).is_err());
+    assert!(Task::<Claims<NoStreaming, NoHistory, Push>>::try_from(dynamic).is_err());
 }
 
 #[test]
@@ -202,14 +202,13 @@ fn poll_permit_uses_the_client_bound_when_the_card_gives_no_basis() {
     let poll = task.poll_permit();
     assert_eq!(poll.basis(), CadenceBasis::Client);
     assert_eq!(poll.interval(), Bounds::default().poll_interval());
-    assert_eq!(poll.working_bound(), Some(Bounds::default().working_unobservable()));
 }
 
 /// The design note's observed run, as a 0.3 agent would produce it once converted to 1.0: the card
 /// claims stateTransitionHistory (carried as the legacy field) and push, with text/plain input.
 #[test]
 fn observed_run_from_the_design_note_is_refused_and_abandoned() {
-    let mut task: Task<Claims<NoStreaming, HistoryClaimed, PushClaimed>> =
+    let mut task: Task<Claims<NoStreaming, History, Push>> =
         Task::try_from(handle(r#"{"pushNotifications":true,"stateTransitionHistory":true}"#)).unwrap();
     let _register = task.push_permit();
     task.observe(ms(0), sent_text()).unwrap();
@@ -232,7 +231,7 @@ fn observed_run_from_the_design_note_is_refused_and_abandoned() {
 
 #[test]
 fn stale_push_delivery_is_recorded_but_does_not_break_the_lifecycle() {
-    let mut task: Task<Claims<NoStreaming, NoHistory, PushClaimed>> =
+    let mut task: Task<Claims<NoStreaming, NoHistory, Push>> =
         Task::try_from(handle(r#"{"pushNotifications":true}"#)).unwrap();
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), snapshot(Completed, Channel::SendResponse, 1)).unwrap();

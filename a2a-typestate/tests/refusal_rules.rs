@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use a2a_types::TaskState::*;
 use a2a_typestate::{
+    LifecycleFault,
     Advice, Bounds, Call, Capability, CapabilitySet, Channel, Contradiction, Observed, PendingReason,
     TransportFault, Verdict, Verifier,
 };
@@ -53,8 +54,12 @@ fn lies() -> Vec<(Capability, &'static str, Vec<Observed>, Duration)> {
         ),
         (
             Capability::PushNotifications,
-            "no callback within the bound",
-            vec![Observed::PushRegistered, snapshot(Working, Channel::SendResponse, 0)],
+            "no callback within the bound of the terminal transition",
+            vec![
+                Observed::PushRegistered,
+                snapshot(Working, Channel::SendResponse, 0),
+                snapshot(Completed, Channel::GetTask, 1),
+            ],
             secs(11),
         ),
         (
@@ -338,7 +343,7 @@ fn no_streaming_and_no_poll_cadence_makes_working_past_the_bound_a_lifecycle_fau
     let mut verifier = Verifier::new(
         claims(r#"{"streaming":false}"#),
         CapabilitySet::ALL,
-        Bounds::default().with_working_unobservable(secs(30)),
+        Bounds::default().with_unobservable(secs(30)),
     );
     assert_eq!(
         verifier.poll_interval(),
@@ -364,7 +369,7 @@ fn working_that_moves_on_within_the_bound_is_no_lifecycle_fault() {
 }
 
 #[test]
-fn a_declared_poll_cadence_gives_the_poll_loop_a_basis() {
+fn a_declared_poll_cadence_sets_the_interval_but_no_progress_past_the_bound_is_still_a_fault() {
     let extension = format!(
         r#"{{"extensions":[{{"uri":"{}","params":{{"intervalMs":500}}}}]}}"#,
         a2a_typestate::POLL_CADENCE_EXTENSION_URI
@@ -372,29 +377,116 @@ fn a_declared_poll_cadence_gives_the_poll_loop_a_basis() {
     let mut verifier = verifier(&extension);
     assert_eq!(verifier.poll_interval(), ms(500));
     feed(&mut verifier, [sent_text(), snapshot(Working, Channel::SendResponse, 0)]);
-    assert_eq!(verifier.lifecycle_fault(secs(3600)), None);
+    for poll in 1..=60 {
+        verifier.observe(ms(500 * poll), snapshot(Working, Channel::GetTask, 0));
+    }
+    let bound = Bounds::default().unobservable();
+    assert_eq!(verifier.lifecycle_fault(bound), None, "within the bound: honest but slow");
+    let fault = verifier.lifecycle_fault(bound + secs(1)).expect("the same state past the bound");
+    assert!(matches!(fault, LifecycleFault::NoProgress { state: Some(Working), .. }), "{fault:?}");
 }
 
 #[test]
-fn push_declared_and_no_callback_within_the_bound_is_refused() {
+fn progress_on_any_channel_restarts_the_unobservable_bound() {
+    let mut verifier = verifier(ALL_CLAIMS);
+    feed(&mut verifier, [sent_text(), status(Submitted, Channel::Stream)]);
+    verifier.observe(secs(25), status(Working, Channel::Stream));
+    verifier.observe(secs(50), Observed::Artifact { via: Channel::Stream });
+    assert_eq!(verifier.lifecycle_fault(secs(79)), None, "an artifact is progress");
+    verifier.observe(secs(70), status(Working, Channel::Stream));
+    assert!(
+        matches!(verifier.lifecycle_fault(secs(81)), Some(LifecycleFault::NoProgress { since, .. }) if since == secs(50)),
+        "an identical WORKING event is no progress"
+    );
+    assert_eq!(verifier.lifecycle_deadline(), Some(secs(80)));
+}
+
+#[test]
+fn the_same_question_after_the_answer_is_no_progress() {
+    let mut verifier = verifier(ALL_CLAIMS);
+    let asked = |at| Observed::Status {
+        task_id: task_id(),
+        context_id: Some(context_id()),
+        state: InputRequired,
+        message: Some(a2a_types::MessageId::new("q1")),
+        via: Channel::GetTask,
+        artifacts: Some(0),
+    };
+    feed(&mut verifier, [sent_text(), asked(0)]);
+    verifier.observe(secs(1), follow_up());
+    verifier.observe(secs(2), asked(2));
+    let fault = verifier.lifecycle_fault(secs(32)).expect("the answer changed nothing");
+    assert!(
+        matches!(fault, LifecycleFault::NoProgress { state: Some(InputRequired), since, .. } if since == secs(1)),
+        "{fault:?}"
+    );
+    assert!(fault.to_string().contains("input-required") || fault.to_string().contains("INPUT_REQUIRED"), "{fault}");
+}
+
+#[test]
+fn the_task_deadline_ends_a_task_that_keeps_progressing() {
+    let bounds = Bounds::default().with_task_deadline(secs(60));
+    let mut verifier = Verifier::new(claims(ALL_CLAIMS), CapabilitySet::ALL, bounds);
+    feed(&mut verifier, [sent_text()]);
+    for i in 1..=30 {
+        verifier.observe(secs(2 * i), Observed::Artifact { via: Channel::Stream });
+    }
+    assert_eq!(verifier.lifecycle_fault(secs(60)), None);
+    assert!(matches!(verifier.lifecycle_fault(secs(61)), Some(LifecycleFault::DeadlineExceeded { .. })));
+}
+
+#[test]
+fn push_declared_and_no_callback_within_the_bound_of_the_terminal_transition_is_refused() {
     let mut verifier = verifier(ALL_CLAIMS);
     feed(&mut verifier, [sent_text(), Observed::PushRegistered, snapshot(Working, Channel::SendResponse, 0)]);
-    let waiting = verifier.verdict(Capability::PushNotifications, secs(10));
+    let waiting = verifier.verdict(Capability::PushNotifications, secs(60));
     assert!(
-        matches!(&waiting, Some(Verdict::Pending(p)) if matches!(p.reason(), PendingReason::AwaitingPushCallback { .. })),
+        matches!(&waiting, Some(Verdict::Pending(p)) if matches!(p.reason(), PendingReason::AwaitingPushCallback { deadline: None })),
+        "no refusal while the task runs, however long: {waiting:?}"
+    );
+    verifier.observe(secs(20), snapshot(Completed, Channel::GetTask, 1));
+    let waiting = verifier.verdict(Capability::PushNotifications, secs(30));
+    assert!(
+        matches!(&waiting, Some(Verdict::Pending(p)) if *p.reason() == PendingReason::AwaitingPushCallback { deadline: Some(secs(30)) }),
         "{waiting:?}"
     );
-    let Some(Verdict::Refused(violation)) = verifier.verdict(Capability::PushNotifications, secs(11)) else {
+    let Some(Verdict::Refused(violation)) = verifier.verdict(Capability::PushNotifications, secs(31)) else {
         panic!("expected a refusal past the bound")
     };
     assert!(matches!(violation.contradiction(), Contradiction::NoPushCallback { .. }));
-    assert_eq!(violation.evidence().observed, Observed::PushRegistered, "the evidence is the registration");
+    assert_eq!(
+        violation.evidence().observed,
+        snapshot(Completed, Channel::GetTask, 1),
+        "the evidence is the terminal transition that was never pushed"
+    );
 }
 
 #[test]
-fn push_callback_arriving_after_the_bound_is_still_refused() {
+fn a_callback_about_any_transition_verifies_push_however_long_after_registration() {
     let mut verifier = verifier(ALL_CLAIMS);
-    feed(&mut verifier, [sent_text(), Observed::PushRegistered]);
+    feed(&mut verifier, [sent_text(), Observed::PushRegistered, status(Working, Channel::Stream)]);
+    verifier.observe(ms(500), Observed::PushCallback { state: Some(Working) });
+    verifier.observe(secs(20), status(Completed, Channel::Stream));
+    assert!(verifier.verdict(Capability::PushNotifications, secs(40)).is_some_and(|v| v.is_verified()));
+
+    let mut pushes_at_the_end = verifier_for_push_at(secs(20));
+    assert!(pushes_at_the_end.verdict(Capability::PushNotifications, secs(21)).is_some_and(|v| v.is_verified()));
+    pushes_at_the_end.observe(secs(40), status(Completed, Channel::GetTask));
+    assert!(pushes_at_the_end.verdict(Capability::PushNotifications, secs(40)).is_some_and(|v| v.is_verified()));
+}
+
+fn verifier_for_push_at(ended: std::time::Duration) -> Verifier {
+    let mut verifier = verifier(ALL_CLAIMS);
+    feed(&mut verifier, [sent_text(), Observed::PushRegistered, status(Working, Channel::Stream)]);
+    verifier.observe(ended, status(Completed, Channel::Stream));
+    verifier.observe(ended + ms(300), Observed::PushCallback { state: Some(Completed) });
+    verifier
+}
+
+#[test]
+fn push_callback_arriving_after_the_bound_of_the_terminal_transition_is_still_refused() {
+    let mut verifier = verifier(ALL_CLAIMS);
+    feed(&mut verifier, [sent_text(), Observed::PushRegistered, status(Completed, Channel::Stream)]);
     verifier.observe(secs(15), Observed::PushCallback { state: Some(Completed) });
     assert!(
         verifier.verdict(Capability::PushNotifications, secs(15)).is_some_and(|v| v.violation().is_some())
