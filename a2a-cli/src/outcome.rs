@@ -148,12 +148,23 @@ pub(crate) fn list(set: CapabilitySet) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_error_is_a_failure_with_its_reason_and_no_round_trips_claimed() {
-        let err = Error::from_status(503, Some("http://agent.example/a2a"));
+    #[tokio::test]
+    async fn an_error_is_a_failure_with_its_reason_and_no_round_trips_claimed() {
+        // A port nobody listens on: the discovery fails with a transport error naming the URL.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
+        let url = format!("http://127.0.0.1:{port}");
+        let once = a2a_client::RetryPolicy::new(
+            1,
+            std::time::Duration::from_millis(1),
+            std::time::Duration::from_millis(1),
+            1.0,
+        )
+        .unwrap();
+        let client = a2a_client::Client::builder().retry_policy(once).build().unwrap();
+        let err: Error = client.discover(&url).await.unwrap_err();
         let record = TaskRecord::from_result(&Err(err));
         let Ending::Failed(reason) = &record.ending else { panic!("an error is a failure: {record:?}") };
-        assert!(reason.contains("503") && reason.contains("http://agent.example/a2a"), "{reason}");
+        assert!(reason.contains("connection") && reason.contains(&url), "{reason}");
         assert!(!record.was_refused());
         assert_eq!(record.negotiation_round_trips, 0);
     }

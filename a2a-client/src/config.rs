@@ -38,11 +38,15 @@ pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
 pub const DEFAULT_POLL_BACKOFF_FACTOR: f64 = 2.0;
 /// Default longest poll delay: 2 s, the verifier's default poll interval (`a2a_typestate::Bounds`).
 pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(2);
-/// Default bound after which a task still `working` with no observable progress is a lifecycle fault:
-/// 30 s, as `a2a_typestate::Bounds`.
-pub const DEFAULT_WORKING_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(30);
-/// Default bound for the first push callback to arrive after registration: 10 s, as
-/// `a2a_typestate::Bounds` (the official servers POST as each event happens).
+/// Default bound after which a task with no observable progress (no new state, question or
+/// artifact since the client last acted) is a lifecycle fault, on every channel: 30 s, as
+/// `a2a_typestate::Bounds`.
+pub const DEFAULT_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(30);
+/// Default deadline of one whole task, however much progress it shows: 300 s, as
+/// `a2a_typestate::Bounds`.
+pub const DEFAULT_TASK_DEADLINE: Duration = Duration::from_secs(300);
+/// Default bound for the first push callback to arrive after the task's terminal transition: 10 s,
+/// as `a2a_typestate::Bounds` (the official servers POST as each event happens).
 pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(10);
 /// Default lifetime of a discovered card when the server sends no `Cache-Control`: 300 s.
 pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
@@ -143,7 +147,8 @@ pub struct ClientConfig {
     pub(crate) sse_idle_timeout: Duration,
     pub(crate) max_sse_event_bytes: usize,
     pub(crate) poll: PollCadence,
-    pub(crate) working_unobservable_bound: Duration,
+    pub(crate) unobservable_bound: Duration,
+    pub(crate) task_deadline: Duration,
     pub(crate) push_arrival_bound: Duration,
     pub(crate) retry: RetryPolicy,
     pub(crate) discovery_ttl: Duration,
@@ -163,7 +168,8 @@ impl Default for ClientConfig {
             sse_idle_timeout: DEFAULT_SSE_IDLE_TIMEOUT,
             max_sse_event_bytes: DEFAULT_MAX_SSE_EVENT_BYTES,
             poll: PollCadence::default(),
-            working_unobservable_bound: DEFAULT_WORKING_UNOBSERVABLE_BOUND,
+            unobservable_bound: DEFAULT_UNOBSERVABLE_BOUND,
+            task_deadline: DEFAULT_TASK_DEADLINE,
             push_arrival_bound: DEFAULT_PUSH_ARRIVAL_BOUND,
             retry: RetryPolicy::default(),
             discovery_ttl: DEFAULT_DISCOVERY_TTL,
@@ -200,10 +206,14 @@ impl ClientConfig {
     pub fn poll_cadence(&self) -> PollCadence {
         self.poll
     }
-    /// Bound after which an unobservable `working` is a lifecycle fault
-    /// ([`DEFAULT_WORKING_UNOBSERVABLE_BOUND`]).
-    pub fn working_unobservable_bound(&self) -> Duration {
-        self.working_unobservable_bound
+    /// Bound after which a task with no observable progress is a lifecycle fault
+    /// ([`DEFAULT_UNOBSERVABLE_BOUND`]).
+    pub fn unobservable_bound(&self) -> Duration {
+        self.unobservable_bound
+    }
+    /// Deadline of one whole task ([`DEFAULT_TASK_DEADLINE`]).
+    pub fn task_deadline(&self) -> Duration {
+        self.task_deadline
     }
     /// Bound for a push callback to arrive ([`DEFAULT_PUSH_ARRIVAL_BOUND`]).
     pub fn push_arrival_bound(&self) -> Duration {
@@ -246,7 +256,8 @@ impl ClientConfig {
     pub fn verifier_bounds(&self) -> a2a_typestate::Bounds {
         a2a_typestate::Bounds::default()
             .with_poll_interval(self.poll.cap())
-            .with_working_unobservable(self.working_unobservable_bound)
+            .with_unobservable(self.unobservable_bound)
+            .with_task_deadline(self.task_deadline)
             .with_push_arrival(self.push_arrival_bound)
     }
 }
@@ -298,10 +309,17 @@ impl ClientBuilder {
         self
     }
 
-    /// Sets the bound after which a `working` task with no observable progress is a lifecycle fault
-    /// ([`DEFAULT_WORKING_UNOBSERVABLE_BOUND`] by default).
-    pub fn working_unobservable_bound(mut self, bound: Duration) -> Self {
-        self.config.working_unobservable_bound = bound;
+    /// Sets the bound after which a task with no observable progress (the same state polled
+    /// again, the same question after the answer, keep-alive comments, identical `working` events)
+    /// is a lifecycle fault ([`DEFAULT_UNOBSERVABLE_BOUND`] by default).
+    pub fn unobservable_bound(mut self, bound: Duration) -> Self {
+        self.config.unobservable_bound = bound;
+        self
+    }
+
+    /// Sets the deadline of one whole task ([`DEFAULT_TASK_DEADLINE`] by default).
+    pub fn task_deadline(mut self, deadline: Duration) -> Self {
+        self.config.task_deadline = deadline;
         self
     }
 
@@ -387,7 +405,8 @@ impl ClientBuilder {
             ("connect timeout", config.connect_timeout),
             ("request timeout", config.request_timeout),
             ("sse idle timeout", config.sse_idle_timeout),
-            ("working unobservable bound", config.working_unobservable_bound),
+            ("unobservable bound", config.unobservable_bound),
+            ("task deadline", config.task_deadline),
             ("push arrival bound", config.push_arrival_bound),
             ("discovery ttl", config.discovery_ttl),
             ("suspect ttl", config.suspect_ttl),
@@ -430,7 +449,7 @@ mod tests {
         assert_eq!(config.max_sse_event_bytes(), 8 * 1024 * 1024);
         assert_eq!(config.poll_cadence().initial(), Duration::from_millis(500));
         assert_eq!(config.push_arrival_bound(), Duration::from_secs(10));
-        assert_eq!(config.working_unobservable_bound(), Duration::from_secs(30));
+        assert_eq!(config.unobservable_bound(), Duration::from_secs(30));
         assert_eq!(config.poll_cadence().cap(), Duration::from_secs(2));
         assert_eq!(config.discovery_ttl(), Duration::from_secs(300));
         assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));

@@ -49,6 +49,9 @@ pub enum ErrorKind {
     BadInput,
     /// The client was configured with values it cannot use.
     Config,
+    /// The API was used in a way it cannot serve (a call before the task exists, a claim the
+    /// handle does not hold): a bug in the caller, not in the agent.
+    Misuse,
 }
 
 /// Which transport fault happened; see [`Error::transport_fault`].
@@ -111,6 +114,10 @@ enum Repr {
         #[source]
         source: ParseError,
     },
+    #[error("the agent's answer makes no sense: {message}")]
+    Answer { message: String },
+    #[error("misuse of the API: {message}")]
+    Misuse { message: String },
     #[error("invalid configuration: {message}")]
     Config {
         message: String,
@@ -149,13 +156,13 @@ impl Error {
     }
 
     /// A transport fault of the given kind, with the underlying error as its source.
-    pub fn transport(fault: TransportFault, source: Option<BoxError>) -> Self {
+    pub(crate) fn transport(fault: TransportFault, source: Option<BoxError>) -> Self {
         Self::new(Repr::Transport { fault, source }, None)
     }
 
     /// The error for an HTTP status that carried no A2A error body: 502, 503 and 504 are transport
     /// faults (retryable), anything else is [`ErrorKind::Status`].
-    pub fn from_status(status: u16, url: Option<&str>) -> Self {
+    pub(crate) fn from_status(status: u16, url: Option<&str>) -> Self {
         let repr = match status {
             502..=504 => Repr::Transport { fault: TransportFault::Unavailable(status), source: None },
             _ => Repr::Status { status },
@@ -164,18 +171,28 @@ impl Error {
     }
 
     /// An A2A error the agent answered with.
-    pub fn protocol(error: ProtocolError) -> Self {
+    pub(crate) fn protocol(error: ProtocolError) -> Self {
         Self::new(Repr::Protocol(error), None)
     }
 
     /// A document named `what` ("agent card", "push callback"...) that could not be parsed.
-    pub fn bad_input(what: &'static str, source: ParseError) -> Self {
+    pub(crate) fn bad_input(what: &'static str, source: ParseError) -> Self {
         Self::new(Repr::BadInput { what, source }, None)
     }
 
     /// A configuration value the client cannot use; `message` says which and why.
-    pub fn config(message: impl Into<String>) -> Self {
+    pub(crate) fn config(message: impl Into<String>) -> Self {
         Self::new(Repr::Config { message: message.into(), source: None }, None)
+    }
+
+    /// An agent answer that is well formed but makes no sense for the call (a protocol error).
+    pub(crate) fn protocol_answer(message: impl Into<String>) -> Self {
+        Self::new(Repr::Answer { message: message.into() }, None)
+    }
+
+    /// A call the API cannot serve as made.
+    pub(crate) fn misuse(message: impl Into<String>) -> Self {
+        Self::new(Repr::Misuse { message: message.into() }, None)
     }
 
     pub(crate) fn config_with(message: impl Into<String>, source: BoxError) -> Self {
@@ -184,7 +201,7 @@ impl Error {
 
     /// Returns the error with the URL it concerns (redacted: no user info, query or fragment).
     #[must_use]
-    pub fn with_url(mut self, url: &str) -> Self {
+    pub(crate) fn with_url(mut self, url: &str) -> Self {
         self.inner.url = Some(redact_url(url));
         self
     }
@@ -231,6 +248,8 @@ impl Error {
             Repr::LifecycleFault(_) => ErrorKind::LifecycleFault,
             Repr::BadInput { .. } => ErrorKind::BadInput,
             Repr::Config { .. } => ErrorKind::Config,
+            Repr::Answer { .. } => ErrorKind::Protocol,
+            Repr::Misuse { .. } => ErrorKind::Misuse,
         }
     }
 

@@ -32,13 +32,17 @@ pub mod negotiate;
 mod protocol_error;
 pub mod retry;
 pub mod sse;
+pub mod task;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
-pub mod typed;
 pub mod webhook;
 
-pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
+pub use a2a_typestate::{
+    AgentCardLifecycleViolation, Capability, Claims, History, HistoryVerified, LifecycleFault,
+    NarrowingError, NoHistory, NoPush, NoStreaming, Push, PushVerified, Refusal, Settlement, SingleShot,
+    Streaming, StreamingVerified,
+};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
@@ -48,8 +52,8 @@ pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use sse::{SseEvent, SseStream};
+pub use task::{DynTask, Task, TaskCall};
 pub use transport::{EventStream, StreamEnd, TaskPoll};
-pub use typed::{DynAgentTask, TypedRefusal, TypedTask};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
 
 /// The workspace README's code blocks, compiled as doctests so the quickstart cannot rot.

@@ -34,16 +34,17 @@ pub(crate) fn streaming_violation() -> AgentCardLifecycleViolation {
     verifier.refusal(at).unwrap()
 }
 
-/// A task `working` for longer than the bound, on a card with no streaming and no poll cadence.
+/// A task `working` with no progress for longer than the unobservable bound.
 pub(crate) fn working_unobservable() -> LifecycleFault {
     let mut verifier = verifier("{}", CapabilitySet::EMPTY);
     let status = Observed::Status {
         task_id: TaskId::new("t1"),
         context_id: None,
         state: TaskState::Working,
+        message: None,
         via: Channel::GetTask,
         artifacts: None,
     };
     verifier.observe(Duration::from_millis(10), status);
-    verifier.lifecycle_fault(Bounds::default().working_unobservable() * 2).unwrap()
+    verifier.lifecycle_fault(Bounds::default().unobservable() * 2).unwrap()
 }

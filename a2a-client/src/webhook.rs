@@ -201,6 +201,8 @@ struct Registry {
 struct Shared {
     registry: Mutex<Registry>,
     hasher: RandomState,
+    /// Counts accepted callbacks: an event loop waits on it beside its stream and its deadlines.
+    arrivals: tokio::sync::watch::Sender<u64>,
 }
 
 impl Shared {
@@ -250,7 +252,11 @@ impl PushReceiver {
             Some(url) => url.trim_end_matches('/').to_owned(),
             None => format!("http://{local_addr}"),
         };
-        let shared = Arc::new(Shared { registry: Mutex::default(), hasher: RandomState::new() });
+        let shared = Arc::new(Shared {
+            registry: Mutex::default(),
+            hasher: RandomState::new(),
+            arrivals: tokio::sync::watch::Sender::new(0),
+        });
         let app = axum::Router::new()
             .route(&format!("{PUSH_PATH_PREFIX}/{{config_id}}"), post(receive))
             .layer(DefaultBodyLimit::max(config.max_sse_event_bytes()))
@@ -343,6 +349,21 @@ impl PushReceiver {
     }
 }
 
+impl PushReceiver {
+    /// A watch that changes whenever a callback is accepted (for any task): what an event loop
+    /// selects on, then reads the callbacks with [`PushReceiver::try_next_callback`].
+    pub(crate) fn arrivals(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.arrivals.subscribe()
+    }
+
+    /// The next callback already received about `task`, without waiting.
+    pub(crate) fn try_next_callback(&self, task: &TaskId) -> Option<PushCallback> {
+        let queue = self.shared.lock().queues.get(task).map(|q| q.rx.clone())?;
+        let mut queue = queue.try_lock().ok()?;
+        queue.try_recv().ok()
+    }
+}
+
 /// 256 random bits as hex (two v4 UUIDs: 244 bits of OS randomness).
 fn secret() -> String {
     format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple())
@@ -412,6 +433,8 @@ fn accept(
         }
         return Err(StatusCode::TOO_MANY_REQUESTS);
     }
+    drop(registry);
+    shared.arrivals.send_modify(|count| *count = count.wrapping_add(1));
     Ok(StatusCode::OK)
 }
 

@@ -65,13 +65,19 @@ async fn working_unobservable_past_the_bound_is_a_lifecycle_fault_not_a_transpor
         .spawn()
         .await
         .unwrap();
-    let client = builder().working_unobservable_bound(ms(300)).build().unwrap();
+    let client = builder().unobservable_bound(ms(300)).build().unwrap();
 
     let err = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap_err();
 
     assert_eq!(err.kind(), ErrorKind::LifecycleFault, "{err}");
     assert!(!err.is_retryable(), "not a transport fault");
-    assert!(matches!(err.lifecycle_fault(), Some(LifecycleFault::WorkingUnobservable { .. })));
+    assert!(
+        matches!(
+            err.lifecycle_fault(),
+            Some(LifecycleFault::NoProgress { state: Some(TaskState::Working), .. })
+        ),
+        "the fault names the state: {err}"
+    );
     assert_eq!(count(&agent, "SendMessage"), 1, "not retried");
     let ops = operations(&agent);
     assert!(ops[1..].iter().all(|op| op == "GetTask"), "polled in between: {ops:?}");
@@ -84,12 +90,13 @@ async fn working_unobservable_past_the_bound_is_a_lifecycle_fault_not_a_transpor
 }
 
 #[tokio::test]
-async fn a_card_declared_poll_cadence_is_a_basis_so_long_working_is_no_fault() {
+async fn a_card_declared_poll_cadence_sets_how_often_the_task_is_polled() {
     let agent =
         spawn(Capabilities::none().with_poll_cadence(ms(50)), Script::honest().step_delay(ms(200))).await;
     // The client's own cadence (5 ms) would poll over a hundred times in the task's 600 ms.
     let own_cadence = PollCadence::new(ms(5), 1.0, ms(5)).unwrap();
-    let client = builder().poll_cadence(own_cadence).working_unobservable_bound(ms(100)).build().unwrap();
+    // Progress comes every 200 ms, within the unobservable bound: the cadence alone is under test.
+    let client = builder().poll_cadence(own_cadence).unobservable_bound(ms(1_000)).build().unwrap();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
 

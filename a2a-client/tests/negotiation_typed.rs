@@ -1,72 +1,221 @@
-//! The typed entry point: the same run hands back the typestate handle, verified, refused (with the
-//! single-shot handle and the fallback's result), single-shot for a suspect, or unsettled.
+//! The typed front door: `client.task::<C>(url)` narrows at once to the claims the caller depends
+//! on; the spec-named calls feed the handle; `settle_*` hands back the verified handle, or a
+//! refusal carrying the single-shot one (and marks the agent suspect), or the same handle pending.
 
 mod negotiation_common;
 
-use a2a_client::Capability;
-use a2a_client::negotiate::{Negotiation, StreamingNegotiation, TaskPath};
-use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::TaskState;
-use a2a_typestate::ClaimStatus;
-use negotiation_common::{client, text};
+use std::sync::Arc;
+
+use a2a_client::negotiate::{Negotiation, TaskPath};
+use a2a_client::{
+    Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push, Settlement,
+    SingleShot, Streaming, StreamingVerified, Task,
+};
+use a2a_testkit::{Capabilities, Lie, Script};
+use a2a_types::{SendMessageResponse, TaskState};
+use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
+use negotiation_common::{client, count, ms, spawn, text};
+
+async fn typed<C: a2a_typestate::ClaimSet>(agent: &a2a_testkit::RunningAgent) -> Task<C> {
+    client().task::<C>(&agent.base_url()).await.unwrap()
+}
 
 #[tokio::test]
-async fn honest_streamer_yields_a_handle_whose_streaming_claim_is_verified() {
-    let agent =
-        ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();
-    let client = client();
+async fn honest_streamer_is_verified_from_what_the_stream_delivered() {
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let mut task = typed::<Claims<Streaming>>(&agent).await;
 
-    let negotiated =
-        client.negotiate_streaming(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    task.send_streaming_message(text("hello")).await.unwrap();
 
-    let StreamingNegotiation::Verified { task, outcome } = negotiated else { panic!("{negotiated:?}") };
-    assert_eq!(task.rely_on_streaming().capability(), Capability::Streaming);
+    assert_eq!(count(&agent, "GetTask"), 0, "the artifact came on the stream: nothing to confirm");
+    let Ok(Settlement::Verified(task)) = task.settle_streaming() else { panic!("not verified") };
+    assert_eq!(task.handle().rely_on_streaming().capability(), Capability::Streaming);
     assert_eq!(task.state(), Some(TaskState::Completed), "the handle followed the lifecycle");
-    assert_eq!(outcome.path, TaskPath::Negotiated);
     agent.shutdown().await;
 }
 
 #[tokio::test]
-async fn lying_streamer_yields_the_refusal_with_a_single_shot_handle_and_the_fallback_result() {
-    let agent = ScriptedAgent::builder()
-        .script(Script::honest().with(Lie::StreamWithoutArtifact))
-        .spawn()
-        .await
-        .unwrap();
+async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot_handle_still_sends() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
+    let mut task = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap();
 
-    let negotiated =
-        client.negotiate_streaming(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    task.send_streaming_message(text("hello")).await.unwrap();
+    assert_eq!(count(&agent, "GetTask"), 1, "an unverified claim is confirmed with GetTask");
+    let Some(SendMessageResponse::Task(seen)) = task.result() else { panic!("a task was seen") };
+    assert!(!seen.artifacts.is_empty(), "the artifact exists, only not on the stream");
 
-    let StreamingNegotiation::Refused { refusal, outcome } = negotiated else { panic!("{negotiated:?}") };
+    let Err(refusal) = task.settle_streaming() else { panic!("the lie was not refused") };
     assert_eq!(refusal.violation().capability(), Capability::Streaming);
-    assert_eq!(outcome.refusal.as_ref(), Some(refusal.violation()), "the run and the handle agree");
-    assert_eq!(outcome.state(), Some(TaskState::Completed), "the fallback's result");
-    let single_shot = refusal.into_task().into_dyn();
-    assert!(single_shot.is_single_shot());
+    let marks =
+        client.discovery_cache().suspect_marks(&a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap());
+    assert_eq!(marks.len(), 1, "a typed refusal marks the agent suspect as run_task does");
+    let single_shot: Task<SingleShot> = refusal.into_task();
+    let answer = single_shot.send_message(text("again"), &Negotiation::default()).await.unwrap();
+    let SendMessageResponse::Task(result) = answer else { panic!("expected a task") };
+    assert_eq!(result.state(), TaskState::Completed, "the single-shot send returns the result");
+    assert_eq!(count(&agent, "SendMessage"), 1, "one blocking send, nothing streamed");
 
-    // The agent is now suspect: the next typed run is single-shot at once.
-    let again =
-        client.negotiate_streaming(&agent.base_url(), text("again"), &Negotiation::default()).await.unwrap();
-    let StreamingNegotiation::SingleShot { outcome, .. } = again else { panic!("{again:?}") };
-    assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)));
+    // Suspect now: run_task sends the next task single-shot at once.
+    let again = client.run_task(&agent.base_url(), text("again"), &Negotiation::default()).await.unwrap();
+    assert!(matches!(again.path, TaskPath::SingleShotBecauseSuspect(_)));
     agent.shutdown().await;
 }
 
 #[tokio::test]
-async fn card_without_a_streaming_claim_leaves_the_handle_unsettled() {
-    let agent = ScriptedAgent::builder()
-        .script(Script::honest().with(Lie::UnderDeclaredStreaming))
-        .spawn()
-        .await
-        .unwrap();
-    let client = client();
+async fn streaming_answered_unsupported_is_refused() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
+    let mut task = typed::<Claims<Streaming>>(&agent).await;
 
-    let negotiated =
-        client.negotiate_streaming(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    let error = task.send_streaming_message(text("hello")).await.unwrap_err();
 
-    let StreamingNegotiation::Unsettled { task, outcome } = negotiated else { panic!("{negotiated:?}") };
-    assert_eq!(task.status(Capability::Streaming), ClaimStatus::Unclaimed);
-    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(error.kind(), ErrorKind::Protocol, "the call returns what the agent answered");
+    let Err(refusal) = task.settle_streaming() else { panic!("-32004 was not refused") };
+    assert!(matches!(refusal.violation().contradiction(), Contradiction::AgentSaysUnsupported { .. }));
     agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn narrowing_to_a_claim_the_card_does_not_make_hands_the_handle_back() {
+    let agent = spawn(Capabilities::none(), Script::honest()).await;
+    let client = client();
+    let error = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Misuse, "{error}");
+    let handle = client.dyn_task(&agent.base_url()).await.unwrap();
+
+    let error = Task::<Claims<Streaming>>::try_from(handle).unwrap_err();
+
+    assert!(matches!(
+        error.mismatch(),
+        Mismatch::Claim { capability: Capability::Streaming, held: ClaimStatus::Unclaimed, .. }
+    ));
+    let mut polling = Task::<Claims<NoStreaming, NoHistory, NoPush>>::try_from(error.into_handle())
+        .expect("a handle that claims nothing always fits");
+    let answer = polling.send_message(text("hello")).await.unwrap();
+    assert!(matches!(answer, SendMessageResponse::Task(_)));
+    assert_eq!(polling.state(), Some(TaskState::Completed), "the send's answer was observed");
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn card_without_a_streaming_claim_is_polled_through_the_dynamic_handle() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::UnderDeclaredStreaming)).await;
+    let mut task: DynTask = client().dyn_task(&agent.base_url()).await.unwrap();
+    assert_eq!(task.handle().status(Capability::Streaming), ClaimStatus::Unclaimed);
+    let error = task.send_streaming_message(text("hello")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Misuse, "no claim, no streaming call: {error}");
+    assert_eq!(count(&agent, "SendStreamingMessage"), 0);
+
+    task.send_message(text("hello")).await.unwrap();
+
+    assert_eq!(task.state(), Some(TaskState::Completed));
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn gateway_deployment_lifts_no_claim_to_narrow_to() {
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let conn = client().connect(&agent.base_url()).await.unwrap();
+
+    assert!(Task::<Claims<Streaming>>::try_from(conn.dyn_task(Deployment::Gateway)).is_err());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn subscribing_to_an_ended_task_is_refused_locally_not_read_as_a_streaming_refusal() {
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let mut task = typed::<Claims<Streaming>>(&agent).await;
+    task.send_streaming_message(text("hello")).await.unwrap();
+
+    let error = task.subscribe_to_task().await.unwrap_err();
+
+    assert_eq!(error.kind(), ErrorKind::Misuse);
+    assert_eq!(count(&agent, "SubscribeToTask"), 0, "nothing was sent");
+    assert!(matches!(task.settle_streaming(), Ok(Settlement::Verified(_))));
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn history_relied_on_is_verified_when_the_agent_keeps_it() {
+    let agent = spawn(Capabilities::none().with_state_transition_history(), Script::honest()).await;
+    let mut task = typed::<Claims<NoStreaming, History>>(&agent).await;
+    task.send_message(text("hello")).await.unwrap();
+
+    let fetched = task.get_task_history(10).await.unwrap();
+
+    assert!(!fetched.history.is_empty());
+    let Ok(Settlement::Verified(task)) = task.settle_history() else { panic!("not verified") };
+    let _ = task.handle().rely_on_history();
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn empty_history_relied_on_is_refused() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::EmptyHistory)).await;
+    let mut task = typed::<Claims<NoStreaming, History>>(&agent).await;
+    task.send_message(text("hello")).await.unwrap();
+
+    task.get_task_history(10).await.unwrap();
+
+    let Err(refusal) = task.settle_history() else { panic!("the empty history was not refused") };
+    assert_eq!(refusal.violation().capability(), Capability::StateTransitionHistory);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn push_callback_during_the_turn_verifies_the_push_claim() {
+    let script = Script::honest().step_delay(ms(150));
+    let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
+    let client = client();
+    let receiver = Arc::new(client.start_push_receiver().await.unwrap());
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    task.watch_push(receiver).unwrap();
+
+    task.send_message(text("hello")).await.unwrap();
+    task.await_push_callback().await.unwrap();
+
+    let Ok(Settlement::Verified(task)) = task.settle_push() else { panic!("not verified") };
+    let _ = task.handle().rely_on_push();
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn push_registered_with_the_create_call_verifies_the_push_claim() {
+    let script = Script::honest().step_delay(ms(100));
+    let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
+    let client = client();
+    let receiver = Arc::new(client.start_push_receiver().await.unwrap());
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    task.send_message(text("please clarify")).await.unwrap();
+    assert_eq!(task.state(), Some(TaskState::InputRequired));
+
+    task.create_task_push_notification_config(receiver).await.unwrap();
+    task.send_message(text("metric")).await.unwrap();
+    task.await_push_callback().await.unwrap();
+
+    assert_eq!(count(&agent, "CreateTaskPushNotificationConfig"), 1);
+    assert!(matches!(task.settle_push(), Ok(Settlement::Verified(_))));
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn silent_push_is_refused_once_the_arrival_bound_after_the_terminal_transition_ran_out() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::SilentPush).step_delay(ms(150))).await;
+    let client = client();
+    let receiver = Arc::new(client.start_push_receiver().await.unwrap());
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    task.watch_push(receiver).unwrap();
+    task.send_message(text("hello")).await.unwrap();
+
+    task.await_push_callback().await.unwrap();
+
+    let Err(refusal) = task.settle_push() else { panic!("the silent agent was not refused") };
+    assert_eq!(refusal.violation().capability(), Capability::PushNotifications);
+    agent.shutdown().await;
+}
+
+#[test]
+fn typed_handle_costs_nothing_over_the_dynamic_one() {
+    assert_eq!(size_of::<Task<Claims<StreamingVerified, History, Push>>>(), size_of::<DynTask>());
+    assert_eq!(size_of::<Task<SingleShot>>(), size_of::<DynTask>());
 }

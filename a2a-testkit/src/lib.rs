@@ -157,7 +157,7 @@ pub use agent::{RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilde
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
     Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
-    POLL_CADENCE_EXTENSION_URI, Protocol, Script, Times,
+    POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Script, Stall, Times,
 };
 pub use webhook::{ReceivedCallback, WebhookReceiver};
 

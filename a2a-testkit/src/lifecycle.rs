@@ -27,12 +27,17 @@ pub(crate) enum Turn {
 enum Step {
     Snapshot,
     Status(TaskState, Option<String>),
+    /// The current status again, message and all.
+    Repeat,
     Artifact(String),
 }
 
 /// Plays one turn of a task's lifecycle, publishing each event to streams and push configs.
 pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, request_text: String) {
     let step_delay = shared.script.step_delay;
+    if let Some(stall) = shared.script.stall {
+        return stall_turn(&shared, &task_id, turn, stall).await;
+    }
     let working_delay = step_delay.saturating_add(shared.behaviour.extra_working);
     let mut steps: Vec<(Step, Duration)> = Vec::new();
     let asks = match turn {
@@ -63,6 +68,49 @@ pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, r
 }
 
 /// Applies one step unless the task already ended (a cancel wins); returns false when it had ended.
+/// A turn that never finishes, as [`Stall`](crate::Stall) says.
+async fn stall_turn(shared: &Arc<Shared>, task_id: &str, turn: Turn, stall: crate::Stall) {
+    use crate::Stall;
+    let opening = matches!(turn, Turn::Opening { .. });
+    match stall {
+        Stall::Submitted => {
+            if opening {
+                emit(shared, task_id, Step::Snapshot).await;
+            }
+        }
+        Stall::CommentsOnly => {}
+        Stall::SameQuestion => {
+            if opening {
+                emit(shared, task_id, Step::Snapshot).await;
+                emit(
+                    shared,
+                    task_id,
+                    Step::Status(TaskState::InputRequired, Some(CLARIFY_QUESTION.to_owned())),
+                )
+                .await;
+            } else {
+                // The same question, the same message: the answer changed nothing.
+                emit(shared, task_id, Step::Repeat).await;
+            }
+        }
+        Stall::NoQuestion => {
+            if opening {
+                emit(shared, task_id, Step::Snapshot).await;
+            }
+            emit(shared, task_id, Step::Status(TaskState::InputRequired, None)).await;
+        }
+        Stall::WorkingForever => {
+            if opening {
+                emit(shared, task_id, Step::Snapshot).await;
+            }
+            // Bounded by the agent's lifetime: the loop ends when the task or the agent is gone.
+            while emit(shared, task_id, Step::Status(TaskState::Working, None)).await {
+                tokio::time::sleep(shared.script.step_delay).await;
+            }
+        }
+    }
+}
+
 async fn emit(shared: &Arc<Shared>, task_id: &str, step: Step) -> bool {
     let deliveries = {
         let mut state = shared.lock();
@@ -91,6 +139,21 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
             ends_stream: false,
             on_stream: true,
         },
+        Step::Repeat => {
+            let status =
+                wire::status(protocol, record.state, record.status_message.as_ref(), &record.timestamp);
+            Published {
+                body: wire::status_update(
+                    protocol,
+                    &record.id,
+                    &record.context_id,
+                    status,
+                    record.state.ends_stream(),
+                ),
+                ends_stream: record.state.ends_stream(),
+                on_stream: true,
+            }
+        }
         Step::Status(state, text) => {
             record.state = state;
             record.timestamp = wire::now_timestamp();
@@ -161,6 +224,9 @@ pub(crate) struct Delivery {
 /// The callbacks one event causes: the StreamResponse in 1.0, the whole Task in 0.3.
 fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> Vec<Delivery> {
     if matches!(shared.behaviour.push, PushBehaviour::Unsupported | PushBehaviour::Silent) {
+        return Vec::new();
+    }
+    if shared.script.push_timing == crate::PushTiming::TerminalOnly && !record.state.is_terminal() {
         return Vec::new();
     }
     let body = match shared.protocol {

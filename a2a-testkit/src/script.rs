@@ -216,6 +216,35 @@ pub enum Fault {
     SlowResponses(Duration),
 }
 
+/// A way an agent never finishes a task while looking alive: what the client's bounds must end.
+/// None of these contradicts a claim, so none is a lie; each is a task without progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stall {
+    /// The task stays `submitted`: nothing follows the first snapshot.
+    Submitted,
+    /// Asks for input; after the answer, asks the same question again (the same message).
+    SameQuestion,
+    /// Asks for input without a question; after the answer, the same again.
+    NoQuestion,
+    /// A stream carries keep-alive comments only (one every step delay); the task stays
+    /// `submitted`.
+    CommentsOnly,
+    /// A `working` status event every step delay, forever.
+    WorkingForever,
+}
+
+/// When the agent POSTs push callbacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PushTiming {
+    /// One per event, as it happens (the official servers do this).
+    #[default]
+    EveryEvent,
+    /// Only the task's terminal state: honest, for a long task the first callback comes late.
+    TerminalOnly,
+}
+
 /// When the agent asks for clarification (`input-required`) before doing the work.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -235,6 +264,8 @@ pub struct Script {
     pub(crate) faults: Vec<Fault>,
     pub(crate) clarify: Clarify,
     pub(crate) step_delay: Duration,
+    pub(crate) stall: Option<Stall>,
+    pub(crate) push_timing: PushTiming,
 }
 
 /// The default delay between two lifecycle events: short, so tests stay fast.
@@ -254,6 +285,8 @@ impl Script {
             faults: Vec::new(),
             clarify: Clarify::WhenMessageContains("clarify".to_owned()),
             step_delay: DEFAULT_STEP_DELAY,
+            stall: None,
+            push_timing: PushTiming::EveryEvent,
         }
     }
 
@@ -289,6 +322,23 @@ impl Script {
     #[must_use]
     pub fn step_delay(mut self, delay: Duration) -> Self {
         self.step_delay = delay;
+        self
+    }
+
+    /// Makes every task stall this way (asking for input first where the stall needs a question).
+    #[must_use]
+    pub fn stall(mut self, stall: Stall) -> Self {
+        if matches!(stall, Stall::SameQuestion | Stall::NoQuestion) {
+            self.clarify = Clarify::Always;
+        }
+        self.stall = Some(stall);
+        self
+    }
+
+    /// Sets when push callbacks are POSTed (default [`PushTiming::EveryEvent`]).
+    #[must_use]
+    pub fn push_timing(mut self, timing: PushTiming) -> Self {
+        self.push_timing = timing;
         self
     }
 

@@ -250,7 +250,9 @@ async fn jsonrpc(
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
         }
         Outcome::Error(error) => failure(&id, error),
-        Outcome::Stream(plan) => stream::sse_response(plan, Framing::JsonRpc { id }, stream_cut(shared)),
+        Outcome::Stream(plan) => {
+            stream::sse_response(plan, Framing::JsonRpc { id }, stream_cut(shared), keepalive(shared))
+        }
     }
 }
 
@@ -258,8 +260,15 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
     match ops::execute(shared, op, params).await {
         Outcome::Json(result) => json_response(StatusCode::OK, "application/a2a+json", &result),
         Outcome::Error(error) => rest_error(&error),
-        Outcome::Stream(plan) => stream::sse_response(plan, Framing::Rest, stream_cut(shared)),
+        Outcome::Stream(plan) => {
+            stream::sse_response(plan, Framing::Rest, stream_cut(shared), keepalive(shared))
+        }
     }
+}
+
+/// How often a stream sends keep-alive comments: only for [`Stall::CommentsOnly`](crate::Stall).
+fn keepalive(shared: &Shared) -> Option<std::time::Duration> {
+    (shared.script.stall == Some(crate::Stall::CommentsOnly)).then_some(shared.script.step_delay)
 }
 
 fn rest_error(error: &A2aError) -> Response {

@@ -41,19 +41,35 @@ fn frame(framing: &Framing, body: &Value) -> Bytes {
 }
 
 /// An SSE response that forwards the plan's events until one ends the stream.
-pub(crate) fn sse_response(plan: StreamPlan, framing: Framing, cut: Cut) -> Response {
+pub(crate) fn sse_response(
+    plan: StreamPlan,
+    framing: Framing,
+    cut: Cut,
+    keepalive: Option<std::time::Duration>,
+) -> Response {
     let (mut tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, io::Error>>(16);
     let StreamPlan { mut first, mut events } = plan;
     tokio::spawn(async move {
         let mut sent = 0_usize;
         loop {
-            let event = match first.take() {
-                Some(event) => event,
-                None => match events.recv().await {
-                    Ok(event) => event,
-                    Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => break,
+            let next = match (first.take(), keepalive) {
+                (Some(event), _) => Ok(event),
+                (None, None) => events.recv().await,
+                (None, Some(every)) => match tokio::time::timeout(every, events.recv()).await {
+                    Ok(next) => next,
+                    Err(_) => {
+                        // A keep-alive comment: bytes on the wire, no event.
+                        if tx.send(Ok(Bytes::from_static(b": keep-alive\n\n"))).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
                 },
+            };
+            let event = match next {
+                Ok(event) => event,
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => break,
             };
             if !event.on_stream {
                 continue;

@@ -221,10 +221,11 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P>
 #[diagnostic::on_unimplemented(
     message = "this task handle has no streaming claim",
     label = "needs a streaming claim; this handle's streaming slot is `{Self}`",
-    note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: lift it \
-            with `CardClaims::lift` and narrow the `DynTask` to `Task<Claims<Streaming, ..>>`",
-    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
-            `single_shot_send`"
+    note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: get the handle \
+            as `Task<Claims<Streaming, ..>>` (`client.task::<Claims<Streaming>>(url)`, or `Task::try_from` on a \
+            `DynTask`)",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
+            single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]
 pub trait HasStreamingClaim: StreamingSlot {}
 impl HasStreamingClaim for Streaming {}
@@ -235,9 +236,10 @@ impl HasStreamingClaim for StreamingVerified {}
     message = "this task handle has no state-transition history claim",
     label = "needs a history claim; this handle's history slot is `{Self}`",
     note = "a history claim comes only from a card declaring `stateTransitionHistory: true` (0.3, or a 1.0 \
-            card carrying it as a legacy field): narrow the `DynTask` to `Task<Claims<_, History, _>>`",
-    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
-            `single_shot_send`"
+            card carrying it as a legacy field): get the handle as `Task<Claims<_, History, _>>` \
+            (`client.task::<Claims<NoStreaming, History>>(url)`, or `Task::try_from` on a `DynTask`)",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
+            single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]
 pub trait HasHistoryClaim: HistorySlot {}
 impl HasHistoryClaim for History {}
@@ -247,10 +249,11 @@ impl HasHistoryClaim for HistoryVerified {}
 #[diagnostic::on_unimplemented(
     message = "this task handle has no push-notification claim",
     label = "needs a push claim; this handle's push slot is `{Self}`",
-    note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: narrow \
-            the `DynTask` to `Task<Claims<_, _, Push>>`",
-    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only \
-            `single_shot_send`"
+    note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: get the \
+            handle as `Task<Claims<_, _, Push>>` (`client.task::<Claims<NoStreaming, NoHistory, Push>>(url)`, \
+            or `Task::try_from` on a `DynTask`)",
+    note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
+            single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]
 pub trait HasPushClaim: PushSlot {}
 impl HasPushClaim for Push {}
@@ -302,10 +305,7 @@ mod tests {
 
     #[test]
     fn markers_are_zero_sized() {
-        assert_eq!(
-            size_of::<PhantomData<fn() -> Claims<StreamingVerified, History, PushVerified>>>(),
-            0
-        );
+        assert_eq!(size_of::<PhantomData<fn() -> Claims<StreamingVerified, History, PushVerified>>>(), 0);
         assert_eq!(size_of::<Streaming>(), 0);
     }
 }

@@ -154,6 +154,25 @@ impl DynTask {
         (!self.is_single_shot()).then(|| self.state.poll_permit())
     }
 
+    /// Keeps only the claims in `depends` (the caller's path depends on no other, so no other is
+    /// checked); never adds or upgrades one.
+    pub fn depend_only_on(&mut self, depends: CapabilitySet) {
+        if let Some(mut slots) = self.state.slots {
+            for (slot, capability) in slots.iter_mut().zip(Capability::ALL) {
+                if !depends.contains(capability) {
+                    *slot = ClaimStatus::Unclaimed;
+                }
+            }
+            self.state.set_slots(Some(slots));
+        }
+    }
+
+    /// Gives up every claim and lifecycle tracking: the lifecycle-agnostic fallback.
+    pub fn into_single_shot(mut self) -> Task<SingleShot> {
+        self.state.set_slots(None);
+        Task::from_state(self.state)
+    }
+
     /// The single-shot send, always available.
     pub fn single_shot_send(&self) -> SingleShotSend {
         SingleShotSend { _private: () }

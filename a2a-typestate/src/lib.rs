@@ -79,8 +79,8 @@ pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
-    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming,
-    Push, PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified,
+    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,
+    PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified,
 };
 pub use dyn_task::{DynTask, MissingClaim};
 pub use handle::TaskHandle;

@@ -9,8 +9,8 @@ use crate::capability::Capability;
 use crate::card::CardClaims;
 use crate::claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
-    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, Push, PushSlot, PushVerified,
-    SingleShot, Streaming, StreamingSlot, StreamingVerified,
+    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, Push, PushSlot, PushVerified, SingleShot,
+    Streaming, StreamingSlot, StreamingVerified,
 };
 use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
@@ -218,7 +218,11 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
         self.state.poll_permit()
     }
 
-    fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<Task<V>, Self> {
+    fn settle_into<V: ClaimSet>(
+        mut self,
+        capability: Capability,
+        now: Elapsed,
+    ) -> SettleResult<Task<V>, Self> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),

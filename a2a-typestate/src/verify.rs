@@ -154,8 +154,8 @@ impl Verifier {
     /// A lifecycle fault at `now`, if any: the task has not ended and showed no progress for
     /// longer than [`Bounds::unobservable`], or `now` is past [`Bounds::task_deadline`].
     ///
-    /// Progress is a message the client sent, a state or status message different from the last
-    /// one seen (outside push, which is unordered), or an artifact. Nothing is a fault before the
+    /// Progress is a message the client sent, a state, status message or artifact count different
+    /// from the last one seen (outside push, which is unordered), or an artifact update. Nothing is a fault before the
     /// first message is sent, or once a terminal state was seen.
     pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault> {
         let (since, state) = self.last_progress()?;
@@ -179,15 +179,15 @@ impl Verifier {
     /// the first message.
     fn last_progress(&self) -> Option<(Elapsed, Option<TaskState>)> {
         let mut last_progress = None;
-        let mut last_status: Option<(TaskState, Option<&MessageId>)> = None;
+        let mut last_status: Option<(TaskState, Option<&MessageId>, Option<usize>)> = None;
         for (at, observed) in &self.log {
             match observed {
                 Observed::MessageSent { .. } | Observed::Artifact { .. } => last_progress = Some(*at),
-                Observed::Status { state, message, via, .. } if *via != Channel::Push => {
+                Observed::Status { state, message, via, artifacts, .. } if *via != Channel::Push => {
                     if state.is_terminal() {
                         return None;
                     }
-                    let status = (*state, message.as_ref());
+                    let status = (*state, message.as_ref(), *artifacts);
                     if last_status != Some(status) {
                         last_status = Some(status);
                         last_progress = Some(*at);
@@ -196,7 +196,7 @@ impl Verifier {
                 _ => {}
             }
         }
-        Some((last_progress?, last_status.map(|(state, _)| state)))
+        Some((last_progress?, last_status.map(|(state, ..)| state)))
     }
 
     fn evidence(&self, seq: usize) -> Option<Evidence> {
@@ -360,11 +360,12 @@ impl Verifier {
                 // bound after the terminal transition (by then the client had stopped waiting).
                 Observed::PushCallback { .. } => {
                     return match terminal_after_registration {
-                        Some((terminal, ended_at)) if at.saturating_sub(ended_at) > bound => self.contradicted(
-                            Capability::PushNotifications,
-                            Contradiction::NoPushCallback { waited: at.saturating_sub(ended_at), bound },
-                            terminal,
-                        ),
+                        Some((terminal, ended_at)) if at.saturating_sub(ended_at) > bound => self
+                            .contradicted(
+                                Capability::PushNotifications,
+                                Contradiction::NoPushCallback { waited: at.saturating_sub(ended_at), bound },
+                                terminal,
+                            ),
                         _ => self.verified(seq),
                     };
                 }

@@ -90,7 +90,10 @@ impl fmt::Display for Contradiction {
             ),
             Self::EmptyHistory => f.write_str("GetTask returned an empty history when it was relied on"),
             Self::NoPushCallback { waited, bound } => {
-                write!(f, "no push callback within {bound:?} of the task's terminal transition (waited {waited:?})")
+                write!(
+                    f,
+                    "no push callback within {bound:?} of the task's terminal transition (waited {waited:?})"
+                )
             }
         }
     }

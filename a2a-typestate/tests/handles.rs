@@ -7,8 +7,8 @@ use std::sync::Arc;
 use a2a_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynTask,
-    History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot,
-    Streaming, StreamingVerified, Task,
+    History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot, Streaming,
+    StreamingVerified, Task,
 };
 use support::*;
 

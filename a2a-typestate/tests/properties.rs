@@ -63,7 +63,14 @@ fn observed(input: &'static str) -> impl Strategy<Value = Observed> {
             context_id: follow.then(context_id),
         }),
         (state(), channel(), prop::option::of(0usize..3)).prop_map(|(state, via, artifacts)| {
-            Observed::Status { task_id: task_id(), context_id: Some(context_id()), state, message: None, via, artifacts }
+            Observed::Status {
+                task_id: task_id(),
+                context_id: Some(context_id()),
+                state,
+                message: None,
+                via,
+                artifacts,
+            }
         }),
         channel().prop_map(|via| Observed::Artifact { via }),
         Just(Observed::StreamClosed),

@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use a2a_types::TaskState::*;
 use a2a_typestate::{
-    LifecycleFault,
-    Advice, Bounds, Call, Capability, CapabilitySet, Channel, Contradiction, Observed, PendingReason,
-    TransportFault, Verdict, Verifier,
+    Advice, Bounds, Call, Capability, CapabilitySet, Channel, Contradiction, LifecycleFault, Observed,
+    PendingReason, TransportFault, Verdict, Verifier,
 };
 use support::*;
 
@@ -404,7 +403,7 @@ fn progress_on_any_channel_restarts_the_unobservable_bound() {
 #[test]
 fn the_same_question_after_the_answer_is_no_progress() {
     let mut verifier = verifier(ALL_CLAIMS);
-    let asked = |at| Observed::Status {
+    let asked = || Observed::Status {
         task_id: task_id(),
         context_id: Some(context_id()),
         state: InputRequired,
@@ -412,15 +411,18 @@ fn the_same_question_after_the_answer_is_no_progress() {
         via: Channel::GetTask,
         artifacts: Some(0),
     };
-    feed(&mut verifier, [sent_text(), asked(0)]);
+    feed(&mut verifier, [sent_text(), asked()]);
     verifier.observe(secs(1), follow_up());
-    verifier.observe(secs(2), asked(2));
+    verifier.observe(secs(2), asked());
     let fault = verifier.lifecycle_fault(secs(32)).expect("the answer changed nothing");
     assert!(
         matches!(fault, LifecycleFault::NoProgress { state: Some(InputRequired), since, .. } if since == secs(1)),
         "{fault:?}"
     );
-    assert!(fault.to_string().contains("input-required") || fault.to_string().contains("INPUT_REQUIRED"), "{fault}");
+    assert!(
+        fault.to_string().contains("input-required") || fault.to_string().contains("INPUT_REQUIRED"),
+        "{fault}"
+    );
 }
 
 #[test]
@@ -470,9 +472,13 @@ fn a_callback_about_any_transition_verifies_push_however_long_after_registration
     assert!(verifier.verdict(Capability::PushNotifications, secs(40)).is_some_and(|v| v.is_verified()));
 
     let mut pushes_at_the_end = verifier_for_push_at(secs(20));
-    assert!(pushes_at_the_end.verdict(Capability::PushNotifications, secs(21)).is_some_and(|v| v.is_verified()));
+    assert!(
+        pushes_at_the_end.verdict(Capability::PushNotifications, secs(21)).is_some_and(|v| v.is_verified())
+    );
     pushes_at_the_end.observe(secs(40), status(Completed, Channel::GetTask));
-    assert!(pushes_at_the_end.verdict(Capability::PushNotifications, secs(40)).is_some_and(|v| v.is_verified()));
+    assert!(
+        pushes_at_the_end.verdict(Capability::PushNotifications, secs(40)).is_some_and(|v| v.is_verified())
+    );
 }
 
 fn verifier_for_push_at(ended: std::time::Duration) -> Verifier {

@@ -206,7 +206,7 @@ fn audit_client(options: &AuditOptions) -> Result<Client, a2a_client::Error> {
     Client::builder()
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(options.request_timeout)
-        .working_unobservable_bound(options.working_bound)
+        .unobservable_bound(options.working_bound)
         .poll_cadence(PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))?)
         .build()
 }

@@ -1,15 +1,21 @@
 //! Negotiation: run a task on the path the caller depends on, verify each card claim at the first
 //! transition that exercises it, and act on a refusal exactly as the design note says.
 //!
-//! [`Client::run_task`] is the entry point. It
+//! [`Client::run_task`] is the dynamic driver over the calls of a [`DynTask`](crate::DynTask): the
+//! same calls a typed [`Task`](crate::Task) makes, chosen at run time from what the caller depends
+//! on and what the card claims. It
 //! 1. sends an agent that is **capability-suspect** (a mark in the [`DiscoveryCache`](crate::DiscoveryCache)
 //!    still inside its TTL) one single-shot `SendMessage` at once: no negotiation round trip;
-//! 2. otherwise runs the task on the negotiated path (streaming, polling, push: see
-//!    [`Negotiation`]), feeding everything it observes to the typestate
-//!    [`Verifier`](a2a_typestate::Verifier);
-//! 3. on a refusal (all three conditions held): marks the agent capability-suspect for every refused
-//!    capability, never retries the task against it, and either falls back to a single-shot
-//!    `SendMessage` that expects no intermediate states, returning its result **with** the refusal
+//! 2. otherwise keeps the claims the caller depends on and runs the task on that path: a streaming
+//!    claim sends with `SendStreamingMessage`, otherwise `SendMessage` and polling; a push claim
+//!    puts the webhook config inline in the first send; a history claim fetches the history at
+//!    the end (and after a dropped stream). Each turn is one event loop ([`crate::task`]);
+//!    follow-ups answer the agent's questions through the [`FollowUp`] policy, each answer counted
+//!    against its budget;
+//! 3. settles the handle. On a refusal (all three conditions held) it marks the agent
+//!    capability-suspect for every refused capability, never retries the task against it, and
+//!    either sends the fallback through the `Task<SingleShot>` the refusal carries (one single-shot
+//!    `SendMessage` that expects no intermediate states), returning its result **with** the refusal
 //!    ([`TaskPath::Fallback`]), or, when the advice is to abandon (an empty history the caller relied
 //!    on), returns the violation as an [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error.
 //!
@@ -19,8 +25,9 @@
 //!
 //! Never refused: transport faults (retried by the transports, streams reattached; an exhausted
 //! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked), a first
-//! `working`, an agent doing more than its card says, a gateway. A task still `working` past the
-//! bound with no card basis for polling is an [`ErrorKind::LifecycleFault`](crate::ErrorKind).
+//! `working`, an agent doing more than its card says, a gateway. A task that shows no progress past
+//! the unobservable bound (the same state, the same question again, keep-alive comments), or runs
+//! past the task deadline, is an [`ErrorKind::LifecycleFault`](crate::ErrorKind).
 //!
 //! Every task ends in one of: a result, a refusal with the fallback's result, or an error the caller
 //! can act on. Counters ([`Metrics`](crate::Metrics)): requests per agent, negotiation round trips
@@ -60,23 +67,18 @@
 
 mod outcome;
 mod plan;
-mod run;
-mod snapshot;
-mod typed;
 
-use std::time::Duration;
+use std::sync::Arc;
 
-use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
-use a2a_typestate::{Advice, AgentCardLifecycleViolation, DynTask, SingleShot, Task};
+use a2a_types::Message;
+use a2a_typestate::{Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimStatus, Verdict};
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
-pub use typed::StreamingNegotiation;
 
-use crate::{AgentConnection, Client, Error, SuspectMarks};
+use crate::task::DynTask;
+use crate::{Client, Error, SuspectMarks};
 use plan::new_message_id;
-pub(crate) use run::observed_fault;
-use run::{Run, RunEnd};
 
 impl Client {
     /// Runs one task against `agent` (its base URL) on the path `negotiation` depends on, verifying
@@ -87,7 +89,8 @@ impl Client {
     ///   the agent is not marked);
     /// - [`ErrorKind::LifecycleViolation`](crate::ErrorKind): a refused claim whose advice is to
     ///   abandon the task (the agent is marked suspect, nothing was retried);
-    /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): `working` past the bound with no card basis;
+    /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): no progress past the unobservable bound,
+    ///   or the task deadline ran out;
     /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
     ///
     /// Every error after discovery carries the round trips the run made before it
@@ -98,150 +101,156 @@ impl Client {
     /// [`DiscoveryCache::suspect_marks`](crate::DiscoveryCache::suspect_marks)).
     ///
     /// # Bounds and cancellation
-    /// Every call is bounded by the client's configuration (request timeout, SSE idle timeout, push
-    /// arrival bound, and the working bound while polling on the client's own interval). A card that
-    /// declares a poll cadence gives a basis to poll a long `working` task for as long as it works:
-    /// bound the whole run with `tokio::time::timeout` if the caller cannot wait. Dropping the future
-    /// cancels the run; the agent's task is left as it is (cancel it with `CancelTask`).
+    /// Every wait is bounded by the client's configuration (request timeout, SSE idle timeout,
+    /// the unobservable bound, push arrival, the task deadline). Dropping the future cancels the
+    /// run; the agent's task is left as it is (cancel it with `CancelTask`).
     pub async fn run_task(
         &self,
         agent: &str,
         message: Message,
         negotiation: &Negotiation,
     ) -> Result<TaskOutcome, Error> {
-        self.run_task_traced(agent, message, negotiation).await.map(|(outcome, _)| outcome)
-    }
-
-    /// [`Client::run_task`], also returning the typestate handle that saw the negotiated run (a
-    /// single-shot handle for a suspect agent) and the run's elapsed time on its clock.
-    pub(crate) async fn run_task_traced(
-        &self,
-        agent: &str,
-        message: Message,
-        negotiation: &Negotiation,
-    ) -> Result<(TaskOutcome, Trace), Error> {
         let conn = self.connect(agent).await?;
         let base = conn.agent().clone();
         let marks_on = self.config().suspect_marks() == SuspectMarks::On;
+        let mut task = conn.dyn_task(negotiation.deployment_kind());
         if let Some(mark) = self.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-            let result = single_shot(&conn, message, negotiation)
+            let result = task
+                .into_single_shot()
+                .send_message(message, negotiation)
                 .await
                 .map_err(|error| error.with_negotiation_round_trips(0))?;
-            let claims = conn.card().claims(negotiation.deployment_kind());
-            let handle = DynTask::new(claims, self.config().verifier_bounds());
-            let handle =
-                Task::<SingleShot>::try_from(handle).map_or_else(|e| e.into_handle(), Task::into_dyn);
-            let trace = Trace { handle: Some(handle), elapsed: Duration::ZERO };
-            return Ok((
-                TaskOutcome {
+            return Ok(TaskOutcome {
+                agent: base,
+                path: TaskPath::SingleShotBecauseSuspect(mark),
+                result,
+                verified: CapabilitySet::EMPTY,
+                refusal: None,
+                other_refusals: Vec::new(),
+                refused_task: None,
+                negotiation_round_trips: 0,
+            });
+        }
+        task.depend_only_on(negotiation.depends());
+        let run = drive(&mut task, message.clone(), negotiation).await;
+        let round_trips = task.round_trips();
+        run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
+
+        let refusals = refusals(&task);
+        let verified = task.verified();
+        let refused_task = task.result().and_then(|r| match r {
+            a2a_types::SendMessageResponse::Task(task) => Some(task),
+            a2a_types::SendMessageResponse::Message(_) => None,
+        });
+        let refusal = match task.settle() {
+            Ok(task) => {
+                let result = task.result().ok_or_else(|| {
+                    Error::protocol_answer("the agent answered neither a task nor a message")
+                        .with_url(base.as_str())
+                        .with_negotiation_round_trips(round_trips)
+                })?;
+                return Ok(TaskOutcome {
                     agent: base,
-                    path: TaskPath::SingleShotBecauseSuspect(mark),
+                    path: TaskPath::Negotiated,
                     result,
-                    verified: a2a_typestate::CapabilitySet::EMPTY,
+                    verified,
                     refusal: None,
                     other_refusals: Vec::new(),
                     refused_task: None,
-                    negotiation_round_trips: 0,
-                },
-                trace,
-            ));
-        }
-        let report = Run::new(self, &conn, negotiation).run(message.clone()).await?;
-        let trace = Trace { handle: report.handle, elapsed: report.elapsed };
-        let (refusals, refused_task, verified) = match report.end {
-            RunEnd::Finished { result, verified } => {
-                return Ok((
-                    TaskOutcome {
-                        agent: base,
-                        path: TaskPath::Negotiated,
-                        result,
-                        verified,
-                        refusal: None,
-                        other_refusals: Vec::new(),
-                        refused_task: None,
-                        negotiation_round_trips: report.round_trips,
-                    },
-                    trace,
-                ));
+                    negotiation_round_trips: round_trips,
+                });
             }
-            RunEnd::Refused { refusals, task, verified } => (refusals, task, verified),
+            Err(refusal) => refusal,
         };
-        for violation in &refusals {
-            self.metrics().record_refusal(violation.capability());
-            if marks_on {
-                self.discovery_cache().mark_suspect(&base, violation.capability(), violation.to_string());
-            }
-        }
+        // The refusal settle returned carries the handle; the one the evidence shows first decides.
+        let (single_shot, settled) = refusal.into_parts();
         let mut refusals = refusals.into_iter();
-        let Some(first) = refusals.next() else {
-            return Err(Error::config("a refused run carried no violation"));
-        };
+        let first = refusals.next().unwrap_or(settled);
+        let other_refusals = refusals.collect::<Vec<_>>();
         if first.advice() == Advice::Abandon {
             tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
-            return Err(Error::from(first).with_negotiation_round_trips(report.round_trips));
+            return Err(Error::from(first).with_negotiation_round_trips(round_trips));
         }
         tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
         self.metrics().record_fallback();
         let mut fallback = message;
         fallback.message_id = new_message_id().into();
         fallback.task_id = None;
-        let result = single_shot(&conn, fallback, negotiation)
+        let result = single_shot
+            .send_message(fallback, negotiation)
             .await
-            .map_err(|error| error.with_negotiation_round_trips(report.round_trips))?;
-        Ok((
-            TaskOutcome {
-                agent: base,
-                path: TaskPath::Fallback,
-                result,
-                verified,
-                refusal: Some(first),
-                other_refusals: refusals.collect::<Vec<AgentCardLifecycleViolation>>(),
-                refused_task,
-                negotiation_round_trips: report.round_trips,
-            },
-            trace,
-        ))
+            .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
+        Ok(TaskOutcome {
+            agent: base,
+            path: TaskPath::Fallback,
+            result,
+            verified,
+            refusal: Some(first),
+            other_refusals,
+            refused_task,
+            negotiation_round_trips: round_trips,
+        })
     }
 }
 
-/// What a run leaves for the typed entry points.
-#[derive(Debug)]
-pub(crate) struct Trace {
-    pub(crate) handle: Option<DynTask>,
-    pub(crate) elapsed: Duration,
-}
-
-/// The lifecycle-agnostic path: blocking `SendMessage`s (no stream, no push, no
-/// `returnImmediately`) expecting no intermediate states; a paused task is answered by the
-/// follow-up policy with another blocking send.
-pub(crate) async fn single_shot(
-    conn: &AgentConnection,
-    message: Message,
-    negotiation: &Negotiation,
-) -> Result<SendMessageResponse, Error> {
-    let mut message = message;
-    let mut follow_ups = 0;
-    loop {
-        let mut request = SendMessageRequest::new(message);
-        if !negotiation.accepted().is_empty() {
-            request = request.with_configuration(a2a_types::SendMessageConfiguration {
-                accepted_output_modes: negotiation.accepted().to_vec(),
-                ..Default::default()
-            });
-        }
-        let response = conn.send_message(request).await?;
-        let SendMessageResponse::Task(task) = &response else { return Ok(response) };
-        if !task.status.state.is_interrupted() || follow_ups >= negotiation.follow_up_budget() {
-            return Ok(response);
-        }
-        let request = InputRequest {
-            task_id: task.id.clone(),
-            context_id: task.context_id.clone(),
-            state: task.status.state,
-            question: task.status.message.clone(),
+/// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or
+/// no answer is left to give; then the history the caller relies on, then the push callback.
+async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) -> Result<(), Error> {
+    let holds = |task: &DynTask, capability| task.handle().status(capability) != ClaimStatus::Unclaimed;
+    task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
+    task.set_history_length(negotiation.history_len());
+    if holds(task, Capability::PushNotifications) {
+        let receiver = match negotiation.receiver() {
+            Some(shared) => shared.clone(),
+            None => Arc::new(task.connection().client().start_push_receiver().await?),
         };
-        let Some(answer) = negotiation.follow_up_policy().answer(&request) else { return Ok(response) };
-        message = answer;
-        follow_ups += 1;
+        task.watch_push(receiver)?;
     }
+    let mut next = Some(message);
+    let mut answers = 0;
+    while let Some(message) = next.take() {
+        let turn = if holds(task, Capability::Streaming) {
+            task.send_streaming_message(message).await
+        } else {
+            task.send_message(message).await
+        };
+        // An answer that refused a claim ends the path; the settle reads the refusal.
+        if task.is_refused() {
+            return Ok(());
+        }
+        turn?;
+        if let Some(request) = task.input_request()
+            && answers < negotiation.follow_up_budget()
+        {
+            next = negotiation.follow_up_policy().answer(&request);
+            answers += u32::from(next.is_some());
+        }
+    }
+    let ended = task.state().is_some_and(|state| state.is_terminal());
+    if ended && holds(task, Capability::StateTransitionHistory) && !task.history_fetched() {
+        let fetched = task.get_task_history(negotiation.history_len()).await;
+        if task.is_refused() {
+            return Ok(());
+        }
+        fetched?;
+    }
+    task.await_push_callback().await;
+    Ok(())
+}
+
+/// Every refusal the handle's verifier holds, the first by evidence first.
+fn refusals(task: &DynTask) -> Vec<AgentCardLifecycleViolation> {
+    let now = task.elapsed();
+    let mut refusals: Vec<AgentCardLifecycleViolation> = task
+        .handle()
+        .verifier()
+        .verdicts(now)
+        .into_iter()
+        .filter_map(|(_, verdict)| match verdict {
+            Verdict::Refused(violation) => Some(violation),
+            _ => None,
+        })
+        .collect();
+    refusals.sort_by_key(|violation| violation.evidence().seq);
+    refusals
 }

@@ -136,13 +136,6 @@ impl Negotiation {
         Self { depends: CapabilitySet::of(capabilities), ..Self::default() }
     }
 
-    /// This negotiation, depending on exactly `depends` instead.
-    #[must_use]
-    pub(crate) fn with_depends(mut self, depends: CapabilitySet) -> Self {
-        self.depends = depends;
-        self
-    }
-
     /// Sets how the agent is reached: [`Deployment::Gateway`] means its card describes a gateway
     /// and no claim is checked.
     #[must_use]

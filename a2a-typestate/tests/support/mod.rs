@@ -74,7 +74,14 @@ pub fn follow_up() -> Observed {
 
 /// A status update event (no artifacts attached).
 pub fn status(state: TaskState, via: Channel) -> Observed {
-    Observed::Status { task_id: task_id(), context_id: Some(context_id()), state, message: None, via, artifacts: None }
+    Observed::Status {
+        task_id: task_id(),
+        context_id: Some(context_id()),
+        state,
+        message: None,
+        via,
+        artifacts: None,
+    }
 }
 
 /// A whole `Task` with `artifacts` artifacts.

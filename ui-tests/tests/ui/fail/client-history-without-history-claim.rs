@@ -1,9 +1,8 @@
-// A typed task whose card claims streaming only cannot reconstruct missed states from history.
-use a2a_client::TypedTask;
-use a2a_typestate::{Claims, NoHistory, NoPush, StreamingClaimed};
+// A task handle whose card claims streaming only cannot rely on the task's history.
+use a2a_client::{Claims, Streaming, Task};
 
-async fn catch_up(task: &mut TypedTask<Claims<StreamingClaimed, NoHistory, NoPush>>) {
-    let _task = task.reconstruct_history(Some(10)).await; //~ ERROR E0277
+async fn catch_up(task: &mut Task<Claims<Streaming>>) {
+    let _task = task.get_task_history(10).await; //~ ERROR E0277
 }
 
 fn main() {

@@ -1,9 +1,10 @@
-// A typed task whose card claims streaming only cannot register a push-notification callback.
-use a2a_client::{PushReceiver, TypedTask};
-use a2a_typestate::{Claims, NoHistory, NoPush, StreamingClaimed};
+// A task handle whose card claims streaming only cannot register a push-notification callback.
+use std::sync::Arc;
 
-async fn watch(task: &mut TypedTask<Claims<StreamingClaimed, NoHistory, NoPush>>, receiver: &PushReceiver) {
-    let _registration = task.register_push(receiver).await; //~ ERROR E0277
+use a2a_client::{Claims, PushReceiver, Streaming, Task};
+
+async fn watch(task: &mut Task<Claims<Streaming>>, receiver: Arc<PushReceiver>) {
+    let _registration = task.create_task_push_notification_config(receiver).await; //~ ERROR E0277
 }
 
 fn main() {

@@ -1,9 +1,8 @@
-// A typed task narrowed from a card without `streaming: true` cannot subscribe to the task's stream.
-use a2a_client::TypedTask;
-use a2a_typestate::{Claims, NoHistory, NoPush, NoStreaming};
+// A task handle narrowed from a card without `streaming: true` cannot subscribe to the task's stream.
+use a2a_client::{Claims, Task};
 
-async fn follow(task: &mut TypedTask<Claims<NoStreaming, NoHistory, NoPush>>) {
-    let _events = task.subscribe().await; //~ ERROR E0277
+async fn follow(task: &mut Task<Claims>) {
+    let _events = task.subscribe_to_task().await; //~ ERROR E0277
 }
 
 fn main() {

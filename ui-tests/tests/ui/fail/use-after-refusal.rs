@@ -1,10 +1,10 @@
 // `settle_streaming` takes the handle: after a refusal only the downgraded one is left.
 use std::time::Duration;
 
-use a2a_typestate::{Claims, NoHistory, NoPush, StreamingClaimed, Task};
+use a2a_typestate::{Claims, NoHistory, NoPush, Streaming, Task};
 
 fn main() {
-    let task: Task<Claims<StreamingClaimed, NoHistory, NoPush>> =
+    let task: Task<Claims<Streaming, NoHistory, NoPush>> =
         Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     if let Err(refusal) = task.settle_streaming(Duration::ZERO) {
         let _fallback = refusal.into_task().single_shot_send();

@@ -1,6 +1,6 @@
 // Code holding many agents keeps `DynTask`s and narrows each to what it depends on; a failed
 // narrowing hands the handle back.
-use a2a_typestate::{Claims, DynTask, HistoryClaimed, NoStreaming, PushClaimed, StreamingClaimed, Task};
+use a2a_typestate::{Claims, DynTask, History, NoStreaming, Push, Streaming, Task};
 
 fn main() {
     let fleet: Vec<DynTask> = vec![
@@ -9,11 +9,11 @@ fn main() {
         ui_tests::dyn_task(r#"{}"#),
     ];
     for handle in fleet {
-        match Task::<Claims<StreamingClaimed>>::try_from(handle) {
+        match Task::<Claims<Streaming>>::try_from(handle) {
             Ok(streaming) => {
                 let _ = streaming.stream_permit();
             }
-            Err(err) => match Task::<Claims<NoStreaming, HistoryClaimed, PushClaimed>>::try_from(err.into_handle()) {
+            Err(err) => match Task::<Claims<NoStreaming, History, Push>>::try_from(err.into_handle()) {
                 Ok(task) => {
                     let _ = (task.history_permit(), task.push_permit());
                 }

@@ -1,10 +1,10 @@
 // A refusal consumes the typed handle and hands back the single-shot fallback with the evidence.
 use std::time::Duration;
 
-use a2a_typestate::{Call, Claims, ExchangeModes, NoHistory, NoPush, Observed, SingleShot, StreamingClaimed, Task};
+use a2a_typestate::{Call, Claims, ExchangeModes, NoHistory, NoPush, Observed, SingleShot, Streaming, Task};
 
 fn main() {
-    let mut task: Task<Claims<StreamingClaimed, NoHistory, NoPush>> =
+    let mut task: Task<Claims<Streaming, NoHistory, NoPush>> =
         Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     task.observe(Duration::ZERO, Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None })
         .unwrap();

@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use a2a_types::{ContextId, TaskId, TaskState};
 use a2a_typestate::{
-    Channel, Claims, ExchangeModes, NoHistory, NoPush, Observed, Settlement, StreamingClaimed, StreamingVerified,
+    Channel, Claims, ExchangeModes, NoHistory, NoPush, Observed, Settlement, Streaming, StreamingVerified,
     Task,
 };
 
 fn main() {
-    let mut task: Task<Claims<StreamingClaimed, NoHistory, NoPush>> =
+    let mut task: Task<Claims<Streaming, NoHistory, NoPush>> =
         Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     let permit = task.stream_permit();
     assert!(permit.must_confirm_artifacts());

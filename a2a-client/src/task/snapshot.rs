@@ -59,10 +59,10 @@ impl Snapshot {
     }
 
     /// The result: the task when there is one, else the direct message.
-    pub(crate) fn into_response(self) -> Option<SendMessageResponse> {
-        match (self.task, self.direct) {
-            (Some(task), _) => Some(SendMessageResponse::Task(task)),
-            (None, Some(message)) => Some(SendMessageResponse::Message(message)),
+    pub(crate) fn response(&self) -> Option<SendMessageResponse> {
+        match (&self.task, &self.direct) {
+            (Some(task), _) => Some(SendMessageResponse::Task(task.clone())),
+            (None, Some(message)) => Some(SendMessageResponse::Message(message.clone())),
             (None, None) => None,
         }
     }
@@ -93,7 +93,7 @@ mod tests {
             status: TaskStatus::new(TaskState::Completed),
             ..Default::default()
         }));
-        let Some(SendMessageResponse::Task(task)) = snapshot.into_response() else {
+        let Some(SendMessageResponse::Task(task)) = snapshot.response() else {
             panic!("a task was streamed")
         };
         assert_eq!(task.state(), TaskState::Completed);

@@ -1,0 +1,448 @@
+//! The calls, named as in the spec: on [`Task`] gated by the claim they exercise, on [`DynTask`]
+//! checked at run time. Both drive the same turn code in the session.
+
+use std::sync::Arc;
+
+use a2a_types::{CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask};
+use a2a_typestate::{
+    Call, Capability, Channel, ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
+    HistorySlot, Observed, PushSlot, SingleShot, StreamingSlot, TaskHandle,
+};
+
+use super::session::{PushWatch, Session};
+use super::{DynTask, Task, TaskCall};
+use crate::negotiate::{InputRequest, Negotiation};
+use crate::webhook::{PushReceiver, PushRegistration};
+use crate::{AgentConnection, Error};
+
+impl Session {
+    fn result(&self) -> Result<SendMessageResponse, Error> {
+        self.snapshot.response().ok_or_else(|| {
+            Error::protocol_answer("the agent answered neither a task nor a message")
+                .with_url(self.conn.agent().as_str())
+        })
+    }
+
+    fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
+        if self.task_id().is_some() {
+            return Err(Error::misuse(
+                "the task exists already: register its webhook with create_task_push_notification_config",
+            ));
+        }
+        let registration = receiver.register_for_new_task();
+        let arrivals = receiver.arrivals();
+        self.push = Some(PushWatch { receiver, registration, accepted: false, arrivals });
+        Ok(())
+    }
+
+    async fn create_push_config<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        receiver: Arc<PushReceiver>,
+    ) -> Result<PushRegistration, Error> {
+        let Some(task) = self.task_id() else {
+            return Err(Error::misuse("no task to register a webhook for yet: send a message first"));
+        };
+        let registration = receiver.register(&task);
+        self.round_trip();
+        match self.conn.create_task_push_notification_config(registration.to_config()).await {
+            Ok(_) => {
+                let arrivals = receiver.arrivals();
+                if let Some(old) = self.push.replace(PushWatch {
+                    receiver,
+                    registration: registration.clone(),
+                    accepted: false,
+                    arrivals,
+                }) {
+                    old.receiver.unregister(&old.registration);
+                }
+                self.push_accepted(handle);
+                Ok(registration)
+            }
+            Err(error) => {
+                receiver.unregister(&registration);
+                Err(self.observe_error(handle, Call::PushNotificationConfig, error))
+            }
+        }
+    }
+
+    async fn fetch<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        history: Option<u32>,
+    ) -> Result<WireTask, Error> {
+        self.fetch_task(handle, history).await?;
+        self.snapshot
+            .task()
+            .cloned()
+            .ok_or_else(|| Error::misuse("no task to fetch yet: send a message first"))
+    }
+
+    async fn cancel<H: TaskHandle>(&mut self, handle: &mut H) -> Result<WireTask, Error> {
+        let Some(id) = self.task_id() else {
+            return Err(Error::misuse("no task to cancel yet: send a message first"));
+        };
+        self.round_trip();
+        match self.conn.cancel_task(CancelTaskRequest { id, ..CancelTaskRequest::default() }).await {
+            Ok(task) => {
+                self.observe(handle, Observed::task(&task, Channel::SendResponse));
+                self.snapshot.replace(task.clone());
+                Ok(task)
+            }
+            Err(error) => Err(self.observe_error(handle, Call::CancelTask, error)),
+        }
+    }
+
+    /// What the agent asks for, when the turn ended on a new question.
+    fn input_request(&self) -> Option<InputRequest> {
+        let task = self.snapshot.task()?;
+        task.status.state.is_interrupted().then(|| InputRequest {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            state: task.status.state,
+            question: task.status.message.clone(),
+        })
+    }
+}
+
+// The gated calls, written once over every claim set and bounded on the slot each exercises, as
+// the typestate's permits are: on a handle without the claim, `Task<SingleShot>` included, the
+// compiler names the missing claim instead of "no method named ...".
+impl<C: ClaimSet> Task<C> {
+    /// Sends `message` with `SendStreamingMessage` and follows the task until the turn ends; the
+    /// first message starts the task, later ones continue it (`taskId`/`contextId` set). Returns
+    /// the task (or direct message) as last seen. Needs a streaming claim.
+    ///
+    /// # Errors
+    /// A [`LifecycleFault`](crate::LifecycleFault) when the task shows no progress past the
+    /// unobservable bound or runs past its deadline; a transport fault that outlived the retry
+    /// budget; an error the agent sent. An answer that contradicts a claim is no error: the turn
+    /// ends and `settle_*` returns the refusal.
+    pub fn send_streaming_message(&mut self, message: Message) -> TaskCall<'_, SendMessageResponse>
+    where
+        C::Streaming: HasStreamingClaim,
+    {
+        let _permit = self.handle.stream_permit();
+        Box::pin(async move {
+            self.session.stream_turn(&mut self.handle, message).await?;
+            self.session.result()
+        })
+    }
+
+    /// Follows the task on a new `SubscribeToTask` stream until the turn ends. Needs a streaming
+    /// claim.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id, or once
+    /// the task ended; otherwise as [`send_streaming_message`](Self::send_streaming_message).
+    pub fn subscribe_to_task(&mut self) -> TaskCall<'_, SendMessageResponse>
+    where
+        C::Streaming: HasStreamingClaim,
+    {
+        let _permit = self.handle.stream_permit();
+        Box::pin(async move {
+            self.session.subscribe_turn(&mut self.handle).await?;
+            self.session.result()
+        })
+    }
+
+    /// Fetches the task with at most `history_length` history messages (`GetTask` with
+    /// `historyLength`) and relies on that history to rebuild the states the client missed: the
+    /// first such fetch is the history claim's check. Needs a history claim.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
+    /// otherwise as [`AgentConnection::get_task`].
+    pub fn get_task_history(&mut self, history_length: u32) -> TaskCall<'_, WireTask>
+    where
+        C::History: HasHistoryClaim,
+    {
+        let _permit = self.handle.history_permit();
+        Box::pin(self.session.fetch(&mut self.handle, Some(history_length.max(1))))
+    }
+
+    /// Watches push callbacks on `receiver` for this task: the config rides inline on the first
+    /// send, so no event can precede it, and callbacks feed the handle as they arrive. Needs a push
+    /// claim.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) once the task exists (use
+    /// [`create_task_push_notification_config`](Self::create_task_push_notification_config)).
+    pub fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error>
+    where
+        C::Push: HasPushClaim,
+    {
+        let _permit = self.handle.push_permit();
+        self.session.watch_push(receiver)
+    }
+
+    /// Registers a webhook on `receiver` for the existing task
+    /// (`CreateTaskPushNotificationConfig`) and watches its callbacks. Needs a push claim.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
+    /// otherwise as [`AgentConnection::create_task_push_notification_config`] (a `-32003` answer
+    /// is observed: with the claim unverified it is a refusal, read it with `settle_push`).
+    pub fn create_task_push_notification_config(
+        &mut self,
+        receiver: Arc<PushReceiver>,
+    ) -> TaskCall<'_, PushRegistration>
+    where
+        C::Push: HasPushClaim,
+    {
+        let _permit = self.handle.push_permit();
+        Box::pin(self.session.create_push_config(&mut self.handle, receiver))
+    }
+
+    /// After the task ended, reads push callbacks until the push claim is verified or the arrival
+    /// bound from the terminal transition ran out (then `settle_push` refuses). Returns at once
+    /// while the task runs or when nothing is watched. Needs a push claim.
+    ///
+    /// # Errors
+    /// None today; the signature leaves room for a receiver that fails.
+    pub fn await_push_callback(&mut self) -> TaskCall<'_, ()>
+    where
+        C::Push: HasPushClaim,
+    {
+        let _permit = self.handle.push_permit();
+        Box::pin(async move {
+            self.session.await_push(&mut self.handle).await;
+            Ok(())
+        })
+    }
+
+    /// Sets the `acceptedOutputModes` every later message is sent with (empty: any). They take
+    /// part in refusal condition 3.
+    pub fn set_accepted_output_modes(&mut self, modes: impl IntoIterator<Item = impl Into<String>>) {
+        self.session.accepted = modes.into_iter().map(Into::into).collect();
+    }
+}
+
+impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
+    /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` at the card's
+    /// cadence or the client's bounded one until the turn ends; later messages continue the task.
+    ///
+    /// # Errors
+    /// As [`send_streaming_message`](Task::send_streaming_message).
+    pub fn send_message(&mut self, message: Message) -> TaskCall<'_, SendMessageResponse> {
+        let _permit = self.handle.send_permit();
+        Box::pin(async move {
+            self.session.poll_turn(&mut self.handle, message).await?;
+            self.session.result()
+        })
+    }
+
+    /// Polls the task once (`GetTask`, relying on no history).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
+    /// otherwise as [`AgentConnection::get_task`].
+    pub fn get_task(&mut self) -> TaskCall<'_, WireTask> {
+        Box::pin(self.session.fetch(&mut self.handle, None))
+    }
+
+    /// Asks the agent to cancel the task (`CancelTask`).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
+    /// otherwise as [`AgentConnection::cancel_task`].
+    pub fn cancel_task(&mut self) -> TaskCall<'_, WireTask> {
+        Box::pin(self.session.cancel(&mut self.handle))
+    }
+}
+
+impl Task<SingleShot> {
+    /// The single-shot send: blocking `SendMessage`s (no stream, no push config, no
+    /// `returnImmediately`) expecting no intermediate states, the fallback after a refusal.
+    /// `negotiation` gives the accepted output modes and the follow-up policy for a task that asks
+    /// for input.
+    ///
+    /// # Errors
+    /// As [`AgentConnection::send_message`].
+    pub async fn send_message(
+        &self,
+        message: Message,
+        negotiation: &Negotiation,
+    ) -> Result<SendMessageResponse, Error> {
+        let _permit = self.handle.single_shot_send();
+        single_shot(&self.session.conn, message, negotiation).await
+    }
+}
+
+/// The lifecycle-agnostic path: blocking `SendMessage`s expecting no intermediate states; a paused
+/// task is answered by the follow-up policy with another blocking send, each answer counted.
+async fn single_shot(
+    conn: &AgentConnection,
+    mut message: Message,
+    negotiation: &Negotiation,
+) -> Result<SendMessageResponse, Error> {
+    let mut follow_ups = 0;
+    loop {
+        let mut request = SendMessageRequest::new(message);
+        if !negotiation.accepted().is_empty() {
+            request = request.with_configuration(a2a_types::SendMessageConfiguration {
+                accepted_output_modes: negotiation.accepted().to_vec(),
+                ..Default::default()
+            });
+        }
+        let response = conn.send_message(request).await?;
+        let SendMessageResponse::Task(task) = &response else { return Ok(response) };
+        if !task.status.state.is_interrupted() || follow_ups >= negotiation.follow_up_budget() {
+            return Ok(response);
+        }
+        let request = InputRequest {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            state: task.status.state,
+            question: task.status.message.clone(),
+        };
+        let Some(answer) = negotiation.follow_up_policy().answer(&request) else { return Ok(response) };
+        message = answer;
+        follow_ups += 1;
+    }
+}
+
+/// The dynamic handle's calls: the same as [`Task`]'s, with the claim checked at run time.
+impl DynTask {
+    fn require(&self, capability: Capability) -> Result<(), Error> {
+        let missing = match capability {
+            Capability::Streaming => self.handle.stream_permit().err(),
+            Capability::StateTransitionHistory => self.handle.history_permit().err(),
+            Capability::PushNotifications => self.handle.push_permit().err(),
+        };
+        match missing {
+            Some(missing) => Err(Error::misuse(missing.to_string())),
+            None if self.handle.is_single_shot() => Err(Error::misuse(
+                "a single-shot task handle tracks no lifecycle: use Task<SingleShot>::send_message",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn require_tracked(&self) -> Result<(), Error> {
+        match self.handle.send_permit() {
+            Some(_) => Ok(()),
+            None => Err(Error::misuse(
+                "a single-shot task handle tracks no lifecycle: use Task<SingleShot>::send_message",
+            )),
+        }
+    }
+
+    /// As [`Task::send_streaming_message`].
+    ///
+    /// # Errors
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a streaming claim; otherwise as
+    /// [`Task::send_streaming_message`].
+    pub async fn send_streaming_message(&mut self, message: Message) -> Result<SendMessageResponse, Error> {
+        self.require(Capability::Streaming)?;
+        self.session.stream_turn(&mut self.handle, message).await?;
+        self.session.result()
+    }
+
+    /// As [`Task::subscribe_to_task`].
+    ///
+    /// # Errors
+    /// As [`Task::subscribe_to_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a
+    /// streaming claim.
+    pub async fn subscribe_to_task(&mut self) -> Result<SendMessageResponse, Error> {
+        self.require(Capability::Streaming)?;
+        self.session.subscribe_turn(&mut self.handle).await?;
+        self.session.result()
+    }
+
+    /// As [`Task::send_message`] on a tracked handle.
+    ///
+    /// # Errors
+    /// As [`Task::send_message`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
+    /// handle.
+    pub async fn send_message(&mut self, message: Message) -> Result<SendMessageResponse, Error> {
+        self.require_tracked()?;
+        self.session.poll_turn(&mut self.handle, message).await?;
+        self.session.result()
+    }
+
+    /// As [`Task::get_task`].
+    ///
+    /// # Errors
+    /// As [`Task::get_task`].
+    pub async fn get_task(&mut self) -> Result<WireTask, Error> {
+        self.require_tracked()?;
+        self.session.fetch(&mut self.handle, None).await
+    }
+
+    /// As [`Task::get_task_history`].
+    ///
+    /// # Errors
+    /// As [`Task::get_task_history`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a
+    /// history claim.
+    pub async fn get_task_history(&mut self, history_length: u32) -> Result<WireTask, Error> {
+        self.require(Capability::StateTransitionHistory)?;
+        self.session.fetch(&mut self.handle, Some(history_length.max(1))).await
+    }
+
+    /// As [`Task::watch_push`].
+    ///
+    /// # Errors
+    /// As [`Task::watch_push`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a push
+    /// claim.
+    pub fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
+        self.require(Capability::PushNotifications)?;
+        self.session.watch_push(receiver)
+    }
+
+    /// As [`Task::create_task_push_notification_config`].
+    ///
+    /// # Errors
+    /// As [`Task::create_task_push_notification_config`];
+    /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a push claim.
+    pub async fn create_task_push_notification_config(
+        &mut self,
+        receiver: Arc<PushReceiver>,
+    ) -> Result<PushRegistration, Error> {
+        self.require(Capability::PushNotifications)?;
+        self.session.create_push_config(&mut self.handle, receiver).await
+    }
+
+    /// As [`Task::await_push_callback`]; returns at once without a push claim.
+    pub async fn await_push_callback(&mut self) {
+        if self.require(Capability::PushNotifications).is_ok() {
+            self.session.await_push(&mut self.handle).await;
+        }
+    }
+
+    /// As [`Task::cancel_task`].
+    ///
+    /// # Errors
+    /// As [`Task::cancel_task`].
+    pub async fn cancel_task(&mut self) -> Result<WireTask, Error> {
+        self.require_tracked()?;
+        self.session.cancel(&mut self.handle).await
+    }
+
+    /// As [`Task::set_accepted_output_modes`].
+    pub fn set_accepted_output_modes(&mut self, modes: impl IntoIterator<Item = impl Into<String>>) {
+        self.session.accepted = modes.into_iter().map(Into::into).collect();
+    }
+
+    /// Sets the `historyLength` the turns ask for when they rebuild missed states from the history
+    /// (default [`DEFAULT_HISTORY_LENGTH`](crate::negotiate::DEFAULT_HISTORY_LENGTH)).
+    pub fn set_history_length(&mut self, length: u32) {
+        self.session.history_length = length.max(1);
+    }
+
+    /// `true` when the last turn ended on a state the agent has not moved on from: what the agent
+    /// asks for, when it asks for input.
+    pub fn input_request(&self) -> Option<InputRequest> {
+        self.session.turn_ended().then(|| self.session.input_request()).flatten()
+    }
+
+    /// `true` when a claim the handle holds was refused.
+    pub fn is_refused(&self) -> bool {
+        self.session.refused(&self.handle)
+    }
+
+    /// `true` once the agent's history was fetched and relied on.
+    pub fn history_fetched(&self) -> bool {
+        self.session.history_fetched
+    }
+}

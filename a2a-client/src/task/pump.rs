@@ -1,0 +1,318 @@
+//! The one event loop every turn runs in: stream events, push callbacks, poll ticks and deadlines
+//! feed the handle in arrival order, until the turn ends, a claim is refused, or a bound runs out.
+
+use a2a_types::{GetTaskRequest, Message};
+use a2a_typestate::{
+    Advice, Call, Capability, Channel, ClaimStatus, Observed, PendingReason, TaskHandle, Verdict,
+};
+use futures::StreamExt;
+use tokio::time::sleep_until;
+
+use super::session::{Session, observed_fault};
+use crate::{Error, EventStream, StreamEnd};
+
+/// Where a turn's updates come from.
+enum Source {
+    /// A `SendStreamingMessage` or `SubscribeToTask` stream.
+    Stream(EventStream, Call),
+    /// `GetTask` at the card's cadence or the client's bounded one.
+    Poll,
+}
+
+/// How long past a deadline the loop wakes, so the verdict it re-reads is settled.
+const PAST_DEADLINE: std::time::Duration = std::time::Duration::from_millis(5);
+
+impl Session {
+    /// `true` when the verifier refused a claim the handle holds.
+    pub(crate) fn refused<H: TaskHandle>(&self, handle: &H) -> bool {
+        handle.verifier().refusal(self.now()).is_some()
+    }
+
+    /// Sends `message` with `SendStreamingMessage` and follows the task on the stream (reattaching
+    /// after drops, polling if it closed early) until the turn ends.
+    pub(crate) async fn stream_turn<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        message: Message,
+    ) -> Result<(), Error> {
+        let message = self.prepare(message);
+        let accepted = self.accepted.clone();
+        self.observe(handle, Observed::message_sent(&message, &accepted));
+        let stream = loop {
+            self.round_trip();
+            let call = Call::SendStreamingMessage;
+            let opening = self.conn.send_streaming_message(self.request(&message, &accepted, false));
+            match self.within_bound(handle, opening).await? {
+                Ok(stream) => break stream,
+                Err(error) => self.rejected(handle, call, error)?,
+            }
+        };
+        self.push_accepted(handle);
+        self.pump(handle, Source::Stream(stream, Call::SendStreamingMessage)).await
+    }
+
+    /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` until the turn
+    /// ends.
+    pub(crate) async fn poll_turn<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        message: Message,
+    ) -> Result<(), Error> {
+        let message = self.prepare(message);
+        let accepted = self.accepted.clone();
+        self.observe(handle, Observed::message_sent(&message, &accepted));
+        let response = loop {
+            self.round_trip();
+            match self.conn.send_message(self.request(&message, &accepted, true)).await {
+                Ok(response) => break response,
+                Err(error) => self.rejected(handle, Call::SendMessage, error)?,
+            }
+        };
+        self.push_accepted(handle);
+        self.on_send_response(handle, &response);
+        self.pump(handle, Source::Poll).await
+    }
+
+    /// Follows the task on a new `SubscribeToTask` stream until the turn ends.
+    pub(crate) async fn subscribe_turn<H: TaskHandle>(&mut self, handle: &mut H) -> Result<(), Error> {
+        let Some(task) = self.task_id() else {
+            return Err(Error::misuse("no task to subscribe to yet: send a message first"));
+        };
+        if let Some(state) = self.last_state.filter(|s| s.is_terminal()) {
+            return Err(Error::misuse(format!(
+                "task {task} already ended ({state}): nothing to subscribe to"
+            )));
+        }
+        self.round_trip();
+        let call = Call::SubscribeToTask;
+        let opening = self.conn.resubscribe(&task);
+        match self.within_bound(handle, opening).await? {
+            Ok(stream) => self.pump(handle, Source::Stream(stream, call)).await,
+            Err(error) => Err(self.observe_error(handle, call, error)),
+        }
+    }
+
+    /// Runs `call` (opening a stream waits for its first event) no longer than the lifecycle bound:
+    /// an agent that sends nothing but keep-alive comments ends as a lifecycle fault.
+    async fn within_bound<H: TaskHandle, T>(
+        &self,
+        handle: &H,
+        call: impl std::future::Future<Output = T>,
+    ) -> Result<T, Error> {
+        let Some(deadline) = handle.verifier().lifecycle_deadline() else { return Ok(call.await) };
+        match tokio::time::timeout_at(self.instant(deadline + PAST_DEADLINE), call).await {
+            Ok(answer) => Ok(answer),
+            Err(_) => Err(handle
+                .verifier()
+                .lifecycle_fault(self.now())
+                .map_or_else(|| Error::transport(crate::TransportFault::Timeout, None), Error::from)),
+        }
+    }
+
+    /// An error answering a send, observed: `Ok` when the send is to be made again without its
+    /// inline push config (the agent does not take push and its card's claim was not refused for
+    /// it), else the error (a refusal it caused is read with `settle_*`).
+    fn rejected<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
+        let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
+        if carried_push && error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
+            // The config rode on the send: the answer is about push.
+            let code =
+                i32::try_from(crate::ProtocolError::PUSH_NOTIFICATION_NOT_SUPPORTED).unwrap_or(i32::MIN);
+            self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
+            if self.refused(handle) {
+                return Err(error);
+            }
+            if let Some(watch) = self.push.take() {
+                watch.receiver.unregister(&watch.registration);
+            }
+            return Ok(());
+        }
+        Err(self.observe_error(handle, call, error))
+    }
+
+    /// The loop. Ends `Ok` when the turn ended or a claim was refused; `Err` on a lifecycle fault,
+    /// a transport fault that outlived its budget, or an error the agent sent.
+    async fn pump<H: TaskHandle>(&mut self, handle: &mut H, mut source: Source) -> Result<(), Error> {
+        let config = self.conn.client().config().clone();
+        let mut reattach_budget = config.retry_policy().max_attempts().saturating_sub(1);
+        let fault_budget = config.retry_policy().max_attempts();
+        let (mut polls, mut faulted_polls, mut missed) = (0u32, 0u32, false);
+        let card_cadence = handle.verifier().card().poll_cadence().is_some();
+        let poll_delay = |polls: u32, handle: &H| {
+            if card_cadence { handle.verifier().poll_interval() } else { config.poll_cadence().delay(polls) }
+        };
+        let mut next_poll = self.now() + poll_delay(0, handle);
+        let mut arrivals = self.push.as_ref().map(|w| w.arrivals.clone());
+        let mut stream_fault = None;
+        loop {
+            self.drain_callbacks(handle);
+            if self.refused(handle) {
+                return Ok(());
+            }
+            if let Some(fault) = handle.verifier().lifecycle_fault(self.now()) {
+                return Err(fault.into());
+            }
+            if self.turn_ended() {
+                break;
+            }
+            let wake = handle.verifier().lifecycle_deadline().map(|d| self.instant(d + PAST_DEADLINE));
+            let polling = matches!(source, Source::Poll);
+            let poll_at = self.instant(next_poll);
+            tokio::select! {
+                item = next_item(&mut source) => match item {
+                    Some(Ok(event)) => self.on_event(handle, &event),
+                    Some(Err(error)) => {
+                        let Source::Stream(stream, call) = &source else { continue };
+                        let call = *call;
+                        stream_fault = match stream.end() {
+                            Some(StreamEnd::Dropped(fault)) => Some(fault),
+                            _ => error.transport_fault(),
+                        };
+                        if stream_fault.is_none() {
+                            // An error the agent sent inside the stream.
+                            return Err(self.observe_error(handle, call, error));
+                        }
+                    }
+                    None => {
+                        let Source::Stream(stream, call) = &source else { continue };
+                        let call = *call;
+                        let dropped = match stream.end() {
+                            Some(StreamEnd::Dropped(fault)) => Some(fault),
+                            _ => stream_fault.take(),
+                        };
+                        match dropped {
+                            Some(fault) => {
+                                self.observe(handle, Observed::TransportFault { call, fault: observed_fault(fault) });
+                                if self.turn_ended() {
+                                    break;
+                                }
+                                let Some(task) = self.task_id() else {
+                                    // No event named the task: nothing to reattach to or poll.
+                                    return Err(Error::transport(fault, None));
+                                };
+                                missed = true;
+                                source = Source::Poll;
+                                if reattach_budget > 0 {
+                                    reattach_budget -= 1;
+                                    self.conn.client().metrics().record_retry();
+                                    self.round_trip();
+                                    let opening = self.conn.resubscribe(&task);
+                                    match self.within_bound(handle, opening).await? {
+                                        Ok(stream) => source = Source::Stream(stream, Call::SubscribeToTask),
+                                        // Still failing, or nothing left to follow (the task ended): poll.
+                                        Err(error) => {
+                                            let _ = self.observe_error(handle, Call::SubscribeToTask, error);
+                                        }
+                                    }
+                                }
+                            }
+                            None => {
+                                self.observe(handle, Observed::StreamClosed);
+                                // Closed before the turn ended: the task is polled from here.
+                                source = Source::Poll;
+                            }
+                        }
+                        next_poll = self.now() + poll_delay(polls, handle);
+                    }
+                },
+                _ = wait_changed(&mut arrivals) => {}
+                () = sleep_until(poll_at), if polling => {
+                    polls = polls.saturating_add(1);
+                    next_poll = self.now() + poll_delay(polls, handle);
+                    match self.fetch_task(handle, None).await {
+                        Ok(()) => faulted_polls = 0,
+                        // The task exists: a poll whose retries ran out is polled again (the next poll
+                        // is the retry), rather than an error that would invite sending the task twice.
+                        Err(error) if error.is_retryable() && faulted_polls + 1 < fault_budget => faulted_polls += 1,
+                        Err(error) => return Err(error),
+                    }
+                }
+                () = sleep_or_never(wake) => {}
+            }
+        }
+        if missed && handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed {
+            self.fetch_task(handle, Some(self.history_length)).await?;
+        }
+        let unconfirmed = handle
+            .verifier()
+            .verdict(Capability::Streaming, self.now())
+            .is_some_and(|v| v.advice() == Advice::ConfirmWithGetTask);
+        if unconfirmed {
+            self.fetch_task(handle, None).await?;
+        }
+        Ok(())
+    }
+
+    /// One `GetTask`; with `historyLength` when the history is relied on (`Some`).
+    pub(crate) async fn fetch_task<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        history_length: Option<u32>,
+    ) -> Result<(), Error> {
+        let Some(id) = self.task_id() else {
+            return Err(Error::misuse("no task to fetch yet: send a message first"));
+        };
+        let request = GetTaskRequest {
+            history_length: history_length.map(|n| i32::try_from(n).unwrap_or(i32::MAX)),
+            ..GetTaskRequest::new(id)
+        };
+        self.round_trip();
+        let task = match self.conn.get_task(request).await {
+            Ok(task) => task,
+            Err(error) => return Err(self.observe_error(handle, Call::GetTask, error)),
+        };
+        self.observe(handle, Observed::task(&task, Channel::GetTask));
+        if let Some(length) = history_length {
+            self.history_fetched = true;
+            self.observe(handle, Observed::history(&task, Some(length)));
+        }
+        self.snapshot.replace(task);
+        Ok(())
+    }
+
+    /// After the task ended: reads callbacks until the push claim is verified or its bound from the
+    /// terminal transition runs out. Returns at once when nothing is awaited.
+    pub(crate) async fn await_push<H: TaskHandle>(&mut self, handle: &mut H) {
+        let mut arrivals = self.push.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
+        while arrivals.is_some() {
+            self.drain_callbacks(handle);
+            let deadline = match handle.verifier().verdict(Capability::PushNotifications, self.now()) {
+                Some(Verdict::Pending(pending)) => match pending.reason() {
+                    PendingReason::AwaitingPushCallback { deadline: Some(deadline) } => *deadline,
+                    _ => return,
+                },
+                _ => return,
+            };
+            tokio::select! {
+                _ = wait_changed(&mut arrivals) => {}
+                () = sleep_until(self.instant(deadline + PAST_DEADLINE)) => {}
+            }
+        }
+    }
+}
+
+/// The next stream item; never resolves while polling.
+async fn next_item(source: &mut Source) -> Option<Result<a2a_types::StreamResponse, Error>> {
+    match source {
+        Source::Stream(stream, _) => stream.next().await,
+        Source::Poll => std::future::pending().await,
+    }
+}
+
+/// Resolves when a callback was accepted; never when nothing is watched.
+async fn wait_changed(arrivals: &mut Option<tokio::sync::watch::Receiver<u64>>) {
+    let changed = match arrivals {
+        Some(rx) => rx.changed().await.is_ok(),
+        None => false,
+    };
+    if !changed {
+        std::future::pending::<()>().await;
+    }
+}
+
+async fn sleep_or_never(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,240 @@
+//! What a task handle keeps beside the typestate handle: the connection, the clock, the task as
+//! seen so far, the push watch, and how every observation reaches the typestate handle.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::{
+    Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
+    TaskId, TaskState,
+};
+use a2a_typestate::{Call, Channel, Observed, TaskHandle, TransportFault as ObservedFault};
+use tokio::time::Instant;
+
+use super::snapshot::Snapshot;
+use crate::error::TransportFault;
+use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
+use crate::{AgentConnection, Error};
+
+/// A push config the task watches: where its callbacks arrive, and whether the agent took it.
+#[derive(Debug)]
+pub(crate) struct PushWatch {
+    pub(crate) receiver: Arc<PushReceiver>,
+    pub(crate) registration: PushRegistration,
+    /// The agent accepted the config (the send carrying it, or the create call, succeeded).
+    pub(crate) accepted: bool,
+    pub(crate) arrivals: tokio::sync::watch::Receiver<u64>,
+}
+
+/// The I/O side of one task handle.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) conn: AgentConnection,
+    /// The handle's clock: every observation is stamped with the time elapsed since it started.
+    start: Instant,
+    pub(crate) snapshot: Snapshot,
+    /// The last state seen outside push (a late push delivery says nothing about "now").
+    pub(crate) last_state: Option<TaskState>,
+    /// The agent answered with a message, not a task: the exchange is over.
+    pub(crate) direct_answer: bool,
+    /// The question (its status message id, if any) the last follow-up answered, until the agent
+    /// moves on from it: the same question again is no progress, so the turn goes on.
+    pub(crate) answered: Option<Option<MessageId>>,
+    pub(crate) push: Option<PushWatch>,
+    pub(crate) history_fetched: bool,
+    /// Requests made on this tracked handle (the negotiation round trips).
+    pub(crate) round_trips: u64,
+    /// The `historyLength` asked for when the history is relied on.
+    pub(crate) history_length: u32,
+    /// The `acceptedOutputModes` every message is sent with (empty: any).
+    pub(crate) accepted: Vec<String>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(watch) = &self.push {
+            watch.receiver.unregister(&watch.registration);
+        }
+    }
+}
+
+impl Session {
+    pub(crate) fn new(conn: AgentConnection) -> Self {
+        Self {
+            conn,
+            start: Instant::now(),
+            snapshot: Snapshot::default(),
+            last_state: None,
+            direct_answer: false,
+            answered: None,
+            push: None,
+            history_fetched: false,
+            round_trips: 0,
+            history_length: crate::negotiate::DEFAULT_HISTORY_LENGTH,
+            accepted: Vec::new(),
+        }
+    }
+
+    /// Time elapsed on this handle's clock.
+    pub(crate) fn now(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The instant `elapsed` on this handle's clock stands for.
+    pub(crate) fn instant(&self, elapsed: Duration) -> Instant {
+        self.start + elapsed
+    }
+
+    pub(crate) fn round_trip(&mut self) {
+        self.round_trips += 1;
+        self.conn.client().metrics().record_negotiation_round_trip();
+    }
+
+    pub(crate) fn task_id(&self) -> Option<TaskId> {
+        self.snapshot.task().map(|t| t.id.clone()).filter(|id| !id.is_empty())
+    }
+
+    /// Records `observed` now into `handle`; a lifecycle deviation is logged (the verifier keeps
+    /// it as evidence either way).
+    pub(crate) fn observe<H: TaskHandle>(&mut self, handle: &mut H, observed: Observed) {
+        if let Observed::Status { state, via, .. } = &observed
+            && *via != Channel::Push
+        {
+            self.last_state = Some(*state);
+            if !state.is_interrupted() {
+                self.answered = None;
+            }
+        }
+        let now = self.now();
+        if let Err(deviation) = handle.record(now, observed) {
+            let agent = self.conn.agent().as_str();
+            tracing::warn!(%deviation, %agent, "observation does not fit the task's lifecycle");
+        }
+    }
+
+    /// Records what an error says about the agent (its protocol error code, or a transport
+    /// fault); returns the error for `?`.
+    pub(crate) fn observe_error<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Error {
+        if let Some(code) = error.protocol_error().and_then(|p| p.code()) {
+            let code = i32::try_from(code).unwrap_or(i32::MIN);
+            self.observe(handle, Observed::AgentError { call, code });
+        } else if let Some(fault) = error.transport_fault() {
+            self.observe(handle, Observed::TransportFault { call, fault: observed_fault(fault) });
+        }
+        error
+    }
+
+    /// A stream event: folded into the task and observed.
+    pub(crate) fn on_event<H: TaskHandle>(&mut self, handle: &mut H, event: &StreamResponse) {
+        self.snapshot.apply_event(event);
+        if matches!(event, StreamResponse::Message(_)) && self.snapshot.task().is_none() {
+            self.direct_answer = true;
+        }
+        if let Some(observed) = Observed::from_stream_response(event, Channel::Stream) {
+            self.observe(handle, observed);
+        }
+    }
+
+    /// The answer to a send: folded into the task and observed.
+    pub(crate) fn on_send_response<H: TaskHandle>(&mut self, handle: &mut H, response: &SendMessageResponse) {
+        self.snapshot.apply_send(response);
+        match Observed::from_send_response(response) {
+            Some(observed) => self.observe(handle, observed),
+            None => self.direct_answer = true,
+        }
+    }
+
+    /// A push callback: observed (its state, if it carries one).
+    pub(crate) fn on_callback<H: TaskHandle>(&mut self, handle: &mut H, callback: &PushCallback) {
+        self.observe(handle, Observed::PushCallback { state: callback.task_state() });
+    }
+
+    /// Reads every callback already received for the task.
+    pub(crate) fn drain_callbacks<H: TaskHandle>(&mut self, handle: &mut H) {
+        let Some(task) = self.task_id() else { return };
+        let Some(receiver) = self.push.as_ref().map(|w| w.receiver.clone()) else { return };
+        while let Some(callback) = receiver.try_next_callback(&task) {
+            self.on_callback(handle, &callback);
+        }
+    }
+
+    /// The send carrying the push config succeeded: the config is registered.
+    pub(crate) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
+        if let Some(watch) = self.push.as_mut().filter(|w| !w.accepted) {
+            watch.accepted = true;
+            self.observe(handle, Observed::PushRegistered);
+        }
+    }
+
+    /// The current turn is over: a direct answer, a terminal state, or a question not yet answered
+    /// (the question just answered does not end the turn while the agent has not moved on).
+    pub(crate) fn turn_ended(&self) -> bool {
+        let Some(state) = self.last_state else { return self.direct_answer };
+        if self.direct_answer || state.is_terminal() {
+            return true;
+        }
+        if !state.is_interrupted() {
+            return false;
+        }
+        match &self.answered {
+            None => true,
+            Some(answered) => {
+                let asked = self.question();
+                answered.is_some() && asked.is_some() && asked.as_ref() != answered.as_ref()
+            }
+        }
+    }
+
+    /// The id of the agent's current status message (its question while it asks for input).
+    pub(crate) fn question(&self) -> Option<MessageId> {
+        self.snapshot.task().and_then(|t| t.status.message.as_ref()).map(|m| m.message_id.clone())
+    }
+
+    /// `message` as this task's next message: after the first, it continues the task (its
+    /// `taskId` and `contextId` set), and answering a question is remembered so the same question
+    /// again is not taken for a new one.
+    pub(crate) fn prepare(&mut self, mut message: Message) -> Message {
+        if let Some(task) = self.snapshot.task() {
+            message.task_id = Some(task.id.clone());
+            if message.context_id.is_none() {
+                message.context_id = task.context_id.clone();
+            }
+            if task.status.state.is_interrupted() {
+                self.answered = Some(self.question());
+            }
+        }
+        message
+    }
+
+    /// The request for `message`: the accepted output modes, `returnImmediately` on a polled
+    /// send, and the push config inline while the agent has not taken it.
+    pub(crate) fn request(
+        &self,
+        message: &Message,
+        accepted_output_modes: &[String],
+        return_immediately: bool,
+    ) -> SendMessageRequest {
+        let configuration = SendMessageConfiguration {
+            accepted_output_modes: accepted_output_modes.to_vec(),
+            return_immediately,
+            task_push_notification_config: self
+                .push
+                .as_ref()
+                .filter(|w| !w.accepted)
+                .map(|w| w.registration.to_config()),
+            ..SendMessageConfiguration::default()
+        };
+        SendMessageRequest::new(message.clone()).with_configuration(configuration)
+    }
+}
+
+/// The verifier's words for a client transport fault.
+pub(crate) fn observed_fault(fault: TransportFault) -> ObservedFault {
+    match fault {
+        TransportFault::Timeout => ObservedFault::Timeout,
+        TransportFault::Unavailable(502) => ObservedFault::BadGateway,
+        TransportFault::Unavailable(503) => ObservedFault::ServiceUnavailable,
+        TransportFault::Unavailable(504) => ObservedFault::GatewayTimeout,
+        _ => ObservedFault::ConnectionReset,
+    }
+}
