@@ -18,6 +18,7 @@ fn main() {
         task_id: TaskId::new("t"),
         context_id: Some(ContextId::new("c")),
         state,
+        message: None,
         via: Channel::Stream,
         artifacts: None,
     };
