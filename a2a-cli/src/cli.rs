@@ -92,8 +92,8 @@ pub struct AuditArgs {
     /// Longest wait for any one request, e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,
-    /// How long a task may stay `working` with no observable progress before the probe gives up
-    /// (a lifecycle fault, not a lie), e.g. `30s`.
+    /// How long a task may show no progress (the same state, the same question again, keep-alive
+    /// comments only) before the probe gives up on it (a lifecycle fault, not a lie), e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub working_bound: Duration,
     /// Prints a machine-readable JSON report instead of tables.

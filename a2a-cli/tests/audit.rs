@@ -296,3 +296,81 @@ async fn an_agent_with_a_malformed_card_is_not_audited_and_the_reason_names_the_
     assert!(error.contains("capabilities.pushNotifications"), "{error}");
     assert_eq!(report["overDeclaring"], 0, "a card that cannot be read is no lie: {report:#}");
 }
+
+/// Audits `agents` in one run with `extra` flags; returns the exit status, the report and the time.
+async fn audit_many(agents: &[&RunningAgent], extra: &[&str]) -> (Option<i32>, Value, Duration) {
+    let urls: Vec<String> = agents.iter().map(|agent| agent.base_url()).collect();
+    let mut args = vec!["audit", "--json"];
+    args.extend_from_slice(extra);
+    args.extend(urls.iter().map(String::as_str));
+    let start = std::time::Instant::now();
+    let output = a2a(&args).await;
+    let took = start.elapsed();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&output), stderr(&output)));
+    (output.status.code(), report, took)
+}
+
+#[tokio::test]
+async fn slow_but_honest_agents_are_verified_and_exit_zero() {
+    let secs = Duration::from_secs;
+    let long_stream = spawn(
+        Capabilities::none().with_streaming().with_push_notifications(),
+        Script::honest().step_delay(secs(7)),
+    )
+    .await;
+    let slow_calls = spawn(
+        Capabilities::none().with_streaming().with_push_notifications().with_state_transition_history(),
+        Script::honest().with_fault(Fault::SlowResponses(secs(3))),
+    )
+    .await;
+    let pushes_at_the_end = spawn(
+        Capabilities::none().with_push_notifications(),
+        Script::honest().step_delay(secs(7)).push_timing(a2a_testkit::PushTiming::TerminalOnly),
+    )
+    .await;
+
+    let (status, report, _) = audit_many(&[&long_stream, &slow_calls, &pushes_at_the_end], &[]).await;
+
+    assert_eq!(status, Some(0), "{report:#}");
+    for agent in report["agents"].as_array().unwrap() {
+        for claim in agent["claims"].as_array().unwrap() {
+            assert_eq!(claim["verdict"], "verified", "{agent:#}");
+        }
+    }
+    for agent in [&long_stream, &slow_calls, &pushes_at_the_end] {
+        let sends =
+            agent.requests_for("SendMessage").len() + agent.requests_for("SendStreamingMessage").len();
+        assert_eq!(sends, 1, "one send per agent, no fallback");
+    }
+}
+
+#[tokio::test]
+async fn stuck_agents_are_not_audited_and_exit_two_within_the_bound() {
+    use a2a_testkit::Stall;
+    let quick = Duration::from_millis(200);
+    let mut agents = Vec::new();
+    for (card, stall) in [
+        (Capabilities::none(), Stall::Submitted),
+        (Capabilities::none(), Stall::SameQuestion),
+        (Capabilities::none(), Stall::NoQuestion),
+        (Capabilities::none().with_streaming(), Stall::CommentsOnly),
+        (Capabilities::none().with_streaming(), Stall::WorkingForever),
+    ] {
+        agents.push(spawn(card, Script::honest().stall(stall).step_delay(quick)).await);
+    }
+    let refs: Vec<&RunningAgent> = agents.iter().collect();
+
+    let (status, report, took) = audit_many(&refs, &["--working-bound", "2s"]).await;
+
+    assert_eq!(status, Some(2), "{report:#}");
+    assert!(took < Duration::from_secs(2 + 5), "within the bound plus 5 s: {took:?}");
+    for agent in report["agents"].as_array().unwrap() {
+        let error = agent["error"].as_str().unwrap_or_else(|| panic!("not audited: {agent:#}"));
+        assert!(error.contains("no progress"), "{error}");
+        assert!(
+            agent["overDeclares"].as_array().is_none_or(|v| v.is_empty()),
+            "a stuck agent is no liar: {agent:#}"
+        );
+    }
+}
