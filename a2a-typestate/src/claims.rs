@@ -214,6 +214,19 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P>
     type Push = P;
 }
 
+/// A claim set that tracks the task's lifecycle: every [`Claims`] set, never [`SingleShot`]. Sealed.
+///
+/// Bounds the calls that observe or poll a task, so calling one on the fallback handle names what
+/// is wrong instead of "no method named ...".
+#[diagnostic::on_unimplemented(
+    message = "a single-shot task handle tracks no lifecycle",
+    label = "needs a tracked handle (`Task<Claims<..>>`); this one is `{Self}`",
+    note = "after a refusal only the single-shot send is left (`send_message` on the client's handle, \
+            `single_shot_send` on the typestate's); a new task starts from a new handle"
+)]
+pub trait Tracked: ClaimSet {}
+impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Tracked for Claims<S, H, P> {}
+
 // Capability traits: one per operation family, written once, implemented by every marker that
 // allows it (rp-hal's `where MODE: Readable`).
 

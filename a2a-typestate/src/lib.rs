@@ -80,7 +80,7 @@ pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTEN
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,
-    PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified,
+    PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified, Tracked,
 };
 pub use dyn_task::{DynTask, MissingClaim};
 pub use handle::TaskHandle;

@@ -10,7 +10,7 @@ use crate::card::CardClaims;
 use crate::claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, Push, PushSlot, PushVerified, SingleShot,
-    Streaming, StreamingSlot, StreamingVerified,
+    Streaming, StreamingSlot, StreamingVerified, Tracked,
 };
 use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
@@ -171,19 +171,30 @@ impl Task<SingleShot> {
     }
 }
 
-impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
+// Written once over every claim set and bounded on `Tracked`, so the fallback handle gets a
+// domain-worded error rather than "no method named ...".
+impl<C: ClaimSet> Task<C> {
     /// The current task state, if any was observed.
-    pub fn state(&self) -> Option<TaskState> {
+    pub fn state(&self) -> Option<TaskState>
+    where
+        C: Tracked,
+    {
         self.state.lifecycle.state()
     }
 
     /// The task's lifecycle as observed.
-    pub fn lifecycle(&self) -> &Lifecycle {
+    pub fn lifecycle(&self) -> &Lifecycle
+    where
+        C: Tracked,
+    {
         &self.state.lifecycle
     }
 
     /// The verifier with everything observed so far.
-    pub fn verifier(&self) -> &Verifier {
+    pub fn verifier(&self) -> &Verifier
+    where
+        C: Tracked,
+    {
         &self.state.verifier
     }
 
@@ -194,30 +205,47 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
     ///
     /// [`ObserveError`] when a status breaks the lifecycle rules or a follow-up does not fit the
     /// task. The observation is recorded for the verifier either way.
-    pub fn observe(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError> {
+    pub fn observe(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError>
+    where
+        C: Tracked,
+    {
         self.state.observe(at, observed)
     }
 
     /// The verdict on `capability` at `now`; `None` when this handle does not hold that claim.
-    pub fn verdict(&self, capability: Capability, now: Elapsed) -> Option<Verdict> {
+    pub fn verdict(&self, capability: Capability, now: Elapsed) -> Option<Verdict>
+    where
+        C: Tracked,
+    {
         self.state.verifier.verdict(capability, now)
     }
 
     /// A lifecycle fault at `now` (a `WORKING` unobservable past the bound), if any.
-    pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault> {
+    pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault>
+    where
+        C: Tracked,
+    {
         self.state.verifier.lifecycle_fault(now)
     }
 
     /// Permission to `SendMessage` (first message or follow-up).
-    pub fn send_permit(&self) -> SendPermit {
+    pub fn send_permit(&self) -> SendPermit
+    where
+        C: Tracked,
+    {
         self.state.send_permit()
     }
 
     /// How to poll `GetTask`: the card's declared cadence, or the client's bounded interval.
-    pub fn poll_permit(&self) -> PollPermit {
+    pub fn poll_permit(&self) -> PollPermit
+    where
+        C: Tracked,
+    {
         self.state.poll_permit()
     }
+}
 
+impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
     fn settle_into<V: ClaimSet>(
         mut self,
         capability: Capability,
