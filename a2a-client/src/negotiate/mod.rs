@@ -195,22 +195,41 @@ impl Client {
 
 /// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or
 /// no answer is left to give; then the history the caller relies on, then the push callback.
+///
+/// A capability the caller depends on but the card does not claim is still used when the agent
+/// offers it (under-declaring is safe): the stream is tried and the webhook offered, unchecked;
+/// an agent that answers "not supported" is polled, or sent the message without the webhook.
 async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) -> Result<(), Error> {
     let holds = |task: &DynTask, capability| task.handle().status(capability) != ClaimStatus::Unclaimed;
+    let depends = negotiation.depends();
     task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
     task.set_history_length(negotiation.history_len());
-    if holds(task, Capability::PushNotifications) {
+    if depends.contains(Capability::PushNotifications) {
         let receiver = match negotiation.receiver() {
             Some(shared) => shared.clone(),
             None => Arc::new(task.connection().client().start_push_receiver().await?),
         };
-        task.watch_push(receiver)?;
+        if holds(task, Capability::PushNotifications) {
+            task.watch_push(receiver)?;
+        } else {
+            task.watch_push_unclaimed(receiver)?;
+        }
     }
+    let mut unclaimed_stream = depends.contains(Capability::Streaming) && !holds(task, Capability::Streaming);
     let mut next = Some(message);
     let mut answers = 0;
     while let Some(message) = next.take() {
         let turn = if holds(task, Capability::Streaming) {
             task.send_streaming_message(message).await
+        } else if unclaimed_stream {
+            match task.send_streaming_unclaimed(message.clone()).await {
+                Err(error) if error.protocol_error().is_some_and(|p| p.is_unsupported_operation()) => {
+                    // It does not stream, as its card said: poll this turn and the next ones.
+                    unclaimed_stream = false;
+                    task.send_message(message).await
+                }
+                other => other,
+            }
         } else {
             task.send_message(message).await
         };

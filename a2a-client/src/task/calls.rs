@@ -436,6 +436,26 @@ impl DynTask {
         self.session.turn_ended().then(|| self.session.input_request()).flatten()
     }
 
+    /// The stream for an agent whose card does not claim streaming, for a caller that depends on
+    /// it: under-declaring is safe, so `run_task` uses a stream the agent offers anyway. Nothing
+    /// is checked (there is no claim); a `-32004` answer is returned for the caller to poll instead.
+    pub(crate) async fn send_streaming_unclaimed(
+        &mut self,
+        message: Message,
+    ) -> Result<SendMessageResponse, Error> {
+        self.require_tracked()?;
+        self.session.stream_turn(&mut self.handle, message).await?;
+        self.session.result()
+    }
+
+    /// A webhook for an agent whose card does not claim push, for a caller that depends on it: the
+    /// config rides inline and callbacks are read, nothing is checked; an agent answering `-32003`
+    /// gets the message again without it.
+    pub(crate) fn watch_push_unclaimed(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
+        self.require_tracked()?;
+        self.session.watch_push(receiver)
+    }
+
     /// `true` when a claim the handle holds was refused.
     pub fn is_refused(&self) -> bool {
         self.session.refused(&self.handle)
