@@ -72,7 +72,7 @@ pub enum Step {
     Stale(TaskState),
 }
 
-/// Why a reported transition was rejected.
+/// Why a reported transition is not allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TransitionRule {
@@ -126,8 +126,8 @@ pub struct TransitionError {
 impl fmt::Display for TransitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.from {
-            Some(from) => write!(f, "transition {from} -> {} rejected: {}", self.to, self.rule.explain()),
-            None => write!(f, "first state {} rejected: {}", self.to, self.rule.explain()),
+            Some(from) => write!(f, "transition {from} -> {} not allowed: {}", self.to, self.rule.explain()),
+            None => write!(f, "first state {} not allowed: {}", self.to, self.rule.explain()),
         }
     }
 }
@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(err.rule, TransitionRule::InputRequiredNeedsFollowUp);
         assert_eq!(
             err.to_string(),
-            "transition TASK_STATE_INPUT_REQUIRED -> TASK_STATE_WORKING rejected: input-required is left only \
+            "transition TASK_STATE_INPUT_REQUIRED -> TASK_STATE_WORKING not allowed: input-required is left only \
              after a follow-up message with the same taskId and contextId"
         );
         assert_eq!(lifecycle.state(), Some(InputRequired), "a rejected transition changes nothing");
@@ -449,7 +449,7 @@ mod tests {
         );
         assert_eq!(
             try_to(&mut at(&[Working]), Unspecified).unwrap_err().to_string(),
-            "transition TASK_STATE_WORKING -> TASK_STATE_UNSPECIFIED rejected: TASK_STATE_UNSPECIFIED is not a task state"
+            "transition TASK_STATE_WORKING -> TASK_STATE_UNSPECIFIED not allowed: TASK_STATE_UNSPECIFIED is not a task state"
         );
     }
 

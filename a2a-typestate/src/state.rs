@@ -77,7 +77,7 @@ impl HandleState {
             },
             _ => Ok(None),
         };
-        // The verifier records everything, rejected transitions included: they are evidence too.
+        // The verifier records everything, disallowed transitions included: they are evidence too.
         self.verifier.observe(at, observed);
         result
     }

@@ -44,7 +44,7 @@ impl Session {
             let opening = self.conn.send_streaming_message(self.request(&message, &accepted, false));
             match self.within_bound(handle, opening).await? {
                 Ok(stream) => break stream,
-                Err(error) => self.rejected(handle, call, error)?,
+                Err(error) => self.send_failed(handle, call, error)?,
             }
         };
         self.push_accepted(handle);
@@ -65,7 +65,7 @@ impl Session {
             self.round_trip();
             match self.conn.send_message(self.request(&message, &accepted, true)).await {
                 Ok(response) => break response,
-                Err(error) => self.rejected(handle, Call::SendMessage, error)?,
+                Err(error) => self.send_failed(handle, Call::SendMessage, error)?,
             }
         };
         self.push_accepted(handle);
@@ -112,7 +112,7 @@ impl Session {
     /// An error answering a send, observed: `Ok` when the send is to be made again without its
     /// inline push config (the agent does not take push and its card's claim was not refused for
     /// it), else the error (a refusal it caused is read with `settle_*`).
-    fn rejected<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
+    fn send_failed<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
         let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
         if carried_push && error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
             // The config rode on the send: the answer is about push.
@@ -238,7 +238,12 @@ impl Session {
             .verdict(Capability::Streaming, self.now())
             .is_some_and(|v| v.advice() == Advice::ConfirmWithGetTask);
         if unconfirmed {
-            self.fetch_task(handle, None).await?;
+            // One GetTask settles the artifacts and, when the handle holds a history claim, relies
+            // on the history too (the caller depends on it to rebuild what it missed).
+            let holds_history =
+                handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed;
+            let history = (holds_history && !self.history_fetched).then_some(self.history_length);
+            self.fetch_task(handle, history).await?;
         }
         Ok(())
     }
