@@ -7,8 +7,9 @@
 //! use a2a_cli::outcome::{Ending, TaskRecord};
 //!
 //! // An error is a failure with its reason, never a lost task.
-//! let failed = TaskRecord::from_result(&Err(a2a_client::Error::from_status(500, Some("http://agent/a2a"))));
-//! assert!(matches!(&failed.ending, Ending::Failed(reason) if reason.contains("500")));
+//! let error = a2a_client::Client::builder().request_timeout(std::time::Duration::ZERO).build().unwrap_err();
+//! let failed = TaskRecord::from_result(&Err(error));
+//! assert!(matches!(&failed.ending, Ending::Failed(reason) if reason.contains("request timeout")));
 //! assert!(!failed.was_refused());
 //! ```
 

@@ -7,16 +7,14 @@
 //! the client's bounds (abandon, do not retry).
 //!
 //! ```
-//! use a2a_client::{Error, ErrorKind};
+//! use std::time::Duration;
+//! use a2a_client::{Client, ErrorKind};
 //!
-//! let err = Error::from_status(503, Some("http://agent.example/rpc"));
-//! assert_eq!(err.kind(), ErrorKind::Transport);
-//! assert!(err.is_retryable());
-//! assert_eq!(err.status(), Some(503));
-//!
-//! let err = Error::from_status(401, Some("http://agent.example/rpc"));
-//! assert_eq!(err.kind(), ErrorKind::Status);
-//! assert!(!err.is_retryable());
+//! // Errors come only from the client's own calls (their constructors are private to the crate).
+//! let err = Client::builder().request_timeout(Duration::ZERO).build().unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::Config);
+//! assert!(!err.is_retryable(), "only transport faults are");
+//! assert_eq!(err.status(), None);
 //! ```
 
 use std::fmt;

@@ -9,20 +9,24 @@
 //! is returned at once (the wait stays bounded, and the caller can read what was asked).
 //!
 //! ```
-//! use a2a_client::{Error, RetryPolicy};
+//! use std::time::Duration;
+//! use a2a_client::{Client, RetryPolicy};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let policy = RetryPolicy::default();
-//! let mut calls = 0;
+//! // A port nobody listens on: every attempt is a connect fault, retried until the budget is spent.
+//! let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
+//! let policy = RetryPolicy::new(3, Duration::from_millis(1), Duration::from_millis(5), 1.0).unwrap();
+//! let client = Client::builder().retry_policy(policy).build().unwrap();
+//! let url = format!("http://127.0.0.1:{port}");
+//! let mut attempts = 0;
 //! let answer = policy
 //!     .run(|_attempt| {
-//!         calls += 1;
-//!         let outcome = if calls < 2 { Err(Error::from_status(503, None)) } else { Ok("done") };
-//!         async move { outcome }
+//!         attempts += 1;
+//!         client.discover(&url)
 //!     })
 //!     .await;
-//! assert_eq!(answer.unwrap(), "done");
-//! assert_eq!(calls, 2);
+//! assert!(answer.unwrap_err().is_connect());
+//! assert!(attempts >= 3, "{attempts}");
 //! # });
 //! ```
 

@@ -40,7 +40,7 @@
 //!
 //! task.send_streaming_message(Message::user_text("m1", "hi")).await?; // exists: streaming is claimed
 //! match task.settle_streaming() {
-//!     Ok(Settlement::Verified(task)) => { let _ = task.rely_on_streaming(); }
+//!     Ok(Settlement::Verified(task)) => { let _ = task.handle().rely_on_streaming(); }
 //!     Ok(Settlement::Pending(_task, why)) => println!("pending: {why}"),
 //!     Err(refusal) => {
 //!         println!("{}", refusal.violation());
