@@ -435,7 +435,9 @@ impl ClientBuilder {
             }
         }
         if config.card_signature_policy != CardSignaturePolicy::Ignore && config.card_trust_store.is_empty() {
-            return Err(Error::config("card signature policy needs a trust store with at least one key or jku"));
+            return Err(Error::config(
+                "card signature policy needs a trust store with at least one key or jku",
+            ));
         }
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)

@@ -298,7 +298,9 @@ impl Discovery<'_> {
             match status {
                 StatusCode::NOT_MODIFIED if validator.is_some() => {
                     let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
-                    if let Some(card) = self.cache.revalidated(agent, freshness).filter(|c| self.satisfies_policy(c)) {
+                    if let Some(card) =
+                        self.cache.revalidated(agent, freshness).filter(|c| self.satisfies_policy(c))
+                    {
                         return Ok(card);
                     }
                     // Evicted while we asked: fetch it whole.

@@ -538,7 +538,10 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::CardSignature);
         assert!(!err.is_retryable());
         assert!(err.card_signature_error().is_some_and(|e| e.is_unsigned()));
-        assert_eq!(err.to_string(), "agent card signature check failed (https://a.example/.well-known/agent-card.json)");
+        assert_eq!(
+            err.to_string(),
+            "agent card signature check failed (https://a.example/.well-known/agent-card.json)"
+        );
         let source = err.source().map(ToString::to_string).unwrap_or_default();
         assert_eq!(source, "the card has no signature and the policy requires one");
     }

@@ -116,15 +116,19 @@ fn numbers_that_denote_the_same_double_canonicalise_alike() {
 /// Any JSON value a card could carry, from a small alphabet that reaches every escape and the
 /// UTF-16 ordering difference.
 fn json_value() -> impl Strategy<Value = Value> {
-    let text = || {
-        proptest::string::string_regex("[a-c\"\\\\\u{0}-\u{1f}\u{7f}é€\u{1f600}\u{fb33} ]{0,6}").unwrap()
-    };
+    let text =
+        || proptest::string::string_regex("[a-c\"\\\\\u{0}-\u{1f}\u{7f}é€\u{1f600}\u{fb33} ]{0,6}").unwrap();
     let number = prop_oneof![
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
         any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
     ];
-    let leaf = prop_oneof![Just(Value::Null), any::<bool>().prop_map(Value::Bool), number, text().prop_map(Value::String)];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number,
+        text().prop_map(Value::String)
+    ];
     leaf.prop_recursive(4, 48, 6, move |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),

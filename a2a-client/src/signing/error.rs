@@ -155,9 +155,9 @@ impl fmt::Display for SignatureFailureReason {
             }
             SignatureFailureReason::BadSignatureEncoding => f.write_str("signature is not base64url"),
             SignatureFailureReason::NotCanonicalizable(why) => write!(f, "card has no canonical form: {why}"),
-            SignatureFailureReason::Mismatch => {
-                f.write_str("signature does not match the card (changed after signing, or signed by another key)")
-            }
+            SignatureFailureReason::Mismatch => f.write_str(
+                "signature does not match the card (changed after signing, or signed by another key)",
+            ),
         }
     }
 }

@@ -182,8 +182,8 @@ mod tests {
 
     #[test]
     fn large_integers_round_to_the_nearest_double_like_json_parse() {
-        let value: Value = serde_json::from_str("[9007199254740993, 18446744073709551615, -9007199254740993]")
-            .unwrap();
+        let value: Value =
+            serde_json::from_str("[9007199254740993, 18446744073709551615, -9007199254740993]").unwrap();
         assert_eq!(
             canonicalize(&value).unwrap(),
             b"[9007199254740992,18446744073709552000,-9007199254740992]"

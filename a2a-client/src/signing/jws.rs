@@ -30,10 +30,13 @@ pub(crate) struct SignatureEntry<'a> {
 impl<'a> SignatureEntry<'a> {
     /// Entry `index` of a `signatures` array; a malformed one fails on its own.
     pub(crate) fn read(index: usize, value: &'a Value) -> Result<Self, SignatureFailure> {
-        let fail = |why: &str| failure(index, None, None, SignatureFailureReason::MalformedHeader(why.to_owned()));
+        let fail =
+            |why: &str| failure(index, None, None, SignatureFailureReason::MalformedHeader(why.to_owned()));
         let object = value.as_object().ok_or_else(|| fail("the signature entry is not an object"))?;
-        let protected = object.get("protected").and_then(Value::as_str).ok_or_else(|| fail("no 'protected' string"))?;
-        let signature = object.get("signature").and_then(Value::as_str).ok_or_else(|| fail("no 'signature' string"))?;
+        let protected =
+            object.get("protected").and_then(Value::as_str).ok_or_else(|| fail("no 'protected' string"))?;
+        let signature =
+            object.get("signature").and_then(Value::as_str).ok_or_else(|| fail("no 'signature' string"))?;
         let unprotected = match object.get("header") {
             None | Some(Value::Null) => None,
             Some(Value::Object(header)) => Some(header),
@@ -45,7 +48,8 @@ impl<'a> SignatureEntry<'a> {
     /// The protected header, checked: `alg` allowed and not `none`, a `kid`, no `crit`, no
     /// `b64: false`, no name repeated in the unprotected header.
     pub(crate) fn header(&self, store: &TrustStore) -> Result<Header, SignatureFailure> {
-        let malformed = |why: String| failure(self.index, None, None, SignatureFailureReason::MalformedHeader(why));
+        let malformed =
+            |why: String| failure(self.index, None, None, SignatureFailureReason::MalformedHeader(why));
         let bytes = decode(self.protected).ok_or_else(|| malformed("'protected' is not base64url".into()))?;
         let header: Map<String, Value> = serde_json::from_slice(&bytes)
             .map_err(|_| malformed("'protected' is not a json object".into()))?;
@@ -65,9 +69,13 @@ impl<'a> SignatureEntry<'a> {
             return Err(fail(SignatureFailureReason::UnsupportedHeader("'crit' extensions".into())));
         }
         if header.get("b64") == Some(&Value::Bool(false)) {
-            return Err(fail(SignatureFailureReason::UnsupportedHeader("an unencoded payload (b64: false)".into())));
+            return Err(fail(SignatureFailureReason::UnsupportedHeader(
+                "an unencoded payload (b64: false)".into(),
+            )));
         }
-        if let Some(repeated) = self.unprotected.and_then(|u| u.keys().find(|name| header.contains_key(*name))) {
+        if let Some(repeated) =
+            self.unprotected.and_then(|u| u.keys().find(|name| header.contains_key(*name)))
+        {
             let why = format!("'{repeated}' is in both the protected and the unprotected header");
             return Err(fail(SignatureFailureReason::MalformedHeader(why)));
         }
@@ -104,7 +112,10 @@ pub(crate) fn verify_entry<'k>(
         store.keys().iter().chain(fetched).filter(|key| key.key_id() == header.kid).collect();
     if with_kid.is_empty() {
         if let (Some(url), Some(Err(reason))) = (&header.jku, jku_keys) {
-            return Err(fail(SignatureFailureReason::JwksUnavailable { url: url.clone(), reason: reason.clone() }));
+            return Err(fail(SignatureFailureReason::JwksUnavailable {
+                url: url.clone(),
+                reason: reason.clone(),
+            }));
         }
         let untrusted_jku = header.jku.clone().filter(|_| jku_keys.is_none());
         return Err(fail(SignatureFailureReason::NoTrustedKey { untrusted_jku }));
@@ -115,7 +126,8 @@ pub(crate) fn verify_entry<'k>(
         let needed = header.alg.key_kind().to_string();
         return Err(fail(SignatureFailureReason::KeyKindMismatch { trusted, needed }));
     }
-    let signature = decode(entry.signature).ok_or_else(|| fail(SignatureFailureReason::BadSignatureEncoding))?;
+    let signature =
+        decode(entry.signature).ok_or_else(|| fail(SignatureFailureReason::BadSignatureEncoding))?;
     for (form, payload) in &payloads.forms {
         let mut input = String::with_capacity(entry.protected.len() + 1 + payload.len() * 4 / 3 + 4);
         input.push_str(entry.protected);

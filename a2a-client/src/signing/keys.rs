@@ -79,7 +79,9 @@ impl TrustedKey {
             return false;
         }
         match public_key_algorithm(alg) {
-            Some(algorithm) => UnparsedPublicKey::new(algorithm, &*self.material).verify(message, signature).is_ok(),
+            Some(algorithm) => {
+                UnparsedPublicKey::new(algorithm, &*self.material).verify(message, signature).is_ok()
+            }
             None => {
                 let hmac = match alg {
                     Algorithm::Hs256 => aws_lc_rs::hmac::HMAC_SHA256,
@@ -116,7 +118,9 @@ impl TrustedKey {
         let kty = text(jwk, "kty")?.ok_or_else(|| bad("no kty"))?;
         let field = |name: &str| -> Result<Vec<u8>, Error> {
             let value = text(jwk, name)?.ok_or_else(|| bad(&format!("no '{name}'")))?;
-            URL_SAFE_NO_PAD.decode(value.trim_end_matches('=')).map_err(|_| bad(&format!("'{name}' is not base64url")))
+            URL_SAFE_NO_PAD
+                .decode(value.trim_end_matches('='))
+                .map_err(|_| bad(&format!("'{name}' is not base64url")))
         };
         let (kind, material) = match kty.as_str() {
             "RSA" => (KeyKind::Rsa, rsa_public_key_der(&field("n")?, &field("e")?)),
@@ -165,9 +169,15 @@ impl TrustedKey {
         let bad = |what: &str| Error::config(format!("pem key '{key_id}': {what}"));
         let (label, der) = pem_block(pem).ok_or_else(|| bad("not a pem block"))?;
         let kind = match label.as_str() {
-            "PUBLIC KEY" => spki_kind(&der).ok_or_else(|| bad("not an rsa, p-256, p-384, p-521 or ed25519 public key"))?,
+            "PUBLIC KEY" => {
+                spki_kind(&der).ok_or_else(|| bad("not an rsa, p-256, p-384, p-521 or ed25519 public key"))?
+            }
             "RSA PUBLIC KEY" => KeyKind::Rsa,
-            other => return Err(bad(&format!("'{other}' is not a public key (a private key does not belong here)"))),
+            other => {
+                return Err(bad(&format!(
+                    "'{other}' is not a public key (a private key does not belong here)"
+                )));
+            }
         };
         Self::checked(key_id.to_owned(), issuer, kind, None, der).map_err(|why| bad(&why))
     }
@@ -190,7 +200,9 @@ impl TrustedKey {
         material: Vec<u8>,
     ) -> Result<Self, String> {
         let probe: Option<&'static dyn VerificationAlgorithm> = match kind {
-            KeyKind::Hmac if material.len() < 32 => return Err("an hmac secret needs at least 32 bytes".into()),
+            KeyKind::Hmac if material.len() < 32 => {
+                return Err("an hmac secret needs at least 32 bytes".into());
+            }
             KeyKind::Hmac => None,
             KeyKind::Rsa => Some(&sig::RSA_PKCS1_2048_8192_SHA256),
             KeyKind::EcP256 => Some(&sig::ECDSA_P256_SHA256_FIXED),
@@ -564,9 +576,10 @@ mod tests {
 
     #[test]
     fn rsa_der_from_jwk_components_has_minimal_positive_integers() {
-        assert_eq!(rsa_public_key_der(&[0x00, 0x80], &[0x01, 0x00, 0x01]), [
-            0x30, 0x09, 0x02, 0x02, 0x00, 0x80, 0x02, 0x03, 0x01, 0x00, 0x01
-        ]);
+        assert_eq!(
+            rsa_public_key_der(&[0x00, 0x80], &[0x01, 0x00, 0x01]),
+            [0x30, 0x09, 0x02, 0x02, 0x00, 0x80, 0x02, 0x03, 0x01, 0x00, 0x01]
+        );
     }
 
     #[test]

@@ -240,9 +240,9 @@ pub(crate) async fn fetch_trusted_jwks(
             continue;
         }
         let Some(trusted) = store.jku_entry(&url) else { continue };
-        let outcome = fetch_jwks(http, trusted.url(), timeout).await.and_then(|jwks| {
-            keys::keys_of_jwks(&jwks, trusted.issuer()).map_err(|e| e.to_string())
-        });
+        let outcome = fetch_jwks(http, trusted.url(), timeout)
+            .await
+            .and_then(|jwks| keys::keys_of_jwks(&jwks, trusted.issuer()).map_err(|e| e.to_string()));
         fetched.insert(url, outcome);
     }
     fetched
@@ -259,6 +259,7 @@ async fn fetch_jwks(http: &reqwest::Client, url: &str, timeout: Duration) -> Res
     if !response.status().is_success() {
         return Err(format!("http {}", response.status().as_u16()));
     }
-    let body = crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map_err(|e| e.to_string())?;
+    let body =
+        crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map_err(|e| e.to_string())?;
     serde_json::from_slice(&body).map_err(|e| format!("not json: {e}"))
 }

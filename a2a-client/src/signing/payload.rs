@@ -114,7 +114,8 @@ mod tests {
 
     #[test]
     fn empty_values_go_at_every_depth_but_false_zero_and_null_stay() {
-        let value = json!({"a": "", "b": [], "c": {"d": [""], "e": {}}, "f": false, "g": 0, "h": null, "i": [1, ""]});
+        let value =
+            json!({"a": "", "b": [], "c": {"d": [""], "e": {}}, "f": false, "g": 0, "h": null, "i": [1, ""]});
         assert_eq!(without_empty(value), json!({"f": false, "g": 0, "h": null, "i": [1]}));
     }
 
