@@ -324,11 +324,15 @@ pub(crate) fn explain_fetch_error(
 fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStore), String> {
     let mut store = TrustStore::new();
     for path in &args.trust_jwks {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let jwks: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("{} is not json: {e}", path.display()))?;
-        let issuer = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        store = store.with_jwks(&jwks, &issuer).map_err(|e| format!("{}: {}", path.display(), errors::describe(&e)))?;
+        let issuer =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        store = store
+            .with_jwks(&jwks, &issuer)
+            .map_err(|e| format!("{}: {}", path.display(), errors::describe(&e)))?;
     }
     let policy = match (args.trust_jwks.is_empty(), args.require_signature) {
         (true, _) => CardSignaturePolicy::Ignore,

@@ -62,7 +62,10 @@ async fn a_card_changed_after_signing_is_refused_naming_each_signature() {
     assert_eq!(output.status.code(), Some(1));
     let said = stderr(&output);
     assert!(said.contains("agent card signature check failed"), "{said}");
-    assert!(said.contains("signature 0 (kid 'python-rsa-1', alg RS256): signature does not match the card"), "{said}");
+    assert!(
+        said.contains("signature 0 (kid 'python-rsa-1', alg RS256): signature does not match the card"),
+        "{said}"
+    );
     assert!(said.contains("signature 1 (kid 'python-ec-1', alg ES256)"), "{said}");
     assert!(stdout(&output).is_empty());
 }

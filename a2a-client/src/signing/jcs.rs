@@ -1,24 +1,23 @@
 //! The JSON Canonicalization Scheme (JCS, RFC 8785): the one byte string a JSON value signs as.
 //!
-//! A card signature covers these bytes, so two implementations agree on a signature only if they
-//! agree on every byte here. The rules, and where each lives below:
-//!
-//! - no whitespace; objects and arrays written as `{"k":v,...}` and `[v,...]`;
-//! - object members sorted by their names as UTF-16 code units (not by UTF-8 bytes, not by code
-//!   points: the two disagree for names with characters above U+FFFF) ([`sorted_members`]);
-//! - strings as UTF-8 with only `"`, `\` and the C0 controls escaped, the controls with a short
-//!   escape where JSON has one (`\b \f \n \r \t`) and `\u00xx` in lowercase hex otherwise
-//!   ([`write_string`]);
-//! - numbers as IEEE 754 doubles written by ECMAScript's `Number.prototype.toString` (RFC 8785
-//!   §3.2.2.3), which the `ryu-js` crate implements; `-0` is written `0` ([`write_number`]).
-//!
 //! ```
 //! use a2a_client::signing::jcs;
 //!
 //! let value = serde_json::json!({"b": [1.0, 2.5e-3, "\u{20ac}\n"], "a": null});
-//! assert_eq!(jcs::canonicalize(&value)?, br#"{"a":null,"b":[1,0.0025,"€\n"]}"#);
+//! assert_eq!(jcs::canonicalize(&value)?, r#"{"a":null,"b":[1,0.0025,"€\n"]}"#.as_bytes());
 //! # Ok::<(), a2a_client::signing::jcs::JcsError>(())
 //! ```
+//!
+//! A card signature covers these bytes, so two implementations agree on a signature only if they
+//! agree on every byte here. The rules:
+//!
+//! - no whitespace; objects and arrays written as `{"k":v,...}` and `[v,...]`;
+//! - object members sorted by their names as UTF-16 code units (not by UTF-8 bytes, not by code
+//!   points: the two disagree for names with characters above U+FFFF);
+//! - strings as UTF-8 with only `"`, `\` and the C0 controls escaped, the controls with a short
+//!   escape where JSON has one (`\b \f \n \r \t`) and `\u00xx` in lowercase hex otherwise;
+//! - numbers as IEEE 754 doubles written by ECMAScript's `Number.prototype.toString` (RFC 8785
+//!   §3.2.2.3), which the `ryu-js` crate implements; `-0` is written `0`.
 //!
 //! Integers beyond 2^53 are read as the nearest double, as an ECMAScript `JSON.parse` reads them,
 //! so a card that relies on more precision has no canonical form that two verifiers agree on.
