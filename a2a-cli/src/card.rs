@@ -184,6 +184,10 @@ impl CardSummary {
         let card = discovered.card();
         let caps = &card.capabilities;
         let lifted = CardClaims::lift(card, Deployment::Direct);
+        // A signature over the 1.0 proto fields does not cover a leftover stateTransitionHistory,
+        // which then drives no claim: show it as absent, as the client reads it.
+        let unsigned_leftovers =
+            discovered.signer().is_some_and(|s| !s.canonical_form().covers_unknown_fields());
         Ok(Self {
             source_url: discovered.source_url().to_owned(),
             card_shape: match discovered.shape() {
@@ -207,7 +211,9 @@ impl CardSummary {
             claims: ClaimsSummary {
                 streaming: caps.streaming,
                 push_notifications: caps.push_notifications,
-                state_transition_history: caps.legacy_state_transition_history(),
+                state_transition_history: caps
+                    .legacy_state_transition_history()
+                    .filter(|_| !unsigned_leftovers),
                 extended_agent_card: caps.extended_agent_card,
             },
             gateway: lifted.is_gateway(),

@@ -7,21 +7,21 @@
 //! The peers make fresh keys each run and serve the public halves at `/test/jwks.json`, which is
 //! how the tests fill their trust stores. Tampered cards are served from a small loopback server.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod signing_common;
+
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use a2a_client::signing::{
     Algorithm, CanonicalForm, CardSignatureError, CardSignaturePolicy, SignatureFailureReason, TrustStore,
-    TrustedKey, jcs,
+    TrustedKey,
 };
 use a2a_client::{AgentBaseUrl, Capability, Client, DiscoveryCache, Error, ErrorKind};
 use a2a_testkit::official::{OfficialPeer, PeerKind, RunningPeer};
 use a2a_types::v03::CardShape;
 use a2a_typestate::Deployment;
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
+use signing_common::{b64, serve_card, served_form};
 
 async fn peer(kind: PeerKind) -> &'static RunningPeer {
     OfficialPeer::shared(kind).await.unwrap_or_else(|e| panic!("{e}"))
@@ -54,29 +54,6 @@ fn client(policy: CardSignaturePolicy, store: TrustStore) -> Client {
         .unwrap()
 }
 
-/// Serves `card` at `/.well-known/agent-card.json` on 127.0.0.1 until the test ends; counts the
-/// requests to any other path (a `jku` that must not be fetched).
-async fn serve_card(card: String) -> (String, Arc<AtomicUsize>) {
-    let others = Arc::new(AtomicUsize::new(0));
-    let counted = Arc::clone(&others);
-    let app = axum::Router::new()
-        .route(
-            "/.well-known/agent-card.json",
-            axum::routing::get(move || {
-                let card = card.clone();
-                async move { ([("content-type", "application/json")], card) }
-            }),
-        )
-        .fallback(move || {
-            counted.fetch_add(1, Ordering::SeqCst);
-            async { (axum::http::StatusCode::OK, r#"{"keys":[]}"#) }
-        });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{addr}"), others)
-}
-
 fn signature_error(err: &Error) -> &CardSignatureError {
     assert_eq!(err.kind(), ErrorKind::CardSignature, "{err:?}");
     assert!(!err.is_retryable());
@@ -93,32 +70,6 @@ async fn refused(client: &Client, base: &str) -> CardSignatureError {
 
 fn reasons(err: &CardSignatureError) -> Vec<&SignatureFailureReason> {
     err.failures().iter().map(|f| f.reason()).collect()
-}
-
-/// The served-document canonical form of a card (what an attacker would re-sign).
-fn served_form(card: &Value) -> Vec<u8> {
-    fn clean(value: &Value) -> Option<Value> {
-        match value {
-            Value::String(s) if s.is_empty() => None,
-            Value::Array(items) => {
-                let items: Vec<Value> = items.iter().filter_map(clean).collect();
-                (!items.is_empty()).then_some(Value::Array(items))
-            }
-            Value::Object(members) => {
-                let members: serde_json::Map<String, Value> =
-                    members.iter().filter_map(|(k, v)| clean(v).map(|v| (k.clone(), v))).collect();
-                (!members.is_empty()).then_some(Value::Object(members))
-            }
-            other => Some(other.clone()),
-        }
-    }
-    let mut card = card.clone();
-    card.as_object_mut().unwrap().remove("signatures");
-    jcs::canonicalize(&clean(&card).unwrap()).unwrap()
-}
-
-fn b64(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[tokio::test]

@@ -119,6 +119,12 @@ pub enum SignatureFailureReason {
         /// What the algorithm needs.
         needed: String,
     },
+    /// The trusted key with this `kid` is of the right kind, but its JWK's `alg` names another
+    /// algorithm (RS256 pinned, PS256 used, say).
+    KeyPinnedToAnotherAlgorithm {
+        /// The algorithm the key's JWK names.
+        pinned: String,
+    },
     /// The trusted `jku` could not be fetched or read.
     JwksUnavailable {
         /// The URL.
@@ -149,6 +155,9 @@ impl fmt::Display for SignatureFailureReason {
             }
             SignatureFailureReason::KeyKindMismatch { trusted, needed } => {
                 write!(f, "the trusted key is {trusted}, but the algorithm needs {needed}")
+            }
+            SignatureFailureReason::KeyPinnedToAnotherAlgorithm { pinned } => {
+                write!(f, "the trusted key's jwk allows only {pinned}")
             }
             SignatureFailureReason::JwksUnavailable { url, reason } => {
                 write!(f, "trusted jku {url} could not be read: {reason}")

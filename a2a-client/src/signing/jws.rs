@@ -122,6 +122,15 @@ pub(crate) fn verify_entry<'k>(
     }
     let usable: Vec<&TrustedKey> = with_kid.iter().copied().filter(|key| key.accepts(header.alg)).collect();
     if usable.is_empty() {
+        let pinned = with_kid
+            .iter()
+            .find(|key| key.kind() == header.alg.key_kind())
+            .and_then(|key| key.pinned_algorithm());
+        if let Some(pinned) = pinned {
+            return Err(fail(SignatureFailureReason::KeyPinnedToAnotherAlgorithm {
+                pinned: pinned.to_string(),
+            }));
+        }
         let trusted = with_kid.iter().map(|key| key.kind().to_string()).collect::<Vec<_>>().join(" or ");
         let needed = header.alg.key_kind().to_string();
         return Err(fail(SignatureFailureReason::KeyKindMismatch { trusted, needed }));

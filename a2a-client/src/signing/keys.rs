@@ -66,6 +66,11 @@ impl TrustedKey {
         self.kind
     }
 
+    /// The one algorithm this key verifies for, when its JWK named an `alg`.
+    pub fn pinned_algorithm(&self) -> Option<Algorithm> {
+        self.pinned
+    }
+
     /// Whether this key may verify a signature made with `alg`: the kinds must match, and a JWK
     /// that named its `alg` verifies for that one only.
     pub fn accepts(&self, alg: Algorithm) -> bool {
