@@ -286,3 +286,49 @@ fn an_hmac_secret_is_usable_only_once_its_algorithm_is_allowed() {
     let store = store.with_allowed_algorithms(&[Algorithm::Hs384]);
     assert_eq!(store.verify(&discovered(&card)).unwrap().algorithm(), Algorithm::Hs384);
 }
+
+#[test]
+fn only_the_first_sixteen_signatures_are_checked() {
+    let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+    let stranger = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+    let store = TrustStore::new().with_pem("k", &signer.public_pem(), "x").unwrap();
+    let header = json!({"alg": "ES256", "kid": "k"});
+    let mut signatures: Vec<(&Signer, Value)> = vec![(&stranger, header.clone()); 16];
+    signatures.push((&signer, header));
+    let card = signed(&card(), &signatures);
+    let err = store.verify(&discovered(&card)).expect_err("the good signature is 17th");
+    assert_eq!(err.failures().len(), a2a_client::signing::MAX_SIGNATURES_CHECKED);
+    let mut fewer = card.clone();
+    fewer["signatures"].as_array_mut().unwrap().drain(..1);
+    assert_eq!(store.verify(&discovered(&fewer)).unwrap().signature_index(), 15);
+}
+
+#[tokio::test]
+async fn a_trusted_jku_that_redirects_is_refused() {
+    let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+    let app = axum::Router::new()
+        .route(
+            "/keys.json",
+            axum::routing::get(|| async { axum::response::Redirect::temporary("/elsewhere.json") }),
+        )
+        .route("/elsewhere.json", axum::routing::get(|| async { r#"{"keys":[]}"# }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let jku = format!("http://{}/keys.json", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let card = signed(&self::card(), &[(&signer, json!({"alg": "ES256", "kid": "k", "jku": jku}))]);
+    let (base, _) = serve_card(card.to_string()).await;
+    let store = TrustStore::new().with_trusted_jku(&jku, "keys").unwrap();
+    let client = Client::builder()
+        .card_signature_policy(CardSignaturePolicy::Require)
+        .card_trust_store(store)
+        .build()
+        .unwrap();
+    let err = client.discover(&base).await.unwrap_err();
+    let failure = &err.card_signature_error().unwrap().failures()[0];
+    let SignatureFailureReason::JwksUnavailable { reason, .. } = failure.reason() else { panic!("{err}") };
+    assert!(
+        reason.starts_with("redirected to ")
+            && reason.ends_with("/elsewhere.json, which is not the trusted url"),
+        "{reason}"
+    );
+}

@@ -7,8 +7,9 @@ use serde_json::{Map, Value};
 
 use super::algorithm::Algorithm;
 use super::error::{SignatureFailure, SignatureFailureReason};
-use super::keys::{TrustStore, TrustedKey};
+use super::keys::TrustedKey;
 use super::payload::{CanonicalForm, Payloads};
+use super::trust::TrustStore;
 
 /// The parts of a protected header this verifier reads.
 #[derive(Debug)]

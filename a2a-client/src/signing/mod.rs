@@ -44,14 +44,19 @@
 //!   matched is reported. When it is not [`CanonicalForm::ServedDocument`], fields outside the
 //!   1.0 proto were not covered, and the card's claims are lifted without them.
 //! - One verified signature is enough (several allow key rotation); the first that verifies,
-//!   in card order, names the [`CardSigner`].
+//!   in card order, names the [`CardSigner`]. At most [`MAX_SIGNATURES_CHECKED`] are looked at.
+//! - A trusted `jku` is fetched within the client's request timeout, at most [`MAX_JWKS_BYTES`],
+//!   and must answer itself (no redirect). Revoking a key means removing it from the store (or
+//!   from the trusted JWKS): nothing here caches a key beyond one discovery.
 
 mod algorithm;
+mod der;
 mod error;
 pub mod jcs;
 mod jws;
 mod keys;
 mod payload;
+mod trust;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -61,8 +66,9 @@ use serde_json::Value;
 
 pub use algorithm::{Algorithm, KeyKind};
 pub use error::{CardSignatureError, SignatureFailure, SignatureFailureReason};
-pub use keys::{TrustStore, TrustedJku, TrustedKey};
+pub use keys::TrustedKey;
 pub use payload::CanonicalForm;
+pub use trust::{TrustStore, TrustedJku};
 
 use jws::SignatureEntry;
 use payload::Payloads;
@@ -174,6 +180,9 @@ pub(crate) fn verify_document(
         _ => return Err(CardSignatureError::unsigned()),
     };
     let payloads = Payloads::of(json, card);
+    // Each signature can cost a public-key operation per canonical form: a card cannot make
+    // discovery do more than this many.
+    let entries = &entries[..entries.len().min(MAX_SIGNATURES_CHECKED)];
     let not_fetched = Err("not fetched (only discovery fetches a trusted jku)".to_owned());
     let mut failures = Vec::with_capacity(entries.len());
     for (index, value) in entries.iter().enumerate() {
@@ -219,14 +228,19 @@ pub(crate) fn verify_document(
     Err(CardSignatureError::none_verified(failures))
 }
 
+/// Most signatures checked on one card, in card order (16): later ones are not looked at, so a card
+/// cannot make discovery spend unbounded CPU on signature checks.
+pub const MAX_SIGNATURES_CHECKED: usize = 16;
+
 /// Largest JWKS document read from a trusted `jku`: 1 MiB.
 pub const MAX_JWKS_BYTES: usize = 1024 * 1024;
 /// Most distinct trusted `jku` URLs fetched for one card.
 pub const MAX_JKU_PER_CARD: usize = 4;
 
 /// Fetches the JWKS of every trusted `jku` the document's signatures name (at most
-/// [`MAX_JKU_PER_CARD`], each within `timeout` and [`MAX_JWKS_BYTES`]). Untrusted ones are never
-/// asked.
+/// [`MAX_JKU_PER_CARD`], each within `timeout` and [`MAX_JWKS_BYTES`], from the first
+/// [`MAX_SIGNATURES_CHECKED`] signatures). Untrusted ones are never asked; a trusted one that
+/// redirects is refused.
 pub(crate) async fn fetch_trusted_jwks(
     http: &reqwest::Client,
     store: &TrustStore,
@@ -235,7 +249,7 @@ pub(crate) async fn fetch_trusted_jwks(
 ) -> FetchedJwks {
     let mut fetched = FetchedJwks::new();
     let Some(entries) = json.get("signatures").and_then(Value::as_array) else { return fetched };
-    for url in entries.iter().filter_map(jws::named_jku) {
+    for url in entries.iter().take(MAX_SIGNATURES_CHECKED).filter_map(jws::named_jku) {
         if fetched.len() >= MAX_JKU_PER_CARD || fetched.contains_key(&url) {
             continue;
         }
@@ -258,6 +272,10 @@ async fn fetch_jwks(http: &reqwest::Client, url: &str, timeout: Duration) -> Res
         .map_err(|e| crate::Error::from(e).to_string())?;
     if !response.status().is_success() {
         return Err(format!("http {}", response.status().as_u16()));
+    }
+    // The trusted URL itself must answer: a redirect would let another URL choose the keys.
+    if response.url().as_str() != url {
+        return Err(format!("redirected to {}, which is not the trusted url", response.url()));
     }
     let body =
         crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map_err(|e| e.to_string())?;
