@@ -194,16 +194,18 @@ async fn one_byte_changed_in_a_claim_fails_for_both_sdks() {
 
 #[tokio::test]
 async fn a_stripped_signature_fails_under_require_and_reads_as_unsigned_otherwise() {
-    let peer = peer(PeerKind::PythonSigned).await;
-    let mut card: Value = serde_json::from_str(&get_text(&peer.card_url()).await).unwrap();
-    card.as_object_mut().unwrap().remove("signatures");
-    let (base, _) = serve_card(card.to_string()).await;
-    let store = store_of(peer).await;
-    let err = refused(&client(CardSignaturePolicy::Require, store.clone()), &base).await;
-    assert!(err.is_unsigned());
-    assert_eq!(err.to_string(), "the card has no signature and the policy requires one");
-    let unsigned = client(CardSignaturePolicy::VerifyIfPresent, store).discover(&base).await.unwrap();
-    assert!(unsigned.signer().is_none() && !unsigned.is_signed());
+    for kind in [PeerKind::PythonSigned, PeerKind::JsSigned] {
+        let peer = peer(kind).await;
+        let mut card: Value = serde_json::from_str(&get_text(&peer.card_url()).await).unwrap();
+        card.as_object_mut().unwrap().remove("signatures");
+        let (base, _) = serve_card(card.to_string()).await;
+        let store = store_of(peer).await;
+        let err = refused(&client(CardSignaturePolicy::Require, store.clone()), &base).await;
+        assert!(err.is_unsigned(), "{kind}");
+        assert_eq!(err.to_string(), "the card has no signature and the policy requires one");
+        let unsigned = client(CardSignaturePolicy::VerifyIfPresent, store).discover(&base).await.unwrap();
+        assert!(unsigned.signer().is_none() && !unsigned.is_signed(), "{kind}");
+    }
 }
 
 #[tokio::test]
@@ -222,15 +224,22 @@ async fn a_wrong_key_under_the_right_kid_fails_as_a_mismatch() {
 
 #[tokio::test]
 async fn alg_none_is_refused_before_any_key_is_tried() {
-    let peer = peer(PeerKind::PythonSigned).await;
-    let mut card: Value = serde_json::from_str(&get_text(&peer.card_url()).await).unwrap();
-    for alg in ["none", "None"] {
-        let protected = b64(json!({"alg": alg, "kid": "python-rsa-1", "typ": "JOSE"}).to_string().as_bytes());
-        card["signatures"] = json!([{"protected": protected, "signature": ""}]);
-        let (base, _) = serve_card(card.to_string()).await;
-        let err = refused(&client(CardSignaturePolicy::VerifyIfPresent, store_of(peer).await), &base).await;
-        assert_eq!(reasons(&err), [&SignatureFailureReason::AlgorithmNotAllowed(alg.to_owned())]);
-        assert!(err.to_string().contains(&format!("algorithm '{alg}' is not allowed")), "{err}");
+    for (kind, kid) in [(PeerKind::PythonSigned, "python-rsa-1"), (PeerKind::JsSigned, "js-ec-1")] {
+        let peer = peer(kind).await;
+        let mut card: Value = serde_json::from_str(&get_text(&peer.card_url()).await).unwrap();
+        for alg in ["none", "None"] {
+            let protected = b64(json!({"alg": alg, "kid": kid, "typ": "JOSE"}).to_string().as_bytes());
+            card["signatures"] = json!([{"protected": protected, "signature": ""}]);
+            let (base, _) = serve_card(card.to_string()).await;
+            let err =
+                refused(&client(CardSignaturePolicy::VerifyIfPresent, store_of(peer).await), &base).await;
+            assert_eq!(
+                reasons(&err),
+                [&SignatureFailureReason::AlgorithmNotAllowed(alg.to_owned())],
+                "{kind}"
+            );
+            assert!(err.to_string().contains(&format!("algorithm '{alg}' is not allowed")), "{err}");
+        }
     }
 }
 

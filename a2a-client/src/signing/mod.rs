@@ -153,7 +153,9 @@ pub(crate) struct Verification {
 
 impl TrustStore {
     /// Checks `card`'s signatures against this store, without fetching anything: a signature whose
-    /// key is only reachable through a trusted `jku` fails here (discovery fetches those).
+    /// key is only reachable through a trusted `jku` fails here (discovery fetches those). The card
+    /// itself is not changed: its claims are narrowed to what a signature covers only when
+    /// discovery verifies it under a [`CardSignaturePolicy`].
     ///
     /// # Errors
     /// [`CardSignatureError`] when the card has no signature, or none verifies (each failure says
