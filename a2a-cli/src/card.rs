@@ -17,6 +17,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use a2a_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
 use a2a_client::{Client, DiscoveredCard, Error, WellKnownPath};
 use a2a_types::discovery::{ProtocolVersion, offered_interfaces};
 use a2a_types::v03::CardShape;
@@ -63,6 +64,63 @@ pub struct CardSummary {
     pub skills: Vec<String>,
     /// What the 1.0 model could not hold of a 0.3 card (`path: what`).
     pub conversion_losses: Vec<String>,
+    /// The card's signatures and who signed it, when that was checked.
+    pub signature: SignatureSummary,
+}
+
+/// A card's signatures as `a2a card` reports them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignatureSummary {
+    /// How many entries the card's `signatures` holds.
+    pub count: usize,
+    /// `"verified"`, `"unsigned"`, or `"not checked"` (signed, but no trust store was given).
+    pub status: String,
+    /// The verified key's `kid`.
+    pub key_id: Option<String>,
+    /// Who the trust store says holds that key.
+    pub issuer: Option<String>,
+    /// The verified signature's algorithm.
+    pub algorithm: Option<String>,
+    /// What the signature covers: `"served document"`, or `"1.0 proto fields"` when fields outside
+    /// the 1.0 proto were served unsigned (they then drive no claim).
+    pub covers: Option<String>,
+}
+
+impl SignatureSummary {
+    fn of(discovered: &DiscoveredCard) -> Self {
+        let count = discovered.json().get("signatures").and_then(|s| s.as_array()).map_or(0, Vec::len);
+        let signer = discovered.signer();
+        let status = match (signer, count) {
+            (Some(_), _) => "verified",
+            (None, 0) => "unsigned",
+            (None, _) => "not checked",
+        };
+        Self {
+            count,
+            status: status.to_owned(),
+            key_id: signer.map(|s| s.key_id().to_owned()),
+            issuer: signer.and_then(|s| s.issuer().map(str::to_owned)),
+            algorithm: signer.map(|s| s.algorithm().to_string()),
+            covers: signer.map(|s| match s.canonical_form() {
+                CanonicalForm::ServedDocument => "served document".to_owned(),
+                _ => "1.0 proto fields".to_owned(),
+            }),
+        }
+    }
+
+    /// One line for people: `verified: <issuer> (kid 'k', ES256)`, `unsigned`, ...
+    fn render(&self) -> String {
+        match (&self.key_id, &self.algorithm) {
+            (Some(kid), Some(alg)) => {
+                let who = self.issuer.as_deref().map(|i| format!("{i} ")).unwrap_or_default();
+                let covers = self.covers.as_deref().unwrap_or("served document");
+                format!("verified: {who}(kid '{kid}', {alg}; covers the {covers})")
+            }
+            _ if self.count == 0 => "unsigned".to_owned(),
+            _ => format!("{} signature(s), not checked (give --trust-jwks)", self.count),
+        }
+    }
 }
 
 /// One interface of a card.
@@ -126,6 +184,10 @@ impl CardSummary {
         let card = discovered.card();
         let caps = &card.capabilities;
         let lifted = CardClaims::lift(card, Deployment::Direct);
+        // A signature over the 1.0 proto fields does not cover a leftover stateTransitionHistory,
+        // which then drives no claim: show it as absent, as the client reads it.
+        let unsigned_leftovers =
+            discovered.signer().is_some_and(|s| !s.canonical_form().covers_unknown_fields());
         Ok(Self {
             source_url: discovered.source_url().to_owned(),
             card_shape: match discovered.shape() {
@@ -149,7 +211,9 @@ impl CardSummary {
             claims: ClaimsSummary {
                 streaming: caps.streaming,
                 push_notifications: caps.push_notifications,
-                state_transition_history: caps.legacy_state_transition_history(),
+                state_transition_history: caps
+                    .legacy_state_transition_history()
+                    .filter(|_| !unsigned_leftovers),
                 extended_agent_card: caps.extended_agent_card,
             },
             gateway: lifted.is_gateway(),
@@ -158,6 +222,7 @@ impl CardSummary {
             default_output_modes: card.default_output_modes.clone(),
             skills: card.skills.iter().map(|s| s.name.clone()).collect(),
             conversion_losses: discovered.conversion_losses().iter().map(ToString::to_string).collect(),
+            signature: SignatureSummary::of(discovered),
         })
     }
 
@@ -182,6 +247,7 @@ impl CardSummary {
         let cadence =
             self.poll_cadence_ms.map_or_else(|| "none declared".to_owned(), |ms| format!("{ms} ms"));
         facts.row([Cell::plain("poll cadence"), Cell::plain(cadence)]);
+        facts.row([Cell::plain("signature"), Cell::plain(self.signature.render())]);
         out.push_str(&facts.render(2));
 
         out.push_str(&format!("\n{}\n", paint(style::TITLE, "Interfaces")));
@@ -260,10 +326,40 @@ pub(crate) fn explain_fetch_error(
     }
 }
 
+/// The trust store named by `--trust-jwks` (each file's keys named after the file), and the policy.
+fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStore), String> {
+    let mut store = TrustStore::new();
+    for path in &args.trust_jwks {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let jwks: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{} is not json: {e}", path.display()))?;
+        let issuer =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        store = store
+            .with_jwks(&jwks, &issuer)
+            .map_err(|e| format!("{}: {}", path.display(), errors::describe(&e)))?;
+    }
+    let policy = match (args.trust_jwks.is_empty(), args.require_signature) {
+        (true, _) => CardSignaturePolicy::Ignore,
+        (false, false) => CardSignaturePolicy::VerifyIfPresent,
+        (false, true) => CardSignaturePolicy::Require,
+    };
+    Ok((policy, store))
+}
+
 /// Runs `a2a card`.
 pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
     let base = base_url_of(&args.url);
-    let client = match Client::builder().request_timeout(args.request_timeout).build() {
+    let (policy, store) = match signature_settings(args) {
+        Ok(settings) => settings,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let builder = Client::builder().card_signature_policy(policy).card_trust_store(store);
+    let client = match builder.request_timeout(args.request_timeout).build() {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));

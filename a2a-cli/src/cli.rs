@@ -113,6 +113,13 @@ pub struct CardArgs {
     /// Prints the card summary as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// A JWKS file of keys trusted to sign agent cards (repeatable). With one, a signed card's
+    /// signatures are verified and its signer shown; a card whose signatures all fail is refused.
+    #[arg(long, value_name = "FILE")]
+    pub trust_jwks: Vec<std::path::PathBuf>,
+    /// Refuses a card that carries no signature verifying against `--trust-jwks`.
+    #[arg(long, requires = "trust_jwks")]
+    pub require_signature: bool,
 }
 
 /// Reads `250ms`, `2s` or `1m`; a bare number is seconds.

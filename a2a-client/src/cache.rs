@@ -28,6 +28,7 @@ use tokio::time::Instant;
 use crate::Capability;
 use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::signing::CardSigner;
 
 /// Where the cache reads the time: tokio's clock (pausable in tests), or a clock moved by hand.
 #[derive(Clone, Debug)]
@@ -138,6 +139,7 @@ pub struct SuspectMark {
     evidence: String,
     marked_at: Instant,
     expires_at: Instant,
+    signer: Option<CardSigner>,
 }
 
 impl SuspectMark {
@@ -159,6 +161,13 @@ impl SuspectMark {
     /// When the mark stops applying.
     pub fn expires_at(&self) -> Instant {
         self.expires_at
+    }
+
+    /// Who signed the card whose claim was contradicted: the verified signer of the agent's cached
+    /// card when the mark was set, `None` for an unsigned or unverified card. A signed claim that
+    /// proved false is evidence against its signer, not just the agent.
+    pub fn signer(&self) -> Option<&CardSigner> {
+        self.signer.as_ref()
     }
 }
 
@@ -275,16 +284,19 @@ impl DiscoveryCache {
     }
 
     /// Records that `agent` contradicted `capability`, for the suspect TTL; replaces an older mark for
-    /// the same capability.
+    /// the same capability. The mark names the signer of the agent's cached card, if it was verified.
     pub fn mark_suspect(&self, agent: &AgentBaseUrl, capability: Capability, evidence: impl Into<String>) {
         let now = self.clock.now();
+        let mut state = self.lock();
+        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
         let mark = SuspectMark {
             capability,
             evidence: evidence.into(),
             marked_at: now,
             expires_at: now + self.suspect_ttl,
+            signer,
         };
-        self.lock().suspects.entry(agent.clone()).or_default().insert(capability, mark);
+        state.suspects.entry(agent.clone()).or_default().insert(capability, mark);
     }
 
     /// The most recent unexpired suspect mark on `agent`, if any.
@@ -378,6 +390,23 @@ mod tests {
         assert_eq!(cache.suspect_marks(&agent).len(), 1, "the push mark expired");
         clock.advance(Duration::from_secs(5));
         assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    #[test]
+    fn a_mark_on_an_agent_with_an_unverified_card_names_no_signer() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.mark_suspect(&agent, Capability::Streaming, "no card cached");
+        assert_eq!(cache.is_suspect(&agent).unwrap().signer(), None);
+        let card = DiscoveredCard::from_bytes(
+            bytes::Bytes::from_static(br#"{"name":"a","supportedInterfaces":[]}"#),
+            "http://a.example/.well-known/agent-card.json",
+            crate::WellKnownPath::AgentCard,
+        )
+        .unwrap();
+        cache.store(&agent, card, Freshness { no_store: false, lifetime: TTL, etag: None });
+        cache.mark_suspect(&agent, Capability::PushNotifications, "unsigned card cached");
+        assert!(cache.suspect_marks(&agent).iter().all(|mark| mark.signer().is_none()));
     }
 
     #[test]

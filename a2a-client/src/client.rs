@@ -75,7 +75,9 @@ impl Client {
     /// [`crate::ErrorKind::Config`] for a base URL that is not http(s); a transport fault once the retry
     /// budget is spent; [`crate::ErrorKind::Status`] when neither well-known path serves a card (404)
     /// or the server answers another unexpected status; [`crate::ErrorKind::BadInput`] when the card
-    /// is not a JSON object or is over 8 MiB.
+    /// is not a JSON object or is over 8 MiB; [`crate::ErrorKind::CardSignature`] when the card's
+    /// signatures do not satisfy the [`CardSignaturePolicy`](crate::signing::CardSignaturePolicy)
+    /// (the card is then not cached).
     pub async fn discover(&self, base_url: &str) -> Result<DiscoveredCard, Error> {
         let agent = AgentBaseUrl::parse(base_url)?;
         self.discover_agent(&agent).await
@@ -91,9 +93,13 @@ impl Client {
             cache: &self.inner.cache,
             metrics: &self.inner.metrics,
             request_timeout: self.inner.config.request_timeout,
+            signature_policy: self.inner.config.card_signature_policy,
+            trust_store: &self.inner.config.card_trust_store,
         };
         let discovery = &discovery;
-        if let Some(cached) = self.inner.cache.get(agent).filter(|c| c.is_fresh()) {
+        if let Some(cached) =
+            self.inner.cache.get(agent).filter(|c| c.is_fresh() && discovery.satisfies_policy(c.card()))
+        {
             return Ok(cached.card().clone());
         }
         // Single flight: a discovery of the same agent already under way stores the card this one

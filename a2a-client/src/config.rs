@@ -21,6 +21,7 @@ use std::time::Duration;
 use crate::DiscoveryCache;
 use crate::metrics::Metrics;
 use crate::retry::RetryPolicy;
+use crate::signing::{CardSignaturePolicy, TrustStore};
 use crate::{Client, Error};
 
 /// Default connect timeout: 10 s.
@@ -158,6 +159,8 @@ pub struct ClientConfig {
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: usize,
+    pub(crate) card_signature_policy: CardSignaturePolicy,
+    pub(crate) card_trust_store: TrustStore,
 }
 
 impl Default for ClientConfig {
@@ -179,6 +182,8 @@ impl Default for ClientConfig {
             webhook_public_url: None,
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
+            card_signature_policy: CardSignaturePolicy::Ignore,
+            card_trust_store: TrustStore::new(),
         }
     }
 }
@@ -250,6 +255,14 @@ impl ClientConfig {
     /// Idle connections kept open per host ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`]).
     pub fn pool_max_idle_per_host(&self) -> usize {
         self.pool_max_idle_per_host
+    }
+    /// What discovery does with card signatures ([`CardSignaturePolicy::Ignore`] by default).
+    pub fn card_signature_policy(&self) -> CardSignaturePolicy {
+        self.card_signature_policy
+    }
+    /// The keys card signatures are checked against (empty by default).
+    pub fn card_trust_store(&self) -> &TrustStore {
+        &self.card_trust_store
     }
     /// The bounds the typestate verifier judges elapsed time against, from this configuration: the
     /// poll cadence's cap as the steady poll interval, the working bound, the push arrival bound.
@@ -381,6 +394,22 @@ impl ClientBuilder {
         self
     }
 
+    /// Sets what discovery does with card signatures ([`CardSignaturePolicy::Ignore`] by default, as
+    /// before signing existed). Under `VerifyIfPresent` or `Require` a card that fails is never
+    /// cached and drives no claim; the discovery fails with [`crate::ErrorKind::CardSignature`].
+    /// See [`crate::signing`].
+    pub fn card_signature_policy(mut self, policy: CardSignaturePolicy) -> Self {
+        self.config.card_signature_policy = policy;
+        self
+    }
+
+    /// Sets the keys (and trusted `jku` URLs) card signatures are checked against; empty by
+    /// default. Setting it does not change the policy.
+    pub fn card_trust_store(mut self, store: TrustStore) -> Self {
+        self.config.card_trust_store = store;
+        self
+    }
+
     /// Shares a discovery cache with other clients (each client gets its own by default).
     pub fn discovery_cache(mut self, cache: DiscoveryCache) -> Self {
         self.cache = Some(cache);
@@ -397,8 +426,9 @@ impl ClientBuilder {
     ///
     /// # Errors
     /// [`crate::ErrorKind::Config`] when a timeout or TTL is zero, the SSE event limit is zero, the
-    /// webhook public URL is not an absolute http(s) URL, or the HTTP client cannot be built (TLS
-    /// backend unavailable).
+    /// webhook public URL is not an absolute http(s) URL, a card signature policy other than
+    /// `Ignore` has an empty trust store (nothing could ever verify), or the HTTP client cannot be
+    /// built (TLS backend unavailable).
     pub fn build(self) -> Result<Client, Error> {
         let config = self.config;
         let bounds = [
@@ -422,6 +452,11 @@ impl ClientBuilder {
             if !ok {
                 return Err(Error::config("webhook public url must be an absolute http or https url"));
             }
+        }
+        if config.card_signature_policy != CardSignaturePolicy::Ignore && config.card_trust_store.is_empty() {
+            return Err(Error::config(
+                "card signature policy needs a trust store with at least one key or jku",
+            ));
         }
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
@@ -456,6 +491,18 @@ mod tests {
         assert_eq!(config.suspect_marks(), SuspectMarks::On);
         assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
         assert_eq!(config.pool_max_idle_per_host(), 8);
+        assert_eq!(config.card_signature_policy(), CardSignaturePolicy::Ignore);
+        assert!(config.card_trust_store().is_empty());
+    }
+
+    #[test]
+    fn a_signature_policy_without_trust_store_is_a_configuration_error() {
+        for policy in [CardSignaturePolicy::VerifyIfPresent, CardSignaturePolicy::Require] {
+            let err = ClientBuilder::new().card_signature_policy(policy).build().unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Config, "{policy:?}");
+            assert!(err.to_string().contains("trust store"), "{err}");
+        }
+        assert!(ClientBuilder::new().card_signature_policy(CardSignaturePolicy::Ignore).build().is_ok());
     }
 
     #[test]

@@ -30,6 +30,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::cache::{DiscoveryCache, Freshness};
+use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, Verification};
 use crate::{Error, Metrics};
 
 /// The card path of protocol 0.3.0 and 1.0.
@@ -111,12 +112,14 @@ impl WellKnownPath {
 }
 
 /// A card as discovered: the exact bytes served, the JSON, and the card in the 1.0 model (a 0.3 card
-/// converted, its losses kept). Parsed once; cheap to clone.
+/// converted, its losses kept), with the [`CardSigner`] when a signature was verified. Parsed once;
+/// cheap to clone.
 #[derive(Clone)]
 pub struct DiscoveredCard {
     inner: Arc<CardDocument>,
 }
 
+#[derive(Clone)]
 struct CardDocument {
     raw: Bytes,
     json: Value,
@@ -128,6 +131,8 @@ struct CardDocument {
     losses: Vec<ConversionLoss>,
     source_url: String,
     path: WellKnownPath,
+    /// Who signed the card, when discovery verified a signature.
+    signer: Option<CardSigner>,
 }
 
 impl DiscoveredCard {
@@ -151,8 +156,33 @@ impl DiscoveredCard {
             losses: converted.losses,
             source_url: source_url.to_owned(),
             path,
+            signer: None,
         };
         Ok(Self { inner: Arc::new(document) })
+    }
+
+    /// The card with a verified signature recorded. When the signature did not cover every served
+    /// field, the claims are lifted again from what it covered, so an unsigned field drives nothing.
+    pub(crate) fn with_verification(self, verification: Verification) -> Self {
+        let mut document = Arc::unwrap_or_clone(self.inner);
+        if let Some(covered) = &verification.claims_card {
+            document.direct_claims = Arc::new(CardClaims::lift(covered, Deployment::Direct));
+            document.gateway_claims = Arc::new(CardClaims::lift(covered, Deployment::Gateway));
+        }
+        document.signer = Some(verification.signer);
+        Self { inner: Arc::new(document) }
+    }
+
+    /// Who signed the card, as the trust store names them: set when discovery verified one of its
+    /// signatures (policy `VerifyIfPresent` or `Require`), `None` for an unsigned card or under
+    /// [`CardSignaturePolicy::Ignore`].
+    pub fn signer(&self) -> Option<&CardSigner> {
+        self.inner.signer.as_ref()
+    }
+
+    /// Whether the served document carries any signature (verified or not).
+    pub fn is_signed(&self) -> bool {
+        signing::is_signed(&self.inner.json)
     }
 
     /// The card in the 1.0 model (a 0.3 card converted; its `stateTransitionHistory` claim is then
@@ -213,6 +243,7 @@ impl fmt::Debug for DiscoveredCard {
             .field("path", &self.inner.path)
             .field("shape", &self.inner.shape)
             .field("bytes", &self.inner.raw.len())
+            .field("signer", &self.inner.signer)
             .finish_non_exhaustive()
     }
 }
@@ -223,12 +254,25 @@ pub(crate) struct Discovery<'a> {
     pub(crate) cache: &'a DiscoveryCache,
     pub(crate) metrics: &'a Metrics,
     pub(crate) request_timeout: Duration,
+    pub(crate) signature_policy: CardSignaturePolicy,
+    pub(crate) trust_store: &'a TrustStore,
 }
 
 impl Discovery<'_> {
+    /// Whether a cached card satisfies this client's signature policy. A card cached under
+    /// `Ignore` (by a client sharing the cache) that is signed, or that `Require` needs signed,
+    /// is fetched and verified again rather than trusted unverified.
+    pub(crate) fn satisfies_policy(&self, card: &DiscoveredCard) -> bool {
+        match self.signature_policy {
+            CardSignaturePolicy::Ignore => true,
+            CardSignaturePolicy::VerifyIfPresent => card.signer().is_some() || !card.is_signed(),
+            _ => card.signer().is_some(),
+        }
+    }
+
     /// The agent's card: from the cache while fresh, else fetched or revalidated.
     pub(crate) async fn card(&self, agent: &AgentBaseUrl) -> Result<DiscoveredCard, Error> {
-        let cached = self.cache.get(agent);
+        let cached = self.cache.get(agent).filter(|c| self.satisfies_policy(c.card()));
         if let Some(cached) = cached.as_ref().filter(|c| c.is_fresh()) {
             return Ok(cached.card().clone());
         }
@@ -254,7 +298,9 @@ impl Discovery<'_> {
             match status {
                 StatusCode::NOT_MODIFIED if validator.is_some() => {
                     let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
-                    if let Some(card) = self.cache.revalidated(agent, freshness) {
+                    if let Some(card) =
+                        self.cache.revalidated(agent, freshness).filter(|c| self.satisfies_policy(c))
+                    {
                         return Ok(card);
                     }
                     // Evicted while we asked: fetch it whole.
@@ -305,8 +351,29 @@ impl Discovery<'_> {
         let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
         let raw = read_bounded(response, MAX_CARD_BYTES, url).await?;
         let card = DiscoveredCard::from_bytes(raw, url, path).map_err(|e| e.with_url(url))?;
+        // Checked before the cache sees it: a card that fails is never stored.
+        let card = self.check_signatures(card).await.map_err(|e| e.with_url(url))?;
         self.cache.store(agent, card.clone(), freshness);
         Ok(card)
+    }
+
+    /// Applies the signature policy to a freshly read card.
+    async fn check_signatures(&self, card: DiscoveredCard) -> Result<DiscoveredCard, Error> {
+        let policy = self.signature_policy;
+        if policy == CardSignaturePolicy::Ignore {
+            return Ok(card);
+        }
+        if !card.is_signed() {
+            return match policy {
+                CardSignaturePolicy::VerifyIfPresent => Ok(card),
+                _ => Err(Error::card_signature(signing::CardSignatureError::unsigned())),
+            };
+        }
+        let fetched =
+            signing::fetch_trusted_jwks(self.http, self.trust_store, card.json(), self.request_timeout).await;
+        let verification = signing::verify_document(card.json(), card.card(), self.trust_store, &fetched)
+            .map_err(Error::card_signature)?;
+        Ok(card.with_verification(verification))
     }
 }
 

@@ -50,6 +50,11 @@ pub enum ErrorKind {
     /// The API was used in a way it cannot serve (a call before the task exists, a claim the
     /// handle does not hold): a bug in the caller, not in the agent.
     Misuse,
+    /// The agent card's signatures did not satisfy the client's
+    /// [`CardSignaturePolicy`](crate::signing::CardSignaturePolicy): unsigned under `Require`, or no
+    /// signature verified against the trust store. The card was not cached and drives no claim;
+    /// [`Error::card_signature_error`] says which signature failed and why. Not retryable.
+    CardSignature,
 }
 
 /// Which transport fault happened; see [`Error::transport_fault`].
@@ -116,6 +121,8 @@ enum Repr {
     Answer { message: String },
     #[error("misuse of the API: {message}")]
     Misuse { message: String },
+    #[error("agent card signature check failed")]
+    CardSignature(#[source] crate::signing::CardSignatureError),
     #[error("invalid configuration: {message}")]
     Config {
         message: String,
@@ -193,6 +200,11 @@ impl Error {
         Self::new(Repr::Misuse { message: message.into() }, None)
     }
 
+    /// A card whose signatures did not satisfy the signature policy.
+    pub(crate) fn card_signature(error: crate::signing::CardSignatureError) -> Self {
+        Self::new(Repr::CardSignature(error), None)
+    }
+
     pub(crate) fn config_with(message: impl Into<String>, source: BoxError) -> Self {
         Self::new(Repr::Config { message: message.into(), source: Some(source) }, None)
     }
@@ -236,7 +248,7 @@ impl Error {
         self.inner.negotiation_round_trips
     }
 
-    /// Which of the five kinds of failure this is.
+    /// Which kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match &self.inner.repr {
             Repr::Transport { .. } => ErrorKind::Transport,
@@ -248,6 +260,7 @@ impl Error {
             Repr::Config { .. } => ErrorKind::Config,
             Repr::Answer { .. } => ErrorKind::Protocol,
             Repr::Misuse { .. } => ErrorKind::Misuse,
+            Repr::CardSignature(_) => ErrorKind::CardSignature,
         }
     }
 
@@ -316,6 +329,15 @@ impl Error {
     pub fn parse_error(&self) -> Option<&ParseError> {
         match &self.inner.repr {
             Repr::BadInput { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// Why the card's signatures were refused, when this is [`ErrorKind::CardSignature`]: each
+    /// signature's index, `kid`, `alg` and failure.
+    pub fn card_signature_error(&self) -> Option<&crate::signing::CardSignatureError> {
+        match &self.inner.repr {
+            Repr::CardSignature(error) => Some(error),
             _ => None,
         }
     }
@@ -524,6 +546,21 @@ mod tests {
         let shown = err.to_string();
         assert!(!shown.contains("secret") && !shown.contains("abc"), "{shown}");
         assert!(!format!("{err:?}").contains("secret"));
+    }
+
+    #[test]
+    fn card_signature_refusals_are_their_own_kind_and_never_retried() {
+        let err = Error::card_signature(crate::signing::CardSignatureError::unsigned())
+            .with_url("https://a.example/.well-known/agent-card.json");
+        assert_eq!(err.kind(), ErrorKind::CardSignature);
+        assert!(!err.is_retryable());
+        assert!(err.card_signature_error().is_some_and(|e| e.is_unsigned()));
+        assert_eq!(
+            err.to_string(),
+            "agent card signature check failed (https://a.example/.well-known/agent-card.json)"
+        );
+        let source = err.source().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(source, "the card has no signature and the policy requires one");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! This crate holds the client's infrastructure: the checked configuration ([`ClientBuilder`]), the one
 //! error type ([`Error`], asked with [`Error::kind`] and [`Error::is_retryable`]), a bounded SSE parser
 //! ([`sse`]), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
-//! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), the push-notification receiver
+//! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), signed-card verification against a
+//! caller's trust store ([`signing`]), the push-notification receiver
 //! ([`webhook`]) and counters ([`Metrics`]).
 //!
 //! ```
@@ -31,6 +32,7 @@ pub mod metrics;
 pub mod negotiate;
 mod protocol_error;
 pub mod retry;
+pub mod signing;
 pub mod sse;
 pub mod task;
 #[cfg(test)]
@@ -51,6 +53,7 @@ pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
+pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
 pub use sse::{SseEvent, SseStream};
 pub use task::{DynTask, Task, TaskCall};
 pub use transport::{EventStream, StreamEnd, TaskPoll};

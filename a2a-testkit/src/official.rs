@@ -174,6 +174,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static PYTHON_V03: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_HONEST: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_OVER_DECLARING: OnceCell<RunningPeer> = OnceCell::const_new();
+    static PYTHON_SIGNED: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS_SIGNED: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -181,6 +183,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::PythonV03 => &PYTHON_V03,
         PeerKind::JsHonest => &JS_HONEST,
         PeerKind::JsOverDeclaring => &JS_OVER_DECLARING,
+        PeerKind::PythonSigned => &PYTHON_SIGNED,
+        PeerKind::JsSigned => &JS_SIGNED,
     }
 }
 

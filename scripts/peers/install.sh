@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the official A2A SDK peers under target/peers:
-#   target/peers/py  a venv with a2a-sdk[http-server]==1.3.0 + uvicorn (python/requirements.txt, all pinned)
+#   target/peers/py  a venv with a2a-sdk[http-server,signing]==1.3.0 + uvicorn (python/requirements.txt, all pinned)
 #   target/peers/js  @a2a-js/sdk@1.3.0 + express (js/package.json and js/package-lock.json, `npm ci`)
 #
 # Idempotent and cache-friendly: each half writes a stamp (hash of its pin file and the interpreter
@@ -71,7 +71,7 @@ install_python() {
     "${pip[@]}" install --quiet --disable-pip-version-check --no-input \
         -r "$here/python/requirements.txt" \
         || fail "pip could not install scripts/peers/python/requirements.txt into $venv"
-    "$venv/bin/python" -c 'import a2a.server.routes, uvicorn' \
+    "$venv/bin/python" -c 'import a2a.server.routes, a2a.utils.signing, uvicorn' \
         || fail "a2a-sdk installed but does not import in $venv"
     echo "$want" >"$stamp"
 }

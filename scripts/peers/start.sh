@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts one official-SDK peer in the foreground on 127.0.0.1.
 #   scripts/peers/start.sh NAME PORT [--step-ms MS] [--exit-on-stdin-eof]
-# NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | js-honest | js-over-declaring
+# NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | python-signed |
+#       js-honest | js-over-declaring | js-signed
 # The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
 # HTTP+JSON under /a2a/rest. Run scripts/peers/install.sh first. The interpreter replaces this
 # shell (exec), so the pid you started is the peer's own.
@@ -29,8 +30,10 @@ case "$name" in
     python-over-declaring) script="$here/python/over_declaring.py" ;;
     python-silent-push) script="$here/python/silent_push.py" ;;
     python-v03) script="$here/python/v03.py" ;;
+    python-signed) script="$here/python/signed.py" ;;
     js-honest) script="$here/js/honest.mjs" ;;
     js-over-declaring) script="$here/js/over_declaring.mjs" ;;
+    js-signed) script="$here/js/signed.mjs" ;;
     *)
         echo "start.sh: unknown peer '$name'" >&2
         usage

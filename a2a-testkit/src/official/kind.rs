@@ -21,21 +21,32 @@ pub enum PeerKind {
     /// a2a-sdk (Python): the honest agent with the SDK's 0.3 compatibility switched on; answers
     /// `message/send` and the other 0.3 methods beside the 1.0 ones.
     PythonV03,
+    /// a2a-sdk (Python): [`PeerKind::PythonV03`] with its card signed by the SDK's signer
+    /// (RS256 `python-rsa-1`, and ES256 `python-ec-1` naming a `jku`); the per-run public keys are
+    /// served at `/test/jwks.json` and `/test/rsa-public.pem`, and a 0.3 card signed over its
+    /// served JSON at `/test/v03-card.json`.
+    PythonSigned,
     /// @a2a-js/sdk (Node): claims streaming and push, and does both.
     JsHonest,
     /// @a2a-js/sdk (Node): claims streaming and push, implements neither.
     JsOverDeclaring,
+    /// @a2a-js/sdk (Node): [`PeerKind::JsHonest`] with its card signed by the SDK's
+    /// `generateAgentCardSignature` (ES256 `js-ec-1`, EdDSA `js-ed-1`); the per-run public keys
+    /// are served at `/test/jwks.json`.
+    JsSigned,
 }
 
 impl PeerKind {
     /// Every peer, in a stable order.
-    pub const ALL: [PeerKind; 6] = [
+    pub const ALL: [PeerKind; 8] = [
         PeerKind::PythonHonest,
         PeerKind::PythonOverDeclaring,
         PeerKind::PythonSilentPush,
         PeerKind::PythonV03,
+        PeerKind::PythonSigned,
         PeerKind::JsHonest,
         PeerKind::JsOverDeclaring,
+        PeerKind::JsSigned,
     ];
 
     /// The name `scripts/peers/start.sh` knows this peer by, e.g. `python-honest`.
@@ -45,8 +56,10 @@ impl PeerKind {
             PeerKind::PythonOverDeclaring => "python-over-declaring",
             PeerKind::PythonSilentPush => "python-silent-push",
             PeerKind::PythonV03 => "python-v03",
+            PeerKind::PythonSigned => "python-signed",
             PeerKind::JsHonest => "js-honest",
             PeerKind::JsOverDeclaring => "js-over-declaring",
+            PeerKind::JsSigned => "js-signed",
         }
     }
 
@@ -56,8 +69,9 @@ impl PeerKind {
             PeerKind::PythonHonest
             | PeerKind::PythonOverDeclaring
             | PeerKind::PythonSilentPush
-            | PeerKind::PythonV03 => OfficialSdk::Python,
-            PeerKind::JsHonest | PeerKind::JsOverDeclaring => OfficialSdk::Js,
+            | PeerKind::PythonV03
+            | PeerKind::PythonSigned => OfficialSdk::Python,
+            PeerKind::JsHonest | PeerKind::JsOverDeclaring | PeerKind::JsSigned => OfficialSdk::Js,
         }
     }
 
@@ -78,9 +92,11 @@ impl PeerKind {
     pub fn implements(self) -> PeerCapabilities {
         let nothing = PeerCapabilities::default();
         match self {
-            PeerKind::PythonHonest | PeerKind::PythonV03 | PeerKind::JsHonest => {
-                PeerCapabilities { streaming: true, push_notifications: true, ..nothing }
-            }
+            PeerKind::PythonHonest
+            | PeerKind::PythonV03
+            | PeerKind::PythonSigned
+            | PeerKind::JsHonest
+            | PeerKind::JsSigned => PeerCapabilities { streaming: true, push_notifications: true, ..nothing },
             PeerKind::PythonSilentPush => PeerCapabilities { streaming: true, ..nothing },
             PeerKind::PythonOverDeclaring | PeerKind::JsOverDeclaring => nothing,
         }
@@ -96,7 +112,13 @@ impl PeerKind {
 
     /// Whether the peer also answers the 0.3 JSON-RPC methods (`message/send`, ...).
     pub fn speaks_v03(self) -> bool {
-        matches!(self, PeerKind::PythonV03)
+        matches!(self, PeerKind::PythonV03 | PeerKind::PythonSigned)
+    }
+
+    /// Whether the peer's card is signed by its SDK (and its test keys are served at
+    /// `/test/jwks.json`).
+    pub fn signs_its_card(self) -> bool {
+        matches!(self, PeerKind::PythonSigned | PeerKind::JsSigned)
     }
 }
 
