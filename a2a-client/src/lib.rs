@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod auth;
 mod cache;
 mod client;
 pub mod config;
