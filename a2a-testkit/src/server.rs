@@ -46,14 +46,24 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_owned();
     let query = parts.uri.query().map(str::to_owned);
+    let bytes = to_bytes(body, BODY_LIMIT).await;
     // The body as JSON, or what was wrong with it (said in the JSON-RPC parse error).
-    let json: Result<Value, String> = match to_bytes(body, BODY_LIMIT).await {
+    let json: Result<Value, String> = match &bytes {
         Ok(bytes) if bytes.is_empty() => Err("the body is empty".to_owned()),
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("the body is not JSON ({e})")),
+        Ok(bytes) => serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON ({e})")),
         Err(_) => Err(format!("the body could not be read in full (the limit is {BODY_LIMIT} bytes)")),
     };
     let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref().ok());
     record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
+    let raw = bytes.as_ref().map(|b| b.as_ref()).unwrap_or_default();
+    if let Some(answer) = shared.gate.serve(&shared.base_url, &path, &parts.headers, raw) {
+        return answer;
+    }
+    if matches!(route, Route::JsonRpc { .. } | Route::Rest(_))
+        && let Some(denied) = shared.gate.check(&parts.headers, query.as_deref())
+    {
+        return denied;
+    }
 
     match route {
         Route::Card => serve_card(&shared, &parts.method, &parts.headers),
@@ -77,6 +87,11 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             }
         }
     }
+}
+
+/// The first value of query parameter `name`, percent-decoded.
+pub(crate) fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query_pairs(query).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
 fn classify(
