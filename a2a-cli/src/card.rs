@@ -63,6 +63,9 @@ pub struct CardSummary {
     pub skills: Vec<String>,
     /// What the 1.0 model could not hold of a 0.3 card (`path: what`).
     pub conversion_losses: Vec<String>,
+    /// The extended card, when the card declares one and the credentials given fetched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended_card: Option<Box<CardSummary>>,
 }
 
 /// One interface of a card.
@@ -158,6 +161,7 @@ impl CardSummary {
             default_output_modes: card.default_output_modes.clone(),
             skills: card.skills.iter().map(|s| s.name.clone()).collect(),
             conversion_losses: discovered.conversion_losses().iter().map(ToString::to_string).collect(),
+            extended_card: None,
         })
     }
 
@@ -221,6 +225,10 @@ impl CardSummary {
                 out.push_str(&format!("  {loss}\n"));
             }
         }
+        if let Some(extended) = &self.extended_card {
+            out.push_str(&format!("\n{}\n", paint(style::TITLE, "Extended card (fetched with the credentials)")));
+            out.push_str(&extended.render());
+        }
         out
     }
 }
@@ -260,10 +268,43 @@ pub(crate) fn explain_fetch_error(
     }
 }
 
+/// The extended card's summary, when the card declares one and the credentials fetch it.
+async fn extended_summary(
+    client: &Client,
+    base: &str,
+    discovered: &DiscoveredCard,
+    credentials: &crate::credentials::CredentialArgs,
+    err_out: &mut dyn Write,
+) -> Option<Box<CardSummary>> {
+    if discovered.card().capabilities.extended_agent_card != Some(true) || credentials.is_empty() {
+        return None;
+    }
+    match client.connect(base).await {
+        Ok(connection) if connection.uses_extended_card() => CardSummary::of(connection.card()).ok().map(Box::new),
+        Ok(connection) => {
+            if let Some(e) = connection.extended_card_error() {
+                let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(e));
+            }
+            None
+        }
+        Err(e) => {
+            let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(&e));
+            None
+        }
+    }
+}
+
 /// Runs `a2a card`.
 pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
     let base = base_url_of(&args.url);
-    let client = match Client::builder().request_timeout(args.request_timeout).build() {
+    let builder = match args.credentials.apply(Client::builder().request_timeout(args.request_timeout)) {
+        Ok(builder) => builder,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let client = match builder.build() {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
@@ -278,7 +319,10 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         }
     };
     let summary = match CardSummary::of(&discovered) {
-        Ok(summary) => summary,
+        Ok(mut summary) => {
+            summary.extended_card = extended_summary(&client, base, &discovered, &args.credentials, err_out).await;
+            summary
+        }
         Err(e) => {
             let _ = writeln!(
                 err_out,

@@ -184,6 +184,8 @@ impl ScriptedAgentBuilder {
         };
         let mut card = card::card_json(self.protocol, &facts, &claims);
         let guard = self.guard.as_ref();
+        // The agent does what its fullest card says: the extended one when it has one.
+        let acting = self.extended.as_ref().map_or_else(|| claims.clone(), |e| self.script.card_claims(e));
         let extended_card = self.extended.as_ref().map(|extended| {
             let claims = self.script.card_claims(extended);
             let mut extended = card::card_json(self.protocol, &facts, &claims);
@@ -201,7 +203,7 @@ impl ScriptedAgentBuilder {
         let card_path = self.card_path.unwrap_or(CardPath::AgentCardJson);
         let shared = Arc::new(Shared {
             protocol: self.protocol,
-            behaviour: self.script.behaviour(&claims),
+            behaviour: self.script.behaviour(&acting),
             script: self.script,
             etag: card::etag(&card_bytes),
             card,
