@@ -149,3 +149,34 @@ async fn an_api_key_from_the_environment_reaches_a_query_scheme() {
     assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
     assert_no_secret(&output, &["q-SECRET-6"]);
 }
+
+#[tokio::test]
+async fn audit_checks_the_protected_extended_cards_of_the_official_sdk_peers() {
+    use a2a_testkit::official::{OfficialPeer, PEER_BEARER_TOKEN, PeerKind};
+    for kind in PeerKind::AUTHENTICATED {
+        let peer = OfficialPeer::start(kind).await.unwrap_or_else(|e| panic!("{e}"));
+        let output = a2a_with_env(
+            &["audit", "--json", "--push-arrival-bound", "10s", "--bearer-env", "PEER_TOKEN", peer.base_url()],
+            &[("PEER_TOKEN", PEER_BEARER_TOKEN)],
+        )
+        .await;
+        let report: Value =
+            serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{kind}: {e}: {}", shown(&output)));
+        assert_eq!(output.status.code(), Some(0), "{kind}: {report:#}");
+        let audited = &report["agents"][0];
+        let verdicts: Vec<(String, String)> = audited["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["capability"].as_str().unwrap().to_owned(), c["verdict"].as_str().unwrap().to_owned()))
+            .collect();
+        let verified = |name: &str| (name.to_owned(), "verified".to_owned());
+        assert_eq!(verdicts, [verified("streaming"), verified("pushNotifications")], "{kind}: {audited:#}");
+        assert_no_secret(&output, &[PEER_BEARER_TOKEN]);
+
+        // The public card alone claims nothing; without the token the probe cannot even start.
+        let without = a2a_with_env(&["audit", "--json", peer.base_url()], &[]).await;
+        assert_eq!(without.status.code(), Some(2), "{kind}: {}", shown(&without));
+        peer.stop().unwrap();
+    }
+}
