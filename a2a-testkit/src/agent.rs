@@ -59,6 +59,7 @@ pub struct ScriptedAgentBuilder {
     guard: Option<Guard>,
     extended: Option<Capabilities>,
     tls: Option<TestPki>,
+    tenant: Option<String>,
 }
 
 impl Default for ScriptedAgentBuilder {
@@ -75,6 +76,7 @@ impl Default for ScriptedAgentBuilder {
             guard: None,
             extended: None,
             tls: None,
+            tenant: None,
         }
     }
 }
@@ -160,6 +162,15 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Names `tenant` in both interfaces of the (1.0) card, as spec §8.3.2 rule 4 has clients
+    /// send it: JSON-RPC requests must carry `params.tenant` (else `-32602`), HTTP+JSON paths
+    /// must start with `/{tenant}` (else 404).
+    #[must_use]
+    pub fn tenant(mut self, tenant: impl Into<String>) -> Self {
+        self.tenant = Some(tenant.into());
+        self
+    }
+
     /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
     ///
     /// # Errors
@@ -194,6 +205,13 @@ impl ScriptedAgentBuilder {
             extended
         });
         crate::auth::decorate_card(&mut card, guard, &base_url, extended_card.is_some());
+        if let (Some(tenant), Some(interfaces)) =
+            (&self.tenant, card.get_mut("supportedInterfaces").and_then(Value::as_array_mut))
+        {
+            for interface in interfaces {
+                interface["tenant"] = serde_json::json!(tenant);
+            }
+        }
         let card_bytes = card.to_string().into_bytes();
         let http = reqwest::Client::builder()
             .no_proxy()
@@ -214,6 +232,7 @@ impl ScriptedAgentBuilder {
             state: Mutex::new(AgentState::default()),
             gate: crate::auth::Gate::new(self.guard.clone(), extended_card),
             base_url: base_url.clone(),
+            tenant: self.tenant.clone(),
         });
         let app = server::router(Arc::clone(&shared));
         let server = match &self.tls {

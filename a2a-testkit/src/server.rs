@@ -112,6 +112,13 @@ fn classify(
     if shared.protocol == Protocol::V1_0
         && let Some(rest_path) = path.strip_prefix(REST_PATH)
     {
+        let rest_path = match &shared.tenant {
+            Some(tenant) => match rest_path.strip_prefix(&format!("/{tenant}")) {
+                Some(inside) => inside,
+                None => return Route::NotFound,
+            },
+            None => rest_path,
+        };
         return match rest_route(method, rest_path, query, json) {
             Some(route) => Route::Rest(route),
             None => Route::NotFound,
@@ -260,6 +267,11 @@ async fn jsonrpc(
         return failure(&id, A2aError::method_not_found());
     };
     let params = body.get("params").cloned().unwrap_or_else(|| json!({}));
+    if let Some(tenant) = &shared.tenant
+        && params.get("tenant").and_then(Value::as_str) != Some(tenant.as_str())
+    {
+        return failure(&id, A2aError::invalid_params(format!("params.tenant must be {tenant:?}")));
+    }
     match ops::execute(shared, op, params).await {
         Outcome::Json(result) => {
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
