@@ -226,7 +226,10 @@ impl CardSummary {
             }
         }
         if let Some(extended) = &self.extended_card {
-            out.push_str(&format!("\n{}\n", paint(style::TITLE, "Extended card (fetched with the credentials)")));
+            out.push_str(&format!(
+                "\n{}\n",
+                paint(style::TITLE, "Extended card (fetched with the credentials)")
+            ));
             out.push_str(&extended.render());
         }
         out
@@ -280,7 +283,9 @@ async fn extended_summary(
         return None;
     }
     match client.connect(base).await {
-        Ok(connection) if connection.uses_extended_card() => CardSummary::of(connection.card()).ok().map(Box::new),
+        Ok(connection) if connection.uses_extended_card() => {
+            CardSummary::of(connection.card()).ok().map(Box::new)
+        }
         Ok(connection) => {
             if let Some(e) = connection.extended_card_error() {
                 let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(e));
@@ -320,7 +325,8 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     };
     let summary = match CardSummary::of(&discovered) {
         Ok(mut summary) => {
-            summary.extended_card = extended_summary(&client, base, &discovered, &args.credentials, err_out).await;
+            summary.extended_card =
+                extended_summary(&client, base, &discovered, &args.credentials, err_out).await;
             summary
         }
         Err(e) => {

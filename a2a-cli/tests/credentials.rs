@@ -15,7 +15,10 @@ async fn a2a_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     for (name, value) in env {
         command.env(name, value);
     }
-    tokio::time::timeout(Duration::from_secs(60), command.output()).await.expect("a2a finishes").expect("a2a runs")
+    tokio::time::timeout(Duration::from_secs(60), command.output())
+        .await
+        .expect("a2a finishes")
+        .expect("a2a runs")
 }
 
 fn shown(output: &Output) -> String {
@@ -43,14 +46,17 @@ async fn guarded_with_extended_streaming() -> RunningAgent {
 async fn card_shows_the_extended_card_when_the_bearer_token_allows() {
     let agent = guarded_with_extended_streaming().await;
     let url = agent.base_url();
-    let output = a2a_with_env(&["card", "--json", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", TOKEN)]).await;
+    let output =
+        a2a_with_env(&["card", "--json", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", TOKEN)])
+            .await;
     assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
     let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(summary["claims"]["streaming"], false, "the public card");
     assert_eq!(summary["extendedCard"]["claims"]["streaming"], true, "the extended card");
     assert_no_secret(&output, &[TOKEN]);
 
-    let tables = a2a_with_env(&["card", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", TOKEN)]).await;
+    let tables =
+        a2a_with_env(&["card", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", TOKEN)]).await;
     assert!(shown(&tables).contains("Extended card (fetched with the credentials)"), "{}", shown(&tables));
     let without = a2a_with_env(&["card", "--json", &url], &[]).await;
     let public: Value = serde_json::from_slice(&without.stdout).unwrap();
@@ -66,7 +72,8 @@ async fn audit_checks_the_extended_cards_claims_with_the_credentials() {
         &[("AGENT_TOKEN", TOKEN)],
     )
     .await;
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", shown(&output)));
+    let report: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", shown(&output)));
     assert_eq!(output.status.code(), Some(0), "{report:#}");
     let audited = &report["agents"][0];
     assert!(audited["error"].is_null(), "{audited:#}");
@@ -85,14 +92,20 @@ async fn audit_without_fitting_credentials_names_the_schemes_and_prints_no_secre
     let error = report["agents"][0]["error"].as_str().unwrap_or_default().to_owned();
     assert!(error.contains("bearer (http bearer)"), "{error}");
 
-    let wrong = a2a_with_env(&["audit", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", "wrong-SECRET-2")]).await;
+    let wrong =
+        a2a_with_env(&["audit", "--bearer-env", "AGENT_TOKEN", &url], &[("AGENT_TOKEN", "wrong-SECRET-2")])
+            .await;
     assert_eq!(wrong.status.code(), Some(2), "{}", shown(&wrong));
     assert!(shown(&wrong).contains("401"), "{}", shown(&wrong));
     assert_no_secret(&wrong, &["wrong-SECRET-2"]);
 
     let unset = a2a_with_env(&["audit", "--api-key-env", "NOT_SET_FOR_A2A_TEST", &url], &[]).await;
     assert_eq!(unset.status.code(), Some(2));
-    assert!(shown(&unset).contains("--api-key-env: environment variable NOT_SET_FOR_A2A_TEST is not set"), "{}", shown(&unset));
+    assert!(
+        shown(&unset).contains("--api-key-env: environment variable NOT_SET_FOR_A2A_TEST is not set"),
+        "{}",
+        shown(&unset)
+    );
 }
 
 #[tokio::test]
@@ -108,12 +121,14 @@ async fn oauth2_client_credentials_come_from_a_file() {
         .spawn()
         .await
         .unwrap();
-    let dir = std::env::temp_dir().join(format!("a2a-cli-oauth-{}-{}", std::process::id(), agent.addr().port()));
+    let dir =
+        std::env::temp_dir().join(format!("a2a-cli-oauth-{}-{}", std::process::id(), agent.addr().port()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("oauth.json");
     std::fs::write(&file, r#"{"clientId": "cli-client", "clientSecret": "cli-client-SECRET-3"}"#).unwrap();
     let path = file.to_str().unwrap();
-    let output = a2a_with_env(&["audit", "--json", "--oauth2-client-credentials", path, &agent.base_url()], &[]).await;
+    let output =
+        a2a_with_env(&["audit", "--json", "--oauth2-client-credentials", path, &agent.base_url()], &[]).await;
     assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
     assert_no_secret(&output, &["cli-client-SECRET-3"]);
 
@@ -130,22 +145,39 @@ async fn oauth2_client_credentials_come_from_a_file() {
 async fn header_env_sends_a_header_from_the_environment() {
     let agent = ScriptedAgent::builder().spawn().await.unwrap();
     let output = a2a_with_env(
-        &["audit", "--json", "--header-env", "X-Team=TEAM_HEADER", "--header-env", "FULL_HEADER", &agent.base_url()],
+        &[
+            "audit",
+            "--json",
+            "--header-env",
+            "X-Team=TEAM_HEADER",
+            "--header-env",
+            "FULL_HEADER",
+            &agent.base_url(),
+        ],
         &[("TEAM_HEADER", "team-SECRET-4"), ("FULL_HEADER", "X-Other: other-SECRET-5")],
     )
     .await;
     assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
     let sent = &agent.requests_for("SendMessage")[0];
-    assert_eq!((sent.header("x-team"), sent.header("x-other")), (Some("team-SECRET-4"), Some("other-SECRET-5")));
+    assert_eq!(
+        (sent.header("x-team"), sent.header("x-other")),
+        (Some("team-SECRET-4"), Some("other-SECRET-5"))
+    );
     assert_no_secret(&output, &["team-SECRET-4", "other-SECRET-5"]);
 }
 
 #[tokio::test]
 async fn an_api_key_from_the_environment_reaches_a_query_scheme() {
-    let agent =
-        ScriptedAgent::builder().guard(Guard::api_key(KeyLocation::Query, "key", "q-SECRET-6")).spawn().await.unwrap();
-    let output =
-        a2a_with_env(&["audit", "--json", "--api-key-env", "KEY", &agent.base_url()], &[("KEY", "q-SECRET-6")]).await;
+    let agent = ScriptedAgent::builder()
+        .guard(Guard::api_key(KeyLocation::Query, "key", "q-SECRET-6"))
+        .spawn()
+        .await
+        .unwrap();
+    let output = a2a_with_env(
+        &["audit", "--json", "--api-key-env", "KEY", &agent.base_url()],
+        &[("KEY", "q-SECRET-6")],
+    )
+    .await;
     assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
     assert_no_secret(&output, &["q-SECRET-6"]);
 }
@@ -156,19 +188,29 @@ async fn audit_checks_the_protected_extended_cards_of_the_official_sdk_peers() {
     for kind in PeerKind::AUTHENTICATED {
         let peer = OfficialPeer::start(kind).await.unwrap_or_else(|e| panic!("{e}"));
         let output = a2a_with_env(
-            &["audit", "--json", "--push-arrival-bound", "10s", "--bearer-env", "PEER_TOKEN", peer.base_url()],
+            &[
+                "audit",
+                "--json",
+                "--push-arrival-bound",
+                "10s",
+                "--bearer-env",
+                "PEER_TOKEN",
+                peer.base_url(),
+            ],
             &[("PEER_TOKEN", PEER_BEARER_TOKEN)],
         )
         .await;
-        let report: Value =
-            serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{kind}: {e}: {}", shown(&output)));
+        let report: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{kind}: {e}: {}", shown(&output)));
         assert_eq!(output.status.code(), Some(0), "{kind}: {report:#}");
         let audited = &report["agents"][0];
         let verdicts: Vec<(String, String)> = audited["claims"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| (c["capability"].as_str().unwrap().to_owned(), c["verdict"].as_str().unwrap().to_owned()))
+            .map(|c| {
+                (c["capability"].as_str().unwrap().to_owned(), c["verdict"].as_str().unwrap().to_owned())
+            })
             .collect();
         let verified = |name: &str| (name.to_owned(), "verified".to_owned());
         assert_eq!(verdicts, [verified("streaming"), verified("pushNotifications")], "{kind}: {audited:#}");

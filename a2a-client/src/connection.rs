@@ -136,7 +136,8 @@ impl AgentConnection {
     }
 
     fn from_endpoint(endpoint: Endpoint) -> Self {
-        let inner = Inner { endpoint, losses: LossLog::default(), public_card: None, extended_card_error: None };
+        let inner =
+            Inner { endpoint, losses: LossLog::default(), public_card: None, extended_card_error: None };
         Self { inner: Arc::new(inner) }
     }
 
@@ -208,7 +209,11 @@ impl AgentConnection {
                 let params = to_json(&req)?;
                 self.endpoint()
                     .retrying(|_| {
-                        jsonrpc::call(self.endpoint(), Method::GetExtendedAgentCard.as_str(), Some(params.clone()))
+                        jsonrpc::call(
+                            self.endpoint(),
+                            Method::GetExtendedAgentCard.as_str(),
+                            Some(params.clone()),
+                        )
                     })
                     .await?
             }
@@ -223,7 +228,8 @@ impl AgentConnection {
             }
             Wire::JsonRpcV03 => self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?,
         };
-        let bytes = serde_json::to_vec(&value).map_err(|e| Error::config(format!("card could not be written: {e}")))?;
+        let bytes = serde_json::to_vec(&value)
+            .map_err(|e| Error::config(format!("card could not be written: {e}")))?;
         let endpoint = self.endpoint();
         DiscoveredCard::from_bytes(bytes.into(), endpoint.url.as_str(), endpoint.card.well_known_path())
     }

@@ -169,7 +169,9 @@ impl Error {
     pub fn from_status(status: u16, url: Option<&str>) -> Self {
         let repr = match status {
             502..=504 => Repr::Transport { fault: TransportFault::Unavailable(status), source: None },
-            401 | 403 => Repr::Auth { status: Some(status), message: format!("the agent answered http {status}") },
+            401 | 403 => {
+                Repr::Auth { status: Some(status), message: format!("the agent answered http {status}") }
+            }
             _ => Repr::Status { status },
         };
         Self::new(repr, url)

@@ -258,7 +258,8 @@ async fn an_agent_over_https_is_reached_with_a_custom_root_and_refused_without_i
     let root = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
     let trusting = builder().add_root_certificate(root).build().unwrap();
     completes(&trusting.connect(&agent.base_url()).await.unwrap()).await;
-    let err = builder().retry_policy(RetryPolicy::no_retry()).build().unwrap().discover(&agent.base_url()).await;
+    let err =
+        builder().retry_policy(RetryPolicy::no_retry()).build().unwrap().discover(&agent.base_url()).await;
     assert!(err.is_err(), "an unknown CA is not trusted");
 }
 
@@ -312,15 +313,24 @@ impl Interceptor for Recorder {
     ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
         self.before.fetch_add(1, Ordering::Relaxed);
         let credentials_attached = request.headers().contains_key("authorization");
-        request.headers_mut().insert("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".parse().unwrap());
-        request.headers_mut().insert("x-saw-auth", if credentials_attached { "yes" } else { "no" }.parse().unwrap());
+        request.headers_mut().insert(
+            "traceparent",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".parse().unwrap(),
+        );
+        request
+            .headers_mut()
+            .insert("x-saw-auth", if credentials_attached { "yes" } else { "no" }.parse().unwrap());
         let _ = context.agent();
         Box::pin(async { Ok(()) })
     }
 
     fn after(&self, response: &ResponseInfo<'_>) {
         assert!(!response.url().contains('?'));
-        self.seen.lock().unwrap().push((response.attempt(), response.status(), response.elapsed() > Duration::ZERO));
+        self.seen.lock().unwrap().push((
+            response.attempt(),
+            response.status(),
+            response.elapsed() > Duration::ZERO,
+        ));
     }
 }
 
@@ -361,7 +371,11 @@ async fn an_auth_failure_in_a_negotiated_run_is_no_refusal_and_no_suspect_mark()
     let agent = guarded(Guard::bearer("right")).await;
     let client = client(Credentials::new().with(BearerToken::new(Secret::new("wrong"))));
     let err = client
-        .run_task(&agent.base_url(), Message::user_text("m1", "hi"), &a2a_client::negotiate::Negotiation::default())
+        .run_task(
+            &agent.base_url(),
+            Message::user_text("m1", "hi"),
+            &a2a_client::negotiate::Negotiation::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Auth);

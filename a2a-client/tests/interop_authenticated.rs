@@ -24,7 +24,12 @@ fn client(token: Option<&str>) -> Client {
     if let Some(token) = token {
         credentials = credentials.with(BearerToken::new(Secret::new(token)));
     }
-    Client::builder().retry_policy(retry).request_timeout(Duration::from_secs(30)).credentials(credentials).build().unwrap()
+    Client::builder()
+        .retry_policy(retry)
+        .request_timeout(Duration::from_secs(30))
+        .credentials(credentials)
+        .build()
+        .unwrap()
 }
 
 fn text(text: &str) -> SendMessageRequest {
@@ -93,7 +98,11 @@ async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_ret
         let client = client(Some("not-the-peer-token"));
         let connection = client.connect(peer.base_url()).await.unwrap();
         assert!(!connection.uses_extended_card(), "{kind}");
-        assert_eq!(connection.extended_card_error().map(a2a_client::Error::kind), Some(ErrorKind::Auth), "{kind}");
+        assert_eq!(
+            connection.extended_card_error().map(a2a_client::Error::kind),
+            Some(ErrorKind::Auth),
+            "{kind}"
+        );
         for connection in [connection, rest_connection(&client, peer).await] {
             let err = connection.send_message(text("hi")).await.unwrap_err();
             assert_eq!((err.kind(), err.status()), (ErrorKind::Auth, Some(401)), "{kind}: {err}");
@@ -101,7 +110,11 @@ async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_ret
         }
         assert_eq!(client.metrics().snapshot().retries, 0, "{kind}: a 401 is not retried");
         let run = client
-            .run_task(peer.base_url(), Message::user_text("m-auth", "hi"), &a2a_client::negotiate::Negotiation::default())
+            .run_task(
+                peer.base_url(),
+                Message::user_text("m-auth", "hi"),
+                &a2a_client::negotiate::Negotiation::default(),
+            )
             .await
             .unwrap_err();
         assert_eq!(run.kind(), ErrorKind::Auth, "{kind}");

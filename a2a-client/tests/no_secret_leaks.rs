@@ -5,7 +5,9 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::auth::{ApiKey, BasicAuth, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret};
+use a2a_client::auth::{
+    ApiKey, BasicAuth, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
+};
 use a2a_client::{Client, RetryPolicy};
 use a2a_testkit::{Capabilities, Guard, KeyLocation, OAuth2Guard, ScriptedAgent, TestPki};
 use a2a_types::{Message, SendMessageRequest};
@@ -81,7 +83,8 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
         .spawn()
         .await
         .unwrap();
-    let basic = ScriptedAgent::builder().guard(Guard::basic("alice", "basic-SECRET-c1")).spawn().await.unwrap();
+    let basic =
+        ScriptedAgent::builder().guard(Guard::basic("alice", "basic-SECRET-c1")).spawn().await.unwrap();
     let oauth = ScriptedAgent::builder()
         .guard(Guard::OAuth2(OAuth2Guard {
             client_id: "client-1".into(),
@@ -100,7 +103,11 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
         (query_key.base_url(), Credentials::new().with(ApiKey::new("wrong-apikey-SECRET-b2")), false),
         (basic.base_url(), Credentials::new().with(BasicAuth::new("alice", "basic-SECRET-c1")), true),
         (basic.base_url(), Credentials::new().with(BasicAuth::new("alice", "wrong-basic-SECRET-c2")), false),
-        (oauth.base_url(), Credentials::new().with(OAuth2ClientCredentials::new("client-1", "client-SECRET-d1")), true),
+        (
+            oauth.base_url(),
+            Credentials::new().with(OAuth2ClientCredentials::new("client-1", "client-SECRET-d1")),
+            true,
+        ),
         (
             oauth.base_url(),
             Credentials::new().with(OAuth2ClientCredentials::new("client-1", "wrong-client-SECRET-d2")),
@@ -116,8 +123,10 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
         if let Some(err) = connection.extended_card_error() {
             outputs.push(shown(err));
         }
-        for outcome in [connection.send_message(text()).await.map(drop), connection.get_extended_agent_card().await.map(drop)]
-        {
+        for outcome in [
+            connection.send_message(text()).await.map(drop),
+            connection.get_extended_agent_card().await.map(drop),
+        ] {
             if let Err(err) = outcome {
                 outputs.push(shown(&err));
             }
@@ -142,7 +151,8 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
     let identity = ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap();
     outputs.push(format!("{identity:?}"));
     let key_line = pki.client_identity_pem.lines().nth(1).unwrap().to_owned();
-    let nothing_fits = quick().credentials(Credentials::new().with(ApiKey::new("apikey-SECRET-b1"))).build().unwrap();
+    let nothing_fits =
+        quick().credentials(Credentials::new().with(ApiKey::new("apikey-SECRET-b1"))).build().unwrap();
     let err = nothing_fits.connect(&basic.base_url()).await.unwrap_err();
     outputs.push(shown(&err));
     outputs.push(format!("{:?}", Secret::new("bearer-SECRET-a1")));
@@ -152,7 +162,9 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
     assert!(traced.contains("extended agent card"), "the refused extended card was traced:\n{traced}");
     outputs.push(traced);
     let everything = outputs.join("\n");
-    for expected in ["rejected the credentials", "invalid_client", "Secret([redacted])", "ClientIdentity([redacted])"] {
+    for expected in
+        ["rejected the credentials", "invalid_client", "Secret([redacted])", "ClientIdentity([redacted])"]
+    {
         assert!(everything.contains(expected), "the checked output holds {expected:?}");
     }
     for secret in secrets.iter().map(|s| s.to_string()).chain(issued).chain([key_line]) {

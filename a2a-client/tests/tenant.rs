@@ -65,7 +65,8 @@ async fn http_json_paths_start_with_the_tenant_and_bodies_leave_it_out() {
     let connection = connection(&client(), &agent, ProtocolBinding::HttpJson).await;
     assert!(connection.uses_extended_card(), "{:?}", connection.extended_card_error());
     send_and_get(&connection).await;
-    let paths: Vec<String> = agent.requests().iter().filter(|r| r.operation.is_some()).map(|r| r.path.clone()).collect();
+    let paths: Vec<String> =
+        agent.requests().iter().filter(|r| r.operation.is_some()).map(|r| r.path.clone()).collect();
     assert_eq!(paths[0], "/a2a/rest/acme/extendedAgentCard");
     assert_eq!(paths[1], "/a2a/rest/acme/message:send");
     assert!(paths[2].starts_with("/a2a/rest/acme/tasks/"), "{paths:?}");

@@ -246,7 +246,9 @@ impl ScriptedAgentBuilder {
                 BackgroundServer::spawn_tls(crate::auth::TlsListener { tcp: listener, acceptor }, app)
             }
             None if matches!(self.guard, Some(Guard::MutualTls)) => {
-                return Err(TestkitError::Tls("a mutual tls guard needs ScriptedAgentBuilder::tls".to_owned()));
+                return Err(TestkitError::Tls(
+                    "a mutual tls guard needs ScriptedAgentBuilder::tls".to_owned(),
+                ));
             }
             None => BackgroundServer::spawn(listener, app),
         };

@@ -125,7 +125,11 @@ impl Guard {
     }
 
     /// An OAuth 2.0 client credentials guard whose tokens live `token_lifetime` (and say so).
-    pub fn oauth2(client_id: impl Into<String>, client_secret: impl Into<String>, token_lifetime: Duration) -> Self {
+    pub fn oauth2(
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        token_lifetime: Duration,
+    ) -> Self {
         Guard::OAuth2(OAuth2Guard {
             client_id: client_id.into(),
             client_secret: client_secret.into(),
@@ -174,9 +178,13 @@ impl Gate {
             Guard::Bearer { token } => bearer() == Some(token.as_str()),
             Guard::ApiKey { location, name, key } => match location {
                 KeyLocation::Header => header(name) == Some(key.as_str()),
-                KeyLocation::Query => crate::server::query_value(query, name).as_deref() == Some(key.as_str()),
+                KeyLocation::Query => {
+                    crate::server::query_value(query, name).as_deref() == Some(key.as_str())
+                }
                 KeyLocation::Cookie => header("cookie").is_some_and(|cookies| {
-                    cookies.split(';').any(|c| c.trim().split_once('=') == Some((name.as_str(), key.as_str())))
+                    cookies
+                        .split(';')
+                        .any(|c| c.trim().split_once('=') == Some((name.as_str(), key.as_str())))
                 }),
             },
             Guard::Basic { username, password } => header("authorization")
@@ -197,11 +205,20 @@ impl Gate {
             Guard::ApiKey { .. } | Guard::MutualTls => "ApiKey realm=\"a2a-testkit\"",
             _ => "Bearer realm=\"a2a-testkit\"",
         };
-        Some((StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, challenge)], "Unauthorized").into_response())
+        Some(
+            (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, challenge)], "Unauthorized")
+                .into_response(),
+        )
     }
 
     /// The token endpoint and discovery document, when `path` is one of them.
-    pub(crate) fn serve(&self, base_url: &str, path: &str, headers: &HeaderMap, body: &[u8]) -> Option<Response> {
+    pub(crate) fn serve(
+        &self,
+        base_url: &str,
+        path: &str,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Option<Response> {
         let Some(Guard::OAuth2(oauth)) = &self.guard else { return None };
         if path == OPENID_CONFIGURATION_PATH {
             let document = json!({
@@ -210,7 +227,9 @@ impl Gate {
                 "grant_types_supported": ["client_credentials"],
                 "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"]
             });
-            return Some(([(header::CONTENT_TYPE, "application/json")], document.to_string()).into_response());
+            return Some(
+                ([(header::CONTENT_TYPE, "application/json")], document.to_string()).into_response(),
+            );
         }
         if path != TOKEN_PATH {
             return None;
@@ -322,7 +341,10 @@ impl TestPki {
             let cert = params.self_signed(&key).map_err(tls_error)?;
             Ok((cert.pem(), Issuer::new(params, key)))
         };
-        let leaf = |names: Vec<String>, issuer: &Issuer<'static, KeyPair>, client: bool| -> Result<(String, String), TestkitError> {
+        let leaf = |names: Vec<String>,
+                    issuer: &Issuer<'static, KeyPair>,
+                    client: bool|
+         -> Result<(String, String), TestkitError> {
             let mut params = CertificateParams::new(names).map_err(tls_error)?;
             params.extended_key_usages = vec![if client {
                 rcgen::ExtendedKeyUsagePurpose::ClientAuth
@@ -350,7 +372,10 @@ impl TestPki {
 
     /// The server side: this PKI's server certificate, and client certificates of its CA required
     /// when `require_client_certificate`.
-    pub(crate) fn acceptor(&self, client_auth: ClientAuth) -> Result<tokio_rustls::TlsAcceptor, TestkitError> {
+    pub(crate) fn acceptor(
+        &self,
+        client_auth: ClientAuth,
+    ) -> Result<tokio_rustls::TlsAcceptor, TestkitError> {
         use rustls::pki_types::pem::PemObject;
         use rustls::pki_types::{CertificateDer, PrivateKeyDer};
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
@@ -367,9 +392,10 @@ impl TestPki {
                 for ca in CertificateDer::pem_slice_iter(self.ca_pem.as_bytes()) {
                     roots.add(ca.map_err(tls_error)?).map_err(tls_error)?;
                 }
-                let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
-                    .build()
-                    .map_err(tls_error)?;
+                let verifier =
+                    rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                        .build()
+                        .map_err(tls_error)?;
                 builder.with_client_cert_verifier(verifier)
             }
             ClientAuth::None => builder.with_no_client_auth(),

@@ -11,8 +11,8 @@ use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
 use super::intercept::{Interceptor, RequestContext};
 use super::provider::{Credential, CredentialRequest};
 use super::select::{PlannedScheme, Selection, describe};
-use crate::discovery::AgentBaseUrl;
 use crate::Error;
+use crate::discovery::AgentBaseUrl;
 
 /// The credentials of one connection, attached to each of its requests.
 #[derive(Debug)]
@@ -66,7 +66,8 @@ impl AuthLayer {
         } else {
             format!("the card asks for: {}", self.selection.asked)
         };
-        Error::auth(Some(status), format!("the agent {what} with http {status} ({sent}; {asked})")).with_url(url)
+        Error::auth(Some(status), format!("the agent {what} with http {status} ({sent}; {asked})"))
+            .with_url(url)
     }
 }
 
@@ -108,9 +109,17 @@ fn mismatch(planned: &PlannedScheme) -> Error {
 }
 
 /// Puts `credential` where `planned`'s scheme says.
-fn place(request: &mut reqwest::Request, planned: &PlannedScheme, credential: Credential) -> Result<(), Error> {
+fn place(
+    request: &mut reqwest::Request,
+    planned: &PlannedScheme,
+    credential: Credential,
+) -> Result<(), Error> {
     match (&planned.scheme, credential) {
-        (SecurityScheme::ApiKey(key), Credential::ApiKey(secret)) => match key.location.to_ascii_lowercase().as_str() {
+        (SecurityScheme::ApiKey(key), Credential::ApiKey(secret)) => match key
+            .location
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "header" => {
                 let name = HeaderName::from_bytes(key.name.as_bytes()).map_err(|_| {
                     Error::config(format!("api key header name {:?} is not a valid header name", key.name))
@@ -143,7 +152,8 @@ fn place(request: &mut reqwest::Request, planned: &PlannedScheme, credential: Cr
             Ok(())
         }
         (SecurityScheme::HttpAuth(http), Credential::Token(token)) => {
-            let scheme = if http.scheme.eq_ignore_ascii_case("bearer") { "Bearer" } else { http.scheme.as_str() };
+            let scheme =
+                if http.scheme.eq_ignore_ascii_case("bearer") { "Bearer" } else { http.scheme.as_str() };
             request.headers_mut().insert(AUTHORIZATION, sensitive(&format!("{scheme} {}", token.expose()))?);
             Ok(())
         }
@@ -152,5 +162,64 @@ fn place(request: &mut reqwest::Request, planned: &PlannedScheme, credential: Cr
             Ok(())
         }
         _ => Err(mismatch(planned)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::{APIKeySecurityScheme, HTTPAuthSecurityScheme};
+
+    use crate::auth::Secret;
+
+    fn planned(scheme: SecurityScheme) -> PlannedScheme {
+        PlannedScheme { name: "s".into(), scheme, scopes: Vec::new(), provider: None }
+    }
+
+    fn key_in(location: &str) -> PlannedScheme {
+        planned(SecurityScheme::ApiKey(APIKeySecurityScheme {
+            location: location.into(),
+            name: "k".into(),
+            ..Default::default()
+        }))
+    }
+
+    fn request(url: &str) -> reqwest::Request {
+        reqwest::Request::new(reqwest::Method::POST, reqwest::Url::parse(url).unwrap())
+    }
+
+    #[test]
+    fn api_keys_join_existing_queries_and_cookies_and_headers_are_sensitive() {
+        let mut req = request("http://a.example/rest/tasks?historyLength=1");
+        place(&mut req, &key_in("query"), Credential::ApiKey(Secret::new("v 1"))).unwrap();
+        assert_eq!(req.url().query(), Some("historyLength=1&k=v+1"));
+        req.headers_mut().insert(COOKIE, HeaderValue::from_static("session=abc"));
+        place(&mut req, &key_in("cookie"), Credential::ApiKey(Secret::new("v2"))).unwrap();
+        assert_eq!(req.headers()[COOKIE], "session=abc; k=v2");
+        place(&mut req, &key_in("Header"), Credential::ApiKey(Secret::new("v3"))).unwrap();
+        assert_eq!(req.headers()["k"], "v3");
+        assert!(req.headers()["k"].is_sensitive() && req.headers()[COOKIE].is_sensitive());
+        assert!(place(&mut req, &key_in("body"), Credential::ApiKey(Secret::new("v"))).is_err());
+    }
+
+    #[test]
+    fn http_schemes_write_authorization_in_their_own_words() {
+        let http = |scheme: &str| {
+            planned(SecurityScheme::HttpAuth(HTTPAuthSecurityScheme {
+                scheme: scheme.into(),
+                ..Default::default()
+            }))
+        };
+        let mut req = request("http://a.example/");
+        let basic = Credential::Basic { username: "aladdin".into(), password: Secret::new("opensesame") };
+        place(&mut req, &http("Basic"), basic).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "Basic YWxhZGRpbjpvcGVuc2VzYW1l", "RFC 7617's example");
+        place(&mut req, &http("bearer"), Credential::Token(Secret::new("t"))).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "Bearer t");
+        place(&mut req, &http("DPoP"), Credential::Token(Secret::new("t"))).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "DPoP t");
+        let err = place(&mut req, &key_in("header"), Credential::Token(Secret::new("secret-t"))).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        assert!(!err.to_string().contains("secret-t"));
     }
 }

@@ -39,8 +39,8 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
-use crate::discovery::AgentBaseUrl;
 use crate::Error;
+use crate::discovery::AgentBaseUrl;
 
 /// What an interceptor knows about a request before it is sent.
 #[derive(Debug)]

@@ -53,8 +53,8 @@ pub use secret::Secret;
 pub use tls::ClientIdentity;
 pub(crate) use tls::HttpSettings;
 
-use crate::discovery::AgentBaseUrl;
 use crate::Error;
+use crate::discovery::AgentBaseUrl;
 
 struct Entry {
     agent: Option<AgentBaseUrl>,
@@ -91,7 +91,12 @@ impl Credentials {
         Self::default()
     }
 
-    fn push(mut self, agent: Option<AgentBaseUrl>, scheme: Option<String>, provider: Arc<dyn CredentialProvider>) -> Self {
+    fn push(
+        mut self,
+        agent: Option<AgentBaseUrl>,
+        scheme: Option<String>,
+        provider: Arc<dyn CredentialProvider>,
+    ) -> Self {
         self.entries.push(Arc::new(Entry { agent, scheme, provider }));
         self
     }

@@ -15,8 +15,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::provider::{Credential, CredentialProvider, CredentialRequest};
 use super::Secret;
+use super::provider::{Credential, CredentialProvider, CredentialRequest};
 use crate::Error;
 
 /// Default margin before a token's expiry at which it is fetched again: 30 s.
@@ -181,7 +181,8 @@ impl OAuth2ClientCredentials {
             return Ok(known.clone());
         }
         let answer = bounded(request.timeout(), url, async {
-            let response = request.http().get(url).header(reqwest::header::ACCEPT, "application/json").send().await?;
+            let response =
+                request.http().get(url).header(reqwest::header::ACCEPT, "application/json").send().await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
                 return Err(Error::from_status(status, Some(url)));
@@ -219,7 +220,10 @@ impl OAuth2ClientCredentials {
         if self.authentication == ClientAuthentication::BasicHeader {
             post = post.header(
                 reqwest::header::AUTHORIZATION,
-                super::apply::basic_value(&form_encode(&self.client_id), &form_encode(self.client_secret.expose()))?,
+                super::apply::basic_value(
+                    &form_encode(&self.client_id),
+                    &form_encode(self.client_secret.expose()),
+                )?,
             );
         }
         let answer = bounded(request.timeout(), url, async {
@@ -283,7 +287,10 @@ impl CredentialProvider for OAuth2ClientCredentials {
         }
     }
 
-    fn credential<'a>(&'a self, request: &'a CredentialRequest<'a>) -> BoxFuture<'a, Result<Credential, Error>> {
+    fn credential<'a>(
+        &'a self,
+        request: &'a CredentialRequest<'a>,
+    ) -> BoxFuture<'a, Result<Credential, Error>> {
         Box::pin(async move {
             let url = self.token_endpoint(request).await?;
             let key = self.cache_key(request, &url);
@@ -352,5 +359,6 @@ async fn bounded<T>(
 
 async fn read_small_json(response: reqwest::Response, url: &str) -> Result<Value, Error> {
     let body = crate::discovery::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
-    a2a_types::parse::from_slice(&body).map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))
+    a2a_types::parse::from_slice(&body)
+        .map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))
 }

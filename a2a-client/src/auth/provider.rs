@@ -7,8 +7,8 @@ use a2a_types::v1::SecurityScheme;
 use futures::future::BoxFuture;
 
 use super::Secret;
-use crate::discovery::AgentBaseUrl;
 use crate::Error;
+use crate::discovery::AgentBaseUrl;
 
 /// The value a provider answers with; where it goes is the card's scheme's business.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +87,10 @@ pub trait CredentialProvider: Send + Sync + fmt::Debug + 'static {
     ///
     /// # Errors
     /// Whatever stops the provider (a token endpoint that refuses, say): the request is not sent.
-    fn credential<'a>(&'a self, request: &'a CredentialRequest<'a>) -> BoxFuture<'a, Result<Credential, Error>>;
+    fn credential<'a>(
+        &'a self,
+        request: &'a CredentialRequest<'a>,
+    ) -> BoxFuture<'a, Result<Credential, Error>>;
 
     /// Called once when the agent answered 401 to a request carrying this provider's credential:
     /// forget cached tokens and return `true` when a fresh credential may succeed (the request is

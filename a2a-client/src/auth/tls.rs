@@ -8,8 +8,8 @@ use std::sync::Arc;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::{Credentials, Interceptor, Secret};
-use crate::config::{ClientBuilder, ClientConfig};
 use crate::Error;
+use crate::config::{ClientBuilder, ClientConfig};
 
 /// A client certificate chain and its private key, for agents whose card asks for mutual TLS.
 ///
@@ -83,10 +83,12 @@ impl HttpSettings {
     pub(crate) fn http_client(&self, config: &ClientConfig) -> Result<(reqwest::Client, bool), Error> {
         let mut headers = HeaderMap::new();
         for (name, value) in &self.headers {
-            let header = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| Error::config(format!("default header name {name:?} is not a valid header name")))?;
-            let mut value = HeaderValue::from_str(value.expose())
-                .map_err(|_| Error::config(format!("default header {name} holds characters a header cannot carry")))?;
+            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                Error::config(format!("default header name {name:?} is not a valid header name"))
+            })?;
+            let mut value = HeaderValue::from_str(value.expose()).map_err(|_| {
+                Error::config(format!("default header {name} holds characters a header cannot carry"))
+            })?;
             value.set_sensitive(true);
             headers.append(header, value);
         }
@@ -124,8 +126,9 @@ impl HttpSettings {
         } else if self.no_proxy {
             builder = builder.no_proxy();
         }
-        let client =
-            builder.build().map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
+        let client = builder
+            .build()
+            .map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
         Ok((client, self.identity.is_some()))
     }
 }

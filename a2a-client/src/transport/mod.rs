@@ -193,7 +193,12 @@ impl Endpoint {
     }
 
     /// One send: the auth layer and the interceptors before, the interceptors after.
-    async fn exchange(&self, mut request: reqwest::Request, url: &str, attempt: u32) -> Result<reqwest::Response, Error> {
+    async fn exchange(
+        &self,
+        mut request: reqwest::Request,
+        url: &str,
+        attempt: u32,
+    ) -> Result<reqwest::Response, Error> {
         use crate::auth::{Interceptor as _, RequestContext, ResponseInfo};
         let context = RequestContext { agent: &self.agent, attempt };
         self.auth.before(&mut request, &context).await?;

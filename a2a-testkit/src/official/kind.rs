@@ -205,7 +205,11 @@ mod tests {
 
     #[test]
     fn only_the_authenticated_peers_require_credentials_and_their_extended_cards_claim_more() {
-        assert!(PeerKind::ALL.iter().all(|kind| !kind.requires_credentials() && kind.extended_card_claims().is_none()));
+        assert!(
+            PeerKind::ALL
+                .iter()
+                .all(|kind| !kind.requires_credentials() && kind.extended_card_claims().is_none())
+        );
         for kind in PeerKind::AUTHENTICATED {
             assert!(kind.requires_credentials() && !kind.over_declares());
             assert_eq!(kind.card_claims(), PeerCapabilities::default());
