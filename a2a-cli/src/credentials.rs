@@ -4,12 +4,9 @@
 //! ```
 //! use a2a_cli::credentials::CredentialArgs;
 //!
-//! // SAFETY of the example: one thread, nothing else reads the environment.
-//! # unsafe { std::env::set_var("DOC_AGENT_TOKEN", "t0ken") };
-//! let args = CredentialArgs { bearer_env: Some("DOC_AGENT_TOKEN".into()), ..CredentialArgs::default() };
-//! let builder = args.apply(a2a_client::Client::builder()).unwrap();
-//! assert!(builder.build().is_ok());
+//! assert!(CredentialArgs::default().apply(a2a_client::Client::builder()).unwrap().build().is_ok());
 //!
+//! // A variable that is not set is named, never guessed at.
 //! let missing = CredentialArgs { api_key_env: Some("DOC_NOT_SET_ANYWHERE".into()), ..CredentialArgs::default() };
 //! let err = missing.apply(a2a_client::Client::builder()).unwrap_err();
 //! assert_eq!(err, "--api-key-env: environment variable DOC_NOT_SET_ANYWHERE is not set");

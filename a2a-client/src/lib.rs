@@ -4,7 +4,8 @@
 //! error type ([`Error`], asked with [`Error::kind`] and [`Error::is_retryable`]), a bounded SSE parser
 //! ([`sse`]), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
 //! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), the push-notification receiver
-//! ([`webhook`]) and counters ([`Metrics`]).
+//! ([`webhook`]), counters ([`Metrics`]), and credentials for agents that require them: security
+//! schemes, providers, interceptors and TLS settings ([`auth`]).
 //!
 //! ```
 //! use std::time::Duration;
