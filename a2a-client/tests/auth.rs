@@ -400,3 +400,65 @@ async fn a_brought_http_client_is_used_and_cannot_be_combined_with_tls_settings(
     let err = builder().http_client(own).no_proxy().build().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Config);
 }
+
+#[tokio::test]
+async fn concurrent_requests_without_a_token_wait_for_one_token_fetch() {
+    let agent = guarded(oauth_guard(Duration::from_secs(60), Duration::from_secs(60), false)).await;
+    let oauth = OAuth2ClientCredentials::new("client-1", Secret::new("cs-oauth-5"));
+    let connection = client(Credentials::new().with(oauth)).connect(&agent.base_url()).await.unwrap();
+    let sends = (0..8).map(|_| connection.send_message(text("hi")));
+    for outcome in futures::future::join_all(sends).await {
+        outcome.unwrap();
+    }
+    assert_eq!(token_requests(&agent), 1);
+}
+
+#[tokio::test]
+async fn a_configured_proxy_carries_every_request() {
+    // The "proxy" is a second agent: it answers what it is sent, so the target never sees a request.
+    let target = ScriptedAgent::builder().spawn().await.unwrap();
+    let proxy = ScriptedAgent::builder().spawn().await.unwrap();
+    let client = builder().proxy(reqwest::Proxy::http(proxy.base_url()).unwrap()).build().unwrap();
+    client.discover(&target.base_url()).await.unwrap();
+    assert!(target.requests().is_empty(), "the target was reached directly");
+    let through = proxy.requests();
+    assert_eq!(through.len(), 1);
+    assert_eq!(through[0].path, "/.well-known/agent-card.json");
+    assert_eq!(through[0].header("host"), Some(target.addr().to_string().as_str()));
+}
+
+/// Serves `card` at `/.well-known/agent-card.json` on loopback; returns the base URL.
+async fn serve_card(card: serde_json::Value) -> String {
+    let app = axum::Router::new()
+        .route("/.well-known/agent-card.json", axum::routing::get(move || async move { axum::Json(card) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    format!("http://{addr}")
+}
+
+#[tokio::test]
+async fn a_skills_own_requirements_are_met_on_a_connection_for_that_skill() {
+    let agent = guarded(Guard::bearer("tok-skill")).await;
+    // The card asks nothing of the agent as a whole; its "admin" skill asks for the bearer token.
+    let mut card = agent.card().clone();
+    card["securityRequirements"] = serde_json::json!([]);
+    card["skills"] = serde_json::json!([
+        {"id": "echo", "name": "echo", "description": "echoes", "tags": []},
+        {"id": "admin", "name": "admin", "description": "guarded", "tags": [],
+         "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]}
+    ]);
+    let base = serve_card(card).await;
+    let client = client(Credentials::new().with(BearerToken::new(Secret::new("tok-skill"))));
+    let connection = client.connect(&base).await.unwrap();
+    let err = connection.send_message(text("hi")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Auth, "the card level sends nothing");
+    assert!(err.to_string().contains("no credentials were sent"), "{err}");
+    completes(&connection.for_skill("admin").unwrap()).await;
+    assert_eq!(connection.for_skill("nope").unwrap_err().kind(), ErrorKind::Config);
+    let anonymous = builder().build().unwrap().connect(&base).await.unwrap();
+    let err = anonymous.for_skill("admin").unwrap_err();
+    assert!(err.kind() == ErrorKind::Auth && err.to_string().contains("bearer (http bearer)"), "{err}");
+}
