@@ -462,3 +462,31 @@ async fn a_skills_own_requirements_are_met_on_a_connection_for_that_skill() {
     let err = anonymous.for_skill("admin").unwrap_err();
     assert!(err.kind() == ErrorKind::Auth && err.to_string().contains("bearer (http bearer)"), "{err}");
 }
+
+#[tokio::test]
+async fn credentials_are_not_carried_by_a_redirect_to_another_origin() {
+    let elsewhere = guarded(Guard::api_key(KeyLocation::Header, "X-Key", "redirected-key")).await;
+    let agent = guarded(Guard::api_key(KeyLocation::Header, "X-Key", "redirected-key")).await;
+    // A JSON-RPC endpoint that answers 307 towards the other agent.
+    let target = elsewhere.jsonrpc_url();
+    let app = axum::Router::new().route(
+        "/rpc",
+        axum::routing::post(move || {
+            let target = target.clone();
+            async move { (axum::http::StatusCode::TEMPORARY_REDIRECT, [("location", target)]) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let redirector = format!("http://{}/rpc", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let mut card = agent.card().clone();
+    card["supportedInterfaces"] =
+        serde_json::json!([{"url": redirector, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]);
+    let base = serve_card(card).await;
+    let client = client(Credentials::new().with(ApiKey::new(Secret::new("redirected-key"))));
+    let err = client.connect(&base).await.unwrap().send_message(text("hi")).await.unwrap_err();
+    assert_eq!((err.kind(), err.status()), (ErrorKind::Status, Some(307)), "{err}");
+    assert!(elsewhere.requests_for("SendMessage").is_empty(), "the key never left for another origin");
+}

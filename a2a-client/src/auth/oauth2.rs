@@ -61,6 +61,8 @@ pub struct OAuth2ClientCredentials {
     /// Discovery or metadata URL to the token endpoint it named.
     endpoints: std::sync::Mutex<HashMap<String, String>>,
     fetched: std::sync::atomic::AtomicU64,
+    /// Set when an agent rejected a token: the next credential is fetched anew.
+    stale: std::sync::atomic::AtomicBool,
 }
 
 struct CachedToken {
@@ -104,6 +106,7 @@ impl OAuth2ClientCredentials {
             tokens: tokio::sync::Mutex::default(),
             endpoints: std::sync::Mutex::default(),
             fetched: std::sync::atomic::AtomicU64::new(0),
+            stale: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -295,6 +298,9 @@ impl CredentialProvider for OAuth2ClientCredentials {
             let url = self.token_endpoint(request).await?;
             let key = self.cache_key(request, &url);
             let mut tokens = self.tokens.lock().await;
+            if self.stale.swap(false, std::sync::atomic::Ordering::AcqRel) {
+                tokens.clear();
+            }
             if let Some(cached) = tokens.get(&key)
                 && cached.refresh_at.is_none_or(|at| Instant::now() < at)
             {
@@ -308,17 +314,12 @@ impl CredentialProvider for OAuth2ClientCredentials {
     }
 
     fn refresh_after_rejection(&self, request: &CredentialRequest<'_>) -> bool {
-        // The cached token was rejected: forget every token (the key needs the endpoint, which may
-        // need a discovery round trip; there are few entries).
+        // The cached token was rejected: the next credential forgets every cached token (the key
+        // needs the endpoint, which may need a discovery round trip; there are few entries) and
+        // fetches a fresh one, under the cache's lock so that concurrent rejections fetch once each.
         let _ = request;
-        match self.tokens.try_lock() {
-            Ok(mut tokens) => {
-                tokens.clear();
-                true
-            }
-            // Another request is fetching a token right now: the next credential is fresh anyway.
-            Err(_) => true,
-        }
+        self.stale.store(true, std::sync::atomic::Ordering::Release);
+        true
     }
 }
 
