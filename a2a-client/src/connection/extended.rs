@@ -46,7 +46,7 @@ impl AgentConnection {
 
     /// With the extended card in place of the public one, when the card declares one and the
     /// connection sends credentials; on failure the public card stays and the error is kept
-    /// ([`AgentConnection::extended_card_error`]). [`Client::connect`] does this; a connection made
+    /// ([`AgentConnection::extended_card_error`]). [`Client::connect`](crate::Client::connect) does this; a connection made
     /// with [`AgentConnection::open`] uses the public card until this is called.
     pub async fn with_extended_card(self) -> Self {
         let declared = self.card().card().capabilities.extended_agent_card == Some(true);
