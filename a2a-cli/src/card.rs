@@ -66,6 +66,9 @@ pub struct CardSummary {
     pub conversion_losses: Vec<String>,
     /// The card's signatures and who signed it, when that was checked.
     pub signature: SignatureSummary,
+    /// The extended card, when the card declares one and the credentials given fetched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extended_card: Option<Box<CardSummary>>,
 }
 
 /// A card's signatures as `a2a card` reports them.
@@ -223,6 +226,7 @@ impl CardSummary {
             skills: card.skills.iter().map(|s| s.name.clone()).collect(),
             conversion_losses: discovered.conversion_losses().iter().map(ToString::to_string).collect(),
             signature: SignatureSummary::of(discovered),
+            extended_card: None,
         })
     }
 
@@ -287,6 +291,13 @@ impl CardSummary {
                 out.push_str(&format!("  {loss}\n"));
             }
         }
+        if let Some(extended) = &self.extended_card {
+            out.push_str(&format!(
+                "\n{}\n",
+                paint(style::TITLE, "Extended card (fetched with the credentials)")
+            ));
+            out.push_str(&extended.render());
+        }
         out
     }
 }
@@ -348,6 +359,34 @@ fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStor
     Ok((policy, store))
 }
 
+/// The extended card's summary, when the card declares one and the credentials fetch it.
+async fn extended_summary(
+    client: &Client,
+    base: &str,
+    discovered: &DiscoveredCard,
+    credentials: &crate::credentials::CredentialArgs,
+    err_out: &mut dyn Write,
+) -> Option<Box<CardSummary>> {
+    if discovered.card().capabilities.extended_agent_card != Some(true) || credentials.is_empty() {
+        return None;
+    }
+    match client.connect(base).await {
+        Ok(connection) if connection.uses_extended_card() => {
+            CardSummary::of(connection.card()).ok().map(Box::new)
+        }
+        Ok(connection) => {
+            if let Some(e) = connection.extended_card_error() {
+                let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(e));
+            }
+            None
+        }
+        Err(e) => {
+            let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(&e));
+            None
+        }
+    }
+}
+
 /// Runs `a2a card`.
 pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
     let base = base_url_of(&args.url);
@@ -358,8 +397,15 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             return ExitCode::from(2);
         }
     };
-    let builder = Client::builder().card_signature_policy(policy).card_trust_store(store);
-    let client = match builder.request_timeout(args.request_timeout).build() {
+    let signing = Client::builder().card_signature_policy(policy).card_trust_store(store);
+    let builder = match args.credentials.apply(signing.request_timeout(args.request_timeout)) {
+        Ok(builder) => builder,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let client = match builder.build() {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
@@ -374,7 +420,11 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         }
     };
     let summary = match CardSummary::of(&discovered) {
-        Ok(summary) => summary,
+        Ok(mut summary) => {
+            summary.extended_card =
+                extended_summary(&client, base, &discovered, &args.credentials, err_out).await;
+            summary
+        }
         Err(e) => {
             let _ = writeln!(
                 err_out,

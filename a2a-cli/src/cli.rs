@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::credentials::CredentialArgs;
+
 /// `a2a`: find out whether A2A agents do what their Agent Cards claim.
 #[derive(Debug, Parser)]
 #[command(name = "a2a", version, propagate_version = true)]
@@ -99,6 +101,9 @@ pub struct AuditArgs {
     /// Prints a machine-readable JSON report instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Credentials for agents whose cards ask for them (from the environment or files).
+    #[command(flatten)]
+    pub credentials: CredentialArgs,
 }
 
 /// Arguments of `a2a card`.
@@ -120,6 +125,10 @@ pub struct CardArgs {
     /// Refuses a card that carries no signature verifying against `--trust-jwks`.
     #[arg(long, requires = "trust_jwks")]
     pub require_signature: bool,
+    /// Credentials for agents whose cards ask for them; with them, a declared extended card is
+    /// fetched and shown too.
+    #[command(flatten)]
+    pub credentials: CredentialArgs,
 }
 
 /// Reads `250ms`, `2s` or `1m`; a bare number is seconds.

@@ -32,6 +32,7 @@
 pub mod audit;
 pub mod card;
 pub mod cli;
+pub mod credentials;
 pub mod demo;
 mod errors;
 pub mod outcome;

@@ -20,6 +20,7 @@ struct Inner {
     config: ClientConfig,
     cache: DiscoveryCache,
     metrics: Metrics,
+    auth: crate::auth::ClientAuth,
 }
 
 impl fmt::Debug for Client {
@@ -27,6 +28,7 @@ impl fmt::Debug for Client {
         f.debug_struct("Client")
             .field("config", &self.inner.config)
             .field("cache", &self.inner.cache)
+            .field("credentials", &self.inner.auth.credentials)
             .finish_non_exhaustive()
     }
 }
@@ -42,8 +44,14 @@ impl Client {
         config: ClientConfig,
         cache: DiscoveryCache,
         metrics: Metrics,
+        auth: crate::auth::ClientAuth,
     ) -> Self {
-        Self { inner: Arc::new(Inner { http, config, cache, metrics }) }
+        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth }) }
+    }
+
+    /// Credentials, interceptors and whether a client identity is presented.
+    pub(crate) fn auth(&self) -> &crate::auth::ClientAuth {
+        &self.inner.auth
     }
 
     /// The checked configuration.

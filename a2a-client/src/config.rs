@@ -284,6 +284,8 @@ pub struct ClientBuilder {
     config: ClientConfig,
     cache: Option<DiscoveryCache>,
     metrics: Option<Metrics>,
+    /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
+    pub(crate) http: crate::auth::HttpSettings,
 }
 
 impl ClientBuilder {
@@ -428,7 +430,8 @@ impl ClientBuilder {
     /// [`crate::ErrorKind::Config`] when a timeout or TTL is zero, the SSE event limit is zero, the
     /// webhook public URL is not an absolute http(s) URL, a card signature policy other than
     /// `Ignore` has an empty trust store (nothing could ever verify), or the HTTP client cannot be
-    /// built (TLS backend unavailable).
+    /// built (TLS backend unavailable, a default header that is not a header, TLS settings given
+    /// with an HTTP client brought from elsewhere).
     pub fn build(self) -> Result<Client, Error> {
         let config = self.config;
         let bounds = [
@@ -458,15 +461,15 @@ impl ClientBuilder {
                 "card signature policy needs a trust store with at least one key or jku",
             ));
         }
-        let http = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
-            .user_agent(config.user_agent.clone())
-            .pool_max_idle_per_host(config.pool_max_idle_per_host)
-            .build()
-            .map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
+        let (http, has_client_identity) = self.http.http_client(&config)?;
+        let auth = crate::auth::ClientAuth {
+            credentials: self.http.credentials,
+            interceptors: self.http.interceptors,
+            has_client_identity,
+        };
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));
-        Ok(Client::from_parts(http, config, cache, self.metrics.unwrap_or_default()))
+        Ok(Client::from_parts(http, config, cache, self.metrics.unwrap_or_default(), auth))
     }
 }
 

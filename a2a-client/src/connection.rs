@@ -53,6 +53,7 @@ use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
 
+mod extended;
 mod push;
 use crate::{Client, Error};
 
@@ -72,6 +73,10 @@ pub struct AgentConnection {
 struct Inner {
     endpoint: Endpoint,
     losses: LossLog,
+    /// The public card, when the extended card took its place.
+    public_card: Option<DiscoveredCard>,
+    /// Why the extended card the card declares is not in use, when it was asked for and failed.
+    extended_card_error: Option<Error>,
 }
 
 impl fmt::Debug for AgentConnection {
@@ -110,7 +115,7 @@ impl Client {
             ))
             .with_url(card.source_url()));
         };
-        AgentConnection::open(self, agent, card, chosen)
+        Ok(AgentConnection::open(self, agent, card, chosen)?.with_extended_card().await)
     }
 }
 
@@ -128,7 +133,13 @@ impl AgentConnection {
         interface: OfferedInterface,
     ) -> Result<Self, Error> {
         let endpoint = Endpoint::new(client.clone(), agent, card, interface)?;
-        Ok(Self { inner: Arc::new(Inner { endpoint, losses: LossLog::default() }) })
+        Ok(Self::from_endpoint(endpoint))
+    }
+
+    fn from_endpoint(endpoint: Endpoint) -> Self {
+        let inner =
+            Inner { endpoint, losses: LossLog::default(), public_card: None, extended_card_error: None };
+        Self { inner: Arc::new(inner) }
     }
 
     fn endpoint(&self) -> &Endpoint {
@@ -140,7 +151,9 @@ impl AgentConnection {
         &self.endpoint().agent
     }
 
-    /// The card the interface was selected from.
+    /// The card this connection goes by: the extended card when it was fetched with the
+    /// connection's credentials (see [`crate::auth`]), else the public card the interface was
+    /// selected from. Its claims are lifted as the public card's are, and may claim more.
     pub fn card(&self) -> &DiscoveredCard {
         &self.endpoint().card
     }

@@ -33,9 +33,13 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 pub enum ErrorKind {
     /// The network or an intermediary failed (connect, reset, timeout, HTTP 502/503/504). Retryable.
     Transport,
-    /// The agent answered an HTTP status that is neither success, a gateway fault nor an A2A error body
-    /// (401, a bare 404, 500 with HTML...). Not retryable.
+    /// The agent answered an HTTP status that is neither success, a gateway fault, a credentials
+    /// problem nor an A2A error body (a bare 404, 500 with HTML...). Not retryable.
     Status,
+    /// The agent (or its token endpoint) refused the credentials (HTTP 401 or 403), or the client
+    /// holds none that meet the card's security requirements. Not retryable as a transport fault,
+    /// not a refused claim: fix the credentials (see [`crate::auth`]).
+    Auth,
     /// The agent answered with an A2A error (JSON-RPC `error`, or HTTP+JSON `google.rpc.Status`).
     Protocol,
     /// The agent contradicted its own card: refuse the claim, never retry.
@@ -107,6 +111,8 @@ enum Repr {
     Status { status: u16 },
     #[error("agent returned {0}")]
     Protocol(ProtocolError),
+    #[error("not authorized: {message}")]
+    Auth { status: Option<u16>, message: String },
     #[error("agent card lifecycle violation")]
     Lifecycle(#[source] AgentCardLifecycleViolation),
     #[error("task lifecycle not observable within the client's bounds")]
@@ -166,13 +172,22 @@ impl Error {
     }
 
     /// The error for an HTTP status that carried no A2A error body: 502, 503 and 504 are transport
-    /// faults (retryable), anything else is [`ErrorKind::Status`].
+    /// faults (retryable), 401 and 403 are [`ErrorKind::Auth`], anything else is [`ErrorKind::Status`].
     pub(crate) fn from_status(status: u16, url: Option<&str>) -> Self {
         let repr = match status {
             502..=504 => Repr::Transport { fault: TransportFault::Unavailable(status), source: None },
+            401 | 403 => {
+                Repr::Auth { status: Some(status), message: format!("the agent answered http {status}") }
+            }
             _ => Repr::Status { status },
         };
         Self::new(repr, url)
+    }
+
+    /// A credentials problem: a 401 or 403 (`status`), or none held that fits; `message` says which
+    /// schemes were asked for and sent, never a credential.
+    pub fn auth(status: Option<u16>, message: impl Into<String>) -> Self {
+        Self::new(Repr::Auth { status, message: message.into() }, None)
     }
 
     /// An A2A error the agent answered with.
@@ -254,6 +269,7 @@ impl Error {
             Repr::Transport { .. } => ErrorKind::Transport,
             Repr::Status { .. } => ErrorKind::Status,
             Repr::Protocol(_) => ErrorKind::Protocol,
+            Repr::Auth { .. } => ErrorKind::Auth,
             Repr::Lifecycle(_) => ErrorKind::LifecycleViolation,
             Repr::LifecycleFault(_) => ErrorKind::LifecycleFault,
             Repr::BadInput { .. } => ErrorKind::BadInput,
@@ -295,6 +311,7 @@ impl Error {
         match &self.inner.repr {
             Repr::Transport { fault: TransportFault::Unavailable(status), .. } => Some(*status),
             Repr::Status { status } => Some(*status),
+            Repr::Auth { status, .. } => *status,
             Repr::Protocol(error) => error.http_status(),
             _ => None,
         }
@@ -443,7 +460,7 @@ impl From<std::io::Error> for Error {
 }
 
 /// Removes user info, query and fragment, which is where URLs carry secrets.
-fn redact_url(url: &str) -> String {
+pub(crate) fn redact_url(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut parsed) => {
             // Both setters only fail for URLs that cannot have credentials; nothing to remove then.
@@ -487,8 +504,19 @@ mod tests {
     }
 
     #[test]
+    fn credential_statuses_are_their_own_kind_and_not_retryable() {
+        for status in [401, 403] {
+            let err = Error::from_status(status, None);
+            assert_eq!(err.kind(), ErrorKind::Auth, "{status}");
+            assert!(!err.is_retryable() && err.transport_fault().is_none(), "{status}");
+            assert!(err.lifecycle_violation().is_none() && err.protocol_error().is_none(), "{status}");
+            assert_eq!(err.status(), Some(status));
+        }
+    }
+
+    #[test]
     fn other_statuses_are_not_retryable() {
-        for status in [400, 401, 403, 404, 429, 500] {
+        for status in [400, 404, 429, 500] {
             let err = Error::from_status(status, None);
             assert_eq!(err.kind(), ErrorKind::Status, "{status}");
             assert!(!err.is_retryable(), "{status}");

@@ -4,8 +4,9 @@
 //! error type ([`Error`], asked with [`Error::kind`] and [`Error::is_retryable`]), a bounded SSE parser
 //! ([`sse`]), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
 //! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), signed-card verification against a
-//! caller's trust store ([`signing`]), the push-notification receiver
-//! ([`webhook`]) and counters ([`Metrics`]).
+//! caller's trust store ([`signing`]), the push-notification receiver ([`webhook`]), counters
+//! ([`Metrics`]), and credentials for agents that require them: security schemes, providers,
+//! interceptors and TLS settings ([`auth`]).
 //!
 //! ```
 //! use std::time::Duration;
@@ -22,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod auth;
 mod cache;
 mod client;
 pub mod config;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::TestkitError;
+use crate::auth::{ClientAuth, Guard, TestPki};
 use crate::background::BackgroundServer;
 use crate::card::{self, CardFacts};
 use crate::record::{PushDelivery, RecordedRequest};
@@ -55,6 +56,10 @@ pub struct ScriptedAgentBuilder {
     card_path: Option<CardPath>,
     input_modes: Vec<String>,
     output_modes: Vec<String>,
+    guard: Option<Guard>,
+    extended: Option<Capabilities>,
+    tls: Option<TestPki>,
+    tenant: Option<String>,
 }
 
 impl Default for ScriptedAgentBuilder {
@@ -68,6 +73,10 @@ impl Default for ScriptedAgentBuilder {
             card_path: None,
             input_modes: vec!["text/plain".to_owned()],
             output_modes: vec!["text/plain".to_owned()],
+            guard: None,
+            extended: None,
+            tls: None,
+            tenant: None,
         }
     }
 }
@@ -129,6 +138,39 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Requires `guard`'s credentials on every A2A request (the card stays public) and names its
+    /// scheme in the card (1.0 cards).
+    #[must_use]
+    pub fn guard(mut self, guard: Guard) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
+    /// Declares `capabilities.extendedAgentCard` and answers `GetExtendedAgentCard` (behind the
+    /// guard) with a card that claims `capabilities` (which may be more than the public card's).
+    #[must_use]
+    pub fn extended_card(mut self, capabilities: Capabilities) -> Self {
+        self.extended = Some(capabilities);
+        self
+    }
+
+    /// Serves HTTPS with `pki`'s server certificate (for `127.0.0.1` and `localhost`); with
+    /// [`Guard::MutualTls`], only clients presenting a certificate of `pki`'s CA get through.
+    #[must_use]
+    pub fn tls(mut self, pki: TestPki) -> Self {
+        self.tls = Some(pki);
+        self
+    }
+
+    /// Names `tenant` in both interfaces of the (1.0) card, as spec §8.3.2 rule 4 has clients
+    /// send it: JSON-RPC requests must carry `params.tenant` (else `-32602`), HTTP+JSON paths
+    /// must start with `/{tenant}` (else 404).
+    #[must_use]
+    pub fn tenant(mut self, tenant: impl Into<String>) -> Self {
+        self.tenant = Some(tenant.into());
+        self
+    }
+
     /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
     ///
     /// # Errors
@@ -138,7 +180,8 @@ impl ScriptedAgentBuilder {
     pub async fn spawn(self) -> Result<RunningAgent, TestkitError> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(TestkitError::Bind)?;
         let addr = listener.local_addr().map_err(TestkitError::Bind)?;
-        let base_url = format!("http://{addr}");
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        let base_url = format!("{scheme}://{addr}");
         let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
         let rest_url = format!("{base_url}{REST_PATH}");
         let claims = self.script.card_claims(&self.capabilities);
@@ -150,7 +193,25 @@ impl ScriptedAgentBuilder {
             jsonrpc_url: &jsonrpc_url,
             rest_url: &rest_url,
         };
-        let card = card::card_json(self.protocol, &facts, &claims);
+        let mut card = card::card_json(self.protocol, &facts, &claims);
+        let guard = self.guard.as_ref();
+        // The agent does what its fullest card says: the extended one when it has one.
+        let acting = self.extended.as_ref().map_or_else(|| claims.clone(), |e| self.script.card_claims(e));
+        let extended_card = self.extended.as_ref().map(|extended| {
+            let claims = self.script.card_claims(extended);
+            let mut extended = card::card_json(self.protocol, &facts, &claims);
+            extended["description"] = serde_json::json!(format!("{} (extended card)", self.description));
+            crate::auth::decorate_card(&mut extended, guard, &base_url, true);
+            extended
+        });
+        crate::auth::decorate_card(&mut card, guard, &base_url, extended_card.is_some());
+        if let (Some(tenant), Some(interfaces)) =
+            (&self.tenant, card.get_mut("supportedInterfaces").and_then(Value::as_array_mut))
+        {
+            for interface in interfaces {
+                interface["tenant"] = serde_json::json!(tenant);
+            }
+        }
         let card_bytes = card.to_string().into_bytes();
         let http = reqwest::Client::builder()
             .no_proxy()
@@ -160,7 +221,7 @@ impl ScriptedAgentBuilder {
         let card_path = self.card_path.unwrap_or(CardPath::AgentCardJson);
         let shared = Arc::new(Shared {
             protocol: self.protocol,
-            behaviour: self.script.behaviour(&claims),
+            behaviour: self.script.behaviour(&acting),
             script: self.script,
             etag: card::etag(&card_bytes),
             card,
@@ -169,8 +230,28 @@ impl ScriptedAgentBuilder {
             started: Instant::now(),
             http,
             state: Mutex::new(AgentState::default()),
+            gate: crate::auth::Gate::new(self.guard.clone(), extended_card),
+            base_url: base_url.clone(),
+            tenant: self.tenant.clone(),
         });
-        let server = BackgroundServer::spawn(listener, server::router(Arc::clone(&shared)));
+        let app = server::router(Arc::clone(&shared));
+        let server = match &self.tls {
+            Some(pki) => {
+                let client_auth = if matches!(self.guard, Some(Guard::MutualTls)) {
+                    ClientAuth::Required
+                } else {
+                    ClientAuth::None
+                };
+                let acceptor = pki.acceptor(client_auth)?;
+                BackgroundServer::spawn_tls(crate::auth::TlsListener { tcp: listener, acceptor }, app)
+            }
+            None if matches!(self.guard, Some(Guard::MutualTls)) => {
+                return Err(TestkitError::Tls(
+                    "a mutual tls guard needs ScriptedAgentBuilder::tls".to_owned(),
+                ));
+            }
+            None => BackgroundServer::spawn(listener, app),
+        };
         Ok(RunningAgent { shared, addr, name: self.name, server })
     }
 }
@@ -215,9 +296,14 @@ impl RunningAgent {
         self.addr
     }
 
-    /// `http://127.0.0.1:<port>`, the origin a client discovers the card from.
+    /// `http://127.0.0.1:<port>` (`https` over TLS), the origin a client discovers the card from.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.shared.base_url.clone()
+    }
+
+    /// The embedded OAuth 2.0 token endpoint (answers only for [`Guard::OAuth2`]).
+    pub fn token_url(&self) -> String {
+        format!("{}{}", self.base_url(), crate::auth::TOKEN_PATH)
     }
 
     /// The URL of the card at its (preferred) well-known path.

@@ -30,6 +30,18 @@ impl BackgroundServer {
         BackgroundServer { stop: Some(stop), server: Some(server) }
     }
 
+    /// Serves `app` over TLS: only connections whose handshake succeeded reach it.
+    pub(crate) fn spawn_tls(listener: crate::auth::TlsListener, app: Router) -> BackgroundServer {
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            let graceful = async {
+                let _ = stopped.await;
+            };
+            let _ = axum::serve(listener, app).with_graceful_shutdown(graceful).await;
+        });
+        BackgroundServer { stop: Some(stop), server: Some(server) }
+    }
+
     /// Stops accepting connections, waits up to `grace` for open ones, then drops them.
     pub(crate) async fn shutdown(&mut self, grace: Duration) {
         if let Some(stop) = self.stop.take() {

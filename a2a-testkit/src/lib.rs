@@ -65,7 +65,11 @@
 //!   `returnImmediately` (0.3: `blocking: false`) is set.
 //! - **Operations**: `SendMessage`, `SendStreamingMessage`, `GetTask` (honours `historyLength`),
 //!   `ListTasks` (1.0 only), `CancelTask`, `SubscribeToTask` (first event: the Task snapshot),
-//!   the four push-config operations; `GetExtendedAgentCard` answers `-32004`.
+//!   the four push-config operations; `GetExtendedAgentCard` answers `-32004` unless the agent
+//!   has an extended card ([`ScriptedAgentBuilder::extended_card`]).
+//! - **Credentials** ([`auth`]): an agent may require a bearer token, an API key in a header,
+//!   query or cookie, HTTP basic, an OAuth 2.0 token from its own token endpoint, or a client
+//!   certificate ([`Guard`]); without them it answers 401.
 //! - **Push**: one POST per event to every config of the task; the body is the StreamResponse (1.0)
 //!   or the Task (0.3), with `Authorization: <scheme> <credentials>` when the config has
 //!   `authentication` and `X-A2A-Notification-Token` when it has a `token`.
@@ -139,6 +143,7 @@
 #![forbid(unsafe_code)]
 
 mod agent;
+pub mod auth;
 mod background;
 mod card;
 pub mod fleet;
@@ -154,6 +159,7 @@ mod webhook;
 mod wire;
 
 pub use agent::{RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder};
+pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
     Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
@@ -171,4 +177,7 @@ pub enum TestkitError {
     /// The HTTP client that POSTs push callbacks could not be built.
     #[error("cannot build the http client for push callbacks")]
     HttpClient(#[source] reqwest::Error),
+    /// TLS material could not be generated or loaded, or a guard needs TLS that was not set.
+    #[error("tls setup failed: {0}")]
+    Tls(String),
 }

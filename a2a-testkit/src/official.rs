@@ -41,7 +41,7 @@ use tokio::sync::OnceCell;
 
 pub use self::error::PeerError;
 pub use self::install::INSTALL_TIMEOUT;
-pub use self::kind::{OfficialSdk, PeerCapabilities, PeerKind};
+pub use self::kind::{OfficialSdk, PEER_BEARER_TOKEN, PeerCapabilities, PeerKind};
 pub use self::process::{RunningPeer, STOP_GRACE};
 
 use self::layout::Layout;
@@ -176,6 +176,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static JS_OVER_DECLARING: OnceCell<RunningPeer> = OnceCell::const_new();
     static PYTHON_SIGNED: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_SIGNED: OnceCell<RunningPeer> = OnceCell::const_new();
+    static PYTHON_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -185,6 +187,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::JsOverDeclaring => &JS_OVER_DECLARING,
         PeerKind::PythonSigned => &PYTHON_SIGNED,
         PeerKind::JsSigned => &JS_SIGNED,
+        PeerKind::PythonAuthenticated => &PYTHON_AUTHENTICATED,
+        PeerKind::JsAuthenticated => &JS_AUTHENTICATED,
     }
 }
 
@@ -220,6 +224,7 @@ async fn start_once(
         .arg("--step-ms")
         .arg(options.step.as_millis().to_string())
         .arg("--exit-on-stdin-eof")
+        .env("A2A_PEER_BEARER_TOKEN", PEER_BEARER_TOKEN)
         .current_dir(layout.root())
         .stdin(Stdio::piped())
         .stdout(stdout)

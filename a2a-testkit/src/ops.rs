@@ -121,7 +121,10 @@ pub(crate) async fn execute(shared: &Arc<Shared>, op: Op, params: Value) -> Outc
         Op::GetPushConfig => get_push_config(shared, &params).map(Outcome::Json),
         Op::ListPushConfigs => list_push_configs(shared, &params).map(Outcome::Json),
         Op::DeletePushConfig => delete_push_config(shared, &params).map(Outcome::Json),
-        Op::GetExtendedAgentCard => Err(A2aError::unsupported("This agent has no extended agent card")),
+        Op::GetExtendedAgentCard => match &shared.gate.extended_card {
+            Some(card) => Ok(Outcome::Json(card.clone())),
+            None => Err(A2aError::unsupported("This agent has no extended agent card")),
+        },
     };
     result.unwrap_or_else(Outcome::Error)
 }

@@ -46,14 +46,24 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_owned();
     let query = parts.uri.query().map(str::to_owned);
+    let bytes = to_bytes(body, BODY_LIMIT).await;
     // The body as JSON, or what was wrong with it (said in the JSON-RPC parse error).
-    let json: Result<Value, String> = match to_bytes(body, BODY_LIMIT).await {
+    let json: Result<Value, String> = match &bytes {
         Ok(bytes) if bytes.is_empty() => Err("the body is empty".to_owned()),
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("the body is not JSON ({e})")),
+        Ok(bytes) => serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON ({e})")),
         Err(_) => Err(format!("the body could not be read in full (the limit is {BODY_LIMIT} bytes)")),
     };
     let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref().ok());
     record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
+    let raw = bytes.as_ref().map(|b| b.as_ref()).unwrap_or_default();
+    if let Some(answer) = shared.gate.serve(&shared.base_url, &path, &parts.headers, raw) {
+        return answer;
+    }
+    if matches!(route, Route::JsonRpc { .. } | Route::Rest(_))
+        && let Some(denied) = shared.gate.check(&parts.headers, query.as_deref())
+    {
+        return denied;
+    }
 
     match route {
         Route::Card => serve_card(&shared, &parts.method, &parts.headers),
@@ -79,6 +89,11 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     }
 }
 
+/// The first value of query parameter `name`, percent-decoded.
+pub(crate) fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query_pairs(query).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
 fn classify(
     shared: &Shared,
     method: &Method,
@@ -97,6 +112,13 @@ fn classify(
     if shared.protocol == Protocol::V1_0
         && let Some(rest_path) = path.strip_prefix(REST_PATH)
     {
+        let rest_path = match &shared.tenant {
+            Some(tenant) => match rest_path.strip_prefix(&format!("/{tenant}")) {
+                Some(inside) => inside,
+                None => return Route::NotFound,
+            },
+            None => rest_path,
+        };
         return match rest_route(method, rest_path, query, json) {
             Some(route) => Route::Rest(route),
             None => Route::NotFound,
@@ -245,6 +267,11 @@ async fn jsonrpc(
         return failure(&id, A2aError::method_not_found());
     };
     let params = body.get("params").cloned().unwrap_or_else(|| json!({}));
+    if let Some(tenant) = &shared.tenant
+        && params.get("tenant").and_then(Value::as_str) != Some(tenant.as_str())
+    {
+        return failure(&id, A2aError::invalid_params(format!("params.tenant must be {tenant:?}")));
+    }
     match ops::execute(shared, op, params).await {
         Outcome::Json(result) => {
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))

@@ -183,6 +183,12 @@ pub(crate) struct Shared {
     pub(crate) started: Instant,
     pub(crate) http: reqwest::Client,
     pub(crate) state: Mutex<AgentState>,
+    /// What the agent requires of callers, and its extended card.
+    pub(crate) gate: crate::auth::Gate,
+    /// `http://127.0.0.1:<port>` (`https` when served over TLS).
+    pub(crate) base_url: String,
+    /// The tenant the card's interfaces name, which every request must carry.
+    pub(crate) tenant: Option<String>,
 }
 
 impl Shared {

@@ -3,13 +3,14 @@
 #   scripts/peers/start.sh NAME PORT [--step-ms MS] [--exit-on-stdin-eof]
 # NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | python-signed |
 #       js-honest | js-over-declaring | js-signed
+#       | python-authenticated | js-authenticated (these need A2A_PEER_BEARER_TOKEN in the environment)
 # The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
 # HTTP+JSON under /a2a/rest. Run scripts/peers/install.sh first. The interpreter replaces this
 # shell (exec), so the pid you started is the peer's own.
 set -euo pipefail
 
 usage() {
-    sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -34,6 +35,8 @@ case "$name" in
     js-honest) script="$here/js/honest.mjs" ;;
     js-over-declaring) script="$here/js/over_declaring.mjs" ;;
     js-signed) script="$here/js/signed.mjs" ;;
+    python-authenticated) script="$here/python/authenticated.py" ;;
+    js-authenticated) script="$here/js/authenticated.mjs" ;;
     *)
         echo "start.sh: unknown peer '$name'" >&2
         usage

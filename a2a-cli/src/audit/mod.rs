@@ -33,7 +33,7 @@ use futures::StreamExt;
 use serde::Serialize;
 
 use crate::card::{self, CardSummary};
-use crate::cli::AuditArgs;
+use crate::cli::{AuditArgs, CredentialArgs};
 use crate::errors;
 use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
 use crate::output;
@@ -55,6 +55,8 @@ pub struct AuditOptions {
     pub request_timeout: Duration,
     /// How long a task may stay `working` with nothing observable before the probe gives up.
     pub working_bound: Duration,
+    /// Credentials for agents that require them (none by default).
+    pub credentials: CredentialArgs,
 }
 
 impl Default for AuditOptions {
@@ -64,6 +66,7 @@ impl Default for AuditOptions {
             push_arrival_bound: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
             working_bound: Duration::from_secs(30),
+            credentials: CredentialArgs::default(),
         }
     }
 }
@@ -74,6 +77,7 @@ impl From<&AuditArgs> for AuditOptions {
             push_arrival_bound: args.push_arrival_bound,
             request_timeout: args.request_timeout,
             working_bound: args.working_bound,
+            credentials: args.credentials.clone(),
         }
     }
 }
@@ -188,7 +192,7 @@ pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> A
                 .collect::<Vec<_>>()
                 .await
         }
-        Err(e) => agents.iter().map(|(url, _)| AgentAudit::unreadable(url, errors::one_line(&e))).collect(),
+        Err(e) => agents.iter().map(|(url, _)| AgentAudit::unreadable(url, e.clone())).collect(),
     };
     let over_declaring = agents.iter().filter(|a| !a.over_declares.is_empty()).count();
     let not_audited = agents.iter().filter(|a| a.error.is_some()).count();
@@ -202,24 +206,33 @@ pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> A
     AuditReport { agents, over_declaring, not_audited, exit_status }
 }
 
-fn audit_client(options: &AuditOptions) -> Result<Client, a2a_client::Error> {
-    Client::builder()
+fn audit_client(options: &AuditOptions) -> Result<Client, String> {
+    let cadence = PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))
+        .map_err(|e| errors::one_line(&e))?;
+    let builder = Client::builder()
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(options.request_timeout)
         .unobservable_bound(options.working_bound)
-        .poll_cadence(PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))?)
-        .build()
+        .poll_cadence(cadence);
+    options.credentials.apply(builder)?.build().map_err(|e| errors::one_line(&e))
 }
 
 /// Audits one agent: its card, then one probe task depending on every claim the card makes.
 pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
     let base = card::base_url_of(url);
-    let discovered = match client.discover(base).await {
+    let mut discovered = match client.discover(base).await {
         Ok(card) => card,
         Err(e) => {
             return AgentAudit::unreadable(url, card::explain_fetch_error(base, &e, errors::one_line));
         }
     };
+    // With credentials that allow it, the extended card is the one audited (it may claim more).
+    if discovered.card().capabilities.extended_agent_card == Some(true)
+        && let Ok(connection) = client.connect(base).await
+        && connection.uses_extended_card()
+    {
+        discovered = connection.card().clone();
+    }
     let summary = match CardSummary::of(&discovered) {
         Ok(summary) => summary,
         Err(e) => return AgentAudit::unreadable(url, format!("the card cannot be used: {e}")),

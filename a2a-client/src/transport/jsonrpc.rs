@@ -138,6 +138,9 @@ fn result_of(mut answer: Value, id: &str, what: &'static str) -> Result<Value, E
 /// The error for a non-2xx answer: a JSON-RPC error when the body holds one, else the status.
 async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
     let wait = retry_after(response.headers());
+    if status == 401 || status == 403 {
+        return endpoint.rejected(status, url);
+    }
     if (502..=504).contains(&status) {
         return Error::from_status(status, Some(url)).with_retry_after(wait);
     }

@@ -82,6 +82,8 @@ pub(crate) struct Endpoint {
     /// The interface URL, resolved against the card's URL when the card gave a relative one.
     pub(crate) url: reqwest::Url,
     pub(crate) wire: Wire,
+    /// The credentials this connection sends, chosen from the card's security requirements.
+    pub(crate) auth: crate::auth::AuthLayer,
 }
 
 impl Endpoint {
@@ -91,6 +93,18 @@ impl Endpoint {
         agent: AgentBaseUrl,
         card: DiscoveredCard,
         interface: OfferedInterface,
+    ) -> Result<Self, Error> {
+        Self::for_skill(client, agent, card, interface, None)
+    }
+
+    /// As [`Endpoint::new`], meeting the security requirements of the card's skill `skill` (its own
+    /// when it lists any, else the card's).
+    pub(crate) fn for_skill(
+        client: Client,
+        agent: AgentBaseUrl,
+        card: DiscoveredCard,
+        interface: OfferedInterface,
+        skill: Option<&str>,
     ) -> Result<Self, Error> {
         let Some(wire) = Wire::of(&interface) else {
             return Err(Error::config(format!(
@@ -107,7 +121,32 @@ impl Endpoint {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(Error::config(format!("interface url must be http or https, not {}", url.scheme())));
         }
-        Ok(Self { client, agent, card, interface, url, wire })
+        let held = client.auth();
+        let requirements = crate::auth::select::requirements_for(card.card(), skill)?;
+        let selection = crate::auth::select::select(
+            card.card(),
+            requirements,
+            &held.credentials,
+            &agent,
+            held.has_client_identity,
+        )?;
+        let auth = crate::auth::AuthLayer {
+            agent: agent.clone(),
+            selection,
+            http: client.http().clone(),
+            timeout: client.config().request_timeout(),
+        };
+        Ok(Self { client, agent, card, interface, url, wire, auth })
+    }
+
+    /// This endpoint with `card` in place of the card it was opened from (the extended card).
+    pub(crate) fn with_card(self, card: DiscoveredCard) -> Self {
+        Self { card, ..self }
+    }
+
+    /// The error for a 401 or 403 answer.
+    pub(crate) fn rejected(&self, status: u16, url: &str) -> Error {
+        self.auth.rejected(status, url)
     }
 
     /// A request to `url` with the headers of this interface's protocol version.
@@ -140,8 +179,51 @@ impl Endpoint {
         request: reqwest::Request,
         url: &str,
     ) -> Result<reqwest::Response, Error> {
+        // A copy for the one resend after a 401, when a provider can refresh (bodies here are bytes).
+        let copy = if self.auth.sends_credentials() { request.try_clone() } else { None };
+        let response = self.exchange(request, url, 1).await?;
+        if response.status() == reqwest::StatusCode::UNAUTHORIZED
+            && let Some(copy) = copy
+            && self.auth.refresh_after_rejection()
+        {
+            tracing::debug!(agent = %self.agent.as_str(), "401 after a credential refresh was possible: sending once more");
+            return self.exchange(copy, url, 2).await;
+        }
+        Ok(response)
+    }
+
+    /// One send: the auth layer and the interceptors before, the interceptors after.
+    async fn exchange(
+        &self,
+        mut request: reqwest::Request,
+        url: &str,
+        attempt: u32,
+    ) -> Result<reqwest::Response, Error> {
+        use crate::auth::{Interceptor as _, RequestContext, ResponseInfo};
+        let context = RequestContext { agent: &self.agent, attempt };
+        self.auth.before(&mut request, &context).await?;
+        let interceptors = &self.client.auth().interceptors;
+        for interceptor in interceptors {
+            interceptor.before(&mut request, &context).await?;
+        }
         self.client.metrics().record_request(self.agent.as_str());
-        self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url))
+        let started = std::time::Instant::now();
+        let outcome = self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url));
+        if !interceptors.is_empty() {
+            let shown = crate::error::redact_url(url);
+            let info = ResponseInfo {
+                agent: &self.agent,
+                url: &shown,
+                status: outcome.as_ref().ok().map(|r| r.status().as_u16()),
+                elapsed: started.elapsed(),
+                error: outcome.as_ref().err(),
+                attempt,
+            };
+            for interceptor in interceptors {
+                interceptor.after(&info);
+            }
+        }
+        outcome
     }
 
     /// Runs `exchange` within the request timeout: a timeout fault naming `url` when it runs out.

@@ -147,6 +147,9 @@ pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
 /// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status.
 async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
     let wait = crate::retry::retry_after(response.headers());
+    if status == 401 || status == 403 {
+        return endpoint.rejected(status, url);
+    }
     match endpoint.read_json(response, url).await {
         Ok(body) if ProtocolError::is_rpc_status_body(&body) => {
             protocol(ProtocolError::from_rpc_status(status, &body), url)

@@ -34,10 +34,22 @@ pub enum PeerKind {
     /// `generateAgentCardSignature` (ES256 `js-ec-1`, EdDSA `js-ed-1`); the per-run public keys
     /// are served at `/test/jwks.json`.
     JsSigned,
+    /// a2a-sdk (Python) behind bearer authentication (Starlette's `AuthenticationMiddleware`):
+    /// every A2A request needs `Authorization: Bearer` [`PEER_BEARER_TOKEN`]. The public card
+    /// requires that scheme, claims nothing and declares `extendedAgentCard`; the extended card
+    /// claims streaming and push, which it does.
+    PythonAuthenticated,
+    /// @a2a-js/sdk (Node) behind bearer authentication (the SDK's `userBuilder` and a thin express
+    /// guard), with the same public and extended cards as [`PeerKind::PythonAuthenticated`].
+    JsAuthenticated,
 }
 
+/// The bearer token the authenticated peers accept (a test fixture, handed to every peer in the
+/// environment variable `A2A_PEER_BEARER_TOKEN`, never on its command line).
+pub const PEER_BEARER_TOKEN: &str = "a2a-interop-peer-token";
+
 impl PeerKind {
-    /// Every peer, in a stable order.
+    /// The peers that need no credentials, in a stable order.
     pub const ALL: [PeerKind; 8] = [
         PeerKind::PythonHonest,
         PeerKind::PythonOverDeclaring,
@@ -48,6 +60,24 @@ impl PeerKind {
         PeerKind::JsOverDeclaring,
         PeerKind::JsSigned,
     ];
+
+    /// The peers behind authentication ([`PeerKind::requires_credentials`]).
+    pub const AUTHENTICATED: [PeerKind; 2] = [PeerKind::PythonAuthenticated, PeerKind::JsAuthenticated];
+
+    /// Whether A2A requests need `Authorization: Bearer` [`PEER_BEARER_TOKEN`].
+    pub fn requires_credentials(self) -> bool {
+        matches!(self, PeerKind::PythonAuthenticated | PeerKind::JsAuthenticated)
+    }
+
+    /// What the extended card (`GetExtendedAgentCard`, with the token) declares, for the peers
+    /// that have one.
+    pub fn extended_card_claims(self) -> Option<PeerCapabilities> {
+        self.requires_credentials().then_some(PeerCapabilities {
+            streaming: true,
+            push_notifications: true,
+            state_transition_history: false,
+        })
+    }
 
     /// The name `scripts/peers/start.sh` knows this peer by, e.g. `python-honest`.
     pub fn name(self) -> &'static str {
@@ -60,6 +90,8 @@ impl PeerKind {
             PeerKind::JsHonest => "js-honest",
             PeerKind::JsOverDeclaring => "js-over-declaring",
             PeerKind::JsSigned => "js-signed",
+            PeerKind::PythonAuthenticated => "python-authenticated",
+            PeerKind::JsAuthenticated => "js-authenticated",
         }
     }
 
@@ -70,12 +102,16 @@ impl PeerKind {
             | PeerKind::PythonOverDeclaring
             | PeerKind::PythonSilentPush
             | PeerKind::PythonV03
-            | PeerKind::PythonSigned => OfficialSdk::Python,
-            PeerKind::JsHonest | PeerKind::JsOverDeclaring | PeerKind::JsSigned => OfficialSdk::Js,
+            | PeerKind::PythonSigned
+            | PeerKind::PythonAuthenticated => OfficialSdk::Python,
+            PeerKind::JsHonest
+            | PeerKind::JsOverDeclaring
+            | PeerKind::JsSigned
+            | PeerKind::JsAuthenticated => OfficialSdk::Js,
         }
     }
 
-    /// What the peer's Agent Card declares.
+    /// What the peer's public Agent Card declares.
     pub fn card_claims(self) -> PeerCapabilities {
         let streaming_and_push =
             PeerCapabilities { streaming: true, push_notifications: true, state_transition_history: false };
@@ -83,6 +119,7 @@ impl PeerKind {
             PeerKind::PythonOverDeclaring => {
                 PeerCapabilities { state_transition_history: true, ..streaming_and_push }
             }
+            PeerKind::PythonAuthenticated | PeerKind::JsAuthenticated => PeerCapabilities::default(),
             _ => streaming_and_push,
         }
     }
@@ -96,7 +133,11 @@ impl PeerKind {
             | PeerKind::PythonV03
             | PeerKind::PythonSigned
             | PeerKind::JsHonest
-            | PeerKind::JsSigned => PeerCapabilities { streaming: true, push_notifications: true, ..nothing },
+            | PeerKind::JsSigned
+            | PeerKind::PythonAuthenticated
+            | PeerKind::JsAuthenticated => {
+                PeerCapabilities { streaming: true, push_notifications: true, ..nothing }
+            }
             PeerKind::PythonSilentPush => PeerCapabilities { streaming: true, ..nothing },
             PeerKind::PythonOverDeclaring | PeerKind::JsOverDeclaring => nothing,
         }
@@ -180,9 +221,24 @@ mod tests {
     #[test]
     fn peer_names_are_unique_and_match_start_sh() {
         let start_sh = include_str!("../../../scripts/peers/start.sh");
-        for kind in PeerKind::ALL {
+        let every: Vec<PeerKind> = PeerKind::ALL.into_iter().chain(PeerKind::AUTHENTICATED).collect();
+        for kind in &every {
             assert!(start_sh.contains(&format!("    {})", kind.name())), "start.sh lacks {kind}");
-            assert_eq!(PeerKind::ALL.iter().filter(|other| other.name() == kind.name()).count(), 1);
+            assert_eq!(every.iter().filter(|other| other.name() == kind.name()).count(), 1);
+        }
+    }
+
+    #[test]
+    fn only_the_authenticated_peers_require_credentials_and_their_extended_cards_claim_more() {
+        assert!(
+            PeerKind::ALL
+                .iter()
+                .all(|kind| !kind.requires_credentials() && kind.extended_card_claims().is_none())
+        );
+        for kind in PeerKind::AUTHENTICATED {
+            assert!(kind.requires_credentials() && !kind.over_declares());
+            assert_eq!(kind.card_claims(), PeerCapabilities::default());
+            assert_eq!(kind.extended_card_claims(), Some(kind.implements()));
         }
     }
 }

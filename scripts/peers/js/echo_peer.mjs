@@ -32,7 +32,7 @@ function load(name) {
 }
 
 const express = load('express');
-const { TaskState, Role } = load('@a2a-js/sdk');
+const { TaskState, Role, AgentCard } = load('@a2a-js/sdk');
 const {
   AgentEvent,
   DefaultRequestHandler,
@@ -196,6 +196,15 @@ export function baseUrl(args) {
   return `http://${args.host}:${args.port}`;
 }
 
+/**
+ * A card in the SDK's own representation, from its wire JSON. The SDK writes the cards its request
+ * handler returns (GetExtendedAgentCard) through that representation, where a security scheme is a
+ * `{$case, value}` oneof: a wire-shaped scheme given to it directly comes out empty.
+ */
+export function cardFromJson(json) {
+  return AgentCard.fromJSON(json);
+}
+
 /** The card of the echo agent at `base`, with the given capabilities. */
 export function buildCard(name, base, { streaming, pushNotifications }) {
   const iface = (suffix, binding) => ({
@@ -236,18 +245,25 @@ export function buildCard(name, base, { streaming, pushNotifications }) {
  * The SDK's request handler; it enforces the capabilities of `card`. With `push`, configs are
  * stored and every event is POSTed to them.
  */
-export function buildHandler(card, args, { push }) {
+export function buildHandler(card, args, { push, extendedCard }) {
   const store = push ? new InMemoryPushNotificationStore() : undefined;
   const sender = push ? new DefaultPushNotificationSender(store, { timeout: 10000 }) : undefined;
-  return new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor(args.stepMs), undefined, store, sender);
+  return new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor(args.stepMs), undefined, store, sender, extendedCard);
 }
 
-/** Card at the well-known path (`servedCard`), JSON-RPC at /a2a/jsonrpc, HTTP+JSON under /a2a/rest. */
-export function buildApp(servedCard, handler) {
+/**
+ * Card at the well-known path (`servedCard`), JSON-RPC at /a2a/jsonrpc, HTTP+JSON under /a2a/rest.
+ * `userBuilder` (default: nobody is authenticated) and `guard` ({paths, middleware}, run before
+ * the A2A routes) are for peers behind authentication.
+ */
+export function buildApp(servedCard, handler, { userBuilder = UserBuilder.noAuthentication, guard } = {}) {
   const app = express();
   app.use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => servedCard }));
-  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.use(REST_PATH, restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  if (guard) {
+    for (const guarded of guard.paths) app.use(guarded, guard.middleware);
+  }
+  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler: handler, userBuilder }));
+  app.use(REST_PATH, restHandler({ requestHandler: handler, userBuilder }));
   return app;
 }
 

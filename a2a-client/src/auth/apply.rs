@@ -1,0 +1,225 @@
+//! The auth layer: an [`Interceptor`] that asks each scheme's provider for its credential and puts
+//! it where the card's scheme says, and the one resend after a 401 and a refresh.
+
+use std::time::Duration;
+
+use a2a_types::v1::SecurityScheme;
+use base64::Engine as _;
+use futures::future::BoxFuture;
+use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
+
+use super::intercept::{Interceptor, RequestContext};
+use super::provider::{Credential, CredentialRequest};
+use super::select::{PlannedScheme, Selection, describe};
+use crate::Error;
+use crate::discovery::AgentBaseUrl;
+
+/// The credentials of one connection, attached to each of its requests.
+#[derive(Debug)]
+pub(crate) struct AuthLayer {
+    pub(crate) agent: AgentBaseUrl,
+    pub(crate) selection: Selection,
+    pub(crate) http: reqwest::Client,
+    pub(crate) timeout: Duration,
+}
+
+impl AuthLayer {
+    /// Whether any credential is sent at all.
+    pub(crate) fn sends_credentials(&self) -> bool {
+        !self.selection.schemes.is_empty()
+    }
+
+    fn request_for<'a>(&'a self, planned: &'a PlannedScheme) -> CredentialRequest<'a> {
+        CredentialRequest {
+            agent: &self.agent,
+            scheme_name: &planned.name,
+            scheme: &planned.scheme,
+            scopes: &planned.scopes,
+            http: &self.http,
+            timeout: self.timeout,
+        }
+    }
+
+    /// After a 401: asks each provider to refresh; whether a resend may succeed.
+    pub(crate) fn refresh_after_rejection(&self) -> bool {
+        let mut refreshed = false;
+        for planned in &self.selection.schemes {
+            if let Some(provider) = &planned.provider {
+                refreshed |= provider.refresh_after_rejection(&self.request_for(planned));
+            }
+        }
+        refreshed
+    }
+
+    /// The error for a 401 or 403 answer: what was sent (scheme names only) and what the card asks.
+    pub(crate) fn rejected(&self, status: u16, url: &str) -> Error {
+        let what = if status == 401 { "rejected the credentials" } else { "refused access" };
+        let sent = if self.selection.schemes.is_empty() {
+            "no credentials were sent".to_owned()
+        } else {
+            let names: Vec<String> =
+                self.selection.schemes.iter().map(|p| describe(&p.name, Some(&p.scheme))).collect();
+            format!("sent: {}", names.join(" + "))
+        };
+        let asked = if self.selection.asked.is_empty() {
+            "the card asks for none".to_owned()
+        } else {
+            format!("the card asks for: {}", self.selection.asked)
+        };
+        Error::auth(Some(status), format!("the agent {what} with http {status} ({sent}; {asked})"))
+            .with_url(url)
+    }
+}
+
+impl Interceptor for AuthLayer {
+    fn before<'a>(
+        &'a self,
+        request: &'a mut reqwest::Request,
+        _context: &'a RequestContext<'a>,
+    ) -> BoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move {
+            for planned in &self.selection.schemes {
+                let Some(provider) = &planned.provider else { continue };
+                let credential = provider.credential(&self.request_for(planned)).await?;
+                place(request, planned, credential)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// `Basic base64(user:password)`, marked sensitive.
+pub(crate) fn basic_value(username: &str, password: &str) -> Result<HeaderValue, Error> {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"));
+    sensitive(&format!("Basic {encoded}"))
+}
+
+fn sensitive(value: &str) -> Result<HeaderValue, Error> {
+    let mut value = HeaderValue::from_str(value)
+        .map_err(|_| Error::config("a credential holds characters an http header cannot carry"))?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
+fn mismatch(planned: &PlannedScheme) -> Error {
+    Error::config(format!(
+        "the credential supplied for {} does not fit that kind of scheme",
+        describe(&planned.name, Some(&planned.scheme))
+    ))
+}
+
+/// Puts `credential` where `planned`'s scheme says.
+fn place(
+    request: &mut reqwest::Request,
+    planned: &PlannedScheme,
+    credential: Credential,
+) -> Result<(), Error> {
+    match (&planned.scheme, credential) {
+        (SecurityScheme::ApiKey(key), Credential::ApiKey(secret)) => match key
+            .location
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "header" => {
+                let name = HeaderName::from_bytes(key.name.as_bytes()).map_err(|_| {
+                    Error::config(format!("api key header name {:?} is not a valid header name", key.name))
+                })?;
+                request.headers_mut().insert(name, sensitive(secret.expose())?);
+                Ok(())
+            }
+            "query" => {
+                request.url_mut().query_pairs_mut().append_pair(&key.name, secret.expose());
+                Ok(())
+            }
+            "cookie" => {
+                let pair = format!("{}={}", key.name, secret.expose());
+                let joined = match request.headers().get(COOKIE).and_then(|v| v.to_str().ok()) {
+                    Some(existing) if !existing.is_empty() => format!("{existing}; {pair}"),
+                    _ => pair,
+                };
+                request.headers_mut().insert(COOKIE, sensitive(&joined)?);
+                Ok(())
+            }
+            other => Err(Error::config(format!(
+                "api key scheme {} puts its key in {other:?}, not header, query or cookie",
+                planned.name
+            ))),
+        },
+        (SecurityScheme::HttpAuth(http), Credential::Basic { username, password })
+            if http.scheme.eq_ignore_ascii_case("basic") =>
+        {
+            request.headers_mut().insert(AUTHORIZATION, basic_value(&username, password.expose())?);
+            Ok(())
+        }
+        (SecurityScheme::HttpAuth(http), Credential::Token(token)) => {
+            let scheme =
+                if http.scheme.eq_ignore_ascii_case("bearer") { "Bearer" } else { http.scheme.as_str() };
+            request.headers_mut().insert(AUTHORIZATION, sensitive(&format!("{scheme} {}", token.expose()))?);
+            Ok(())
+        }
+        (SecurityScheme::OAuth2(_) | SecurityScheme::OpenIdConnect(_), Credential::Token(token)) => {
+            request.headers_mut().insert(AUTHORIZATION, sensitive(&format!("Bearer {}", token.expose()))?);
+            Ok(())
+        }
+        _ => Err(mismatch(planned)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::{APIKeySecurityScheme, HTTPAuthSecurityScheme};
+
+    use crate::auth::Secret;
+
+    fn planned(scheme: SecurityScheme) -> PlannedScheme {
+        PlannedScheme { name: "s".into(), scheme, scopes: Vec::new(), provider: None }
+    }
+
+    fn key_in(location: &str) -> PlannedScheme {
+        planned(SecurityScheme::ApiKey(APIKeySecurityScheme {
+            location: location.into(),
+            name: "k".into(),
+            ..Default::default()
+        }))
+    }
+
+    fn request(url: &str) -> reqwest::Request {
+        reqwest::Request::new(reqwest::Method::POST, reqwest::Url::parse(url).unwrap())
+    }
+
+    #[test]
+    fn api_keys_join_existing_queries_and_cookies_and_headers_are_sensitive() {
+        let mut req = request("http://a.example/rest/tasks?historyLength=1");
+        place(&mut req, &key_in("query"), Credential::ApiKey(Secret::new("v 1"))).unwrap();
+        assert_eq!(req.url().query(), Some("historyLength=1&k=v+1"));
+        req.headers_mut().insert(COOKIE, HeaderValue::from_static("session=abc"));
+        place(&mut req, &key_in("cookie"), Credential::ApiKey(Secret::new("v2"))).unwrap();
+        assert_eq!(req.headers()[COOKIE], "session=abc; k=v2");
+        place(&mut req, &key_in("Header"), Credential::ApiKey(Secret::new("v3"))).unwrap();
+        assert_eq!(req.headers()["k"], "v3");
+        assert!(req.headers()["k"].is_sensitive() && req.headers()[COOKIE].is_sensitive());
+        assert!(place(&mut req, &key_in("body"), Credential::ApiKey(Secret::new("v"))).is_err());
+    }
+
+    #[test]
+    fn http_schemes_write_authorization_in_their_own_words() {
+        let http = |scheme: &str| {
+            planned(SecurityScheme::HttpAuth(HTTPAuthSecurityScheme {
+                scheme: scheme.into(),
+                ..Default::default()
+            }))
+        };
+        let mut req = request("http://a.example/");
+        let basic = Credential::Basic { username: "aladdin".into(), password: Secret::new("opensesame") };
+        place(&mut req, &http("Basic"), basic).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "Basic YWxhZGRpbjpvcGVuc2VzYW1l", "RFC 7617's example");
+        place(&mut req, &http("bearer"), Credential::Token(Secret::new("t"))).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "Bearer t");
+        place(&mut req, &http("DPoP"), Credential::Token(Secret::new("t"))).unwrap();
+        assert_eq!(req.headers()[AUTHORIZATION], "DPoP t");
+        let err = place(&mut req, &key_in("header"), Credential::Token(Secret::new("secret-t"))).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Config);
+        assert!(!err.to_string().contains("secret-t"));
+    }
+}

@@ -1,0 +1,365 @@
+//! OAuth 2.0 client credentials (RFC 6749 §4.4), with the token endpoint taken from the card's
+//! flow, from RFC 8414 metadata, or from OpenID Connect discovery; tokens cached per token endpoint
+//! and scopes, and fetched again shortly before they expire or after the agent answers 401.
+//!
+//! Written here rather than taken from the `oauth2` crate: its HTTP integration is built on reqwest
+//! 0.12, while this client uses reqwest 0.13 (its proxy, roots and client identity must reach the
+//! token endpoint too), and the exchange itself is one form POST.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use a2a_types::v1::{OAuthFlows, SecurityScheme};
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Secret;
+use super::provider::{Credential, CredentialProvider, CredentialRequest};
+use crate::Error;
+
+/// Default margin before a token's expiry at which it is fetched again: 30 s.
+pub const DEFAULT_REFRESH_MARGIN: Duration = Duration::from_secs(30);
+/// Largest token or discovery answer read: 64 KiB.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// How the client authenticates to the token endpoint (RFC 6749 §2.3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClientAuthentication {
+    /// HTTP basic with the client id and secret (`client_secret_basic`, the default).
+    #[default]
+    BasicHeader,
+    /// `client_id` and `client_secret` in the form body (`client_secret_post`).
+    FormBody,
+}
+
+/// The OAuth 2.0 client credentials grant, for `oauth2SecurityScheme`s with a `clientCredentials`
+/// flow and for `openIdConnectSecurityScheme`s.
+///
+/// ```
+/// use std::time::Duration;
+/// use a2a_client::auth::{Credentials, OAuth2ClientCredentials, Secret};
+///
+/// let oauth = OAuth2ClientCredentials::new("my-client", Secret::new("client-secret"))
+///     .scopes(["tasks.read"])
+///     .refresh_margin(Duration::from_secs(60));
+/// let credentials = Credentials::new().with(oauth);
+/// assert!(!format!("{credentials:?}").contains("client-secret"));
+/// ```
+pub struct OAuth2ClientCredentials {
+    client_id: String,
+    client_secret: Secret,
+    token_url: Option<String>,
+    scopes: Option<Vec<String>>,
+    refresh_margin: Duration,
+    authentication: ClientAuthentication,
+    /// Token endpoint and scopes to the cached token. One lock: concurrent requests that find no
+    /// token wait for one fetch.
+    tokens: tokio::sync::Mutex<HashMap<String, CachedToken>>,
+    /// Discovery or metadata URL to the token endpoint it named.
+    endpoints: std::sync::Mutex<HashMap<String, String>>,
+    fetched: std::sync::atomic::AtomicU64,
+    /// Set when an agent rejected a token: the next credential is fetched anew.
+    stale: std::sync::atomic::AtomicBool,
+}
+
+struct CachedToken {
+    token: Secret,
+    /// When to fetch a new one (expiry less the margin); `None`: until the agent rejects it.
+    refresh_at: Option<Instant>,
+}
+
+impl fmt::Debug for OAuth2ClientCredentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuth2ClientCredentials")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret)
+            .field("token_url", &self.token_url)
+            .field("scopes", &self.scopes)
+            .field("refresh_margin", &self.refresh_margin)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+    #[serde(default)]
+    token_type: Option<String>,
+    #[serde(default)]
+    expires_in: Option<Value>,
+}
+
+impl OAuth2ClientCredentials {
+    /// A client `client_id` with `client_secret`; the token endpoint and scopes come from the card
+    /// unless set here.
+    pub fn new(client_id: impl Into<String>, client_secret: impl Into<Secret>) -> Self {
+        Self {
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+            token_url: None,
+            scopes: None,
+            refresh_margin: DEFAULT_REFRESH_MARGIN,
+            authentication: ClientAuthentication::default(),
+            tokens: tokio::sync::Mutex::default(),
+            endpoints: std::sync::Mutex::default(),
+            fetched: std::sync::atomic::AtomicU64::new(0),
+            stale: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Uses `url` as the token endpoint whatever the card says.
+    #[must_use]
+    pub fn token_url(mut self, url: impl Into<String>) -> Self {
+        self.token_url = Some(url.into());
+        self
+    }
+
+    /// Asks for `scopes` instead of the scopes the card's requirement lists.
+    #[must_use]
+    pub fn scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Fetches a new token this long before the current one expires ([`DEFAULT_REFRESH_MARGIN`]); a
+    /// token that lives less than twice the margin is fetched again at half its life.
+    #[must_use]
+    pub fn refresh_margin(mut self, margin: Duration) -> Self {
+        self.refresh_margin = margin;
+        self
+    }
+
+    /// How the client authenticates to the token endpoint ([`ClientAuthentication::BasicHeader`]).
+    #[must_use]
+    pub fn client_authentication(mut self, how: ClientAuthentication) -> Self {
+        self.authentication = how;
+        self
+    }
+
+    /// How many tokens were fetched so far.
+    pub fn tokens_fetched(&self) -> u64 {
+        self.fetched.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn scopes_for<'a>(&'a self, request: &'a CredentialRequest<'a>) -> &'a [String] {
+        self.scopes.as_deref().unwrap_or(request.scopes())
+    }
+
+    /// The token endpoint for the request's scheme.
+    async fn token_endpoint(&self, request: &CredentialRequest<'_>) -> Result<String, Error> {
+        if let Some(url) = &self.token_url {
+            return Ok(url.clone());
+        }
+        match request.scheme() {
+            SecurityScheme::OAuth2(oauth) => {
+                if let OAuthFlows::ClientCredentials(flow) = &oauth.flows
+                    && !flow.token_url.is_empty()
+                {
+                    return Ok(flow.token_url.clone());
+                }
+                if !oauth.oauth2_metadata_url.is_empty() {
+                    return self.discovered_endpoint(request, &oauth.oauth2_metadata_url).await;
+                }
+                Err(Error::config(format!(
+                    "security scheme {} has no client credentials flow with a token url",
+                    request.scheme_name()
+                )))
+            }
+            SecurityScheme::OpenIdConnect(oidc) => {
+                self.discovered_endpoint(request, &oidc.open_id_connect_url).await
+            }
+            _ => Err(Error::config(format!(
+                "security scheme {} is not an oauth2 or openid connect scheme",
+                request.scheme_name()
+            ))),
+        }
+    }
+
+    /// The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata.
+    async fn discovered_endpoint(&self, request: &CredentialRequest<'_>, url: &str) -> Result<String, Error> {
+        if let Some(known) = self.endpoints.lock().map_err(|_| poisoned())?.get(url) {
+            return Ok(known.clone());
+        }
+        let answer = bounded(request.timeout(), url, async {
+            let response =
+                request.http().get(url).header(reqwest::header::ACCEPT, "application/json").send().await?;
+            let status = response.status().as_u16();
+            if !response.status().is_success() {
+                return Err(Error::from_status(status, Some(url)));
+            }
+            read_small_json(response, url).await
+        })
+        .await?;
+        let Some(endpoint) = answer.get("token_endpoint").and_then(Value::as_str) else {
+            return Err(Error::config("the discovery document names no token_endpoint").with_url(url));
+        };
+        let endpoint = endpoint.to_owned();
+        self.endpoints.lock().map_err(|_| poisoned())?.insert(url.to_owned(), endpoint.clone());
+        Ok(endpoint)
+    }
+
+    async fn fetch(&self, request: &CredentialRequest<'_>, url: &str) -> Result<CachedToken, Error> {
+        let scopes = self.scopes_for(request).join(" ");
+        let mut form = vec![("grant_type", "client_credentials")];
+        if !scopes.is_empty() {
+            form.push(("scope", scopes.as_str()));
+        }
+        if self.authentication == ClientAuthentication::FormBody {
+            form.push(("client_id", self.client_id.as_str()));
+            form.push(("client_secret", self.client_secret.expose()));
+        }
+        let mut body = reqwest::Url::parse("http://form.invalid/").map_err(|_| poisoned())?;
+        body.query_pairs_mut().extend_pairs(form);
+        let body = body.query().unwrap_or_default().to_owned();
+        let mut post = request
+            .http()
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(reqwest::header::ACCEPT, "application/json")
+            .body(body);
+        if self.authentication == ClientAuthentication::BasicHeader {
+            post = post.header(
+                reqwest::header::AUTHORIZATION,
+                super::apply::basic_value(
+                    &form_encode(&self.client_id),
+                    &form_encode(self.client_secret.expose()),
+                )?,
+            );
+        }
+        let answer = bounded(request.timeout(), url, async {
+            let response = post.send().await.map_err(|e| Error::from(e).with_url(url))?;
+            let status = response.status().as_u16();
+            let body = read_small_json(response, url).await;
+            if !(200..300).contains(&status) {
+                let code = body.ok().and_then(|b| b.get("error").and_then(Value::as_str).map(str::to_owned));
+                let code = code.map(|c| format!(" ({})", printable(&c))).unwrap_or_default();
+                return Err(Error::auth(
+                    Some(status),
+                    format!("the token endpoint refused the client credentials with http {status}{code}"),
+                )
+                .with_url(url));
+            }
+            body
+        })
+        .await?;
+        let answer: TokenAnswer = serde_json::from_value(answer).map_err(|_| {
+            Error::auth(None, "the token endpoint answered without an access_token").with_url(url)
+        })?;
+        if let Some(kind) = &answer.token_type
+            && !kind.eq_ignore_ascii_case("bearer")
+        {
+            return Err(Error::auth(
+                None,
+                format!("the token endpoint issued a {} token, not a bearer token", printable(kind)),
+            )
+            .with_url(url));
+        }
+        let lifetime = answer.expires_in.as_ref().and_then(|v| match v {
+            Value::Number(n) => n.as_u64(),
+            Value::String(s) => s.parse().ok(),
+            _ => None,
+        });
+        let refresh_at = lifetime.map(|secs| {
+            let life = Duration::from_secs(secs);
+            let early = if life >= self.refresh_margin * 2 { life - self.refresh_margin } else { life / 2 };
+            Instant::now() + early
+        });
+        self.fetched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::debug!(token_url = %crate::error::redact_url(url), "fetched an oauth2 access token");
+        Ok(CachedToken { token: Secret::new(answer.access_token), refresh_at })
+    }
+
+    fn cache_key(&self, request: &CredentialRequest<'_>, url: &str) -> String {
+        format!("{url} {}", self.scopes_for(request).join(" "))
+    }
+}
+
+impl CredentialProvider for OAuth2ClientCredentials {
+    fn supports(&self, scheme: &SecurityScheme) -> bool {
+        match scheme {
+            SecurityScheme::OAuth2(oauth) => {
+                matches!(oauth.flows, OAuthFlows::ClientCredentials(_))
+                    || !oauth.oauth2_metadata_url.is_empty()
+                    || self.token_url.is_some()
+            }
+            SecurityScheme::OpenIdConnect(_) => true,
+            _ => false,
+        }
+    }
+
+    fn credential<'a>(
+        &'a self,
+        request: &'a CredentialRequest<'a>,
+    ) -> BoxFuture<'a, Result<Credential, Error>> {
+        Box::pin(async move {
+            let url = self.token_endpoint(request).await?;
+            let key = self.cache_key(request, &url);
+            let mut tokens = self.tokens.lock().await;
+            if self.stale.swap(false, std::sync::atomic::Ordering::AcqRel) {
+                tokens.clear();
+            }
+            if let Some(cached) = tokens.get(&key)
+                && cached.refresh_at.is_none_or(|at| Instant::now() < at)
+            {
+                return Ok(Credential::Token(cached.token.clone()));
+            }
+            let fresh = self.fetch(request, &url).await?;
+            let token = fresh.token.clone();
+            tokens.insert(key, fresh);
+            Ok(Credential::Token(token))
+        })
+    }
+
+    fn refresh_after_rejection(&self, request: &CredentialRequest<'_>) -> bool {
+        // The cached token was rejected: the next credential forgets every cached token (the key
+        // needs the endpoint, which may need a discovery round trip; there are few entries) and
+        // fetches a fresh one, under the cache's lock so that concurrent rejections fetch once each.
+        let _ = request;
+        self.stale.store(true, std::sync::atomic::Ordering::Release);
+        true
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding of one value (RFC 6749 §2.3.1 asks it of the
+/// client id and secret before they go into the basic header).
+fn form_encode(value: &str) -> String {
+    let mut url = match reqwest::Url::parse("http://form.invalid/") {
+        Ok(url) => url,
+        Err(_) => return value.to_owned(),
+    };
+    url.query_pairs_mut().append_pair("v", value);
+    url.query().and_then(|q| q.strip_prefix("v=")).unwrap_or(value).to_owned()
+}
+
+/// A server-sent word, cut short and without control characters, for an error message.
+fn printable(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).take(64).collect()
+}
+
+fn poisoned() -> Error {
+    Error::config("oauth2 client state is unusable after a panic")
+}
+
+async fn bounded<T>(
+    bound: Duration,
+    url: &str,
+    exchange: impl std::future::Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    match tokio::time::timeout(bound, exchange).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(Error::transport(
+            crate::TransportFault::Timeout,
+            Some(format!("no complete answer within {bound:?}").into()),
+        )
+        .with_url(url)),
+    }
+}
+
+async fn read_small_json(response: reqwest::Response, url: &str) -> Result<Value, Error> {
+    let body = crate::discovery::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
+    a2a_types::parse::from_slice(&body)
+        .map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))
+}

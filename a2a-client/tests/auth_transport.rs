@@ -1,0 +1,173 @@
+//! TLS and HTTP settings: mutual TLS with generated certificates, custom roots, a proxy, an HTTP
+//! client brought from elsewhere, and interceptors around each request.
+
+mod auth_common;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use a2a_client::auth::{
+    BearerToken, ClientIdentity, Credentials, Interceptor, RequestContext, ResponseInfo, Secret,
+};
+use a2a_client::{ErrorKind, RetryPolicy};
+use a2a_testkit::{Guard, RunningAgent, ScriptedAgent, TestPki};
+use futures::future::BoxFuture;
+
+use auth_common::*;
+
+async fn mtls_agent(pki: &TestPki) -> RunningAgent {
+    ScriptedAgent::builder().guard(Guard::MutualTls).tls(pki.clone()).spawn().await.unwrap()
+}
+
+#[tokio::test]
+async fn mutual_tls_authenticates_with_a_client_certificate_of_the_agents_ca() {
+    let pki = TestPki::generate().unwrap();
+    let agent = mtls_agent(&pki).await;
+    assert!(agent.base_url().starts_with("https://127.0.0.1:"));
+    let root = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let client = builder()
+        .add_root_certificate(root)
+        .client_identity(ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap())
+        .build()
+        .unwrap();
+    completes(&client.connect(&agent.base_url()).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn mutual_tls_without_a_client_identity_fails_at_connect_and_a_foreign_one_never_gets_through() {
+    let pki = TestPki::generate().unwrap();
+    let agent = mtls_agent(&pki).await;
+    let root = || reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    // The TLS server asks every connection for a certificate, so without one even discovery
+    // fails; with the card cached by a client that has one, connect itself names the mtls scheme.
+    let shared_cache = a2a_client::DiscoveryCache::new(Duration::from_secs(60), Duration::from_secs(60));
+    let with_identity = builder()
+        .add_root_certificate(root())
+        .client_identity(ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap())
+        .discovery_cache(shared_cache.clone())
+        .build()
+        .unwrap();
+    with_identity.discover(&agent.base_url()).await.unwrap();
+    let without = builder().add_root_certificate(root()).discovery_cache(shared_cache).build().unwrap();
+    let err = without.connect(&agent.base_url()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Auth);
+    assert!(err.to_string().contains("mtls (mutual tls)"), "{err}");
+
+    let seen = agent.requests().len();
+    let foreign = builder()
+        .retry_policy(RetryPolicy::no_retry())
+        .add_root_certificate(root())
+        .client_identity(ClientIdentity::from_pem(pki.untrusted_client_identity_pem.as_bytes()).unwrap())
+        .build()
+        .unwrap();
+    assert!(foreign.discover(&agent.base_url()).await.is_err());
+    assert_eq!(agent.requests().len(), seen, "no request passed the handshake with a foreign certificate");
+}
+
+#[tokio::test]
+async fn an_agent_over_https_is_reached_with_a_custom_root_and_refused_without_it() {
+    let pki = TestPki::generate().unwrap();
+    let agent = ScriptedAgent::builder().tls(pki.clone()).spawn().await.unwrap();
+    let root = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let trusting = builder().add_root_certificate(root).build().unwrap();
+    completes(&trusting.connect(&agent.base_url()).await.unwrap()).await;
+    let err =
+        builder().retry_policy(RetryPolicy::no_retry()).build().unwrap().discover(&agent.base_url()).await;
+    assert!(err.is_err(), "an unknown CA is not trusted");
+}
+
+#[tokio::test]
+async fn a_brought_http_client_is_used_and_cannot_be_combined_with_tls_settings() {
+    let agent = guarded(Guard::bearer("tok-own")).await;
+    let own = reqwest::Client::builder().no_proxy().build().unwrap();
+    let client = builder()
+        .http_client(own.clone())
+        .credentials(Credentials::new().with(BearerToken::new(Secret::new("tok-own"))))
+        .build()
+        .unwrap();
+    completes(&client.connect(&agent.base_url()).await.unwrap()).await;
+    let err = builder().http_client(own).no_proxy().build().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+}
+
+#[tokio::test]
+async fn a_configured_proxy_carries_every_request() {
+    // The "proxy" is a second agent: it answers what it is sent, so the target never sees a request.
+    let target = ScriptedAgent::builder().spawn().await.unwrap();
+    let proxy = ScriptedAgent::builder().spawn().await.unwrap();
+    let client = builder().proxy(reqwest::Proxy::http(proxy.base_url()).unwrap()).build().unwrap();
+    client.discover(&target.base_url()).await.unwrap();
+    assert!(target.requests().is_empty(), "the target was reached directly");
+    let through = proxy.requests();
+    assert_eq!(through.len(), 1);
+    assert_eq!(through[0].path, "/.well-known/agent-card.json");
+    assert_eq!(through[0].header("host"), Some(target.addr().to_string().as_str()));
+}
+
+#[derive(Debug, Default)]
+struct Recorder {
+    seen: Mutex<Vec<(u32, Option<u16>, bool)>>,
+    before: AtomicU32,
+}
+
+impl Interceptor for Recorder {
+    fn before<'a>(
+        &'a self,
+        request: &'a mut reqwest::Request,
+        context: &'a RequestContext<'a>,
+    ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
+        self.before.fetch_add(1, Ordering::Relaxed);
+        let credentials_attached = request.headers().contains_key("authorization");
+        request.headers_mut().insert(
+            "traceparent",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".parse().unwrap(),
+        );
+        request
+            .headers_mut()
+            .insert("x-saw-auth", if credentials_attached { "yes" } else { "no" }.parse().unwrap());
+        let _ = context.agent();
+        Box::pin(async { Ok(()) })
+    }
+
+    fn after(&self, response: &ResponseInfo<'_>) {
+        assert!(!response.url().contains('?'));
+        self.seen.lock().unwrap().push((
+            response.attempt(),
+            response.status(),
+            response.elapsed() > Duration::ZERO,
+        ));
+    }
+}
+
+#[tokio::test]
+async fn interceptors_run_after_the_auth_layer_and_see_status_and_timing() {
+    let agent = guarded(Guard::bearer("tok-i")).await;
+    let recorder = Arc::new(Recorder::default());
+    #[derive(Debug)]
+    struct Shared(Arc<Recorder>);
+    impl Interceptor for Shared {
+        fn before<'a>(
+            &'a self,
+            request: &'a mut reqwest::Request,
+            context: &'a RequestContext<'a>,
+        ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
+            self.0.before(request, context)
+        }
+        fn after(&self, response: &ResponseInfo<'_>) {
+            self.0.after(response);
+        }
+    }
+    let client = builder()
+        .credentials(Credentials::new().with(BearerToken::new(Secret::new("tok-i"))))
+        .interceptor(Shared(recorder.clone()))
+        .default_header("X-Team", Secret::new("blue"))
+        .build()
+        .unwrap();
+    completes(&client.connect(&agent.base_url()).await.unwrap()).await;
+    let sent = &agent.requests_for("SendMessage")[0];
+    assert_eq!(sent.header("x-saw-auth"), Some("yes"), "the auth layer ran first");
+    assert!(sent.header("traceparent").is_some());
+    assert_eq!(sent.header("x-team"), Some("blue"), "default headers reach every request");
+    assert_eq!(*recorder.seen.lock().unwrap(), vec![(1, Some(200), true)]);
+}
