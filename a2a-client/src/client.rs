@@ -80,7 +80,7 @@ impl Client {
     /// wait for the first and read its card.
     ///
     /// # Errors
-    /// [`crate::ErrorKind::Config`] for a base URL that is not http(s); a transport fault once the retry
+    /// [`crate::ErrorKind::Misuse`] for a base URL that is not http(s); a transport fault once the retry
     /// budget is spent; [`crate::ErrorKind::Status`] when neither well-known path serves a card (404)
     /// or the server answers another unexpected status; [`crate::ErrorKind::BadInput`] when the card
     /// is not a JSON object or is over 8 MiB; [`crate::ErrorKind::CardSignature`] when the card's

@@ -7,7 +7,7 @@
 //!
 //! Not spoken: 0.3 over HTTP+JSON and gRPC (either version). The official 0.3 servers and the
 //! interop peers serve 0.3 over JSON-RPC, so a 0.3 agent is reached there; a card offering only
-//! interfaces this client does not speak is a [`crate::ErrorKind::Config`] error from
+//! interfaces this client does not speak is a [`crate::ErrorKind::Protocol`] error from
 //! [`Client::connect`] that lists what was offered.
 //!
 //! ```no_run
@@ -109,7 +109,7 @@ impl Client {
         else {
             let listed: Vec<String> =
                 offered.iter().map(|i| format!("{} over {}", i.protocol_version, i.binding)).collect();
-            return Err(Error::config(format!(
+            return Err(Error::protocol_answer(format!(
                 "the agent offers no interface this client speaks (offered: {})",
                 listed.join(", ")
             ))
@@ -435,7 +435,7 @@ impl AgentConnection {
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
-    serde_json::to_value(value).map_err(|e| Error::config(format!("request could not be written: {e}")))
+    serde_json::to_value(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
 }
 
 fn post<'a, T: Serialize>(
@@ -455,5 +455,5 @@ fn get<'a, T: Serialize>(
 }
 
 fn not_in_v03(operation: &str) -> Error {
-    Error::config(format!("{operation} does not exist in protocol 0.3, which this agent speaks"))
+    Error::misuse(format!("{operation} does not exist in protocol 0.3, which this agent speaks"))
 }

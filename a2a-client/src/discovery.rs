@@ -49,19 +49,19 @@ impl AgentBaseUrl {
     /// Checks and normalises `url`.
     ///
     /// # Errors
-    /// [`crate::ErrorKind::Config`] when `url` is not an absolute http or https URL, or carries
+    /// [`crate::ErrorKind::Misuse`] when `url` is not an absolute http or https URL, or carries
     /// credentials (they belong in headers, and would end up in cache keys and logs).
     pub fn parse(url: &str) -> Result<Self, Error> {
         let mut parsed = reqwest::Url::parse(url)
-            .map_err(|e| Error::config(format!("agent base url is not a url: {e}")))?;
+            .map_err(|e| Error::misuse(format!("agent base url is not a url: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(Error::config(format!(
+            return Err(Error::misuse(format!(
                 "agent base url must be http or https, not {}",
                 parsed.scheme()
             )));
         }
         if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(Error::config("agent base url must not carry credentials"));
+            return Err(Error::misuse("agent base url must not carry credentials"));
         }
         parsed.set_query(None);
         parsed.set_fragment(None);
@@ -420,7 +420,7 @@ mod tests {
 
     #[test]
     fn base_urls_with_credentials_or_other_schemes_are_refused() {
-        assert_eq!(AgentBaseUrl::parse("http://u:p@agent.example").unwrap_err().kind(), ErrorKind::Config);
+        assert_eq!(AgentBaseUrl::parse("http://u:p@agent.example").unwrap_err().kind(), ErrorKind::Misuse);
         assert!(AgentBaseUrl::parse("ftp://agent.example").is_err());
         assert!(AgentBaseUrl::parse("agent.example").is_err());
     }

@@ -61,43 +61,9 @@ pub enum ErrorKind {
     CardSignature,
 }
 
-/// Which transport fault happened; see [`Error::transport_fault`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TransportFault {
-    /// The connection could not be opened.
-    Connect,
-    /// A bound ran out: connect, request, or SSE idle.
-    Timeout,
-    /// The connection broke after it was opened (reset, body cut short).
-    Reset,
-    /// A stream ended in the middle of an event: the agent or an intermediary dropped it.
-    Truncated,
-    /// An intermediary or the agent reported itself unavailable: HTTP 502, 503 or 504.
-    Unavailable(u16),
-    /// Any other fault below HTTP (TLS, redirect loop...). Not retried: repeating it changes nothing.
-    Other,
-}
-
-impl TransportFault {
-    /// Whether repeating the request can reasonably succeed.
-    pub fn is_retryable(self) -> bool {
-        !matches!(self, TransportFault::Other)
-    }
-}
-
-impl fmt::Display for TransportFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TransportFault::Connect => f.write_str("connection failed"),
-            TransportFault::Timeout => f.write_str("timed out"),
-            TransportFault::Reset => f.write_str("connection reset"),
-            TransportFault::Truncated => f.write_str("stream ended mid-event"),
-            TransportFault::Unavailable(status) => write!(f, "service unavailable (http {status})"),
-            TransportFault::Other => f.write_str("transport error"),
-        }
-    }
-}
+/// Which transport fault happened (see [`Error::transport_fault`]): the typestate's words, so the
+/// verifier reads the client's faults as they are.
+pub use a2a_typestate::TransportFault;
 
 #[derive(Debug, thiserror::Error)]
 enum Repr {

@@ -14,7 +14,8 @@
 //!     "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
 //!                  "reason": "UNSUPPORTED_OPERATION", "domain": "a2a-protocol.org"}]}});
 //! let err = ProtocolError::from_rpc_status(400, &rest);
-//! assert_eq!(err.code(), Some(ProtocolError::UNSUPPORTED_OPERATION));
+//! assert_eq!(err.a2a_code(), Some(a2a_types::error::A2aErrorCode::UnsupportedOperation));
+//! assert_eq!(err.code(), Some(-32004));
 //! assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
 //! ```
 // The code <-> reason table is `a2a_types::error::A2aErrorCode`'s. Reading stays lenient here (any
@@ -36,15 +37,6 @@ pub struct ProtocolError {
 }
 
 impl ProtocolError {
-    /// `TaskNotFoundError`.
-    pub const TASK_NOT_FOUND: i64 = -32001;
-    /// `PushNotificationNotSupportedError`: what an agent answers a push call when it has no push.
-    pub const PUSH_NOTIFICATION_NOT_SUPPORTED: i64 = -32003;
-    /// `UnsupportedOperationError`: what an agent answers a streaming call when it cannot stream.
-    pub const UNSUPPORTED_OPERATION: i64 = -32004;
-    /// `VersionNotSupportedError`.
-    pub const VERSION_NOT_SUPPORTED: i64 = -32009;
-
     /// Reads a JSON-RPC `error` object (the value of the response's `error` member).
     pub fn from_jsonrpc(error: &Value) -> Self {
         let code = error.get("code").and_then(Value::as_i64);
@@ -102,12 +94,12 @@ impl ProtocolError {
 
     /// Whether the agent said it does not support the operation (streaming, subscribe, extended card).
     pub fn is_unsupported_operation(&self) -> bool {
-        self.code == Some(Self::UNSUPPORTED_OPERATION)
+        self.a2a_code() == Some(A2aErrorCode::UnsupportedOperation)
     }
 
     /// Whether the agent said it does not support push notifications.
     pub fn is_push_notification_not_supported(&self) -> bool {
-        self.code == Some(Self::PUSH_NOTIFICATION_NOT_SUPPORTED)
+        self.a2a_code() == Some(A2aErrorCode::PushNotificationNotSupported)
     }
 }
 

@@ -333,7 +333,7 @@ impl PushReceiver {
     pub async fn next_callback(&self, task: &TaskId, bound: Duration) -> Result<PushArrival, Error> {
         let queue = self.shared.lock().queues.get(task).map(|q| q.rx.clone());
         let Some(queue) = queue else {
-            return Err(Error::config(format!("no push registration for task {task}")));
+            return Err(Error::misuse(format!("no push registration for task {task}")));
         };
         let start = Instant::now();
         let mut queue = match tokio::time::timeout(bound, queue.lock()).await {

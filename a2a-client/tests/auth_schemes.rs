@@ -107,7 +107,7 @@ async fn a_skills_own_requirements_are_met_on_a_connection_for_that_skill() {
     assert_eq!(err.kind(), ErrorKind::Auth, "the card level sends nothing");
     assert!(err.to_string().contains("no credentials were sent"), "{err}");
     completes(&connection.for_skill("admin").unwrap()).await;
-    assert_eq!(connection.for_skill("nope").unwrap_err().kind(), ErrorKind::Config);
+    assert_eq!(connection.for_skill("nope").unwrap_err().kind(), ErrorKind::Misuse);
     let anonymous = builder().build().unwrap().connect(&base).await.unwrap();
     let err = anonymous.for_skill("admin").unwrap_err();
     assert!(err.kind() == ErrorKind::Auth && err.to_string().contains("bearer (http bearer)"), "{err}");

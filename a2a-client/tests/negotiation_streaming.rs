@@ -206,8 +206,8 @@ async fn a_refused_task_is_never_sent_again_on_the_negotiation_path() {
     assert_eq!(sent_ids.len(), 1);
     assert_ne!(sent_ids[0], message_id.as_str(), "the fallback is a new message, not a replay");
     assert_eq!(client.metrics().snapshot().fallbacks, 1);
-    // An unrelated error path stays an error: a malformed URL is a Config error, not a refusal.
+    // An unrelated error path stays an error: a malformed URL is a misuse of the API, not a refusal.
     let err = client.run_task("not a url", text("x"), &streaming()).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Config);
+    assert_eq!(err.kind(), ErrorKind::Misuse);
     agent.shutdown().await;
 }

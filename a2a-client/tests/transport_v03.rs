@@ -109,7 +109,7 @@ async fn list_tasks_is_refused_locally_since_0_3_has_no_such_method() {
     let agent = v03_agent(Script::honest()).await;
     let client = client();
     let err = connect(&client, &agent).await.list_tasks(Default::default()).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Config);
+    assert_eq!(err.kind(), ErrorKind::Misuse);
     assert!(err.to_string().contains("ListTasks"), "{err}");
     assert!(agent.requests_for("ListTasks").is_empty(), "nothing was sent");
 }

@@ -213,7 +213,7 @@ async fn absence_within_the_bound_is_reported_as_absent() {
 async fn waiting_on_a_task_never_registered_is_a_usage_error() {
     let receiver = receiver().await;
     let err = receiver.next_callback(&TaskId::new("ghost"), SHORT).await.unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Config);
+    assert_eq!(err.kind(), ErrorKind::Misuse);
 }
 
 #[tokio::test]

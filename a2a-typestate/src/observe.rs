@@ -11,7 +11,7 @@
 //!         task_id: TaskId::new("t1"), context_id: None, state: TaskState::Working, message: None,
 //!         via: Channel::Stream, artifacts: None,
 //!     },
-//!     Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::ConnectionReset },
+//!     Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::Reset },
 //! ];
 //! assert_eq!(seen[2].to_string(), "connection reset on SendStreamingMessage");
 //! ```
@@ -68,41 +68,44 @@ impl Call {
     }
 }
 
-/// A fault below the protocol: retryable, and never evidence about the card.
+/// A fault below the protocol: evidence about the network, never about the card. The one
+/// transport-fault type of the workspace: the client reports its errors in these words too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TransportFault {
-    /// The connection was reset or refused, or a stream was cut mid-way.
-    ConnectionReset,
-    /// HTTP 502 Bad Gateway.
-    BadGateway,
-    /// HTTP 503 Service Unavailable.
-    ServiceUnavailable,
-    /// HTTP 504 Gateway Timeout.
-    GatewayTimeout,
-    /// A client-side timeout (connect, read, SSE idle).
+    /// The connection could not be opened.
+    Connect,
+    /// A bound ran out: connect, request, or SSE idle.
     Timeout,
+    /// The connection broke after it was opened (reset, body cut short).
+    Reset,
+    /// A stream ended in the middle of an event: the agent or an intermediary dropped it.
+    Truncated,
+    /// An intermediary or the agent reported itself unavailable: HTTP 502, 503 or 504.
+    Unavailable(u16),
+    /// Any other fault below HTTP (TLS, redirect loop...). Not retried: repeating it changes nothing.
+    Other,
+}
+
+impl TransportFault {
+    /// Whether repeating the request can reasonably succeed.
+    pub fn is_retryable(self) -> bool {
+        !matches!(self, TransportFault::Other)
+    }
 }
 
 impl fmt::Display for TransportFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::ConnectionReset => "connection reset",
-            Self::BadGateway => "HTTP 502",
-            Self::ServiceUnavailable => "HTTP 503",
-            Self::GatewayTimeout => "HTTP 504",
-            Self::Timeout => "timeout",
-        })
+        match self {
+            TransportFault::Connect => f.write_str("connection failed"),
+            TransportFault::Timeout => f.write_str("timed out"),
+            TransportFault::Reset => f.write_str("connection reset"),
+            TransportFault::Truncated => f.write_str("stream ended mid-event"),
+            TransportFault::Unavailable(status) => write!(f, "service unavailable (http {status})"),
+            TransportFault::Other => f.write_str("transport error"),
+        }
     }
 }
-
-/// A2A error code `UnsupportedOperationError`: what an agent answers to a streaming call when it
-/// does not stream.
-pub const UNSUPPORTED_OPERATION: i32 = -32004;
-
-/// A2A error code `PushNotificationNotSupportedError`: what an agent answers to a push-config call
-/// when it does not push.
-pub const PUSH_NOTIFICATION_NOT_SUPPORTED: i32 = -32003;
 
 /// The media types a message exchange used: what reaches condition 3 of the refusal rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

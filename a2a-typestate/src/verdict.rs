@@ -12,7 +12,7 @@
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
 //! let mut verifier = Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
-//! let fault = TransportFault::BadGateway;
+//! let fault = TransportFault::Unavailable(502);
 //! verifier.observe(Duration::ZERO, Observed::TransportFault { call: Call::SendStreamingMessage, fault });
 //!
 //! // A 502 says nothing about the card: pending, and the advice is to retry.

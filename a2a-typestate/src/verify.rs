@@ -56,14 +56,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::error::A2aErrorCode;
 use a2a_types::{MessageId, TaskState};
 
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};
 use crate::card::CardClaims;
-use crate::observe::{
-    Call, Channel, Elapsed, Observed, PUSH_NOTIFICATION_NOT_SUPPORTED, UNSUPPORTED_OPERATION,
-};
+use crate::observe::{Call, Channel, Elapsed, Observed};
 use crate::verdict::{LifecycleFault, Pending, PendingReason, Verdict};
 use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
 
@@ -277,7 +276,7 @@ impl Verifier {
                 }
                 Observed::AgentError { call, code }
                     if call.is_streaming()
-                        && *code == UNSUPPORTED_OPERATION
+                        && is(*code, A2aErrorCode::UnsupportedOperation)
                         && !stream_seen
                         && !self.terminal_before(seq) =>
                 {
@@ -347,7 +346,7 @@ impl Verifier {
         for (seq, (at, observed)) in self.log.iter().enumerate() {
             match observed {
                 Observed::AgentError { call: Call::PushNotificationConfig, code }
-                    if *code == PUSH_NOTIFICATION_NOT_SUPPORTED && registered.is_none() =>
+                    if is(*code, A2aErrorCode::PushNotificationNotSupported) && registered.is_none() =>
                 {
                     let contradiction = Contradiction::AgentSaysUnsupported {
                         call: Call::PushNotificationConfig,
@@ -398,4 +397,10 @@ impl Verifier {
             None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback { deadline: None })),
         }
     }
+}
+
+/// `true` when the agent's error `code` is the protocol's `named` error (the one code table is
+/// `a2a_types::error::A2aErrorCode`).
+fn is(code: i32, named: A2aErrorCode) -> bool {
+    A2aErrorCode::from_code(i64::from(code)) == named
 }

@@ -43,10 +43,10 @@ fn call() -> impl Strategy<Value = Call> {
 
 fn fault() -> impl Strategy<Value = TransportFault> {
     prop::sample::select(vec![
-        TransportFault::ConnectionReset,
-        TransportFault::BadGateway,
-        TransportFault::ServiceUnavailable,
-        TransportFault::GatewayTimeout,
+        TransportFault::Reset,
+        TransportFault::Unavailable(502),
+        TransportFault::Unavailable(503),
+        TransportFault::Unavailable(504),
         TransportFault::Timeout,
     ])
 }

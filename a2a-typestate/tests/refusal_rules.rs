@@ -191,10 +191,10 @@ fn divergence_with_no_sent_message_on_record_does_not_refuse() {
 #[test]
 fn transport_faults_are_retryable_and_never_a_refusal() {
     let faults = [
-        TransportFault::ConnectionReset,
-        TransportFault::BadGateway,
-        TransportFault::ServiceUnavailable,
-        TransportFault::GatewayTimeout,
+        TransportFault::Reset,
+        TransportFault::Unavailable(502),
+        TransportFault::Unavailable(503),
+        TransportFault::Unavailable(504),
         TransportFault::Timeout,
     ];
     for fault in faults {
@@ -224,7 +224,10 @@ fn transport_fault_on_the_first_streaming_call_is_retried_not_refused() {
         &mut verifier,
         [
             sent_text(),
-            Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::BadGateway },
+            Observed::TransportFault {
+                call: Call::SendStreamingMessage,
+                fault: TransportFault::Unavailable(502),
+            },
         ],
     );
     let verdict = verifier.verdict(Capability::Streaming, secs(60));
@@ -619,10 +622,7 @@ fn artifact_missing_from_a_stream_cut_by_a_transport_fault_is_not_a_refusal() {
         [
             sent_text(),
             status(Working, Channel::Stream),
-            Observed::TransportFault {
-                call: Call::SendStreamingMessage,
-                fault: TransportFault::ConnectionReset,
-            },
+            Observed::TransportFault { call: Call::SendStreamingMessage, fault: TransportFault::Reset },
             snapshot(Working, Channel::Stream, 0),
             status(Completed, Channel::Stream),
             snapshot(Completed, Channel::GetTask, 1),

@@ -118,7 +118,7 @@ pub(crate) fn requirements_for<'a>(
 ) -> Result<&'a [SecurityRequirement], Error> {
     let Some(skill) = skill else { return Ok(&card.security_requirements) };
     let Some(found) = card.skills.iter().find(|s| s.id == skill) else {
-        return Err(Error::config(format!("the card has no skill {skill:?}")));
+        return Err(Error::misuse(format!("the card has no skill {skill:?}")));
     };
     Ok(if found.security_requirements.is_empty() {
         &card.security_requirements
@@ -201,7 +201,7 @@ mod tests {
         let selected = select(&card, admin, &Credentials::new(), &agent(), true).unwrap();
         assert_eq!(names(&selected), ["mtls"]);
         assert!(selected.schemes[0].provider.is_none(), "the handshake answers mtls");
-        assert_eq!(requirements_for(&card, Some("nope")).unwrap_err().kind(), ErrorKind::Config);
+        assert_eq!(requirements_for(&card, Some("nope")).unwrap_err().kind(), ErrorKind::Misuse);
     }
 
     #[test]

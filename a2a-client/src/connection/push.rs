@@ -28,7 +28,7 @@ impl AgentConnection {
             Wire::JsonRpc => self.rpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,
             Wire::HttpJson => {
                 let Some(task_id) = cfg.task_id.as_ref() else {
-                    return Err(Error::config("a push notification config needs the taskId it is for"));
+                    return Err(Error::misuse("a push notification config needs the taskId it is for"));
                 };
                 let segments = push_segments(task_id, None);
                 self.rest(WHAT, post(segments, &cfg, &[])?).await

@@ -8,13 +8,13 @@ use a2a_typestate::{
 use futures::StreamExt;
 use tokio::time::sleep_until;
 
-use super::session::{Session, observed_fault};
+use super::session::Session;
 use crate::{Error, EventStream, StreamEnd};
 
 /// Where a turn's updates come from.
 enum Source {
     /// A `SendStreamingMessage` or `SubscribeToTask` stream.
-    Stream(EventStream, Call),
+    Stream(Box<EventStream>, Call),
     /// `GetTask` at the card's cadence or the client's bounded one.
     Poll,
 }
@@ -48,7 +48,7 @@ impl Session {
             }
         };
         self.push_accepted(handle);
-        self.pump(handle, Source::Stream(stream, Call::SendStreamingMessage)).await
+        self.pump(handle, Source::Stream(Box::new(stream), Call::SendStreamingMessage)).await
     }
 
     /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` until the turn
@@ -87,7 +87,7 @@ impl Session {
         let call = Call::SubscribeToTask;
         let opening = self.conn.resubscribe(&task);
         match self.within_bound(handle, opening).await? {
-            Ok(stream) => self.pump(handle, Source::Stream(stream, call)).await,
+            Ok(stream) => self.pump(handle, Source::Stream(Box::new(stream), call)).await,
             Err(error) => Err(self.observe_error(handle, call, error)),
         }
     }
@@ -116,8 +116,8 @@ impl Session {
         let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
         if carried_push && error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
             // The config rode on the send: the answer is about push.
-            let code =
-                i32::try_from(crate::ProtocolError::PUSH_NOTIFICATION_NOT_SUPPORTED).unwrap_or(i32::MIN);
+            let code = i32::try_from(a2a_types::error::A2aErrorCode::PushNotificationNotSupported.code())
+                .unwrap_or(i32::MIN);
             self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
             if self.refused(handle) {
                 return Err(error);
@@ -182,7 +182,7 @@ impl Session {
                         };
                         match dropped {
                             Some(fault) => {
-                                self.observe(handle, Observed::TransportFault { call, fault: observed_fault(fault) });
+                                self.observe(handle, Observed::TransportFault { call, fault });
                                 if self.turn_ended() {
                                     break;
                                 }
@@ -198,7 +198,7 @@ impl Session {
                                     self.round_trip();
                                     let opening = self.conn.resubscribe(&task);
                                     match self.within_bound(handle, opening).await? {
-                                        Ok(stream) => source = Source::Stream(stream, Call::SubscribeToTask),
+                                        Ok(stream) => source = Source::Stream(Box::new(stream), Call::SubscribeToTask),
                                         // Still failing, or nothing left to follow (the task ended): poll.
                                         Err(error) => {
                                             let _ = self.observe_error(handle, Call::SubscribeToTask, error);

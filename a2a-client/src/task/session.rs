@@ -8,11 +8,10 @@ use a2a_types::{
     Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
     TaskId, TaskState,
 };
-use a2a_typestate::{Call, Channel, Observed, TaskHandle, TransportFault as ObservedFault};
+use a2a_typestate::{Call, Channel, Observed, TaskHandle};
 use tokio::time::Instant;
 
 use super::snapshot::Snapshot;
-use crate::error::TransportFault;
 use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
 use crate::{AgentConnection, Error};
 
@@ -119,7 +118,7 @@ impl Session {
             let code = i32::try_from(code).unwrap_or(i32::MIN);
             self.observe(handle, Observed::AgentError { call, code });
         } else if let Some(fault) = error.transport_fault() {
-            self.observe(handle, Observed::TransportFault { call, fault: observed_fault(fault) });
+            self.observe(handle, Observed::TransportFault { call, fault });
         }
         error
     }
@@ -225,16 +224,5 @@ impl Session {
             ..SendMessageConfiguration::default()
         };
         SendMessageRequest::new(message.clone()).with_configuration(configuration)
-    }
-}
-
-/// The verifier's words for a client transport fault.
-pub(crate) fn observed_fault(fault: TransportFault) -> ObservedFault {
-    match fault {
-        TransportFault::Timeout => ObservedFault::Timeout,
-        TransportFault::Unavailable(502) => ObservedFault::BadGateway,
-        TransportFault::Unavailable(503) => ObservedFault::ServiceUnavailable,
-        TransportFault::Unavailable(504) => ObservedFault::GatewayTimeout,
-        _ => ObservedFault::ConnectionReset,
     }
 }

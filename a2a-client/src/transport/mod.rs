@@ -107,19 +107,22 @@ impl Endpoint {
         skill: Option<&str>,
     ) -> Result<Self, Error> {
         let Some(wire) = Wire::of(&interface) else {
-            return Err(Error::config(format!(
+            return Err(Error::protocol_answer(format!(
                 "this client does not speak protocol {} over {} (offered at {})",
                 interface.protocol_version, interface.binding, interface.url
             )));
         };
         let base = reqwest::Url::parse(card.source_url())
             .or_else(|_| reqwest::Url::parse(agent.as_str()))
-            .map_err(|e| Error::config(format!("agent url is not a url: {e}")))?;
-        let url = base
-            .join(&interface.url)
-            .map_err(|e| Error::config(format!("interface url {} is not a url: {e}", interface.url)))?;
+            .map_err(|e| Error::protocol_answer(format!("agent url is not a url: {e}")))?;
+        let url = base.join(&interface.url).map_err(|e| {
+            Error::protocol_answer(format!("interface url {} is not a url: {e}", interface.url))
+        })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(Error::config(format!("interface url must be http or https, not {}", url.scheme())));
+            return Err(Error::protocol_answer(format!(
+                "interface url must be http or https, not {}",
+                url.scheme()
+            )));
         }
         let held = client.auth();
         let requirements = crate::auth::select::requirements_for(card.card(), skill)?;

@@ -24,9 +24,9 @@ impl Call<'_> {
     fn url(&self, endpoint: &Endpoint) -> Result<reqwest::Url, Error> {
         let mut url = endpoint.url.clone();
         {
-            let mut path = url
-                .path_segments_mut()
-                .map_err(|()| Error::config(format!("interface url {} cannot take a path", endpoint.url)))?;
+            let mut path = url.path_segments_mut().map_err(|()| {
+                Error::protocol_answer(format!("interface url {} cannot take a path", endpoint.url))
+            })?;
             path.pop_if_empty();
             let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
             if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
@@ -73,7 +73,7 @@ impl Call<'_> {
         if self.verb == reqwest::Method::POST {
             let body = Value::Object(self.remaining().unwrap_or_default());
             let bytes = serde_json::to_vec(&body)
-                .map_err(|e| Error::config(format!("request could not be written: {e}")))?;
+                .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
             request = request.header(reqwest::header::CONTENT_TYPE, A2A_JSON_MEDIA_TYPE).body(bytes);
         }
         Ok((request, shown))

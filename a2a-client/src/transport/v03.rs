@@ -46,7 +46,7 @@ impl LossLog {
     ) -> Result<Value, Error> {
         self.record(operation, "1.0 -> 0.3", &converted.losses);
         serde_json::to_value(converted.value)
-            .map_err(|e| Error::config(format!("0.3 {operation} request could not be written: {e}")))
+            .map_err(|e| Error::misuse(format!("0.3 {operation} request could not be written: {e}")))
     }
 
     /// Reads a 0.3 result of type `W` and converts it to 1.0, recording the losses.
