@@ -2,7 +2,7 @@
 //!
 //! This crate holds the client's infrastructure: the checked configuration ([`ClientBuilder`]), the one
 //! error type ([`Error`], asked with [`Error::kind`] and [`Error::is_retryable`]), a bounded SSE parser
-//! ([`sse`]), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
+//! (`sse`, internal), retry with backoff ([`RetryPolicy`]), card discovery with an HTTP-aware shared cache and
 //! capability-suspect marks ([`discovery`], [`DiscoveryCache`]), signed-card verification against a
 //! caller's trust store ([`signing`]), the push-notification receiver ([`webhook`]), counters
 //! ([`Metrics`]), and credentials for agents that require them: security schemes, providers,
@@ -35,7 +35,12 @@ pub mod negotiate;
 mod protocol_error;
 pub mod retry;
 pub mod signing;
+/// The bounded SSE parser: internal, public only for the workspace's benchmarks, fuzzing and tests
+/// (feature `test-util`); not part of the stable API.
+#[cfg(feature = "test-util")]
 pub mod sse;
+#[cfg(not(feature = "test-util"))]
+mod sse;
 pub mod task;
 #[cfg(test)]
 mod test_support;
@@ -56,7 +61,6 @@ pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
-pub use sse::{SseEvent, SseStream};
 pub use task::{DynTask, Task, TaskCall};
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};

@@ -56,6 +56,7 @@ pub struct SseEvent {
 
 impl SseEvent {
     /// Whether this is an `event: error`.
+    #[cfg(any(test, feature = "test-util"))]
     pub fn is_error(&self) -> bool {
         self.event.as_deref() == Some("error")
     }
