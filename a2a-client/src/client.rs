@@ -4,8 +4,14 @@
 use std::fmt;
 use std::sync::Arc;
 
+use a2a_types::Message;
+use a2a_typestate::{ClaimSet, Deployment};
+
+use crate::AgentConnection;
 use crate::config::{ClientBuilder, ClientConfig};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard, Discovery};
+use crate::negotiate::{Negotiation, TaskOutcome};
+use crate::task::{DynTask, Task};
 use crate::webhook::PushReceiver;
 use crate::{DiscoveryCache, Error, Metrics};
 
@@ -123,5 +129,68 @@ impl Client {
     /// [`crate::ErrorKind::Config`] when the address cannot be bound.
     pub async fn start_push_receiver(&self) -> Result<PushReceiver, Error> {
         PushReceiver::start(&self.inner.config).await
+    }
+
+    /// Discovers the agent at `agent` (through the cache) and connects to the interface it prefers
+    /// among those this client speaks: protocol 1.0 before 0.3, then the card's order; JSON-RPC or
+    /// HTTP+JSON.
+    ///
+    /// # Errors
+    /// As [`Client::discover`]; [`crate::ErrorKind::BadInput`] when the card's interfaces cannot be
+    /// read; [`crate::ErrorKind::Protocol`] when the agent offers no interface this client speaks.
+    pub async fn connect(&self, agent: &str) -> Result<AgentConnection, Error> {
+        AgentConnection::discover(self, agent).await
+    }
+
+    /// A new task handle on the agent at `agent` (its base URL, through the discovery cache),
+    /// narrowed to the claims `C` depends on: the typed front door (see [`crate::task`]).
+    ///
+    /// # Errors
+    /// As [`Client::connect`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) when the card does
+    /// not claim what `C` holds (use [`Client::dyn_task`] and `Task::try_from` to get the handle
+    /// back instead).
+    pub async fn task<C: ClaimSet>(&self, agent: &str) -> Result<Task<C>, Error> {
+        let handle = self.dyn_task(agent).await?;
+        Task::try_from(handle).map_err(|error| Error::misuse(error.to_string()))
+    }
+
+    /// A new dynamic task handle on the agent at `agent`, holding every claim its card makes.
+    ///
+    /// # Errors
+    /// As [`Client::connect`].
+    pub async fn dyn_task(&self, agent: &str) -> Result<DynTask, Error> {
+        Ok(self.connect(agent).await?.dyn_task(Deployment::Direct))
+    }
+
+    /// Runs one task against `agent` (its base URL) on the path `negotiation` depends on, verifying
+    /// the card's claims as they are exercised, and acts on a refusal: see [`crate::negotiate`].
+    ///
+    /// # Errors
+    /// - [`ErrorKind::Transport`](crate::ErrorKind): a fault outlived the retry budget (retry later;
+    ///   the agent is not marked);
+    /// - [`ErrorKind::LifecycleViolation`](crate::ErrorKind): a refused claim whose advice is to
+    ///   abandon the task (the agent is marked suspect, nothing was retried);
+    /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): no progress past the unobservable bound,
+    ///   or the task deadline ran out;
+    /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
+    ///
+    /// Every error after discovery carries the round trips the run made before it
+    /// ([`Error::negotiation_round_trips`]), so an abandoned task's waste is counted too.
+    ///
+    /// When the single-shot fallback itself fails, its error is returned; the refusal was still
+    /// counted and the agent marked (read it with
+    /// [`DiscoveryCache::suspect_marks`](crate::DiscoveryCache::suspect_marks)).
+    ///
+    /// # Bounds and cancellation
+    /// Every wait is bounded by the client's configuration (request timeout, SSE idle timeout,
+    /// the unobservable bound, push arrival, the task deadline). Dropping the future cancels the
+    /// run; the agent's task is left as it is (cancel it with `CancelTask`).
+    pub async fn run_task(
+        &self,
+        agent: &str,
+        message: Message,
+        negotiation: &Negotiation,
+    ) -> Result<TaskOutcome, Error> {
+        crate::negotiate::run_task(self, agent, message, negotiation).await
     }
 }

@@ -89,17 +89,12 @@ impl fmt::Debug for AgentConnection {
     }
 }
 
-impl Client {
-    /// Discovers the agent at `agent` (through the cache) and connects to the interface it prefers
-    /// among those this client speaks: protocol 1.0 before 0.3, then the card's order; JSON-RPC or
-    /// HTTP+JSON.
-    ///
-    /// # Errors
-    /// As [`Client::discover`]; [`crate::ErrorKind::BadInput`] when the card's interfaces cannot be
-    /// read; [`crate::ErrorKind::Config`] when the agent offers no interface this client speaks.
-    pub async fn connect(&self, agent: &str) -> Result<AgentConnection, Error> {
+impl AgentConnection {
+    /// [`Client::connect`]: discovers the agent and opens the interface it prefers among those this
+    /// client speaks.
+    pub(crate) async fn discover(client: &Client, agent: &str) -> Result<AgentConnection, Error> {
         let agent = AgentBaseUrl::parse(agent)?;
-        let card = self.discover_agent(&agent).await?;
+        let card = client.discover_agent(&agent).await?;
         let offered = offered_interfaces(card.json())
             .map_err(|e| Error::bad_input("agent card", e).with_url(card.source_url()))?;
         let Some(chosen) = select_interface(&offered, &SUPPORTED_VERSIONS, &SUPPORTED_BINDINGS)
@@ -115,7 +110,7 @@ impl Client {
             ))
             .with_url(card.source_url()));
         };
-        Ok(AgentConnection::open(self, agent, card, chosen)?.with_extended_card().await)
+        Ok(AgentConnection::open(client, agent, card, chosen)?.with_extended_card().await)
     }
 }
 

@@ -80,117 +80,93 @@ use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
 use plan::new_message_id;
 
-impl Client {
-    /// Runs one task against `agent` (its base URL) on the path `negotiation` depends on, verifying
-    /// the card's claims as they are exercised, and acts on a refusal: see [`crate::negotiate`].
-    ///
-    /// # Errors
-    /// - [`ErrorKind::Transport`](crate::ErrorKind): a fault outlived the retry budget (retry later;
-    ///   the agent is not marked);
-    /// - [`ErrorKind::LifecycleViolation`](crate::ErrorKind): a refused claim whose advice is to
-    ///   abandon the task (the agent is marked suspect, nothing was retried);
-    /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): no progress past the unobservable bound,
-    ///   or the task deadline ran out;
-    /// - discovery errors, protocol errors unrelated to a claim, unreadable answers.
-    ///
-    /// Every error after discovery carries the round trips the run made before it
-    /// ([`Error::negotiation_round_trips`]), so an abandoned task's waste is counted too.
-    ///
-    /// When the single-shot fallback itself fails, its error is returned; the refusal was still
-    /// counted and the agent marked (read it with
-    /// [`DiscoveryCache::suspect_marks`](crate::DiscoveryCache::suspect_marks)).
-    ///
-    /// # Bounds and cancellation
-    /// Every wait is bounded by the client's configuration (request timeout, SSE idle timeout,
-    /// the unobservable bound, push arrival, the task deadline). Dropping the future cancels the
-    /// run; the agent's task is left as it is (cancel it with `CancelTask`).
-    pub async fn run_task(
-        &self,
-        agent: &str,
-        message: Message,
-        negotiation: &Negotiation,
-    ) -> Result<TaskOutcome, Error> {
-        let conn = self.connect(agent).await?;
-        let base = conn.agent().clone();
-        let marks_on = self.config().suspect_marks() == SuspectMarks::On;
-        let mut task = conn.dyn_task(negotiation.deployment_kind());
-        if let Some(mark) = self.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-            let result = task
-                .into_single_shot()
-                .send_message(message, negotiation)
-                .await
-                .map_err(|error| error.with_negotiation_round_trips(0))?;
+/// [`Client::run_task`]: the dynamic driver, over a [`DynTask`]'s calls.
+pub(crate) async fn run_task(
+    client: &Client,
+    agent: &str,
+    message: Message,
+    negotiation: &Negotiation,
+) -> Result<TaskOutcome, Error> {
+    let conn = client.connect(agent).await?;
+    let base = conn.agent().clone();
+    let marks_on = client.config().suspect_marks() == SuspectMarks::On;
+    let mut task = conn.dyn_task(negotiation.deployment_kind());
+    if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
+        let result = task
+            .into_single_shot()
+            .send_message(message, negotiation)
+            .await
+            .map_err(|error| error.with_negotiation_round_trips(0))?;
+        return Ok(TaskOutcome {
+            agent: base,
+            path: TaskPath::SingleShotBecauseSuspect(mark),
+            result,
+            verified: CapabilitySet::EMPTY,
+            refusal: None,
+            other_refusals: Vec::new(),
+            refused_task: None,
+            negotiation_round_trips: 0,
+        });
+    }
+    task.depend_only_on(negotiation.depends());
+    let run = drive(&mut task, message.clone(), negotiation).await;
+    let round_trips = task.round_trips();
+    run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
+
+    let refusals = refusals(&task);
+    let verified = task.verified();
+    let refused_task = task.result().and_then(|r| match r {
+        a2a_types::SendMessageResponse::Task(task) => Some(task),
+        a2a_types::SendMessageResponse::Message(_) => None,
+    });
+    let refusal = match task.settle() {
+        Ok(task) => {
+            let result = task.result().ok_or_else(|| {
+                Error::protocol_answer("the agent answered neither a task nor a message")
+                    .with_url(base.as_str())
+                    .with_negotiation_round_trips(round_trips)
+            })?;
             return Ok(TaskOutcome {
                 agent: base,
-                path: TaskPath::SingleShotBecauseSuspect(mark),
+                path: TaskPath::Negotiated,
                 result,
-                verified: CapabilitySet::EMPTY,
+                verified,
                 refusal: None,
                 other_refusals: Vec::new(),
                 refused_task: None,
-                negotiation_round_trips: 0,
+                negotiation_round_trips: round_trips,
             });
         }
-        task.depend_only_on(negotiation.depends());
-        let run = drive(&mut task, message.clone(), negotiation).await;
-        let round_trips = task.round_trips();
-        run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
-
-        let refusals = refusals(&task);
-        let verified = task.verified();
-        let refused_task = task.result().and_then(|r| match r {
-            a2a_types::SendMessageResponse::Task(task) => Some(task),
-            a2a_types::SendMessageResponse::Message(_) => None,
-        });
-        let refusal = match task.settle() {
-            Ok(task) => {
-                let result = task.result().ok_or_else(|| {
-                    Error::protocol_answer("the agent answered neither a task nor a message")
-                        .with_url(base.as_str())
-                        .with_negotiation_round_trips(round_trips)
-                })?;
-                return Ok(TaskOutcome {
-                    agent: base,
-                    path: TaskPath::Negotiated,
-                    result,
-                    verified,
-                    refusal: None,
-                    other_refusals: Vec::new(),
-                    refused_task: None,
-                    negotiation_round_trips: round_trips,
-                });
-            }
-            Err(refusal) => refusal,
-        };
-        // The refusal settle returned carries the handle; the one the evidence shows first decides.
-        let (single_shot, settled) = refusal.into_parts();
-        let mut refusals = refusals.into_iter();
-        let first = refusals.next().unwrap_or(settled);
-        let other_refusals = refusals.collect::<Vec<_>>();
-        if first.advice() == Advice::Abandon {
-            tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
-            return Err(Error::from(first).with_negotiation_round_trips(round_trips));
-        }
-        tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
-        self.metrics().record_fallback();
-        let mut fallback = message;
-        fallback.message_id = new_message_id().into();
-        fallback.task_id = None;
-        let result = single_shot
-            .send_message(fallback, negotiation)
-            .await
-            .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
-        Ok(TaskOutcome {
-            agent: base,
-            path: TaskPath::Fallback,
-            result,
-            verified,
-            refusal: Some(first),
-            other_refusals,
-            refused_task,
-            negotiation_round_trips: round_trips,
-        })
+        Err(refusal) => refusal,
+    };
+    // The refusal settle returned carries the handle; the one the evidence shows first decides.
+    let (single_shot, settled) = refusal.into_parts();
+    let mut refusals = refusals.into_iter();
+    let first = refusals.next().unwrap_or(settled);
+    let other_refusals = refusals.collect::<Vec<_>>();
+    if first.advice() == Advice::Abandon {
+        tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
+        return Err(Error::from(first).with_negotiation_round_trips(round_trips));
     }
+    tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
+    client.metrics().record_fallback();
+    let mut fallback = message;
+    fallback.message_id = new_message_id().into();
+    fallback.task_id = None;
+    let result = single_shot
+        .send_message(fallback, negotiation)
+        .await
+        .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
+    Ok(TaskOutcome {
+        agent: base,
+        path: TaskPath::Fallback,
+        result,
+        verified,
+        refusal: Some(first),
+        other_refusals,
+        refused_task,
+        negotiation_round_trips: round_trips,
+    })
 }
 
 /// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or

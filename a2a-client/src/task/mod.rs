@@ -70,7 +70,7 @@ use a2a_typestate::{
     PushSlot, PushVerified, Refusal, SettleResult, Settlement, SingleShot, StreamingSlot, StreamingVerified,
 };
 
-use crate::{AgentConnection, Client, Error};
+use crate::{AgentConnection, Error};
 pub(crate) use session::Session;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
@@ -110,28 +110,6 @@ impl fmt::Debug for DynTask {
             .field("agent", self.session.conn.agent())
             .field("handle", &self.handle)
             .finish_non_exhaustive()
-    }
-}
-
-impl Client {
-    /// A new task handle on the agent at `agent` (its base URL, through the discovery cache),
-    /// narrowed to the claims `C` depends on.
-    ///
-    /// # Errors
-    /// As [`Client::connect`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) when the card does
-    /// not claim what `C` holds (use [`Client::dyn_task`] and `Task::try_from` to get the handle
-    /// back instead).
-    pub async fn task<C: ClaimSet>(&self, agent: &str) -> Result<Task<C>, Error> {
-        let handle = self.dyn_task(agent).await?;
-        Task::try_from(handle).map_err(|error| Error::misuse(error.to_string()))
-    }
-
-    /// A new dynamic task handle on the agent at `agent`, holding every claim its card makes.
-    ///
-    /// # Errors
-    /// As [`Client::connect`].
-    pub async fn dyn_task(&self, agent: &str) -> Result<DynTask, Error> {
-        Ok(self.connect(agent).await?.dyn_task(Deployment::Direct))
     }
 }
 
