@@ -5,6 +5,13 @@
 //! `If-None-Match`. A suspect mark records that an agent was caught contradicting a capability, so
 //! other handles stop relying on that claim until the mark expires.
 //!
+//! Every read is local. With a shared backend attached ([`DiscoveryCache::with_backend`], for example
+//! the Redis one in [`crate::shared`]), marks, clears and cards are also handed to it without waiting,
+//! and marks other replicas set arrive in this cache's local copy (see [`crate::shared`] for the
+//! bound). A mark carries the version of the card it was made against (its `ETag`, or a digest of its
+//! bytes when the server sent none): when a different card is stored for the agent, the marks made
+//! against the old one are cleared, here and in the backend.
+//!
 //! ```
 //! use std::time::Duration;
 //! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
@@ -20,14 +27,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::Capability;
 use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
+use crate::{Capability, Error, Metrics};
 
 /// Where the cache reads the time: tokio's clock (pausable in tests), or a clock moved by hand.
 #[derive(Clone, Debug)]
@@ -138,6 +146,8 @@ pub struct SuspectMark {
     evidence: String,
     marked_at: Instant,
     expires_at: Instant,
+    card_version: Option<String>,
+    marked_by: Option<String>,
 }
 
 impl SuspectMark {
@@ -160,12 +170,60 @@ impl SuspectMark {
     pub fn expires_at(&self) -> Instant {
         self.expires_at
     }
+
+    /// The version of the card the mark was made against: its `ETag`, or digest `fnv64:<hex>` of its bytes when it had none; `None` when no card was cached at the time. A
+    /// different card stored for the agent clears the mark.
+    pub fn card_version(&self) -> Option<&str> {
+        self.card_version.as_deref()
+    }
+
+    /// The replica that set the mark, when the cache that set it had a replica name.
+    pub fn marked_by(&self) -> Option<&str> {
+        self.marked_by.as_deref()
+    }
 }
 
 struct Entry {
     card: DiscoveredCard,
     etag: Option<String>,
     fresh_until: Instant,
+}
+
+impl Entry {
+    fn version(&self) -> String {
+        card_version(self.etag.as_deref(), &self.card)
+    }
+}
+
+/// The version a mark is tied to: the card's `ETag`, or a digest of its bytes.
+fn card_version(etag: Option<&str>, card: &DiscoveredCard) -> String {
+    match etag {
+        Some(etag) => etag.to_owned(),
+        None => format!("fnv64:{:016x}", fnv64(card.raw())),
+    }
+}
+
+/// FNV-1a over `bytes`: stable across processes, enough to tell two card documents apart.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Where a stored card came from: fetched by this replica (shared onwards) or read from the backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CardSource {
+    Fetched,
+    Shared,
+}
+
+/// Who this cache is to the others: a unique id (so its own updates coming back are ignored), a
+/// replica name and the counters degradation is reported in.
+#[derive(Debug)]
+struct Identity {
+    id: String,
+    name: OnceLock<String>,
+    metrics: OnceLock<Metrics>,
 }
 
 #[derive(Default)]
@@ -187,6 +245,8 @@ pub struct DiscoveryCache {
     clock: Clock,
     default_ttl: Duration,
     suspect_ttl: Duration,
+    identity: Arc<Identity>,
+    backend: Arc<OnceLock<Arc<dyn CacheBackend>>>,
 }
 
 impl Default for DiscoveryCache {
@@ -204,6 +264,8 @@ impl fmt::Debug for DiscoveryCache {
             .field("suspect_agents", &state.suspects.len())
             .field("default_ttl", &self.default_ttl)
             .field("suspect_ttl", &self.suspect_ttl)
+            .field("replica", &self.identity.name.get())
+            .field("backend", &self.backend.get())
             .finish_non_exhaustive()
     }
 }
@@ -212,7 +274,94 @@ impl DiscoveryCache {
     /// A cache where cards without `Cache-Control` live `default_ttl` and suspect marks `suspect_ttl`,
     /// timed by tokio's clock (so `tokio::time::pause` applies).
     pub fn new(default_ttl: Duration, suspect_ttl: Duration) -> Self {
-        Self { state: Arc::default(), flights: Arc::default(), clock: Clock::Tokio, default_ttl, suspect_ttl }
+        let identity = Identity {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            name: OnceLock::new(),
+            metrics: OnceLock::new(),
+        };
+        Self {
+            state: Arc::default(),
+            flights: Arc::default(),
+            clock: Clock::Tokio,
+            default_ttl,
+            suspect_ttl,
+            identity: Arc::new(identity),
+            backend: Arc::default(),
+        }
+    }
+
+    /// Attaches a shared backend (one per cache): from now on marks, clears and fetched cards are
+    /// handed to it, and it keeps this cache's local copy in step with the other replicas. Reads stay
+    /// local. Must be called inside a tokio runtime when the backend runs background tasks (the Redis
+    /// one does).
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when a backend is already attached, or the backend cannot start
+    /// (no tokio runtime, for the Redis backend). An unreachable server is not an error: the backend
+    /// starts degraded and connects when it can.
+    pub fn with_backend(self, backend: impl CacheBackend) -> Result<Self, Error> {
+        let backend: Arc<dyn CacheBackend> = Arc::new(backend);
+        if self.backend.set(Arc::clone(&backend)).is_err() {
+            return Err(Error::config("this discovery cache already has a shared backend"));
+        }
+        // The replica's view holds no backend, so the backend's tasks do not keep themselves alive:
+        // dropping the last clone of this cache drops the backend and stops them.
+        let view = Self { backend: Arc::default(), ..self.clone() };
+        backend.start(LocalReplica { cache: view })?;
+        Ok(self)
+    }
+
+    /// Names this cache's replica (in suspect marks it sets and in the metrics snapshot). The first
+    /// name given sticks; [`crate::ClientBuilder::replica_name`] sets it.
+    pub fn set_replica_name(&self, name: impl Into<String>) {
+        let _ = self.identity.name.set(name.into());
+    }
+
+    /// The replica name, if one was set.
+    pub fn replica_name(&self) -> Option<&str> {
+        self.identity.name.get().map(String::as_str)
+    }
+
+    /// Whether the shared backend is reachable now; `None` without one.
+    pub fn backend_status(&self) -> Option<BackendStatus> {
+        self.backend.get().map(|backend| backend.status())
+    }
+
+    /// Waits at most `within` until every update handed to the shared backend so far is written;
+    /// `true` when they are (and at once without a backend).
+    pub async fn flush_shared(&self, within: Duration) -> bool {
+        match self.backend.get() {
+            Some(backend) => backend.flush(within).await,
+            None => true,
+        }
+    }
+
+    /// Counts shared-backend events into `metrics` (the first client built on this cache sets it).
+    pub(crate) fn report_to(&self, metrics: &Metrics) {
+        let _ = self.identity.metrics.set(metrics.clone());
+    }
+
+    /// The backend's copy of `agent`'s card, stored here when found (fresh or stale: a stale one still
+    /// gives discovery a validator). Bounded by the backend's own timeout; `None` without a backend.
+    pub(crate) async fn load_shared(&self, agent: &AgentBaseUrl) -> Option<CachedCard> {
+        let backend = self.backend.get()?;
+        let shared = backend.load_card(agent).await?;
+        let card = match DiscoveredCard::from_bytes(shared.raw, &shared.source_url, shared.path) {
+            Ok(card) => card,
+            Err(error) => {
+                tracing::warn!(agent = %agent, %error, "shared card does not parse; ignored");
+                return None;
+            }
+        };
+        let fresh_until = self.clock.now() + shared.fresh_for;
+        self.put(agent, card, shared.etag, fresh_until, CardSource::Shared);
+        self.get(agent)
+    }
+
+    fn send(&self, update: CacheUpdate) {
+        if let Some(backend) = self.backend.get() {
+            backend.send(update);
+        }
     }
 
     /// As [`DiscoveryCache::new`], timed by a clock the caller moves.
@@ -255,8 +404,53 @@ impl DiscoveryCache {
             state.cards.remove(agent);
             return;
         }
+        drop(state);
         let fresh_until = self.clock.now() + freshness.lifetime;
-        state.cards.insert(agent.clone(), Entry { card, etag: freshness.etag, fresh_until });
+        self.put(agent, card, freshness.etag, fresh_until, CardSource::Fetched);
+    }
+
+    /// Stores a card; marks made against another version of it are cleared (and the clear shared).
+    fn put(
+        &self,
+        agent: &AgentBaseUrl,
+        card: DiscoveredCard,
+        etag: Option<String>,
+        fresh_until: Instant,
+        source: CardSource,
+    ) {
+        let entry = Entry { card, etag, fresh_until };
+        let version = entry.version();
+        let shared = (source == CardSource::Fetched).then(|| self.shared_card(&entry));
+        let cleared = {
+            let mut state = self.lock();
+            state.cards.insert(agent.clone(), entry);
+            let cleared = state.suspects.get_mut(agent).map_or(0, |marks| {
+                let before = marks.len();
+                marks.retain(|_, mark| mark.card_version.as_deref().is_none_or(|v| v == version));
+                before - marks.len()
+            });
+            if state.suspects.get(agent).is_some_and(BTreeMap::is_empty) {
+                state.suspects.remove(agent);
+            }
+            cleared
+        };
+        if cleared > 0 {
+            tracing::info!(agent = %agent, card_version = %version, cleared, "card changed: suspect marks cleared");
+            self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: Some(version) });
+        }
+        if let Some(card) = shared {
+            self.send(CacheUpdate::Card { agent: agent.clone(), card });
+        }
+    }
+
+    fn shared_card(&self, entry: &Entry) -> SharedCard {
+        SharedCard {
+            raw: entry.card.raw().clone(),
+            source_url: entry.card.source_url().to_owned(),
+            path: entry.card.well_known_path(),
+            etag: entry.etag.clone(),
+            fresh_for: entry.fresh_until.saturating_duration_since(self.clock.now()),
+        }
     }
 
     /// Renews a cached card after a `304 Not Modified`; returns it, or `None` if it was evicted meanwhile.
@@ -271,20 +465,37 @@ impl DiscoveryCache {
         if freshness.etag.is_some() {
             entry.etag = freshness.etag;
         }
-        Some(entry.card.clone())
+        let card = entry.card.clone();
+        let shared = self.shared_card(entry);
+        drop(state);
+        self.send(CacheUpdate::Card { agent: agent.clone(), card: shared });
+        Some(card)
     }
 
     /// Records that `agent` contradicted `capability`, for the suspect TTL; replaces an older mark for
     /// the same capability.
     pub fn mark_suspect(&self, agent: &AgentBaseUrl, capability: Capability, evidence: impl Into<String>) {
         let now = self.clock.now();
+        let mut state = self.lock();
+        let card_version = state.cards.get(agent).map(Entry::version);
         let mark = SuspectMark {
             capability,
             evidence: evidence.into(),
             marked_at: now,
             expires_at: now + self.suspect_ttl,
+            card_version,
+            marked_by: self.identity.name.get().cloned(),
         };
-        self.lock().suspects.entry(agent.clone()).or_default().insert(capability, mark);
+        let shared = SharedMark {
+            capability,
+            evidence: summary(&mark.evidence),
+            card_version: mark.card_version.clone(),
+            ttl: self.suspect_ttl,
+            marked_by: mark.marked_by.clone(),
+        };
+        state.suspects.entry(agent.clone()).or_default().insert(capability, mark);
+        drop(state);
+        self.send(CacheUpdate::Mark { agent: agent.clone(), mark: shared });
     }
 
     /// The most recent unexpired suspect mark on `agent`, if any.
@@ -308,10 +519,127 @@ impl DiscoveryCache {
     /// Removes every suspect mark on `agent` (after its card changed, for example).
     pub fn clear_suspect(&self, agent: &AgentBaseUrl) {
         self.lock().suspects.remove(agent);
+        self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: None });
+    }
+
+    /// Every agent with an unexpired suspect mark, and its marks.
+    pub fn suspect_agents(&self) -> Vec<(AgentBaseUrl, Vec<SuspectMark>)> {
+        let agents: Vec<AgentBaseUrl> = self.lock().suspects.keys().cloned().collect();
+        agents
+            .into_iter()
+            .map(|agent| {
+                let marks = self.suspect_marks(&agent);
+                (agent, marks)
+            })
+            .filter(|(_, marks)| !marks.is_empty())
+            .collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Longest evidence text handed to a shared backend (a summary; the full text stays local).
+pub const MAX_SHARED_EVIDENCE_CHARS: usize = 240;
+
+fn summary(evidence: &str) -> String {
+    match evidence.char_indices().nth(MAX_SHARED_EVIDENCE_CHARS) {
+        Some((cut, _)) => format!("{}…", &evidence[..cut]),
+        None => evidence.to_owned(),
+    }
+}
+
+/// A backend's handle on the local cache it keeps in step: it applies what other replicas shared.
+/// Handed to [`CacheBackend::start`].
+#[derive(Clone, Debug)]
+pub struct LocalReplica {
+    cache: DiscoveryCache,
+}
+
+impl LocalReplica {
+    /// A unique id of this cache, to tell its own updates from the others' when they come back.
+    pub fn id(&self) -> &str {
+        &self.cache.identity.id
+    }
+
+    /// The replica name, if one was set.
+    pub fn name(&self) -> Option<&str> {
+        self.cache.replica_name()
+    }
+
+    /// The counters shared-backend events are reported in (once a client is built on the cache).
+    pub fn metrics(&self) -> Option<&Metrics> {
+        self.cache.identity.metrics.get()
+    }
+
+    /// Applies a mark another replica set. Ignored (returns `false`) when it is already expired, when
+    /// a mark on the same capability lasts at least as long here, or when it was made against a
+    /// different card than the one cached here.
+    pub fn apply_mark(&self, agent: &AgentBaseUrl, mark: SharedMark) -> bool {
+        if mark.ttl.is_zero() {
+            return false;
+        }
+        let cache = &self.cache;
+        let now = cache.clock.now();
+        let expires_at = now + mark.ttl;
+        let mut state = cache.lock();
+        let local_version = state.cards.get(agent).map(Entry::version);
+        if let (Some(local), Some(theirs)) = (&local_version, &mark.card_version)
+            && local != theirs
+        {
+            return false;
+        }
+        let marks = state.suspects.entry(agent.clone()).or_default();
+        if marks.get(&mark.capability).is_some_and(|held| held.expires_at >= expires_at) {
+            return false;
+        }
+        let local = SuspectMark {
+            capability: mark.capability,
+            evidence: mark.evidence,
+            marked_at: now,
+            expires_at,
+            card_version: mark.card_version,
+            marked_by: mark.marked_by,
+        };
+        marks.insert(mark.capability, local);
+        true
+    }
+
+    /// Applies a clear another replica made: every mark on `agent`, or, with `keep_card_version`,
+    /// those made against any other card version. Returns how many marks went.
+    pub fn apply_clear(&self, agent: &AgentBaseUrl, keep_card_version: Option<&str>) -> usize {
+        let mut state = self.cache.lock();
+        let Some(marks) = state.suspects.get_mut(agent) else { return 0 };
+        let before = marks.len();
+        marks.retain(|_, mark| keep_card_version.is_some_and(|keep| mark.card_version.as_deref() == Some(keep)));
+        let cleared = before - marks.len();
+        if marks.is_empty() {
+            state.suspects.remove(agent);
+        }
+        cleared
+    }
+
+    /// Every unexpired mark held here, for a backend that writes back what it could not share while
+    /// its server was away.
+    pub fn marks(&self) -> Vec<(AgentBaseUrl, SharedMark)> {
+        let now = self.cache.clock.now();
+        self.cache
+            .suspect_agents()
+            .into_iter()
+            .flat_map(|(agent, marks)| {
+                marks.into_iter().map(move |mark| {
+                    let shared = SharedMark {
+                        capability: mark.capability,
+                        evidence: summary(&mark.evidence),
+                        card_version: mark.card_version.clone(),
+                        ttl: mark.expires_at.saturating_duration_since(now),
+                        marked_by: mark.marked_by.clone(),
+                    };
+                    (agent.clone(), shared)
+                })
+            })
+            .collect()
     }
 }
 

@@ -260,6 +260,7 @@ pub struct ClientBuilder {
     config: ClientConfig,
     cache: Option<DiscoveryCache>,
     metrics: Option<Metrics>,
+    replica_name: Option<String>,
 }
 
 impl ClientBuilder {
@@ -375,6 +376,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Names this client's replica, for an orchestrator that runs several: the name is in the metrics
+    /// snapshot ([`crate::MetricsSnapshot::replica`]) and on the suspect marks it shares (none by
+    /// default).
+    pub fn replica_name(mut self, name: impl Into<String>) -> Self {
+        self.replica_name = Some(name.into());
+        self
+    }
+
     /// Checks the configuration and builds the client.
     ///
     /// # Errors
@@ -412,7 +421,13 @@ impl ClientBuilder {
             .map_err(|e| Error::config_with("the http client could not be built", Box::new(e)))?;
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));
-        Ok(Client::from_parts(http, config, cache, self.metrics.unwrap_or_default()))
+        let metrics = self.metrics.unwrap_or_default();
+        if let Some(name) = self.replica_name {
+            metrics.set_replica(name.clone());
+            cache.set_replica_name(name);
+        }
+        cache.report_to(&metrics);
+        Ok(Client::from_parts(http, config, cache, metrics))
     }
 }
 

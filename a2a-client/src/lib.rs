@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod negotiate;
 mod protocol_error;
 pub mod retry;
+pub mod shared;
 pub mod sse;
 #[cfg(test)]
 mod test_support;
@@ -40,6 +41,7 @@ pub mod webhook;
 
 pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
+pub use shared::{BackendStatus, CacheBackend};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
 pub use connection::AgentConnection;
