@@ -35,6 +35,7 @@ pub mod shared;
 pub mod sse;
 #[cfg(test)]
 mod test_support;
+pub mod task_span;
 pub mod transport;
 pub mod typed;
 pub mod webhook;

@@ -133,6 +133,11 @@ impl Metrics {
         let _ = self.inner.replica.set(name.into());
     }
 
+    /// The replica name, if one was set.
+    pub fn replica_name(&self) -> Option<&str> {
+        self.inner.replica.get().map(String::as_str)
+    }
+
     /// Counts one failed or timed-out shared cache command.
     pub fn record_shared_cache_error(&self) {
         self.inner.shared.errors.fetch_add(1, Ordering::Relaxed);
