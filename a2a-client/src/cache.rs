@@ -37,6 +37,11 @@ use crate::discovery::{AgentBaseUrl, DiscoveredCard};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::{Capability, Error, Metrics};
 
+mod replica;
+
+use replica::summary;
+pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
+
 /// Where the cache reads the time: tokio's clock (pausable in tests), or a clock moved by hand.
 #[derive(Clone, Debug)]
 enum Clock {
@@ -148,6 +153,8 @@ pub struct SuspectMark {
     expires_at: Instant,
     card_version: Option<String>,
     marked_by: Option<String>,
+    /// Set when the mark came from a shared backend (another replica) rather than from this cache.
+    shared: bool,
 }
 
 impl SuspectMark {
@@ -171,8 +178,9 @@ impl SuspectMark {
         self.expires_at
     }
 
-    /// The version of the card the mark was made against: its `ETag`, or digest `fnv64:<hex>` of its bytes when it had none; `None` when no card was cached at the time. A
-    /// different card stored for the agent clears the mark.
+    /// The version of the card the mark was made against: its `ETag`, or the digest `fnv64:<hex>` of
+    /// its bytes when it had none; `None` when no card was cached at the time. A different card stored
+    /// for the agent clears the mark.
     pub fn card_version(&self) -> Option<&str> {
         self.card_version.as_deref()
     }
@@ -346,6 +354,10 @@ impl DiscoveryCache {
     pub(crate) async fn load_shared(&self, agent: &AgentBaseUrl) -> Option<CachedCard> {
         let backend = self.backend.get()?;
         let shared = backend.load_card(agent).await?;
+        if shared.fresh_for.is_zero() && self.get(agent).is_some() {
+            // A stale shared copy is only worth having as a validator when there is none here.
+            return None;
+        }
         let card = match DiscoveredCard::from_bytes(shared.raw, &shared.source_url, shared.path) {
             Ok(card) => card,
             Err(error) => {
@@ -485,6 +497,7 @@ impl DiscoveryCache {
             expires_at: now + self.suspect_ttl,
             card_version,
             marked_by: self.identity.name.get().cloned(),
+            shared: false,
         };
         let shared = SharedMark {
             capability,
@@ -537,109 +550,6 @@ impl DiscoveryCache {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// Longest evidence text handed to a shared backend (a summary; the full text stays local).
-pub const MAX_SHARED_EVIDENCE_CHARS: usize = 240;
-
-fn summary(evidence: &str) -> String {
-    match evidence.char_indices().nth(MAX_SHARED_EVIDENCE_CHARS) {
-        Some((cut, _)) => format!("{}…", &evidence[..cut]),
-        None => evidence.to_owned(),
-    }
-}
-
-/// A backend's handle on the local cache it keeps in step: it applies what other replicas shared.
-/// Handed to [`CacheBackend::start`].
-#[derive(Clone, Debug)]
-pub struct LocalReplica {
-    cache: DiscoveryCache,
-}
-
-impl LocalReplica {
-    /// A unique id of this cache, to tell its own updates from the others' when they come back.
-    pub fn id(&self) -> &str {
-        &self.cache.identity.id
-    }
-
-    /// The replica name, if one was set.
-    pub fn name(&self) -> Option<&str> {
-        self.cache.replica_name()
-    }
-
-    /// The counters shared-backend events are reported in (once a client is built on the cache).
-    pub fn metrics(&self) -> Option<&Metrics> {
-        self.cache.identity.metrics.get()
-    }
-
-    /// Applies a mark another replica set. Ignored (returns `false`) when it is already expired, when
-    /// a mark on the same capability lasts at least as long here, or when it was made against a
-    /// different card than the one cached here.
-    pub fn apply_mark(&self, agent: &AgentBaseUrl, mark: SharedMark) -> bool {
-        if mark.ttl.is_zero() {
-            return false;
-        }
-        let cache = &self.cache;
-        let now = cache.clock.now();
-        let expires_at = now + mark.ttl;
-        let mut state = cache.lock();
-        let local_version = state.cards.get(agent).map(Entry::version);
-        if let (Some(local), Some(theirs)) = (&local_version, &mark.card_version)
-            && local != theirs
-        {
-            return false;
-        }
-        let marks = state.suspects.entry(agent.clone()).or_default();
-        if marks.get(&mark.capability).is_some_and(|held| held.expires_at >= expires_at) {
-            return false;
-        }
-        let local = SuspectMark {
-            capability: mark.capability,
-            evidence: mark.evidence,
-            marked_at: now,
-            expires_at,
-            card_version: mark.card_version,
-            marked_by: mark.marked_by,
-        };
-        marks.insert(mark.capability, local);
-        true
-    }
-
-    /// Applies a clear another replica made: every mark on `agent`, or, with `keep_card_version`,
-    /// those made against any other card version. Returns how many marks went.
-    pub fn apply_clear(&self, agent: &AgentBaseUrl, keep_card_version: Option<&str>) -> usize {
-        let mut state = self.cache.lock();
-        let Some(marks) = state.suspects.get_mut(agent) else { return 0 };
-        let before = marks.len();
-        marks.retain(|_, mark| keep_card_version.is_some_and(|keep| mark.card_version.as_deref() == Some(keep)));
-        let cleared = before - marks.len();
-        if marks.is_empty() {
-            state.suspects.remove(agent);
-        }
-        cleared
-    }
-
-    /// Every unexpired mark held here, for a backend that writes back what it could not share while
-    /// its server was away.
-    pub fn marks(&self) -> Vec<(AgentBaseUrl, SharedMark)> {
-        let now = self.cache.clock.now();
-        self.cache
-            .suspect_agents()
-            .into_iter()
-            .flat_map(|(agent, marks)| {
-                marks.into_iter().map(move |mark| {
-                    let shared = SharedMark {
-                        capability: mark.capability,
-                        evidence: summary(&mark.evidence),
-                        card_version: mark.card_version.clone(),
-                        ttl: mark.expires_at.saturating_duration_since(now),
-                        marked_by: mark.marked_by.clone(),
-                    };
-                    (agent.clone(), shared)
-                })
-            })
-            .collect()
     }
 }
 
@@ -706,6 +616,81 @@ mod tests {
         assert_eq!(cache.suspect_marks(&agent).len(), 1, "the push mark expired");
         clock.advance(Duration::from_secs(5));
         assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    fn card(description: &str) -> DiscoveredCard {
+        let json = format!(
+            r#"{{"name":"a","description":"{description}","version":"1","supportedInterfaces":[{{"url":"http://a.example",
+            "protocolBinding":"JSONRPC","protocolVersion":"1.0"}}],"capabilities":{{"streaming":true}},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}}"#
+        );
+        DiscoveredCard::from_bytes(
+            bytes::Bytes::from(json),
+            "http://a.example/x",
+            crate::WellKnownPath::AgentCard,
+        )
+        .unwrap()
+    }
+
+    fn fetched(etag: Option<&str>) -> Freshness {
+        Freshness { no_store: false, lifetime: TTL, etag: etag.map(str::to_owned) }
+    }
+
+    #[test]
+    fn a_mark_names_the_card_it_was_made_against_and_a_different_card_clears_it() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        assert_eq!(cache.is_suspect(&agent).unwrap().card_version(), Some("\"v1\""));
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        assert!(cache.is_suspect(&agent).is_some(), "the same card keeps the mark");
+        cache.store(&agent, card("two"), fetched(Some("\"v2\"")));
+        assert!(cache.is_suspect(&agent).is_none(), "a new ETag clears it");
+    }
+
+    #[test]
+    fn without_an_etag_the_card_bytes_are_its_version() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(None));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        let version = cache.is_suspect(&agent).unwrap().card_version().unwrap().to_owned();
+        assert!(version.starts_with("fnv64:"), "{version}");
+        cache.store(&agent, card("one"), fetched(None));
+        assert!(cache.is_suspect(&agent).is_some());
+        cache.store(&agent, card("changed"), fetched(None));
+        assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    #[test]
+    fn a_shared_mark_is_applied_unless_it_was_made_against_another_card_or_is_outlasted() {
+        let cache = DiscoveryCache::default();
+        let replica = LocalReplica { cache: cache.clone() };
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v2\"")));
+        let mark = |version: &str, ttl| SharedMark {
+            capability: Capability::Streaming,
+            evidence: "e".into(),
+            card_version: Some(version.to_owned()),
+            ttl,
+            marked_by: Some("other".into()),
+        };
+        assert!(!replica.apply_mark(&agent, mark("\"v1\"", TTL)), "made against an older card");
+        assert!(cache.is_suspect(&agent).is_none());
+        assert!(replica.apply_mark(&agent, mark("\"v2\"", TTL)));
+        assert_eq!(cache.is_suspect(&agent).unwrap().marked_by(), Some("other"));
+        assert!(!replica.apply_mark(&agent, mark("\"v2\"", Duration::from_secs(1))), "a longer mark is kept");
+        assert_eq!(replica.apply_clear(&agent, Some("\"v2\"")), 0, "marks on the kept version stay");
+        assert_eq!(replica.apply_clear(&agent, None), 1);
+        assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    #[test]
+    fn shared_evidence_is_a_bounded_summary() {
+        let long = "x".repeat(MAX_SHARED_EVIDENCE_CHARS * 2);
+        assert_eq!(summary(&long).chars().count(), MAX_SHARED_EVIDENCE_CHARS + 1);
+        assert_eq!(summary("short"), "short");
     }
 
     #[test]

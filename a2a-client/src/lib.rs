@@ -33,16 +33,15 @@ mod protocol_error;
 pub mod retry;
 pub mod shared;
 pub mod sse;
+pub mod task_span;
 #[cfg(test)]
 mod test_support;
-pub mod task_span;
 pub mod transport;
 pub mod typed;
 pub mod webhook;
 
 pub use a2a_typestate::{AgentCardLifecycleViolation, Capability, LifecycleFault};
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
-pub use shared::{BackendStatus, CacheBackend};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
 pub use connection::AgentConnection;
@@ -50,6 +49,7 @@ pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
+pub use shared::{BackendStatus, CacheBackend};
 pub use sse::{SseEvent, SseStream};
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use typed::{DynAgentTask, TypedRefusal, TypedTask};

@@ -24,11 +24,8 @@ use redis::AsyncCommands;
 const SHARING_BOUND: Duration = Duration::from_millis(1500);
 
 fn replica(url: &str, prefix: &str, name: &str, suspect_ttl: Duration) -> Client {
-    let backend = RedisBackend::builder(url)
-        .key_prefix(prefix)
-        .reconnect_backoff_max(ms(200))
-        .build()
-        .unwrap();
+    let backend =
+        RedisBackend::builder(url).key_prefix(prefix).reconnect_backoff_max(ms(200)).build().unwrap();
     let cache = DiscoveryCache::new(Duration::from_secs(300), suspect_ttl).with_backend(backend).unwrap();
     builder().replica_name(name).discovery_cache(cache).build().unwrap()
 }
@@ -99,7 +96,8 @@ async fn after_the_first_refusal_on_any_replica_the_others_send_that_agent_singl
             && c.discovery_cache().is_suspect(&base(&refuser)).is_some()
     })
     .await;
-    let seen = seen.unwrap_or_else(|| panic!("replicas b and c did not see a's mark within {SHARING_BOUND:?}"));
+    let seen =
+        seen.unwrap_or_else(|| panic!("replicas b and c did not see a's mark within {SHARING_BOUND:?}"));
     eprintln!("a's mark seen on b and c {seen:?} after its task returned ({:?} since)", marked_at.elapsed());
     // A caller relying on the history it cannot get abandons the task (a definite error), marked.
     let forgot = b.run_task(&forgetter.base_url(), text("two"), &history()).await.unwrap_err();
@@ -114,7 +112,8 @@ async fn after_the_first_refusal_on_any_replica_the_others_send_that_agent_singl
     let streams_before = count(&refuser, "SendStreamingMessage");
     let forgetter_streams_before = count(&forgetter, "SendStreamingMessage");
     for (client, n) in [(&b, 1), (&c, 2)] {
-        let outcome = client.run_task(&refuser.base_url(), text(&format!("r{n}")), &streaming()).await.unwrap();
+        let outcome =
+            client.run_task(&refuser.base_url(), text(&format!("r{n}")), &streaming()).await.unwrap();
         let TaskPath::SingleShotBecauseSuspect(mark) = &outcome.path else { panic!("{:?}", outcome.path) };
         assert_eq!(mark.capability(), Capability::Streaming);
         assert_eq!(mark.marked_by(), Some("replica-a"), "the mark says which replica set it");
@@ -126,7 +125,11 @@ async fn after_the_first_refusal_on_any_replica_the_others_send_that_agent_singl
         assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)), "{:?}", outcome.path);
         assert_eq!(outcome.negotiation_round_trips, 0);
     }
-    assert_eq!(count(&refuser, "SendStreamingMessage"), streams_before, "nobody negotiated with the refuser again");
+    assert_eq!(
+        count(&refuser, "SendStreamingMessage"),
+        streams_before,
+        "nobody negotiated with the refuser again"
+    );
     assert_eq!(count(&forgetter, "SendStreamingMessage"), forgetter_streams_before);
 
     // An honest agent is not caught up in it: every replica negotiates with it.
@@ -136,7 +139,8 @@ async fn after_the_first_refusal_on_any_replica_the_others_send_that_agent_singl
         assert!(outcome.negotiation_round_trips > 0);
     }
     // Across the three replicas, one refusal per lying agent: the waste was paid once.
-    let refusals: u64 = [&a, &b, &c].iter().map(|c| c.metrics().snapshot().refusals.values().sum::<u64>()).sum();
+    let refusals: u64 =
+        [&a, &b, &c].iter().map(|c| c.metrics().snapshot().refusals.values().sum::<u64>()).sum();
     assert_eq!(refusals, 2);
     let received: u64 = [&a, &b, &c].iter().map(|c| c.metrics().snapshot().shared_marks_received).sum();
     assert!(received >= 2, "marks arrived by pub/sub: {received}");
@@ -185,7 +189,9 @@ async fn a_suspect_mark_expires_with_its_ttl_in_redis_and_on_every_replica() {
     let [a, b, c] = replicas(&url, &prefix, ttl);
     connected(&[a.clone(), b.clone(), c.clone()]).await;
     a.run_task(&refuser.base_url(), text("one"), &streaming()).await.unwrap();
-    within(SHARING_BOUND, || b.discovery_cache().is_suspect(&base(&refuser)).is_some()).await.expect("b sees it");
+    within(SHARING_BOUND, || b.discovery_cache().is_suspect(&base(&refuser)).is_some())
+        .await
+        .expect("b sees it");
     let mut conn = redis_conn(&url).await;
     let key = mark_key(&prefix, Capability::Streaming, &base(&refuser));
     let pttl: i64 = conn.pttl(&key).await.unwrap();
@@ -276,7 +282,8 @@ async fn a_changed_card_clears_its_mark_on_every_replica_and_in_redis() {
     .await;
     assert!(cleared.is_some(), "b and c dropped the mark made against the old card");
     assert!(a.discovery_cache().flush_shared(Duration::from_secs(2)).await);
-    let exists: bool = redis_conn(&url).await.exists(mark_key(&prefix, Capability::Streaming, &agent)).await.unwrap();
+    let exists: bool =
+        redis_conn(&url).await.exists(mark_key(&prefix, Capability::Streaming, &agent)).await.unwrap();
     assert!(!exists, "the mark's key is gone from redis");
     model.shutdown().await;
 }
@@ -294,7 +301,9 @@ async fn redis_killed_mid_run_loses_no_task_and_sharing_resumes_after_a_restart(
     connected(&clients).await;
     let [a, b, c] = clients.clone();
     a.run_task(&refuser.base_url(), text("before"), &streaming()).await.unwrap();
-    within(SHARING_BOUND, || c.discovery_cache().is_suspect(&base(&refuser)).is_some()).await.expect("shared");
+    within(SHARING_BOUND, || c.discovery_cache().is_suspect(&base(&refuser)).is_some())
+        .await
+        .expect("shared");
 
     server.kill();
 
@@ -307,7 +316,9 @@ async fn redis_killed_mid_run_loses_no_task_and_sharing_resumes_after_a_restart(
         for client in &clients {
             for (agent, negotiation) in &targets {
                 // The forgetter is left to replica a while the server is down (its mark must wait).
-                if agent.base_url() == forgetter.base_url() && client.metrics().snapshot().replica.as_deref() != Some("replica-a") {
+                if agent.base_url() == forgetter.base_url()
+                    && client.metrics().snapshot().replica.as_deref() != Some("replica-a")
+                {
                     continue;
                 }
                 let started = Instant::now();
@@ -353,6 +364,27 @@ async fn redis_killed_mid_run_loses_no_task_and_sharing_resumes_after_a_restart(
     let outcome = b.run_task(&forgetter.base_url(), text("after"), &history()).await.unwrap();
     assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)), "{:?}", outcome.path);
     assert_eq!(count(&forgetter, "SendStreamingMessage"), 1, "only a ever negotiated with the forgetter");
+
+    // The restarted server had none of the marks shared before the kill; the replicas wrote back
+    // what they held, and nobody forgot the refuser over the next resyncs.
+    let key = mark_key(&prefix, Capability::Streaming, &base(&refuser));
+    let mut conn = redis_conn(&url).await;
+    let mut back = false;
+    for _ in 0..60 {
+        back = conn.exists(&key).await.unwrap();
+        if back {
+            break;
+        }
+        tokio::time::sleep(ms(50)).await;
+    }
+    assert!(back, "the refuser's mark is in redis again after the restart");
+    tokio::time::sleep(ms(2500)).await;
+    for client in &clients {
+        assert!(
+            client.discovery_cache().is_suspect(&base(&refuser)).is_some(),
+            "a mark was lost in the restart"
+        );
+    }
     for agent in [refuser, forgetter, honest] {
         agent.shutdown().await;
     }
@@ -374,4 +406,81 @@ async fn an_unreachable_server_never_holds_a_task_up() {
     assert!(!client.discovery_cache().flush_shared(ms(300)).await, "nothing could be written");
     assert_ne!(client.discovery_cache().backend_status(), Some(BackendStatus::Connected));
     refuser.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_received_mark_cleared_behind_a_replicas_back_is_dropped_at_its_next_resync() {
+    let Some((url, _server)) = redis_common::shared_server() else { return };
+    let prefix = redis_common::prefix("missed-clear");
+    let [a, b, _c] = replicas(&url, &prefix, Duration::from_secs(3600));
+    connected(&[a.clone(), b.clone()]).await;
+    let agent = AgentBaseUrl::parse("http://127.0.0.1:9/missed").unwrap();
+    a.discovery_cache().mark_suspect(&agent, Capability::PushNotifications, "no callback within 2s");
+    within(SHARING_BOUND, || b.discovery_cache().is_suspect(&agent).is_some()).await.expect("b sees it");
+
+    // Deleted with no event published: what a replica that missed the clear is left with.
+    let _: () =
+        redis_conn(&url).await.del(mark_key(&prefix, Capability::PushNotifications, &agent)).await.unwrap();
+
+    let dropped =
+        within(Duration::from_millis(2500), || b.discovery_cache().is_suspect(&agent).is_none()).await;
+    assert!(dropped.is_some(), "b still holds a mark the server no longer has");
+    assert!(a.discovery_cache().is_suspect(&agent).is_some(), "a keeps the mark it set itself");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_server_costs_a_task_at_most_the_op_timeout() {
+    let Some(server) = redis_common::own_server_with(&["--enable-debug-command", "local"]) else { return };
+    let url = server.url();
+    let prefix = redis_common::prefix("stalled");
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let [a, b, _c] = replicas(&url, &prefix, Duration::from_secs(3600));
+    connected(&[a.clone(), b.clone()]).await;
+    a.discover(&agent.base_url()).await.unwrap();
+    assert!(a.discovery_cache().flush_shared(Duration::from_secs(2)).await);
+    let (agent_url, negotiation) = (agent.base_url(), streaming());
+    let quick = b.run_task(&agent_url, text("warm"), &negotiation);
+    let started = Instant::now();
+    tokio::time::timeout(Duration::from_secs(10), quick).await.unwrap().unwrap();
+    let connected_task = started.elapsed();
+    b.discovery_cache().invalidate(&base(&agent));
+
+    // The server stops answering for 3 s (it does not close the connections).
+    let stall = tokio::spawn({
+        let url = url.clone();
+        async move {
+            let mut conn = redis_conn(&url).await;
+            let _: redis::RedisResult<()> =
+                redis::cmd("DEBUG").arg("SLEEP").arg(3).query_async(&mut conn).await;
+        }
+    });
+    tokio::time::sleep(ms(100)).await;
+    let started = Instant::now();
+    a.discovery_cache().mark_suspect(&base(&agent), Capability::Streaming, "marked while the server stalls");
+    let marking = started.elapsed();
+    let started = Instant::now();
+    let run = b.run_task(&agent_url, text("stalled"), &negotiation);
+    let outcome = tokio::time::timeout(Duration::from_secs(10), run).await.unwrap().unwrap();
+    let stalled_task = started.elapsed();
+    eprintln!(
+        "task with redis answering: {connected_task:?}; with redis stalled: {stalled_task:?}; mark_suspect: {marking:?}"
+    );
+
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    assert!(marking < ms(20), "marking waits on nothing: {marking:?}");
+    assert!(
+        stalled_task < connected_task + ms(600),
+        "the card read from redis waited past its bound: {stalled_task:?} (with redis answering {connected_task:?})"
+    );
+    assert_eq!(b.discovery_cache().backend_status(), Some(BackendStatus::Degraded));
+    assert!(b.metrics().snapshot().shared_cache_errors > 0);
+    stall.await.unwrap();
+    let back = within(Duration::from_secs(5), || {
+        b.discovery_cache().backend_status() == Some(BackendStatus::Connected)
+            && b.discovery_cache().is_suspect(&base(&agent)).is_some()
+    })
+    .await;
+    assert!(back.is_some(), "after the stall b reconnected and got the mark a set during it");
+    agent.shutdown().await;
+    drop(server);
 }

@@ -16,13 +16,19 @@ pub const URL_VAR: &str = "A2A_TEST_REDIS_URL";
 pub struct OwnRedis {
     child: Option<Child>,
     port: u16,
+    extra: Vec<String>,
 }
 
 impl OwnRedis {
     /// Starts redis-server on a free loopback port (no persistence); `None` when it is not installed.
     pub fn start() -> Option<Self> {
+        Self::start_with(&[])
+    }
+
+    /// As [`OwnRedis::start`], with more server options (`--enable-debug-command local`, ...).
+    pub fn start_with(extra: &[&str]) -> Option<Self> {
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).ok()?.local_addr().ok()?.port();
-        let mut server = Self { child: None, port };
+        let mut server = Self { child: None, port, extra: extra.iter().map(|s| (*s).to_owned()).collect() };
         server.spawn().then_some(server)
     }
 
@@ -46,7 +52,17 @@ impl OwnRedis {
 
     fn spawn(&mut self) -> bool {
         let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args([
+                "--port",
+                &self.port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .args(&self.extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
@@ -80,7 +96,9 @@ fn ping(port: u16) -> bool {
 
 /// What to do without a server: fail in CI, skip (with the reason printed) elsewhere.
 fn unavailable(why: &str) -> Option<Never> {
-    let message = format!("redis tests need a redis-server: {why} (install it with `apt-get install -y redis-server`, or set {URL_VAR})");
+    let message = format!(
+        "redis tests need a redis-server: {why} (install it with `apt-get install -y redis-server`, or set {URL_VAR})"
+    );
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("skipped: {message}");
     None
@@ -97,13 +115,19 @@ pub fn shared_server() -> Option<(String, Option<OwnRedis>)> {
     }
     match OwnRedis::start() {
         Some(own) => Some((own.url(), Some(own))),
-        None => unavailable("A2A_TEST_REDIS_URL is not set and redis-server could not be started").map(|n| match n {}),
+        None => unavailable("A2A_TEST_REDIS_URL is not set and redis-server could not be started")
+            .map(|n| match n {}),
     }
 }
 
 /// A server of this test's own, to kill and restart. `None`: skip the test (never in CI).
 pub fn own_server() -> Option<OwnRedis> {
-    match OwnRedis::start() {
+    own_server_with(&[])
+}
+
+/// As [`own_server`], with more server options.
+pub fn own_server_with(extra: &[&str]) -> Option<OwnRedis> {
+    match OwnRedis::start_with(extra) {
         Some(own) => Some(own),
         None => unavailable("this test kills and restarts its own redis-server, which could not be started")
             .map(|n| match n {}),

@@ -19,6 +19,13 @@
 //!   updates wait in a bounded queue ([`DEFAULT_QUEUE_LIMIT`], oldest dropped and counted beyond it),
 //!   and both connections retry with a backoff capped at [`DEFAULT_RECONNECT_BACKOFF_MAX`]. Once
 //!   back, the queue is written and the marks re-read.
+//! - A key `{prefix}:epoch` names the server's data generation. A replica that finds it changed
+//!   (the server restarted without its data) writes back every unexpired mark it holds, its own and
+//!   those it received, so what was shared survives the restart. While it is unchanged, a full
+//!   re-read drops the received marks the server no longer has (cleared while this replica was not
+//!   listening). A clear made while the server was away can be undone by another replica's write-back
+//!   of the same mark; such a mark ends with its TTL, and replicas that fetched the new card ignore it
+//!   (it names the old card's version).
 //!
 //! ```no_run
 //! use a2a_client::shared::redis::RedisBackend;
@@ -45,9 +52,9 @@ use futures::future::BoxFuture;
 use redis::aio::MultiplexedConnection;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+use crate::Error;
 use crate::discovery::AgentBaseUrl;
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, LocalReplica, SharedCard};
-use crate::Error;
 use wire::Keys;
 
 /// Default bound on one Redis command (and on a card read on a task's path): 100 ms.
@@ -154,6 +161,7 @@ impl RedisBackendBuilder {
             wake: tokio::sync::Notify::new(),
             progress: tokio::sync::watch::channel(Progress::default()).0,
             replica: OnceLock::new(),
+            epoch: Mutex::new(None),
             stop: stop.clone(),
         };
         Ok(RedisBackend { inner: Arc::new(inner), _stop: stop.drop_guard() })
@@ -220,6 +228,8 @@ struct Inner {
     wake: tokio::sync::Notify,
     progress: tokio::sync::watch::Sender<Progress>,
     replica: OnceLock<LocalReplica>,
+    /// The server's data generation last seen (see `tasks::Inner::check_epoch`).
+    epoch: Mutex<Option<String>>,
     stop: CancellationToken,
 }
 
@@ -250,7 +260,30 @@ impl CacheBackend for RedisBackend {
     }
 
     fn send(&self, update: CacheUpdate) {
-        let inner = &self.inner;
+        self.inner.enqueue(update);
+    }
+
+    fn load_card<'a>(&'a self, agent: &'a AgentBaseUrl) -> BoxFuture<'a, Option<SharedCard>> {
+        Box::pin(tasks::load_card(&self.inner, agent))
+    }
+
+    fn flush(&self, within: Duration) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let target = self.inner.progress.borrow().handed;
+            let mut watch = self.inner.progress.subscribe();
+            tokio::time::timeout(within, watch.wait_for(|p| p.done >= target)).await.is_ok_and(|r| r.is_ok())
+        })
+    }
+
+    fn status(&self) -> BackendStatus {
+        self.inner.status()
+    }
+}
+
+impl Inner {
+    /// Queues an update for the writer; beyond the queue limit the oldest are dropped (and counted).
+    fn enqueue(&self, update: CacheUpdate) {
+        let inner = self;
         let dropped = {
             let mut queue = inner.queue.lock().unwrap_or_else(PoisonError::into_inner);
             queue.push_back(Queued { update, at: std::time::Instant::now() });
@@ -268,21 +301,5 @@ impl CacheBackend for RedisBackend {
             tracing::warn!(dropped, "shared cache queue full: oldest updates dropped");
         }
         inner.wake.notify_one();
-    }
-
-    fn load_card<'a>(&'a self, agent: &'a AgentBaseUrl) -> BoxFuture<'a, Option<SharedCard>> {
-        Box::pin(tasks::load_card(&self.inner, agent))
-    }
-
-    fn flush(&self, within: Duration) -> BoxFuture<'_, bool> {
-        Box::pin(async move {
-            let target = self.inner.progress.borrow().handed;
-            let mut watch = self.inner.progress.subscribe();
-            tokio::time::timeout(within, watch.wait_for(|p| p.done >= target)).await.is_ok_and(|r| r.is_ok())
-        })
-    }
-
-    fn status(&self) -> BackendStatus {
-        self.inner.status()
     }
 }

@@ -1,6 +1,7 @@
 //! The backend's background work: the writer (queue to Redis), the subscriber (others' events into
 //! the local cache, with a periodic full re-read), card reads, and the connection both share.
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
@@ -99,9 +100,12 @@ impl Inner {
             .set_connection_timeout(Some(self.options.connect_timeout))
             .set_response_timeout(Some(self.options.op_timeout));
         let limit = self.options.connect_timeout + self.options.op_timeout;
-        let conn =
-            bounded(limit, "redis connect", self.client.get_multiplexed_async_connection_with_config(&config))
-                .await?;
+        let conn = bounded(
+            limit,
+            "redis connect",
+            self.client.get_multiplexed_async_connection_with_config(&config),
+        )
+        .await?;
         *self.conn.lock().unwrap_or_else(PoisonError::into_inner) = Some(conn.clone());
         Ok(conn)
     }
@@ -152,9 +156,12 @@ impl Inner {
                 let doomed = match keep_card_version {
                     None => keys,
                     Some(keep) => {
-                        let values: Vec<Option<String>> =
-                            bounded(limit, "redis mark read", redis::cmd("MGET").arg(&keys).query_async(&mut conn))
-                                .await?;
+                        let values: Vec<Option<String>> = bounded(
+                            limit,
+                            "redis mark read",
+                            redis::cmd("MGET").arg(&keys).query_async(&mut conn),
+                        )
+                        .await?;
                         keys.into_iter()
                             .zip(values)
                             .filter_map(|(key, value)| {
@@ -174,7 +181,10 @@ impl Inner {
                 if !doomed.is_empty() {
                     pipe.cmd("DEL").arg(&doomed).ignore();
                 }
-                pipe.cmd("PUBLISH").arg(self.keys.channel()).arg(serde_json::to_string(&event).unwrap_or_default()).ignore();
+                pipe.cmd("PUBLISH")
+                    .arg(self.keys.channel())
+                    .arg(serde_json::to_string(&event).unwrap_or_default())
+                    .ignore();
                 bounded(limit, "redis clear", pipe.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Card { agent, card } => {
@@ -192,24 +202,76 @@ impl Inner {
         }
     }
 
-    /// Re-reads every shared mark into the local cache; returns how many were new here.
+    /// Reads the server's data generation (creating it when absent); `true` when it differs from the
+    /// one this replica saw last, that is the server lost what was shared. The first look is `false`.
+    async fn check_epoch(&self) -> Result<bool, Fault> {
+        let mut conn = self.connection().await?;
+        let limit = self.options.op_timeout;
+        let key = self.keys.epoch();
+        let fresh = uuid::Uuid::new_v4().simple().to_string();
+        let set = redis::cmd("SET").arg(&key).arg(&fresh).arg("NX").to_owned();
+        bounded(limit, "redis epoch write", set.query_async::<Option<String>>(&mut conn)).await?;
+        let current: Option<String> =
+            bounded(limit, "redis epoch read", redis::cmd("GET").arg(&key).query_async(&mut conn)).await?;
+        let mut seen = self.epoch.lock().unwrap_or_else(PoisonError::into_inner);
+        let lost = seen.is_some() && *seen != current;
+        *seen = current;
+        Ok(lost)
+    }
+
+    /// Hands every unexpired mark held here back to the writer, after the server lost its data.
+    fn write_back(&self) -> usize {
+        let Some(replica) = self.replica() else { return 0 };
+        let marks = replica.marks();
+        let count = marks.len();
+        for (agent, mark) in marks {
+            self.enqueue(CacheUpdate::Mark { agent, mark });
+        }
+        count
+    }
+
+    /// Checks the server's generation, then re-reads every shared mark into the local cache (writing
+    /// back what it holds instead of dropping anything when the server lost its data); returns how
+    /// many marks were new here.
     async fn resync(&self) -> Result<usize, Fault> {
+        if self.check_epoch().await? {
+            let written = self.write_back();
+            tracing::info!(
+                written,
+                "the shared cache server lost its data: writing back the marks held here"
+            );
+            return self.read_marks(false).await;
+        }
+        self.read_marks(true).await
+    }
+
+    /// Re-reads every shared mark into the local cache; with `drop_missing`, received marks the server
+    /// no longer has are dropped. Returns how many marks were new here.
+    async fn read_marks(&self, drop_missing: bool) -> Result<usize, Fault> {
         let Some(replica) = self.replica() else { return Ok(0) };
+        let read_started = replica.now();
         let mut conn = self.connection().await?;
         let limit = self.options.op_timeout;
         let pattern = self.keys.marks_pattern();
         let mut keys: Vec<String> = Vec::new();
         let mut cursor = 0_u64;
+        let mut complete;
         loop {
-            let scan = redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000).to_owned();
-            let (next, batch): (u64, Vec<String>) = bounded(limit, "redis scan", scan.query_async(&mut conn)).await?;
+            let scan =
+                redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000).to_owned();
+            let (next, batch): (u64, Vec<String>) =
+                bounded(limit, "redis scan", scan.query_async(&mut conn)).await?;
             keys.extend(batch);
             cursor = next;
-            if cursor == 0 || keys.len() >= RESYNC_MAX_KEYS {
+            complete = cursor == 0;
+            if complete || keys.len() >= RESYNC_MAX_KEYS {
                 break;
             }
         }
         if keys.is_empty() {
+            if complete && drop_missing {
+                replica.drop_unshared(&HashSet::new(), read_started);
+            }
             return Ok(0);
         }
         let mut pipe = redis::pipe();
@@ -219,14 +281,21 @@ impl Inner {
         let values: Vec<(Option<String>, i64)> =
             bounded(limit, "redis marks read", pipe.query_async(&mut conn)).await?;
         let mut fresh = 0;
+        let mut present = HashSet::new();
         for (value, ttl_ms) in values {
             let ttl = Duration::from_millis(u64::try_from(ttl_ms).unwrap_or(0));
             let parsed = value.and_then(|v| serde_json::from_str::<StoredMark>(&v).ok());
-            if let Some((agent, mark)) = parsed.and_then(|stored| stored.into_mark(ttl))
-                && replica.apply_mark(&agent, mark)
-            {
+            let Some((agent, mark)) = parsed.and_then(|stored| stored.into_mark(ttl)) else { continue };
+            present.insert((agent.clone(), mark.capability));
+            if replica.apply_mark(&agent, mark) {
                 fresh += 1;
             }
+        }
+        // Only a complete read says which marks are gone.
+        let dropped =
+            if complete && drop_missing { replica.drop_unshared(&present, read_started) } else { 0 };
+        if dropped > 0 {
+            tracing::debug!(dropped, "suspect marks cleared while this replica was not listening dropped");
         }
         Ok(fresh)
     }
@@ -368,9 +437,13 @@ pub(super) async fn load_card(inner: &Inner, agent: &AgentBaseUrl) -> Option<Sha
     }
     let mut conn = inner.cached_conn()?;
     let get = redis::cmd("GET").arg(inner.keys.card(agent)).to_owned();
-    match bounded(inner.options.op_timeout, "redis card read", get.query_async::<Option<String>>(&mut conn)).await {
+    match bounded(inner.options.op_timeout, "redis card read", get.query_async::<Option<String>>(&mut conn))
+        .await
+    {
         Ok(value) => {
-            let card = value.and_then(|v| serde_json::from_str::<StoredCard>(&v).ok()).and_then(StoredCard::into_card);
+            let card = value
+                .and_then(|v| serde_json::from_str::<StoredCard>(&v).ok())
+                .and_then(StoredCard::into_card);
             if card.is_some()
                 && let Some(metrics) = inner.replica().and_then(LocalReplica::metrics)
             {

@@ -3,6 +3,8 @@
 //! - `{prefix}:suspect:{capability}:{agent}`: one mark, as JSON, expiring with the mark (`PX`);
 //! - `{prefix}:card:{agent}`: the card, its `ETag` and the wall-clock end of its freshness, expiring a
 //!   grace period after that (a stale copy still gives a validator);
+//! - `{prefix}:epoch`: a random id naming the server's data generation (a server restarted without
+//!   its data has a new one);
 //! - channel `{prefix}:events`: every mark and clear, as JSON, for the other replicas.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -12,9 +14,9 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+use crate::Capability;
 use crate::discovery::{AgentBaseUrl, WellKnownPath};
 use crate::shared::{SharedCard, SharedMark};
-use crate::Capability;
 
 /// Key names under one prefix.
 #[derive(Clone, Debug)]
@@ -37,6 +39,10 @@ impl Keys {
 
     pub(super) fn card(&self, agent: &AgentBaseUrl) -> String {
         format!("{}:card:{}", self.prefix, agent.as_str())
+    }
+
+    pub(super) fn epoch(&self) -> String {
+        format!("{}:epoch", self.prefix)
     }
 
     pub(super) fn channel(&self) -> String {
