@@ -16,7 +16,8 @@ fn n(value: &Value) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_replicas_sharing_redis_pay_for_each_lie_once_and_local_caches_pay_for_it_on_each() {
     let url = std::env::var("A2A_TEST_REDIS_URL").ok();
-    let mut args = vec!["demo", "--json", "--replicas", "3", "--tasks-per-agent", "2", "--push-arrival-bound", "500ms"];
+    let mut args =
+        vec!["demo", "--json", "--replicas", "3", "--tasks-per-agent", "2", "--push-arrival-bound", "500ms"];
     if let Some(url) = &url {
         args.extend(["--redis", url.as_str()]);
     }
@@ -39,17 +40,28 @@ async fn three_replicas_sharing_redis_pay_for_each_lie_once_and_local_caches_pay
             assert_eq!(parts.len(), 3);
             for part in parts {
                 let r = &part["report"];
-                let ended = n(&r["completed"]) + n(&r["completedSingleShot"]) + n(&r["completedViaFallback"]) + n(&r["failed"]);
+                let ended = n(&r["completed"])
+                    + n(&r["completedSingleShot"])
+                    + n(&r["completedViaFallback"])
+                    + n(&r["failed"]);
                 assert_eq!((n(&r["submitted"]), ended), (22, 22), "a task was lost: {part:#}");
             }
         }
     }
     let batch_one = |shared: bool| -> Vec<u64> {
         let run = runs.iter().find(|r| r["sharedCache"] == shared).expect("run");
-        run["batches"][0]["replicas"].as_array().expect("replicas").iter().map(|p| n(&p["report"]["wastedRoundTrips"])).collect()
+        run["batches"][0]["replicas"]
+            .as_array()
+            .expect("replicas")
+            .iter()
+            .map(|p| n(&p["report"]["wastedRoundTrips"]))
+            .collect()
     };
     let (shared, local) = (batch_one(true), batch_one(false));
-    assert!(shared[0] > 0 && local[0] > 0, "the first replica pays for the lies either way: {shared:?} {local:?}");
+    assert!(
+        shared[0] > 0 && local[0] > 0,
+        "the first replica pays for the lies either way: {shared:?} {local:?}"
+    );
     assert_eq!(shared[1..], [0, 0], "with the shared cache the later replicas waste nothing: {shared:?}");
     assert!(local[1] > 0 && local[2] > 0, "with local caches each replica pays again: {local:?}");
     let shared_run = runs.iter().find(|r| r["sharedCache"] == true).expect("shared run");

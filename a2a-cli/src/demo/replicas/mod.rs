@@ -164,10 +164,9 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
     let started = Instant::now();
     let fleet = demo_fleet().await.map_err(DemoError::Fleet)?;
     let (redis, local) = match &options.redis {
-        Some(url) => (
-            RedisUsed { url: Some(url.clone()), started_here: false, note: format!("using {url}") },
-            None,
-        ),
+        Some(url) => {
+            (RedisUsed { url: Some(url.clone()), started_here: false, note: format!("using {url}") }, None)
+        }
         None => match LocalRedis::start().await {
             Ok(server) => {
                 let note = format!(
@@ -207,7 +206,11 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
     Ok(report)
 }
 
-async fn run_on(fleet: &Fleet, options: &ReplicaOptions, redis: RedisUsed) -> Result<ReplicasReport, DemoError> {
+async fn run_on(
+    fleet: &Fleet,
+    options: &ReplicaOptions,
+    redis: RedisUsed,
+) -> Result<ReplicasReport, DemoError> {
     let mut targets = Vec::with_capacity(fleet.members.len());
     for member in &fleet.members {
         let claims = card_claims(member.agent.card())?;
@@ -223,7 +226,9 @@ async fn run_on(fleet: &Fleet, options: &ReplicaOptions, redis: RedisUsed) -> Re
     let run_id = uuid::Uuid::new_v4().simple().to_string();
     if let Some(url) = &redis.url {
         let prefix = format!("a2a-demo-{run_id}");
-        runs.push(replicated_run(options, &targets, Some((url.as_str(), prefix.as_str())), per_replica_batch).await);
+        runs.push(
+            replicated_run(options, &targets, Some((url.as_str(), prefix.as_str())), per_replica_batch).await,
+        );
     }
     runs.push(replicated_run(options, &targets, None, per_replica_batch).await);
     let checks = checks(&runs, options.replicas, per_replica_batch);
@@ -262,7 +267,9 @@ async fn replicated_run(
             }
             parts.extend(futures::future::join_all(rest.iter_mut().map(|w| w.batch(batch, expected))).await);
         } else {
-            parts.extend(futures::future::join_all(workers.iter_mut().map(|w| w.batch(batch, expected))).await);
+            parts.extend(
+                futures::future::join_all(workers.iter_mut().map(|w| w.batch(batch, expected))).await,
+            );
         }
         let total = sum(batch, &parts);
         batches.push(ReplicatedBatch { batch, replicas: parts, total });
@@ -318,9 +325,13 @@ impl Worker {
         let answer = match &mut self.process {
             Ok((_, stdin, lines)) => {
                 let exchange = async {
-                    stdin.write_all(format!("batch {batch}\n").as_bytes()).await.map_err(|e| e.to_string())?;
+                    stdin
+                        .write_all(format!("batch {batch}\n").as_bytes())
+                        .await
+                        .map_err(|e| e.to_string())?;
                     stdin.flush().await.map_err(|e| e.to_string())?;
-                    let line = lines.next_line().await.map_err(|e| e.to_string())?.ok_or("the replica exited")?;
+                    let line =
+                        lines.next_line().await.map_err(|e| e.to_string())?.ok_or("the replica exited")?;
                     serde_json::from_str::<WorkerBatch>(&line).map_err(|e| format!("unreadable report: {e}"))
                 };
                 tokio::time::timeout(BATCH_BOUND, exchange)
@@ -392,9 +403,10 @@ fn checks(runs: &[ReplicatedRun], replicas: u32, per_replica_batch: u32) -> Vec<
         },
     });
     let later_waste = |shared: bool| {
-        runs.iter().find(|r| r.shared_cache == shared).and_then(|run| run.batches.first()).map(|batch| {
-            batch.replicas.iter().skip(1).map(|p| p.report.wasted_round_trips).sum::<u64>()
-        })
+        runs.iter()
+            .find(|r| r.shared_cache == shared)
+            .and_then(|run| run.batches.first())
+            .map(|batch| batch.replicas.iter().skip(1).map(|p| p.report.wasted_round_trips).sum::<u64>())
     };
     if let (Some(shared), Some(local)) = (later_waste(true), later_waste(false))
         && replicas > 1

@@ -45,7 +45,11 @@ pub(super) fn render(report: &ReplicasReport) -> String {
                     Cell::plain(r.refusals.to_string()),
                     Cell::plain(r.negotiation_round_trips.to_string()),
                     count(r.wasted_round_trips, style::NOTE),
-                    Cell::plain(if run.shared_cache { part.shared.marks_received.to_string() } else { "-".to_owned() }),
+                    Cell::plain(if run.shared_cache {
+                        part.shared.marks_received.to_string()
+                    } else {
+                        "-".to_owned()
+                    }),
                 ]);
             }
             let t = &batch.total;
@@ -65,7 +69,10 @@ pub(super) fn render(report: &ReplicasReport) -> String {
         }
         out.push_str(&table.render(2));
     }
-    out.push_str(&format!("\n{}\n", paint(style::TITLE, "Wasted negotiation round trips across all replicas")));
+    out.push_str(&format!(
+        "\n{}\n",
+        paint(style::TITLE, "Wasted negotiation round trips across all replicas")
+    ));
     for (shared, label) in [(true, "shared cache (Redis)"), (false, "local caches only")] {
         if let (Some(one), Some(two)) = (report.wasted(shared, 1), report.wasted(shared, 2)) {
             out.push_str(&format!("  {label:<22} batch 1: {one:>4}   batch 2: {two:>4}\n"));
@@ -90,7 +97,11 @@ pub(super) fn render(report: &ReplicasReport) -> String {
 }
 
 fn title(run: &ReplicatedRun) -> &'static str {
-    if run.shared_cache { "Shared cache: the replicas share one Redis" } else { "Local caches only: nothing shared" }
+    if run.shared_cache {
+        "Shared cache: the replicas share one Redis"
+    } else {
+        "Local caches only: nothing shared"
+    }
 }
 
 fn count(n: u64, style: anstyle::Style) -> Cell {

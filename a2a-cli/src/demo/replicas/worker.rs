@@ -51,7 +51,11 @@ async fn serve(args: &ReplicaWorkerArgs) -> Result<(), String> {
                 .iter()
                 .filter_map(|field| Capability::ALL.into_iter().find(|c| c.card_field() == field))
                 .collect();
-            Target { name: t.name.clone(), url: t.url.clone(), negotiation: Arc::new(negotiation_for(&depends)) }
+            Target {
+                name: t.name.clone(),
+                url: t.url.clone(),
+                negotiation: Arc::new(negotiation_for(&depends)),
+            }
         })
         .collect();
     let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
@@ -71,7 +75,9 @@ async fn serve(args: &ReplicaWorkerArgs) -> Result<(), String> {
         };
         let label = format!("{}-{batch}", args.name);
         let concurrency = usize::try_from(args.concurrency).unwrap_or(1);
-        let run = run_batch(&client, &targets, args.tasks_per_agent, concurrency, &label, &ProgressBar::hidden()).await;
+        let run =
+            run_batch(&client, &targets, args.tasks_per_agent, concurrency, &label, &ProgressBar::hidden())
+                .await;
         let flushed = client.discovery_cache().flush_shared(FLUSH_BOUND).await;
         let snapshot = client.metrics().snapshot();
         let answer = WorkerBatch {
@@ -102,8 +108,10 @@ fn client(args: &ReplicaWorkerArgs) -> Result<Client, DemoError> {
     };
     let mut builder = demo_client_builder(&options, SuspectMarks::On)?.replica_name(args.name.clone());
     if let Some(url) = &args.redis {
-        let backend =
-            RedisBackend::builder(url.clone()).key_prefix(args.key_prefix.clone()).build().map_err(DemoError::Client)?;
+        let backend = RedisBackend::builder(url.clone())
+            .key_prefix(args.key_prefix.clone())
+            .build()
+            .map_err(DemoError::Client)?;
         let cache = DiscoveryCache::new(DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL)
             .with_backend(backend)
             .map_err(DemoError::Client)?;
