@@ -25,7 +25,7 @@ pub(super) fn summary(evidence: &str) -> String {
 }
 
 /// A backend's handle on the local cache it keeps in step: it applies what other replicas shared.
-/// Handed to [`CacheBackend::start`].
+/// Handed to [`CacheBackend::start`](crate::CacheBackend::start).
 #[derive(Clone, Debug)]
 pub struct LocalReplica {
     pub(super) cache: DiscoveryCache,

@@ -11,8 +11,9 @@
 //! - **Writes do not wait.** A mark, a clear or a fetched card is handed to the backend
 //!   ([`CacheBackend::send`]) and written in the background; the local cache has it at once.
 //! - **Marks reach the others within a bound.** Each backend documents its bound; the Redis one
-//!   publishes every mark and clear (pub/sub, a few milliseconds on loopback) and re-reads every mark
-//!   each [`resync interval`](redis::RedisBackendBuilder::resync_interval) as a safety net.
+//!   publishes every mark and clear (pub/sub, well under a millisecond on loopback) and re-reads every
+//!   mark each resync interval (`RedisBackendBuilder::resync_interval`, 1 s by default) as a safety
+//!   net.
 //! - **An unreachable backend degrades, never blocks.** Tasks go on with the local cache; updates
 //!   are kept (up to a bound) and written once the server is back; the state is readable with
 //!   [`DiscoveryCache::backend_status`](crate::DiscoveryCache::backend_status) and counted in
