@@ -499,16 +499,19 @@ impl DiscoveryCache {
             marked_by: self.identity.name.get().cloned(),
             shared: false,
         };
-        let shared = SharedMark {
+        // Without a backend there is nothing to build for sharing.
+        let shared = self.backend.get().is_some().then(|| SharedMark {
             capability,
             evidence: summary(&mark.evidence),
             card_version: mark.card_version.clone(),
             ttl: self.suspect_ttl,
             marked_by: mark.marked_by.clone(),
-        };
+        });
         state.suspects.entry(agent.clone()).or_default().insert(capability, mark);
         drop(state);
-        self.send(CacheUpdate::Mark { agent: agent.clone(), mark: shared });
+        if let Some(mark) = shared {
+            self.send(CacheUpdate::Mark { agent: agent.clone(), mark });
+        }
     }
 
     /// The most recent unexpired suspect mark on `agent`, if any.

@@ -18,6 +18,8 @@ use crate::shared::{CacheUpdate, LocalReplica, SharedCard};
 
 /// The first wait before a reconnect attempt; doubled up to the configured cap.
 const BACKOFF_START: Duration = Duration::from_millis(50);
+/// How long the epoch key outlives the last resync that touched it.
+const EPOCH_TTL: Duration = Duration::from_secs(24 * 3600);
 /// Most keys one resync reads (a bound on its loop, far above any fleet's marks).
 const RESYNC_MAX_KEYS: usize = 100_000;
 
@@ -209,10 +211,14 @@ impl Inner {
         let limit = self.options.op_timeout;
         let key = self.keys.epoch();
         let fresh = uuid::Uuid::new_v4().simple().to_string();
-        let set = redis::cmd("SET").arg(&key).arg(&fresh).arg("NX").to_owned();
-        bounded(limit, "redis epoch write", set.query_async::<Option<String>>(&mut conn)).await?;
-        let current: Option<String> =
-            bounded(limit, "redis epoch read", redis::cmd("GET").arg(&key).query_async(&mut conn)).await?;
+        let ttl = EPOCH_TTL.as_secs();
+        // Created when absent, kept alive by every resync, gone a day after the last replica left.
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET").arg(&key).arg(&fresh).arg("NX").arg("EX").arg(ttl).ignore();
+        pipe.cmd("EXPIRE").arg(&key).arg(ttl).ignore();
+        pipe.cmd("GET").arg(&key);
+        let (current,): (Option<String>,) =
+            bounded(limit, "redis epoch", pipe.query_async(&mut conn)).await?;
         let mut seen = self.epoch.lock().unwrap_or_else(PoisonError::into_inner);
         let lost = seen.is_some() && *seen != current;
         *seen = current;

@@ -4,7 +4,7 @@
 //! - `{prefix}:card:{agent}`: the card, its `ETag` and the wall-clock end of its freshness, expiring a
 //!   grace period after that (a stale copy still gives a validator);
 //! - `{prefix}:epoch`: a random id naming the server's data generation (a server restarted without
-//!   its data has a new one);
+//!   its data has a new one), kept alive by every resync and expiring a day after the last;
 //! - channel `{prefix}:events`: every mark and clear, as JSON, for the other replicas.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
