@@ -59,6 +59,9 @@ pub enum Command {
     /// Fetches an agent's card, validates it and shows its protocol versions, interfaces and claims.
     /// Exits 1 when the card cannot be fetched or is invalid, naming what is wrong and where.
     Card(CardArgs),
+    /// One replica of `a2a demo --replicas N` (the demo starts these itself; not for direct use).
+    #[command(hide = true)]
+    ReplicaWorker(ReplicaWorkerArgs),
 }
 
 /// Arguments of `a2a demo`.
@@ -76,6 +79,39 @@ pub struct DemoArgs {
     /// Prints the report as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Drives the fleet with this many replicas, separate processes that share nothing but Redis,
+    /// and compares the shared cache with local caches only.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub replicas: Option<u32>,
+    /// The Redis server the replicas share (`redis://127.0.0.1:6379/`). Without it the demo starts a
+    /// redis-server of its own on loopback when one is installed, and says so when none is.
+    #[arg(long, value_name = "URL", requires = "replicas")]
+    pub redis: Option<String>,
+}
+
+/// Arguments of the hidden `a2a replica-worker`: one replica of `a2a demo --replicas N`. It reads the
+/// targets (one JSON line) and then `batch N` lines on stdin, and answers each batch with one JSON
+/// line on stdout.
+#[derive(Debug, Clone, Args)]
+pub struct ReplicaWorkerArgs {
+    /// The replica's name, in its metrics and the marks it shares.
+    #[arg(long)]
+    pub name: String,
+    /// The shared Redis server; without it the replica has a local cache only.
+    #[arg(long)]
+    pub redis: Option<String>,
+    /// Key prefix in Redis (one per demo run).
+    #[arg(long, default_value = "a2a-demo")]
+    pub key_prefix: String,
+    /// Tasks sent to each agent in each batch.
+    #[arg(long, default_value_t = 4)]
+    pub tasks_per_agent: u32,
+    /// Tasks in flight at once within a batch.
+    #[arg(long, default_value_t = 16)]
+    pub concurrency: u32,
+    /// How long to wait for a push callback.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub push_arrival_bound: Duration,
 }
 
 /// Arguments of `a2a audit`.

@@ -67,6 +67,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Command::Card(args) => card::run(args, &mut out, &mut err).await,
             Command::Demo(args) => demo::run_command(args, &mut out, &mut err).await,
             Command::Audit(args) => audit::run_command(args, &mut out).await,
+            Command::ReplicaWorker(args) => demo::replicas::worker::run(args).await,
         }
     })
 }

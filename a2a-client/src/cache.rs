@@ -5,6 +5,13 @@
 //! `If-None-Match`. A suspect mark records that an agent was caught contradicting a capability, so
 //! other handles stop relying on that claim until the mark expires.
 //!
+//! Every read is local. With a shared backend attached ([`DiscoveryCache::with_backend`], for example
+//! the Redis one in [`crate::shared`]), marks, clears and cards are also handed to it without waiting,
+//! and marks other replicas set arrive in this cache's local copy (see [`crate::shared`] for the
+//! bound). A mark carries the version of the card it was made against (its `ETag`, or a digest of its
+//! bytes when the server sent none): when a different card is stored for the agent, the marks made
+//! against the old one are cleared, here and in the backend.
+//!
 //! ```
 //! use std::time::Duration;
 //! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
@@ -20,15 +27,21 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::Capability;
 use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
+use crate::{Capability, Error, Metrics};
+
+mod replica;
+
+use replica::summary;
+pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
 
 /// Where the cache reads the time: tokio's clock (pausable in tests), or a clock moved by hand.
 #[derive(Clone, Debug)]
@@ -140,6 +153,10 @@ pub struct SuspectMark {
     marked_at: Instant,
     expires_at: Instant,
     signer: Option<CardSigner>,
+    card_version: Option<String>,
+    marked_by: Option<String>,
+    /// Set when the mark came from a shared backend (another replica) rather than from this cache.
+    shared: bool,
 }
 
 impl SuspectMark {
@@ -169,12 +186,61 @@ impl SuspectMark {
     pub fn signer(&self) -> Option<&CardSigner> {
         self.signer.as_ref()
     }
+
+    /// The version of the card the mark was made against: its `ETag`, or the digest `fnv64:<hex>` of
+    /// its bytes when it had none; `None` when no card was cached at the time. A different card stored
+    /// for the agent clears the mark.
+    pub fn card_version(&self) -> Option<&str> {
+        self.card_version.as_deref()
+    }
+
+    /// The replica that set the mark, when the cache that set it had a replica name.
+    pub fn marked_by(&self) -> Option<&str> {
+        self.marked_by.as_deref()
+    }
 }
 
 struct Entry {
     card: DiscoveredCard,
     etag: Option<String>,
     fresh_until: Instant,
+}
+
+impl Entry {
+    fn version(&self) -> String {
+        card_version(self.etag.as_deref(), &self.card)
+    }
+}
+
+/// The version a mark is tied to: the card's `ETag`, or a digest of its bytes.
+fn card_version(etag: Option<&str>, card: &DiscoveredCard) -> String {
+    match etag {
+        Some(etag) => etag.to_owned(),
+        None => format!("fnv64:{:016x}", fnv64(card.raw())),
+    }
+}
+
+/// FNV-1a over `bytes`: stable across processes, enough to tell two card documents apart.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Where a stored card came from: fetched by this replica (shared onwards) or read from the backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CardSource {
+    Fetched,
+    Shared,
+}
+
+/// Who this cache is to the others: a unique id (so its own updates coming back are ignored), a
+/// replica name and the counters degradation is reported in.
+#[derive(Debug)]
+struct Identity {
+    id: String,
+    name: OnceLock<String>,
+    metrics: OnceLock<Metrics>,
 }
 
 #[derive(Default)]
@@ -196,6 +262,8 @@ pub struct DiscoveryCache {
     clock: Clock,
     default_ttl: Duration,
     suspect_ttl: Duration,
+    identity: Arc<Identity>,
+    backend: Arc<OnceLock<Arc<dyn CacheBackend>>>,
 }
 
 impl Default for DiscoveryCache {
@@ -213,6 +281,8 @@ impl fmt::Debug for DiscoveryCache {
             .field("suspect_agents", &state.suspects.len())
             .field("default_ttl", &self.default_ttl)
             .field("suspect_ttl", &self.suspect_ttl)
+            .field("replica", &self.identity.name.get())
+            .field("backend", &self.backend.get())
             .finish_non_exhaustive()
     }
 }
@@ -221,7 +291,98 @@ impl DiscoveryCache {
     /// A cache where cards without `Cache-Control` live `default_ttl` and suspect marks `suspect_ttl`,
     /// timed by tokio's clock (so `tokio::time::pause` applies).
     pub fn new(default_ttl: Duration, suspect_ttl: Duration) -> Self {
-        Self { state: Arc::default(), flights: Arc::default(), clock: Clock::Tokio, default_ttl, suspect_ttl }
+        let identity = Identity {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            name: OnceLock::new(),
+            metrics: OnceLock::new(),
+        };
+        Self {
+            state: Arc::default(),
+            flights: Arc::default(),
+            clock: Clock::Tokio,
+            default_ttl,
+            suspect_ttl,
+            identity: Arc::new(identity),
+            backend: Arc::default(),
+        }
+    }
+
+    /// Attaches a shared backend (one per cache): from now on marks, clears and fetched cards are
+    /// handed to it, and it keeps this cache's local copy in step with the other replicas. Reads stay
+    /// local. Must be called inside a tokio runtime when the backend runs background tasks (the Redis
+    /// one does).
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when a backend is already attached, or the backend cannot start
+    /// (no tokio runtime, for the Redis backend). An unreachable server is not an error: the backend
+    /// starts degraded and connects when it can.
+    pub fn with_backend(self, backend: impl CacheBackend) -> Result<Self, Error> {
+        let backend: Arc<dyn CacheBackend> = Arc::new(backend);
+        if self.backend.set(Arc::clone(&backend)).is_err() {
+            return Err(Error::config("this discovery cache already has a shared backend"));
+        }
+        // The replica's view holds no backend, so the backend's tasks do not keep themselves alive:
+        // dropping the last clone of this cache drops the backend and stops them.
+        let view = Self { backend: Arc::default(), ..self.clone() };
+        backend.start(LocalReplica { cache: view })?;
+        Ok(self)
+    }
+
+    /// Names this cache's replica (in suspect marks it sets and in the metrics snapshot). The first
+    /// name given sticks; [`crate::ClientBuilder::replica_name`] sets it.
+    pub fn set_replica_name(&self, name: impl Into<String>) {
+        let _ = self.identity.name.set(name.into());
+    }
+
+    /// The replica name, if one was set.
+    pub fn replica_name(&self) -> Option<&str> {
+        self.identity.name.get().map(String::as_str)
+    }
+
+    /// Whether the shared backend is reachable now; `None` without one.
+    pub fn backend_status(&self) -> Option<BackendStatus> {
+        self.backend.get().map(|backend| backend.status())
+    }
+
+    /// Waits at most `within` until every update handed to the shared backend so far is written;
+    /// `true` when they are (and at once without a backend).
+    pub async fn flush_shared(&self, within: Duration) -> bool {
+        match self.backend.get() {
+            Some(backend) => backend.flush(within).await,
+            None => true,
+        }
+    }
+
+    /// Counts shared-backend events into `metrics` (the first client built on this cache sets it).
+    pub(crate) fn report_to(&self, metrics: &Metrics) {
+        let _ = self.identity.metrics.set(metrics.clone());
+    }
+
+    /// The backend's copy of `agent`'s card, stored here when found (fresh or stale: a stale one still
+    /// gives discovery a validator). Bounded by the backend's own timeout; `None` without a backend.
+    pub(crate) async fn load_shared(&self, agent: &AgentBaseUrl) -> Option<CachedCard> {
+        let backend = self.backend.get()?;
+        let shared = backend.load_card(agent).await?;
+        if shared.fresh_for.is_zero() && self.get(agent).is_some() {
+            // A stale shared copy is only worth having as a validator when there is none here.
+            return None;
+        }
+        let card = match DiscoveredCard::from_bytes(shared.raw, &shared.source_url, shared.path) {
+            Ok(card) => card,
+            Err(error) => {
+                tracing::warn!(agent = %agent, %error, "shared card does not parse; ignored");
+                return None;
+            }
+        };
+        let fresh_until = self.clock.now() + shared.fresh_for;
+        self.put(agent, card, shared.etag, fresh_until, CardSource::Shared);
+        self.get(agent)
+    }
+
+    fn send(&self, update: CacheUpdate) {
+        if let Some(backend) = self.backend.get() {
+            backend.send(update);
+        }
     }
 
     /// As [`DiscoveryCache::new`], timed by a clock the caller moves.
@@ -264,8 +425,53 @@ impl DiscoveryCache {
             state.cards.remove(agent);
             return;
         }
+        drop(state);
         let fresh_until = self.clock.now() + freshness.lifetime;
-        state.cards.insert(agent.clone(), Entry { card, etag: freshness.etag, fresh_until });
+        self.put(agent, card, freshness.etag, fresh_until, CardSource::Fetched);
+    }
+
+    /// Stores a card; marks made against another version of it are cleared (and the clear shared).
+    fn put(
+        &self,
+        agent: &AgentBaseUrl,
+        card: DiscoveredCard,
+        etag: Option<String>,
+        fresh_until: Instant,
+        source: CardSource,
+    ) {
+        let entry = Entry { card, etag, fresh_until };
+        let version = entry.version();
+        let shared = (source == CardSource::Fetched).then(|| self.shared_card(&entry));
+        let cleared = {
+            let mut state = self.lock();
+            state.cards.insert(agent.clone(), entry);
+            let cleared = state.suspects.get_mut(agent).map_or(0, |marks| {
+                let before = marks.len();
+                marks.retain(|_, mark| mark.card_version.as_deref().is_none_or(|v| v == version));
+                before - marks.len()
+            });
+            if state.suspects.get(agent).is_some_and(BTreeMap::is_empty) {
+                state.suspects.remove(agent);
+            }
+            cleared
+        };
+        if cleared > 0 {
+            tracing::info!(agent = %agent, card_version = %version, cleared, "card changed: suspect marks cleared");
+            self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: Some(version) });
+        }
+        if let Some(card) = shared {
+            self.send(CacheUpdate::Card { agent: agent.clone(), card });
+        }
+    }
+
+    fn shared_card(&self, entry: &Entry) -> SharedCard {
+        SharedCard {
+            raw: entry.card.raw().clone(),
+            source_url: entry.card.source_url().to_owned(),
+            path: entry.card.well_known_path(),
+            etag: entry.etag.clone(),
+            fresh_for: entry.fresh_until.saturating_duration_since(self.clock.now()),
+        }
     }
 
     /// Renews a cached card after a `304 Not Modified`; returns it, or `None` if it was evicted meanwhile.
@@ -280,7 +486,11 @@ impl DiscoveryCache {
         if freshness.etag.is_some() {
             entry.etag = freshness.etag;
         }
-        Some(entry.card.clone())
+        let card = entry.card.clone();
+        let shared = self.shared_card(entry);
+        drop(state);
+        self.send(CacheUpdate::Card { agent: agent.clone(), card: shared });
+        Some(card)
     }
 
     /// Records that `agent` contradicted `capability`, for the suspect TTL; replaces an older mark for
@@ -289,14 +499,30 @@ impl DiscoveryCache {
         let now = self.clock.now();
         let mut state = self.lock();
         let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
+        let card_version = state.cards.get(agent).map(Entry::version);
         let mark = SuspectMark {
             capability,
             evidence: evidence.into(),
             marked_at: now,
             expires_at: now + self.suspect_ttl,
             signer,
+            card_version,
+            marked_by: self.identity.name.get().cloned(),
+            shared: false,
         };
+        // Without a backend there is nothing to build for sharing.
+        let shared = self.backend.get().is_some().then(|| SharedMark {
+            capability,
+            evidence: summary(&mark.evidence),
+            card_version: mark.card_version.clone(),
+            ttl: self.suspect_ttl,
+            marked_by: mark.marked_by.clone(),
+        });
         state.suspects.entry(agent.clone()).or_default().insert(capability, mark);
+        drop(state);
+        if let Some(mark) = shared {
+            self.send(CacheUpdate::Mark { agent: agent.clone(), mark });
+        }
     }
 
     /// The most recent unexpired suspect mark on `agent`, if any.
@@ -320,6 +546,20 @@ impl DiscoveryCache {
     /// Removes every suspect mark on `agent` (after its card changed, for example).
     pub fn clear_suspect(&self, agent: &AgentBaseUrl) {
         self.lock().suspects.remove(agent);
+        self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: None });
+    }
+
+    /// Every agent with an unexpired suspect mark, and its marks.
+    pub fn suspect_agents(&self) -> Vec<(AgentBaseUrl, Vec<SuspectMark>)> {
+        let agents: Vec<AgentBaseUrl> = self.lock().suspects.keys().cloned().collect();
+        agents
+            .into_iter()
+            .map(|agent| {
+                let marks = self.suspect_marks(&agent);
+                (agent, marks)
+            })
+            .filter(|(_, marks)| !marks.is_empty())
+            .collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -390,6 +630,81 @@ mod tests {
         assert_eq!(cache.suspect_marks(&agent).len(), 1, "the push mark expired");
         clock.advance(Duration::from_secs(5));
         assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    fn card(description: &str) -> DiscoveredCard {
+        let json = format!(
+            r#"{{"name":"a","description":"{description}","version":"1","supportedInterfaces":[{{"url":"http://a.example",
+            "protocolBinding":"JSONRPC","protocolVersion":"1.0"}}],"capabilities":{{"streaming":true}},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}}"#
+        );
+        DiscoveredCard::from_bytes(
+            bytes::Bytes::from(json),
+            "http://a.example/x",
+            crate::WellKnownPath::AgentCard,
+        )
+        .unwrap()
+    }
+
+    fn fetched(etag: Option<&str>) -> Freshness {
+        Freshness { no_store: false, lifetime: TTL, etag: etag.map(str::to_owned) }
+    }
+
+    #[test]
+    fn a_mark_names_the_card_it_was_made_against_and_a_different_card_clears_it() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        assert_eq!(cache.is_suspect(&agent).unwrap().card_version(), Some("\"v1\""));
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        assert!(cache.is_suspect(&agent).is_some(), "the same card keeps the mark");
+        cache.store(&agent, card("two"), fetched(Some("\"v2\"")));
+        assert!(cache.is_suspect(&agent).is_none(), "a new ETag clears it");
+    }
+
+    #[test]
+    fn without_an_etag_the_card_bytes_are_its_version() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(None));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        let version = cache.is_suspect(&agent).unwrap().card_version().unwrap().to_owned();
+        assert!(version.starts_with("fnv64:"), "{version}");
+        cache.store(&agent, card("one"), fetched(None));
+        assert!(cache.is_suspect(&agent).is_some());
+        cache.store(&agent, card("changed"), fetched(None));
+        assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    #[test]
+    fn a_shared_mark_is_applied_unless_it_was_made_against_another_card_or_is_outlasted() {
+        let cache = DiscoveryCache::default();
+        let replica = LocalReplica { cache: cache.clone() };
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v2\"")));
+        let mark = |version: &str, ttl| SharedMark {
+            capability: Capability::Streaming,
+            evidence: "e".into(),
+            card_version: Some(version.to_owned()),
+            ttl,
+            marked_by: Some("other".into()),
+        };
+        assert!(!replica.apply_mark(&agent, mark("\"v1\"", TTL)), "made against an older card");
+        assert!(cache.is_suspect(&agent).is_none());
+        assert!(replica.apply_mark(&agent, mark("\"v2\"", TTL)));
+        assert_eq!(cache.is_suspect(&agent).unwrap().marked_by(), Some("other"));
+        assert!(!replica.apply_mark(&agent, mark("\"v2\"", Duration::from_secs(1))), "a longer mark is kept");
+        assert_eq!(replica.apply_clear(&agent, Some("\"v2\"")), 0, "marks on the kept version stay");
+        assert_eq!(replica.apply_clear(&agent, None), 1);
+        assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    #[test]
+    fn shared_evidence_is_a_bounded_summary() {
+        let long = "x".repeat(MAX_SHARED_EVIDENCE_CHARS * 2);
+        assert_eq!(summary(&long).chars().count(), MAX_SHARED_EVIDENCE_CHARS + 1);
+        assert_eq!(summary("short"), "short");
     }
 
     #[test]

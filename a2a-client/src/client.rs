@@ -120,6 +120,14 @@ impl Client {
         // then reads from the cache (`Discovery::card` looks there first).
         let flight = self.inner.cache.flight(agent);
         let _turn = flight.lock().await;
+        if let Some(cached) = self.inner.cache.get(agent).filter(|c| c.is_fresh()) {
+            return Ok(cached.card().clone());
+        }
+        // Another replica may have fetched it: one bounded read of the shared cache (none without a
+        // backend, none while it is degraded). A stale shared card still serves as the validator.
+        if let Some(shared) = self.inner.cache.load_shared(agent).await.filter(|c| c.is_fresh()) {
+            return Ok(shared.card().clone());
+        }
         self.inner.config.retry.run_counted(&self.inner.metrics, |_| discovery.card(agent)).await
     }
 
@@ -191,6 +199,6 @@ impl Client {
         message: Message,
         negotiation: &Negotiation,
     ) -> Result<TaskOutcome, Error> {
-        crate::negotiate::run_task(self, agent, message, negotiation).await
+        crate::task_span::run_in_span(self, agent, message, negotiation).await
     }
 }

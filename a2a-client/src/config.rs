@@ -286,6 +286,7 @@ pub struct ClientBuilder {
     metrics: Option<Metrics>,
     /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
     pub(crate) http: crate::auth::HttpSettings,
+    replica_name: Option<String>,
 }
 
 impl ClientBuilder {
@@ -424,6 +425,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Names this client's replica, for an orchestrator that runs several: the name is in the metrics
+    /// snapshot ([`crate::MetricsSnapshot::replica`]) and on the suspect marks it shares (none by
+    /// default).
+    pub fn replica_name(mut self, name: impl Into<String>) -> Self {
+        self.replica_name = Some(name.into());
+        self
+    }
+
     /// Checks the configuration and builds the client.
     ///
     /// # Errors
@@ -469,7 +478,13 @@ impl ClientBuilder {
         };
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));
-        Ok(Client::from_parts(http, config, cache, self.metrics.unwrap_or_default(), auth))
+        let metrics = self.metrics.unwrap_or_default();
+        if let Some(name) = self.replica_name {
+            metrics.set_replica(name.clone());
+            cache.set_replica_name(name);
+        }
+        cache.report_to(&metrics);
+        Ok(Client::from_parts(http, config, cache, metrics, auth))
     }
 }
 

@@ -34,6 +34,7 @@ pub mod metrics;
 pub mod negotiate;
 mod protocol_error;
 pub mod retry;
+pub mod shared;
 pub mod signing;
 /// The bounded SSE parser: internal, public only for the workspace's benchmarks, fuzzing and tests
 /// (feature `test-util`); not part of the stable API.
@@ -42,6 +43,7 @@ pub mod sse;
 #[cfg(not(feature = "test-util"))]
 mod sse;
 pub mod task;
+pub mod task_span;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
@@ -60,6 +62,7 @@ pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
+pub use shared::{BackendStatus, CacheBackend};
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
 pub use task::{DynTask, Task, TaskCall};
 pub use transport::{EventStream, StreamEnd, TaskPoll};

@@ -16,8 +16,8 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use crate::Capability;
 
@@ -35,6 +35,19 @@ struct Counters {
     fallbacks: AtomicU64,
     legacy_card_fetches: AtomicU64,
     retries: AtomicU64,
+    replica: OnceLock<String>,
+    shared: SharedCounters,
+}
+
+/// Counters of a shared cache backend (see [`crate::shared`]).
+#[derive(Debug, Default)]
+struct SharedCounters {
+    errors: AtomicU64,
+    reconnects: AtomicU64,
+    marks_received: AtomicU64,
+    cards_loaded: AtomicU64,
+    updates_dropped: AtomicU64,
+    degraded: AtomicBool,
 }
 
 /// The counters at one moment.
@@ -55,6 +68,20 @@ pub struct MetricsSnapshot {
     pub legacy_card_fetches: u64,
     /// Attempts repeated after a transport fault.
     pub retries: u64,
+    /// The replica these counters belong to ([`crate::ClientBuilder::replica_name`]), if named.
+    pub replica: Option<String>,
+    /// Failed or timed-out commands to the shared cache backend (each one degraded it).
+    pub shared_cache_errors: u64,
+    /// Times the shared cache backend came back after being degraded.
+    pub shared_cache_reconnects: u64,
+    /// Whether the shared cache backend is degraded now (tasks go on with the local cache).
+    pub shared_cache_degraded: bool,
+    /// Suspect marks other replicas shared that this one applied as they were published.
+    pub shared_marks_received: u64,
+    /// Cards read from the shared cache instead of fetched from the agent.
+    pub shared_cards_loaded: u64,
+    /// Updates the shared cache backend dropped because its queue was full while degraded.
+    pub shared_updates_dropped: u64,
 }
 
 impl Metrics {
@@ -101,6 +128,46 @@ impl Metrics {
         self.inner.retries.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Names the replica these counters belong to; the first name given sticks.
+    pub fn set_replica(&self, name: impl Into<String>) {
+        let _ = self.inner.replica.set(name.into());
+    }
+
+    /// The replica name, if one was set.
+    pub fn replica_name(&self) -> Option<&str> {
+        self.inner.replica.get().map(String::as_str)
+    }
+
+    /// Counts one failed or timed-out shared cache command.
+    pub fn record_shared_cache_error(&self) {
+        self.inner.shared.errors.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one recovery of the shared cache backend.
+    pub fn record_shared_cache_reconnect(&self) {
+        self.inner.shared.reconnects.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records whether the shared cache backend is degraded.
+    pub fn set_shared_cache_degraded(&self, degraded: bool) {
+        self.inner.shared.degraded.store(degraded, Ordering::Relaxed);
+    }
+
+    /// Counts one suspect mark received from another replica.
+    pub fn record_shared_mark_received(&self) {
+        self.inner.shared.marks_received.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one card read from the shared cache.
+    pub fn record_shared_card_loaded(&self) {
+        self.inner.shared.cards_loaded.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one update the shared cache backend dropped.
+    pub fn record_shared_update_dropped(&self) {
+        self.inner.shared.updates_dropped.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Copies the counters out.
     pub fn snapshot(&self) -> MetricsSnapshot {
         let requests_per_agent = self
@@ -123,6 +190,13 @@ impl Metrics {
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
             legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
+            replica: self.inner.replica.get().cloned(),
+            shared_cache_errors: self.inner.shared.errors.load(Ordering::Relaxed),
+            shared_cache_reconnects: self.inner.shared.reconnects.load(Ordering::Relaxed),
+            shared_cache_degraded: self.inner.shared.degraded.load(Ordering::Relaxed),
+            shared_marks_received: self.inner.shared.marks_received.load(Ordering::Relaxed),
+            shared_cards_loaded: self.inner.shared.cards_loaded.load(Ordering::Relaxed),
+            shared_updates_dropped: self.inner.shared.updates_dropped.load(Ordering::Relaxed),
         }
     }
 }
@@ -155,6 +229,25 @@ mod tests {
         assert_eq!(snapshot.refusals[&Capability::PushNotifications], 1);
         assert_eq!(snapshot.refusals[&Capability::Streaming], 0);
         assert_eq!(snapshot.refusals.len(), Capability::ALL.len());
+    }
+
+    #[test]
+    fn the_snapshot_names_the_replica_and_shows_shared_cache_degradation() {
+        let metrics = Metrics::default();
+        assert_eq!(metrics.snapshot().replica, None);
+        metrics.set_replica("replica-2");
+        metrics.set_replica("ignored: the first name sticks");
+        metrics.record_shared_cache_error();
+        metrics.set_shared_cache_degraded(true);
+        let snapshot = metrics.snapshot();
+        assert_eq!(snapshot.replica.as_deref(), Some("replica-2"));
+        assert_eq!(snapshot.shared_cache_errors, 1);
+        assert!(snapshot.shared_cache_degraded);
+        metrics.set_shared_cache_degraded(false);
+        metrics.record_shared_cache_reconnect();
+        let snapshot = metrics.snapshot();
+        assert!(!snapshot.shared_cache_degraded);
+        assert_eq!(snapshot.shared_cache_reconnects, 1);
     }
 
     #[test]

@@ -29,6 +29,7 @@
 mod batch;
 mod checks;
 mod render;
+pub mod replicas;
 mod report;
 
 use std::io::Write;
@@ -37,7 +38,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_client::negotiate::{FollowUp, Negotiation};
-use a2a_client::{Client, PollCadence, SuspectMarks};
+use a2a_client::{Client, ClientBuilder, PollCadence, SuspectMarks};
 use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
@@ -135,12 +136,10 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
     for member in &fleet.members {
         let claims = card_claims(member.agent.card())?;
         let depends: Vec<Capability> = claims.iter().collect();
-        let negotiation =
-            Negotiation::depending_on(&depends).follow_up(FollowUp::reply("metric units, please"));
         targets.push(Target {
             name: member.agent.name().to_owned(),
             url: member.agent.base_url(),
-            negotiation: Arc::new(negotiation),
+            negotiation: Arc::new(negotiation_for(&depends)),
         });
         let protocol = match member.agent.protocol() {
             Protocol::V0_3 => "0.3",
@@ -199,6 +198,12 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
     })
 }
 
+/// What the demo's tasks to an agent depend on: every claim its card makes, and an answer for an
+/// agent that asks for input.
+fn negotiation_for(depends: &[Capability]) -> Negotiation {
+    Negotiation::depending_on(depends).follow_up(FollowUp::reply("metric units, please"))
+}
+
 /// The claims a fleet agent's card makes, read from the card it serves.
 fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
     let bytes = serde_json::to_vec(card).map_err(|e| DemoError::Card(e.to_string()))?;
@@ -209,15 +214,17 @@ fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
 /// A client for one run: fast polling (the agents are local), the demo's push bound, and capability-suspect
 /// marks on (the default one-hour TTL outlasts the run) or switched off for the comparison run.
 fn demo_client(options: &DemoOptions, marks: SuspectMarks) -> Result<Client, DemoError> {
+    demo_client_builder(options, marks)?.build().map_err(DemoError::Client)
+}
+
+fn demo_client_builder(options: &DemoOptions, marks: SuspectMarks) -> Result<ClientBuilder, DemoError> {
     let cadence = PollCadence::new(Duration::from_millis(20), 2.0, Duration::from_millis(200))
         .map_err(DemoError::Client)?;
-    Client::builder()
+    Ok(Client::builder()
         .poll_cadence(cadence)
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(Duration::from_secs(30))
-        .suspect_marks(marks)
-        .build()
-        .map_err(DemoError::Client)
+        .suspect_marks(marks))
 }
 
 fn progress_bar(show: bool, total: u32, suspect_cache: bool, batch: u32) -> ProgressBar {
@@ -235,6 +242,9 @@ fn progress_bar(show: bool, total: u32, suspect_cache: bool, batch: u32) -> Prog
 
 /// Runs `a2a demo`: exits 0 when every check passes, 1 otherwise, 2 when the demo cannot start.
 pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
+    if let Some(count) = args.replicas {
+        return replicas::run_command(args, count, out, err_out).await;
+    }
     let report = match run(&DemoOptions::from(args), !args.json).await {
         Ok(report) => report,
         Err(e) => {

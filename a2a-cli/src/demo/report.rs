@@ -2,7 +2,7 @@
 //! accounting and the round trips spent; and the checks the demo holds itself to.
 
 use a2a_typestate::CapabilitySet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::batch::BatchRun;
 use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
@@ -135,7 +135,7 @@ impl RunReport {
 }
 
 /// One batch's accounting.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchReport {
     /// 1 or 2.

@@ -1,0 +1,160 @@
+//! Sharing what replicas learn: the backend trait behind [`DiscoveryCache`](crate::DiscoveryCache),
+//! and (with the `redis` feature) a Redis backend.
+//!
+//! Orchestrator replicas that each run their own [`Client`](crate::Client) learn the same things
+//! about the same agents: which card they serve and which of them over-declare. A backend lets them
+//! share it, without putting a network round trip on a task's path:
+//!
+//! - **Reads are local.** `is_suspect`, `suspect_marks` and `get` read the local cache only. A card
+//!   missing (or stale) locally is asked of the backend once, bounded by the backend's own timeout,
+//!   before the agent is asked over HTTP; after that the card is local until its HTTP freshness ends.
+//! - **Writes do not wait.** A mark, a clear or a fetched card is handed to the backend
+//!   ([`CacheBackend::send`]) and written in the background; the local cache has it at once.
+//! - **Marks reach the others within a bound.** Each backend documents its bound; the Redis one
+//!   publishes every mark and clear (pub/sub, well under a millisecond on loopback) and re-reads every
+//!   mark each resync interval (`RedisBackendBuilder::resync_interval`, 1 s by default) as a safety
+//!   net.
+//! - **An unreachable backend degrades, never blocks.** Tasks go on with the local cache; updates
+//!   are kept (up to a bound) and written once the server is back; the state is readable with
+//!   [`DiscoveryCache::backend_status`](crate::DiscoveryCache::backend_status) and counted in
+//!   [`MetricsSnapshot`](crate::MetricsSnapshot).
+//!
+//! ```
+//! use std::time::Duration;
+//! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
+//! use a2a_client::shared::{CacheUpdate, SharedMark};
+//!
+//! // What a backend does with a mark another replica shared: apply it to the local copy.
+//! let cache = DiscoveryCache::default();
+//! let agent = AgentBaseUrl::parse("http://agent.example")?;
+//! let mark = SharedMark {
+//!     capability: Capability::Streaming,
+//!     evidence: "stream ended with no artifact".into(),
+//!     card_version: None,
+//!     ttl: Duration::from_secs(60),
+//!     marked_by: Some("replica-2".into()),
+//! };
+//! let update = CacheUpdate::Mark { agent: agent.clone(), mark };
+//! assert!(matches!(update, CacheUpdate::Mark { .. }));
+//! # Ok::<(), a2a_client::Error>(())
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::future::BoxFuture;
+
+pub use crate::cache::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
+use crate::discovery::{AgentBaseUrl, WellKnownPath};
+use crate::{Capability, Error};
+
+#[cfg(feature = "redis")]
+pub mod redis;
+
+/// A suspect mark as replicas share it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedMark {
+    /// The capability the agent was caught over-declaring.
+    pub capability: Capability,
+    /// A short summary of what was observed (at most [`MAX_SHARED_EVIDENCE_CHARS`] characters).
+    pub evidence: String,
+    /// The version (`ETag`, or a digest) of the card the mark was made against.
+    pub card_version: Option<String>,
+    /// How long the mark still applies.
+    pub ttl: Duration,
+    /// The replica that set it, when it had a name.
+    pub marked_by: Option<String>,
+}
+
+/// A fetched card as replicas share it: the bytes as served, where from, and its HTTP freshness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedCard {
+    /// The card document exactly as served.
+    pub raw: Bytes,
+    /// The URL it was fetched from.
+    pub source_url: String,
+    /// Which well-known path served it.
+    pub path: WellKnownPath,
+    /// Its `ETag`, to revalidate it with.
+    pub etag: Option<String>,
+    /// How long it is still fresh (zero: revalidate before use).
+    pub fresh_for: Duration,
+}
+
+/// What a cache hands its backend to share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CacheUpdate {
+    /// An agent was marked capability-suspect.
+    Mark {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// The mark.
+        mark: SharedMark,
+    },
+    /// Marks on an agent were cleared: all of them, or (after its card changed) those made against
+    /// any card version other than `keep_card_version`.
+    Clear {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// The card version whose marks stay, when the clear follows a card change.
+        keep_card_version: Option<String>,
+    },
+    /// A card was fetched or revalidated.
+    Card {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// The card and its freshness.
+        card: SharedCard,
+    },
+}
+
+/// Whether a shared backend is reachable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BackendStatus {
+    /// Not connected yet since it started.
+    Connecting,
+    /// Connected: updates are written and others' marks arrive.
+    Connected,
+    /// The server is unreachable or slow: the local cache carries on alone, updates wait (bounded)
+    /// and the backend reconnects on its own.
+    Degraded,
+}
+
+impl fmt::Display for BackendStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Connecting => "connecting",
+            Self::Connected => "connected",
+            Self::Degraded => "degraded",
+        })
+    }
+}
+
+/// Where replicas share cards and suspect marks. Attached with
+/// [`DiscoveryCache::with_backend`](crate::DiscoveryCache::with_backend).
+///
+/// Nothing here may put a wait on a task's path beyond a small bound: [`send`](Self::send) returns at
+/// once, and [`load_card`](Self::load_card) is bounded by the backend (and should answer `None` at
+/// once while the backend is degraded).
+pub trait CacheBackend: Send + Sync + fmt::Debug + 'static {
+    /// Called once, when attached: start keeping `replica` in step with the other replicas.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when the backend cannot start at all.
+    fn start(&self, replica: LocalReplica) -> Result<(), Error>;
+
+    /// Hands an update over for sharing; must not block nor wait on the network.
+    fn send(&self, update: CacheUpdate);
+
+    /// The shared copy of `agent`'s card, or `None` (absent, unreachable, or past the bound).
+    fn load_card<'a>(&'a self, agent: &'a AgentBaseUrl) -> BoxFuture<'a, Option<SharedCard>>;
+
+    /// Waits at most `within` until every update handed over so far is written; `true` when it is.
+    fn flush(&self, within: Duration) -> BoxFuture<'_, bool>;
+
+    /// Whether the backend is reachable now.
+    fn status(&self) -> BackendStatus;
+}
