@@ -16,11 +16,12 @@
 //! use std::time::Duration;
 //! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
 //!
-//! let (cache, clock) = DiscoveryCache::with_manual_clock(Duration::from_secs(300), Duration::from_secs(60));
+//! // Marks live 50 ms here (an hour by default).
+//! let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_millis(50));
 //! let agent = AgentBaseUrl::parse("http://agent.example")?;
 //! cache.mark_suspect(&agent, Capability::Streaming, "completed with no streamed artifact");
 //! assert_eq!(cache.is_suspect(&agent).map(|m| m.capability()), Some(Capability::Streaming));
-//! clock.advance(Duration::from_secs(61));
+//! std::thread::sleep(Duration::from_millis(60));
 //! assert!(cache.is_suspect(&agent).is_none());
 //! # Ok::<(), a2a_client::Error>(())
 //! ```
@@ -47,6 +48,7 @@ pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
 #[derive(Clone, Debug)]
 enum Clock {
     Tokio,
+    #[cfg(any(test, feature = "test-util"))]
     Manual(ManualClock),
 }
 
@@ -54,18 +56,22 @@ impl Clock {
     fn now(&self) -> Instant {
         match self {
             Clock::Tokio => Instant::now(),
+            #[cfg(any(test, feature = "test-util"))]
             Clock::Manual(manual) => manual.now(),
         }
     }
 }
 
 /// A clock moved only by [`ManualClock::advance`], for tests of TTLs over real sockets (where pausing
-/// tokio's clock would also fire network timeouts).
+/// tokio's clock would also fire network timeouts). Behind the `test-util` feature: not part of the
+/// stable API.
+#[cfg(any(test, feature = "test-util"))]
 #[derive(Clone, Debug)]
 pub struct ManualClock {
     now: Arc<Mutex<Instant>>,
 }
 
+#[cfg(any(test, feature = "test-util"))]
 impl ManualClock {
     fn new() -> Self {
         Self { now: Arc::new(Mutex::new(Instant::now())) }
@@ -385,7 +391,8 @@ impl DiscoveryCache {
         }
     }
 
-    /// As [`DiscoveryCache::new`], timed by a clock the caller moves.
+    /// As [`DiscoveryCache::new`], timed by a clock the caller moves (feature `test-util`).
+    #[cfg(any(test, feature = "test-util"))]
     pub fn with_manual_clock(default_ttl: Duration, suspect_ttl: Duration) -> (Self, ManualClock) {
         let clock = ManualClock::new();
         let cache = Self { clock: Clock::Manual(clock.clone()), ..Self::new(default_ttl, suspect_ttl) };

@@ -54,7 +54,9 @@ pub use a2a_typestate::{
     NarrowingError, NoHistory, NoPush, NoStreaming, Push, PushVerified, Refusal, Settlement, SingleShot,
     Streaming, StreamingVerified,
 };
-pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
+#[cfg(feature = "test-util")]
+pub use cache::ManualClock;
+pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
 pub use connection::AgentConnection;

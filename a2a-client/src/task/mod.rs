@@ -1,8 +1,8 @@
 //! The task handle: one task against one agent, whose type says which of the card's claims it
 //! holds, and the one engine every way of running a task goes through.
 //!
-//! A handle starts from a discovered card: [`Client::task`] narrows it at once to the claims the
-//! caller depends on (`Task<Claims<Streaming, History>>`); [`Client::dyn_task`] gives the dynamic
+//! A handle starts from a discovered card: [`Client::task`](crate::Client::task) narrows it at once to the claims the
+//! caller depends on (`Task<Claims<Streaming, History>>`); [`Client::dyn_task`](crate::Client::dyn_task) gives the dynamic
 //! [`DynTask`] holding every claim the card makes, narrowed later with `Task::try_from` (which hands
 //! it back on failure). The calls carry the spec's names and exist only where the type holds the
 //! claim they exercise:
