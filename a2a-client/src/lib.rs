@@ -49,7 +49,8 @@ pub use a2a_typestate::{
 };
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
 pub use client::Client;
-pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
+pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
+pub use transport::deviation::WireDeviation;
 pub use connection::AgentConnection;
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};

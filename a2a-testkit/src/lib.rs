@@ -163,7 +163,7 @@ pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
     Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
-    POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Script, Stall, Times,
+    POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Quirk, Script, Stall, Times,
 };
 pub use webhook::{ReceivedCallback, WebhookReceiver};
 
