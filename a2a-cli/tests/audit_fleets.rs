@@ -153,7 +153,8 @@ async fn agents_whose_cards_share_a_name_are_told_apart_by_url() {
 #[tokio::test]
 async fn a_fleet_file_is_audited_in_order_with_bounded_concurrency() {
     let honest = spawn("honest", Capabilities::none().with_streaming(), Script::honest()).await;
-    let liar = spawn("liar", Capabilities::none(), Script::honest().with(a2a_testkit::Lie::StreamingRefused)).await;
+    let liar =
+        spawn("liar", Capabilities::none(), Script::honest().with(a2a_testkit::Lie::StreamingRefused)).await;
     let dir = std::env::temp_dir().join(format!("a2a-audit-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("agents.txt");

@@ -48,9 +48,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::transport::deviation::{DeviationLog, Shape};
 use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
-use crate::transport::deviation::{DeviationLog, Shape};
 use crate::transport::v03::LossLog;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
 
@@ -140,8 +140,7 @@ impl AgentConnection {
     }
 
     fn from_endpoint(endpoint: Endpoint) -> Self {
-        let inner =
-            Inner {
+        let inner = Inner {
             endpoint,
             losses: LossLog::default(),
             deviations: DeviationLog::default(),
@@ -287,7 +286,10 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
-            Wire::HttpJson => self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?).await,
+            Wire::HttpJson => {
+                self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?)
+                    .await
+            }
             Wire::JsonRpcV03 => {
                 let params =
                     self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;

@@ -50,7 +50,6 @@ pub use a2a_typestate::{
 pub use cache::{CachedCard, DiscoveryCache, ManualClock, SuspectMark};
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
-pub use transport::deviation::WireDeviation;
 pub use connection::AgentConnection;
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
@@ -59,6 +58,7 @@ pub use retry::RetryPolicy;
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
 pub use sse::{SseEvent, SseStream};
 pub use task::{DynTask, Task, TaskCall};
+pub use transport::deviation::WireDeviation;
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
 

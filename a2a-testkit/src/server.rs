@@ -277,9 +277,13 @@ async fn jsonrpc(
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
         }
         Outcome::Error(error) => failure(&id, error),
-        Outcome::Stream(plan) => {
-            stream::sse_response(plan, Framing::JsonRpc { id }, stream_cut(shared), keepalive(shared), reshape(shared))
-        }
+        Outcome::Stream(plan) => stream::sse_response(
+            plan,
+            Framing::JsonRpc { id },
+            stream_cut(shared),
+            keepalive(shared),
+            reshape(shared),
+        ),
     }
 }
 
@@ -295,7 +299,8 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
 
 /// Whether events after the first are written 0.3-shaped ([`Quirk::V03ShapedEventsAfterFirst`]).
 fn reshape(shared: &Shared) -> bool {
-    shared.protocol == crate::Protocol::V1_0 && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst)
+    shared.protocol == crate::Protocol::V1_0
+        && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst)
 }
 
 /// How often a stream sends keep-alive comments: only for [`Stall::CommentsOnly`](crate::Stall).

@@ -206,9 +206,10 @@ fn member_body(member: &str, object: &mut Map<String, Value>, at: &str, found: &
 }
 
 fn missing_context(object: &Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
-    let missing = object.get("contextId").or_else(|| object.get("context_id")).is_none_or(|c| {
-        c.is_null() || c.as_str().is_some_and(str::is_empty)
-    });
+    let missing = object
+        .get("contextId")
+        .or_else(|| object.get("context_id"))
+        .is_none_or(|c| c.is_null() || c.as_str().is_some_and(str::is_empty));
     if missing {
         found.push(Deviation::new(
             &join(at, "contextId"),
@@ -298,7 +299,8 @@ fn parts(object: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) 
         let is_file = part.get("kind").and_then(Value::as_str) == Some("file");
         kind_field(part, &path, found);
         if is_file && let Some(Value::Object(file)) = part.remove("file") {
-            for (from, to) in [("uri", "url"), ("bytes", "raw"), ("mimeType", "mediaType"), ("name", "filename")]
+            for (from, to) in
+                [("uri", "url"), ("bytes", "raw"), ("mimeType", "mediaType"), ("name", "filename")]
             {
                 if let Some(value) = file.get(from) {
                     part.insert(to.to_owned(), value.clone());

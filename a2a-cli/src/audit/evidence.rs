@@ -66,9 +66,9 @@ pub(super) fn verdict(
                 return ClaimVerdict::Unverifiable { reason };
             }
             match pending.reason() {
-                PendingReason::NotExercised => ClaimVerdict::NotExercised {
-                    reason: "no call of the probe exercised it".to_owned(),
-                },
+                PendingReason::NotExercised => {
+                    ClaimVerdict::NotExercised { reason: "no call of the probe exercised it".to_owned() }
+                }
                 _ => ClaimVerdict::Unverified { reason: pending.to_string() },
             }
         }
@@ -92,7 +92,10 @@ fn webhook_refused(attempts: &[PushRegistrationAttempt]) -> Option<String> {
     });
     url_refused.then(|| {
         let tried: Vec<String> = attempts.iter().map(ToString::to_string).collect();
-        format!("the agent refused the webhook URL on every path ({}); the probe went on without push", tried.join("; "))
+        format!(
+            "the agent refused the webhook URL on every path ({}); the probe went on without push",
+            tried.join("; ")
+        )
     })
 }
 
@@ -107,7 +110,10 @@ fn refused(violation: &AgentCardLifecycleViolation, attempts: &[PushRegistration
                 Capability::PushNotifications => "the webhook config accepted",
                 Capability::StateTransitionHistory => "the task's history",
             };
-            let mut said = format!("expected {expected}, since the card declares {field}; {} answered {code} (not supported)", call_name(*call));
+            let mut said = format!(
+                "expected {expected}, since the card declares {field}; {} answered {code} (not supported)",
+                call_name(*call)
+            );
             if capability == Capability::PushNotifications && !attempts.is_empty() {
                 let tried: Vec<String> = attempts.iter().map(ToString::to_string).collect();
                 said.push_str(&format!("; paths tried: {}", tried.join("; ")));
@@ -159,7 +165,9 @@ fn where_seen(observed: &Observed) -> String {
         Observed::History { .. } => "GetTask".to_owned(),
         Observed::PushCallback { .. } => "the webhook".to_owned(),
         Observed::PushRegistered | Observed::PushDropped => "push registration".to_owned(),
-        Observed::AgentError { call, .. } | Observed::TransportFault { call, .. } => call_name(*call).to_owned(),
+        Observed::AgentError { call, .. } | Observed::TransportFault { call, .. } => {
+            call_name(*call).to_owned()
+        }
         Observed::StreamClosed => "the stream".to_owned(),
         _ => "the probe".to_owned(),
     }

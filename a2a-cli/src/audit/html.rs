@@ -125,13 +125,27 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
     out.push_str("</section>\n");
 }
 
-/// The SVG timeline: one lane per channel, one mark per observation at its time; the card's
-/// claims above, each with its verdict; the observation a refusal rests on ringed in red, one a
-/// verification rests on in green.
+/// The SVG timeline: one lane per channel, one mark per observation in the order observed (evenly
+/// spaced, so events of the same millisecond stay apart; the time is under each mark and in its
+/// tooltip); the card's claims above, each with its verdict; the observation a refusal rests on
+/// ringed in red, one a verification rests on in green.
 fn timeline(out: &mut String, agent: &AgentAudit) {
-    let end = agent.timeline.iter().map(|e| e.at_ms).max().unwrap_or(0).max(1);
+    let end = agent.timeline.iter().map(|e| e.at_ms).max().unwrap_or(0);
     let height = TOP + LANE_HEIGHT * LANES.len() as u32 + 30;
-    let x = |at: u64| LEFT + u32::try_from(at.saturating_mul(u64::from(WIDTH - LEFT - 20)) / end).unwrap_or(0);
+    let count = u32::try_from(agent.timeline.len()).unwrap_or(u32::MAX).max(1);
+    let step = (WIDTH - LEFT - 40) / count.max(2).saturating_sub(1).max(1);
+    let x = |seq: usize| {
+        LEFT + 10 + step.saturating_mul(u32::try_from(seq).unwrap_or(u32::MAX)).min(WIDTH - LEFT - 40)
+    };
+    let anchor = |cx: u32| {
+        if cx > WIDTH - 160 {
+            "end"
+        } else if cx < LEFT + 80 {
+            "start"
+        } else {
+            "middle"
+        }
+    };
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"{WIDTH}\" height=\"{height}\" \
@@ -165,8 +179,9 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
     }
     for entry in &agent.timeline {
         let lane = LANES.iter().position(|l| *l == entry.channel).unwrap_or(0) as u32;
-        let (cx, cy) = (x(entry.at_ms), TOP + LANE_HEIGHT * lane + LANE_HEIGHT / 2);
-        let title = format!("event #{} at {} ms on {}: {}", entry.seq, entry.at_ms, entry.channel, entry.what);
+        let (cx, cy) = (x(entry.seq), TOP + LANE_HEIGHT * lane + LANE_HEIGHT / 2);
+        let title =
+            format!("event #{} at {} ms on {}: {}", entry.seq, entry.at_ms, entry.channel, entry.what);
         let _ = writeln!(
             out,
             "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"5\" fill=\"#3a5fcd\"><title>{}</title></circle>",
@@ -176,8 +191,9 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
             let _ = writeln!(
                 out,
                 "<circle class=\"refusal\" cx=\"{cx}\" cy=\"{cy}\" r=\"10\" fill=\"none\" stroke=\"#b00020\" stroke-width=\"3\"/>\
-<text x=\"{cx}\" y=\"{}\" fill=\"#b00020\" text-anchor=\"middle\">refuses {capability} (event #{})</text>",
+<text x=\"{cx}\" y=\"{}\" fill=\"#b00020\" text-anchor=\"{}\">refuses {capability} (event #{})</text>",
                 cy - 13,
+                anchor(cx),
                 entry.seq
             );
         }
@@ -185,16 +201,15 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
             let _ = writeln!(
                 out,
                 "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"9\" fill=\"none\" stroke=\"#11772b\" stroke-width=\"2\"/>\
-<text x=\"{cx}\" y=\"{}\" fill=\"#11772b\" text-anchor=\"middle\">verifies {capability}</text>",
-                cy + 20
+<text x=\"{cx}\" y=\"{}\" fill=\"#11772b\" text-anchor=\"{}\">verifies {capability}</text>",
+                cy + 20,
+                anchor(cx)
             );
         }
     }
     let _ = writeln!(
         out,
-        "<text x=\"{LEFT}\" y=\"{}\">0 ms</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{end} ms</text></svg>",
-        height - 6,
-        WIDTH - 10,
+        "<text x=\"{LEFT}\" y=\"{}\">observations in order, 0 to {end} ms (hover a mark for its time)</text></svg>",
         height - 6
     );
 }

@@ -120,7 +120,11 @@ pub(super) fn render(report: &AuditReport) -> String {
             xml(&agent.label),
             cases.len()
         );
-        let _ = writeln!(out, "    <properties><property name=\"url\" value=\"{}\"/></properties>", xml(&agent.url));
+        let _ = writeln!(
+            out,
+            "    <properties><property name=\"url\" value=\"{}\"/></properties>",
+            xml(&agent.url)
+        );
         for case in cases {
             let _ = writeln!(
                 out,

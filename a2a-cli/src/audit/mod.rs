@@ -321,7 +321,8 @@ fn progress_bar(show: bool, total: usize) -> indicatif::ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("auditing [{bar:32}] {pos}/{len} agents {elapsed} {msg}") {
+    if let Ok(style) = ProgressStyle::with_template("auditing [{bar:32}] {pos}/{len} agents {elapsed} {msg}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
@@ -347,7 +348,10 @@ fn audit_client(options: &AuditOptions) -> Result<Client, String> {
 }
 
 /// One receiver for the whole audit when a listen address is given (a fixed port binds once).
-async fn shared_receiver(client: &Client, options: &AuditOptions) -> Result<Option<Arc<PushReceiver>>, String> {
+async fn shared_receiver(
+    client: &Client,
+    options: &AuditOptions,
+) -> Result<Option<Arc<PushReceiver>>, String> {
     if options.webhook_listen.is_none() {
         return Ok(None);
     }

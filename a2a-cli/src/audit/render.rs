@@ -32,14 +32,22 @@ pub(crate) fn render(report: &AuditReport) -> String {
         for (index, claim) in agent.claims.iter().enumerate() {
             let shown_name = if index == 0 { name.clone() } else { String::new() };
             let (verdict, detail) = match &claim.verdict {
-                ClaimVerdict::Verified { evidence } => (Cell::styled("verified", style::GOOD), evidence.clone()),
+                ClaimVerdict::Verified { evidence } => {
+                    (Cell::styled("verified", style::GOOD), evidence.clone())
+                }
                 ClaimVerdict::Refused { lie, contradiction, evidence } => (
                     Cell::styled("refused", style::BAD),
                     format!("{lie}: {contradiction}; evidence: {evidence}"),
                 ),
-                ClaimVerdict::NotExercised { reason } => (Cell::styled("not exercised", style::NOTE), reason.clone()),
-                ClaimVerdict::Unverified { reason } => (Cell::styled("unverified", style::NOTE), reason.clone()),
-                ClaimVerdict::Unverifiable { reason } => (Cell::styled("unverifiable", style::NOTE), reason.clone()),
+                ClaimVerdict::NotExercised { reason } => {
+                    (Cell::styled("not exercised", style::NOTE), reason.clone())
+                }
+                ClaimVerdict::Unverified { reason } => {
+                    (Cell::styled("unverified", style::NOTE), reason.clone())
+                }
+                ClaimVerdict::Unverifiable { reason } => {
+                    (Cell::styled("unverifiable", style::NOTE), reason.clone())
+                }
             };
             table.row([
                 Cell::plain(shown_name),
@@ -92,7 +100,8 @@ pub(crate) fn render(report: &AuditReport) -> String {
     }
 
     if report.wire_deviations > 0 {
-        let title = if report.strict { "Wire deviations (--strict: they fail the audit)" } else { "Wire deviations" };
+        let title =
+            if report.strict { "Wire deviations (--strict: they fail the audit)" } else { "Wire deviations" };
         out.push_str(&format!("\n{}\n", paint(style::TITLE, title)));
         let mut table = Table::new(&["AGENT", "CALL", "EVENT", "PATH", "FOUND", "READ AS"]);
         for agent in &report.agents {

@@ -108,9 +108,9 @@ pub(crate) fn refused(error: &Error) -> PushRegistrationAnswer {
 /// `true` for the refusals another path may get past: not supported (`-32003`) and invalid
 /// params (`-32602`, a webhook URL the agent will not call).
 pub(crate) fn another_path_may_help(error: &Error) -> bool {
-    error.protocol_error().is_some_and(|p| {
-        p.is_push_notification_not_supported() || p.code() == Some(INVALID_PARAMS)
-    })
+    error
+        .protocol_error()
+        .is_some_and(|p| p.is_push_notification_not_supported() || p.code() == Some(INVALID_PARAMS))
 }
 
 impl Session {
@@ -133,7 +133,9 @@ impl Session {
                 Ok(config) if config.url == url => PushRegistrationAnswer::Confirmed,
                 Ok(config) => PushRegistrationAnswer::Dropped(format!("it holds {} instead", config.url)),
                 Err(error) => match error.protocol_error() {
-                    Some(p) if p.code() == Some(ProtocolError::TASK_NOT_FOUND) || p.code() == Some(-32602) => {
+                    Some(p)
+                        if p.code() == Some(ProtocolError::TASK_NOT_FOUND) || p.code() == Some(-32602) =>
+                    {
                         PushRegistrationAnswer::Dropped(format!("{} {}", p.code().unwrap_or(0), p.message()))
                     }
                     _ => PushRegistrationAnswer::AcceptedUnconfirmed(format!(

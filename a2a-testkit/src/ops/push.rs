@@ -20,12 +20,8 @@ pub(super) fn guard_webhook_url(shared: &Shared, url: &str, at: &str) -> Result<
     if !shared.script.has_quirk(crate::Quirk::RejectsPrivateWebhookUrls) {
         return Ok(());
     }
-    let host = url
-        .split_once("://")
-        .map_or(url, |(_, rest)| rest)
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or_default();
+    let host =
+        url.split_once("://").map_or(url, |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or_default();
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
     let host = match host.strip_prefix('[') {
         Some(v6) => v6.split(']').next().unwrap_or_default(),
