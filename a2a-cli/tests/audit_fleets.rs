@@ -175,3 +175,50 @@ async fn a_fleet_file_is_audited_in_order_with_bounded_concurrency() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("line 1"), "{}", stderr(&output));
 }
+
+#[tokio::test]
+async fn working_left_unobservable_is_named_a_lifecycle_fault_and_no_lie() {
+    let agent = spawn(
+        "forever",
+        Capabilities::none().with_streaming(),
+        Script::honest().stall(a2a_testkit::Stall::WorkingForever).step_delay(Duration::from_millis(200)),
+    )
+    .await;
+
+    let (status, report) = audit_json(&["--working-bound", "1s", &agent.base_url()]).await;
+
+    let audited = &report["agents"][0];
+    assert_eq!(status, Some(2), "{report:#}");
+    let fault = audited["lifecycleFault"].as_str().unwrap_or_else(|| panic!("named: {audited:#}"));
+    assert!(fault.contains("`TASK_STATE_WORKING` left unobservable past the 1s bound"), "{fault}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]));
+    assert_ne!(
+        verdict_of(audited, "streaming")["verdict"],
+        "notExercised",
+        "a stream was opened: {audited:#}"
+    );
+}
+
+#[tokio::test]
+async fn the_webhook_listens_where_asked_and_agents_are_given_the_public_url() {
+    let agent = spawn(
+        "pusher",
+        Capabilities::none().with_push_notifications().with_poll_cadence(Duration::from_millis(50)),
+        Script::honest(),
+    )
+    .await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
+    let listen = format!("127.0.0.1:{port}");
+    let public = format!("http://localhost:{port}");
+
+    let (status, report) =
+        audit_json(&["--webhook-listen", &listen, "--webhook-public-url", &public, &agent.base_url()]).await;
+
+    assert_eq!(status, Some(0), "{report:#}");
+    assert_eq!(verdict_of(&report["agents"][0], "pushNotifications")["verdict"], "verified", "{report:#}");
+    let sent = agent.requests_for("SendMessage");
+    let url = sent[0].body.as_ref().and_then(|b| {
+        b.pointer("/params/configuration/taskPushNotificationConfig/url").and_then(Value::as_str)
+    });
+    assert!(url.is_some_and(|u| u.starts_with(&public)), "the agent was given {url:?}");
+}

@@ -72,11 +72,16 @@ pub(super) fn verdict(
                 _ => ClaimVerdict::Unverified { reason: pending.to_string() },
             }
         }
-        None => ClaimVerdict::NotExercised {
-            reason: match error {
-                Some(_) => "the probe ended before a call exercised it".to_owned(),
-                None => "no call of the probe exercised it".to_owned(),
+        // A failed run hands back no observations: whether a call exercised the claim is unknown,
+        // so it is not called "not exercised".
+        None => match error {
+            Some(error) => ClaimVerdict::Unverified {
+                reason: format!(
+                    "the probe failed before the claim settled: {}",
+                    crate::errors::one_line(error)
+                ),
             },
+            None => ClaimVerdict::NotExercised { reason: "no call of the probe exercised it".to_owned() },
         },
     }
 }
