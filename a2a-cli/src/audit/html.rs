@@ -213,3 +213,41 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
         height - 6
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report_of(agent: AgentAudit) -> AuditReport {
+        AuditReport {
+            agents: vec![agent],
+            over_declaring: 0,
+            not_audited: 1,
+            wire_deviations: 0,
+            strict: false,
+            exit_status: 2,
+        }
+    }
+
+    #[test]
+    fn a_hostile_card_name_and_error_are_escaped_not_rendered() {
+        let mut agent = AgentAudit::unreadable("http://127.0.0.1:1", "bad <b>card</b> & \"more\"".to_owned());
+        agent.label = "<script>alert(1)</script>".to_owned();
+        let page = render(&report_of(agent));
+        assert!(!page.contains("<script>"), "{page}");
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(page.contains("bad &lt;b&gt;card&lt;/b&gt; &amp; &quot;more&quot;"));
+        assert!(!page.contains("src=") && !page.contains("href="), "no external asset");
+    }
+
+    #[test]
+    fn the_junit_xml_escapes_markup_and_drops_control_characters() {
+        assert_eq!(esc("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&apos; ");
+        let mut agent = AgentAudit::unreadable("http://127.0.0.1:1", "no card at </testcase>".to_owned());
+        agent.label = "x\"y".to_owned();
+        let xml = super::super::junit::render(&report_of(agent));
+        assert!(xml.contains("classname=\"x&quot;y\" name=\"audit\""), "{xml}");
+        assert!(xml.contains("errors=\"1\""), "{xml}");
+        assert!(!xml.contains("at </testcase>"), "{xml}");
+    }
+}
