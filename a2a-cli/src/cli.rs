@@ -53,8 +53,10 @@ pub enum Command {
     /// and without the suspect cache, and prints what was verified, refused and wasted.
     Demo(DemoArgs),
     /// Discovers each agent, runs a short probe task, and reports each declared capability as verified,
-    /// refused (with the evidence), not exercised or unverifiable. Exits 1 when any agent
-    /// over-declares, 2 when an agent could not be audited, 0 otherwise.
+    /// refused (with the evidence), not exercised, unverified or unverifiable, and apart from that the
+    /// wire deviations its answers carried (read anyway). Exits 1 when any agent over-declares, 2 when
+    /// an agent could not be audited, 3 under --strict when an agent's answers deviated from the 1.0
+    /// wire format, 0 otherwise.
     Audit(AuditArgs),
     /// Fetches an agent's card, validates it and shows its protocol versions, interfaces and claims.
     /// Exits 1 when the card cannot be fetched or is invalid, naming what is wrong and where.
@@ -114,12 +116,33 @@ pub struct ReplicaWorkerArgs {
     pub push_arrival_bound: Duration,
 }
 
+/// The report formats of `a2a audit`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Tables for people.
+    #[default]
+    Table,
+    /// The machine-readable report (the same as `--json`).
+    Json,
+    /// JUnit XML: one test case per agent and claim, for CI.
+    Junit,
+    /// One self-contained HTML page with a timeline per agent.
+    Html,
+}
+
 /// Arguments of `a2a audit`.
 #[derive(Debug, Clone, Args)]
 pub struct AuditArgs {
     /// Base URLs of the agents (their cards are discovered under `/.well-known/`).
-    #[arg(required_unless_present = "gateways", value_name = "URL")]
+    #[arg(required_unless_present_any = ["gateways", "file"], value_name = "URL")]
     pub urls: Vec<String>,
+    /// A file listing agents: one base URL per line, `#` comments, `gateway URL` for an agent behind a
+    /// gateway. Audited after the URLs given as arguments.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// How many agents are audited at once.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
     /// An agent reached through a gateway (repeatable): its card describes the gateway, so its claims
     /// are reported unverifiable instead of being checked.
     #[arg(long = "gateway", value_name = "URL")]
@@ -134,9 +157,25 @@ pub struct AuditArgs {
     /// comments only) before the probe gives up on it (a lifecycle fault, not a lie), e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub working_bound: Duration,
-    /// Prints a machine-readable JSON report instead of tables.
-    #[arg(long)]
+    /// Prints a machine-readable JSON report instead of tables (the same as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// The report's format: table, json, junit (for CI) or html (a self-contained page).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+    /// Wire deviations (answers read only by tolerant reading: 0.3-shaped events on a 1.0 stream,
+    /// `kind` fields, lowercase states, a missing contextId) fail the audit with exit status 3 when
+    /// nothing worse was found.
+    #[arg(long)]
+    pub strict: bool,
+    /// Where the push webhook receiver listens, e.g. `0.0.0.0:8080` (default: a free loopback port
+    /// per probe). Agents on other hosts need an address they can reach.
+    #[arg(long, value_name = "ADDR")]
+    pub webhook_listen: Option<std::net::SocketAddr>,
+    /// The webhook URL agents are given, for a receiver behind a proxy or NAT, e.g.
+    /// `https://hooks.example.com/a2a` (default: the listen address).
+    #[arg(long, value_name = "URL")]
+    pub webhook_public_url: Option<String>,
     /// Credentials for agents whose cards ask for them (from the environment or files).
     #[command(flatten)]
     pub credentials: CredentialArgs,

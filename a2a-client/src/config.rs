@@ -140,6 +140,23 @@ pub enum SuspectMarks {
     Off,
 }
 
+/// How answers that deviate from the 1.0 wire format are read (see [`a2a_types::tolerant`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WireReading {
+    /// Only the 1.0 shapes (ProtoJSON names, the wrapper members): a deviating answer is an
+    /// [`ErrorKind::BadInput`](crate::ErrorKind::BadInput) error naming its JSON path (the default).
+    #[default]
+    Strict,
+    /// Deviations whose meaning is unambiguous (0.3-shaped events on a 1.0 stream, `kind` fields,
+    /// lowercase state and role names, a missing `contextId`) are read into the 1.0 model, and
+    /// each is recorded as a [`WireDeviation`](crate::WireDeviation) with its call, event number
+    /// and JSON path ([`AgentConnection::wire_deviations`](crate::AgentConnection::wire_deviations),
+    /// [`TaskOutcome::wire_deviations`](crate::negotiate::TaskOutcome::wire_deviations)). They are
+    /// kept apart from claim verdicts: reading a deviation never verifies nor refuses a claim.
+    Tolerant,
+}
+
 /// The checked configuration of a [`Client`]; read it with [`Client::config`].
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -161,6 +178,7 @@ pub struct ClientConfig {
     pub(crate) pool_max_idle_per_host: usize,
     pub(crate) card_signature_policy: CardSignaturePolicy,
     pub(crate) card_trust_store: TrustStore,
+    pub(crate) wire_reading: WireReading,
 }
 
 impl Default for ClientConfig {
@@ -184,11 +202,17 @@ impl Default for ClientConfig {
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             card_signature_policy: CardSignaturePolicy::Ignore,
             card_trust_store: TrustStore::new(),
+            wire_reading: WireReading::Strict,
         }
     }
 }
 
 impl ClientConfig {
+    /// How deviating answers are read ([`WireReading::Strict`] by default).
+    pub fn wire_reading(&self) -> WireReading {
+        self.wire_reading
+    }
+
     /// Connect timeout ([`DEFAULT_CONNECT_TIMEOUT`]).
     pub fn connect_timeout(&self) -> Duration {
         self.connect_timeout
@@ -410,6 +434,13 @@ impl ClientBuilder {
     /// default. Setting it does not change the policy.
     pub fn card_trust_store(mut self, store: TrustStore) -> Self {
         self.config.card_trust_store = store;
+        self
+    }
+
+    /// Sets how answers that deviate from the 1.0 wire format are read ([`WireReading::Strict`]
+    /// by default).
+    pub fn wire_reading(mut self, reading: WireReading) -> Self {
+        self.config.wire_reading = reading;
         self
     }
 

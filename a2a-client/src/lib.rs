@@ -58,7 +58,7 @@ pub use a2a_typestate::{
 pub use cache::ManualClock;
 pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
 pub use client::Client;
-pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks};
+pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
 pub use connection::AgentConnection;
 pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
@@ -67,6 +67,7 @@ pub use retry::RetryPolicy;
 pub use shared::{BackendStatus, CacheBackend};
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
 pub use task::{DynTask, Task, TaskCall};
+pub use transport::deviation::WireDeviation;
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
 

@@ -94,7 +94,29 @@ async fn push_config_answered_push_not_supported_while_declared_is_refused() {
         matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32003, .. }),
         "{refusal}"
     );
-    assert_push_refused_with_one_fallback(&client, &agent);
+    // Before the refusal, the other registration path: the send again without the webhook, then
+    // CreateTaskPushNotificationConfig for the task it made; that answer (-32003 again) refuses.
+    let sends = agent.requests_for("SendMessage");
+    assert_eq!(sends.len(), 3, "inline, again without the webhook, then exactly one fallback");
+    let inline = |i: usize| {
+        sends[i].body.as_ref().unwrap().pointer("/params/configuration/taskPushNotificationConfig").is_some()
+    };
+    assert!(inline(0) && !inline(1) && !inline(2));
+    assert!(sends[2].body.as_ref().unwrap().pointer("/params/configuration/returnImmediately").is_none());
+    assert_eq!(agent.requests_for("CreateTaskPushNotificationConfig").len(), 1);
+    let paths: Vec<_> = outcome.push_registration.iter().map(|a| a.path).collect();
+    assert_eq!(
+        paths,
+        [
+            a2a_client::task::PushRegistrationPath::Inline,
+            a2a_client::task::PushRegistrationPath::CreateTaskPushNotificationConfig
+        ]
+    );
+    assert!(outcome.push_registration.iter().all(|a| !a.answer.accepted()));
+    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
+    assert_eq!(mark.capability(), Capability::PushNotifications);
+    assert_eq!(client.metrics().snapshot().refusals[&Capability::PushNotifications], 1);
     agent.shutdown().await;
 }
 

@@ -73,6 +73,10 @@
 //! - **Push**: one POST per event to every config of the task; the body is the StreamResponse (1.0)
 //!   or the Task (0.3), with `Authorization: <scheme> <credentials>` when the config has
 //!   `authentication` and `X-A2A-Notification-Token` when it has a `token`.
+//! - **Quirks** ([`Quirk`], [`Script::quirk`]): ways deployed agents write or handle the protocol
+//!   unlike the spec while their card stays true: 0.3-shaped events after the first on a 1.0
+//!   stream, inline push configs accepted and dropped, webhook URLs on loopback or private
+//!   addresses refused with `-32602`. A client should read them, not refuse the card.
 //! - **Capability checks** like the official servers: streaming methods answer `-32004` as plain
 //!   JSON when the agent does not stream; push-config methods answer `-32003` without push.
 //!
@@ -163,7 +167,7 @@ pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
     Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
-    POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Script, Stall, Times,
+    POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Quirk, Script, Stall, Times,
 };
 pub use webhook::{ReceivedCallback, WebhookReceiver};
 

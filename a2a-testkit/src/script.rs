@@ -168,6 +168,24 @@ pub enum Lie {
     },
 }
 
+/// A way the agent writes or handles the protocol unlike the specification while every claim of
+/// its card stays true: a quirk is not a lie, and a client should read it, not refuse the card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Quirk {
+    /// On a 1.0 stream, every event after the first is written in the 0.3 shape: the bare event
+    /// with a `kind` discriminator (`status-update`, `artifact-update`) instead of the
+    /// `statusUpdate` / `artifactUpdate` wrapper, and `final` on status updates, but with the 1.0
+    /// enum names (`TASK_STATE_WORKING`). Some widely deployed agent frameworks stream this way.
+    V03ShapedEventsAfterFirst,
+    /// Accepts a push config inline in a send (the send succeeds) but does not keep it; a config
+    /// registered with `CreateTaskPushNotificationConfig` is kept and called.
+    DropsInlinePushConfig,
+    /// Refuses a push config whose URL names a loopback or private address with `-32602`
+    /// (invalid params), inline and on the create call, the way SSRF guards in deployed servers do.
+    RejectsPrivateWebhookUrls,
+}
+
 /// How many requests or streams a fault hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -266,6 +284,7 @@ pub struct Script {
     pub(crate) step_delay: Duration,
     pub(crate) stall: Option<Stall>,
     pub(crate) push_timing: PushTiming,
+    pub(crate) quirks: Vec<Quirk>,
 }
 
 /// The default delay between two lifecycle events: short, so tests stay fast.
@@ -287,6 +306,7 @@ impl Script {
             step_delay: DEFAULT_STEP_DELAY,
             stall: None,
             push_timing: PushTiming::EveryEvent,
+            quirks: Vec::new(),
         }
     }
 
@@ -302,6 +322,18 @@ impl Script {
     pub fn with(mut self, lie: Lie) -> Self {
         self.lies.push(lie);
         self
+    }
+
+    /// Adds a quirk (the card's claims stay true).
+    #[must_use]
+    pub fn quirk(mut self, quirk: Quirk) -> Self {
+        self.quirks.push(quirk);
+        self
+    }
+
+    /// `true` when the script has `quirk`.
+    pub fn has_quirk(&self, quirk: Quirk) -> bool {
+        self.quirks.contains(&quirk)
     }
 
     /// Adds a transport fault.

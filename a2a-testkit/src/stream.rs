@@ -40,12 +40,34 @@ fn frame(framing: &Framing, body: &Value) -> Bytes {
     Bytes::from(format!("data: {data}\n\n"))
 }
 
+/// A 1.0 stream item written the 0.3 way: the wrapped event unwrapped, with a `kind`
+/// discriminator (and `final` on a status update); the enum names stay 1.0.
+fn v03_shaped(body: &Value, ends_stream: bool) -> Value {
+    let Some(object) = body.as_object() else { return body.clone() };
+    let (kind, inner) = if let Some(inner) = object.get("statusUpdate") {
+        ("status-update", inner)
+    } else if let Some(inner) = object.get("artifactUpdate") {
+        ("artifact-update", inner)
+    } else if let Some(inner) = object.get("task") {
+        ("task", inner)
+    } else {
+        return body.clone();
+    };
+    let mut reshaped = inner.as_object().cloned().unwrap_or_default();
+    reshaped.insert("kind".to_owned(), Value::from(kind));
+    if kind == "status-update" {
+        reshaped.insert("final".to_owned(), Value::Bool(ends_stream));
+    }
+    Value::Object(reshaped)
+}
+
 /// An SSE response that forwards the plan's events until one ends the stream.
 pub(crate) fn sse_response(
     plan: StreamPlan,
     framing: Framing,
     cut: Cut,
     keepalive: Option<std::time::Duration>,
+    reshape_after_first: bool,
 ) -> Response {
     let (mut tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, io::Error>>(16);
     let StreamPlan { mut first, mut events } = plan;
@@ -74,7 +96,11 @@ pub(crate) fn sse_response(
             if !event.on_stream {
                 continue;
             }
-            let bytes = frame(&framing, &event.body);
+            let bytes = if reshape_after_first && sent > 0 {
+                frame(&framing, &v03_shaped(&event.body, event.ends_stream))
+            } else {
+                frame(&framing, &event.body)
+            };
             match cut {
                 Cut::Reset(after) if sent == after => {
                     let reset = io::Error::new(io::ErrorKind::ConnectionReset, "scripted connection reset");

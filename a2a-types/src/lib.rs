@@ -21,6 +21,7 @@ pub mod ids;
 pub mod jsonrpc;
 pub mod parse;
 pub mod protojson;
+pub mod tolerant;
 pub mod v03;
 pub mod v1;
 

@@ -216,6 +216,10 @@ pub enum Observed {
     /// The client registered a push-notification config for the task (inline in `SendMessage` or
     /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
     PushRegistered,
+    /// The agent accepted a push config but does not hold it: `GetTaskPushNotificationConfig`
+    /// for the task does not return it. The registration before it no longer counts; callbacks are
+    /// awaited only for a later [`Observed::PushRegistered`].
+    PushDropped,
     /// An authenticated push callback for the task arrived at the client's webhook.
     PushCallback {
         /// The state it reported, if it carried one.
@@ -248,7 +252,10 @@ impl fmt::Display for Observed {
             Self::Artifact { via } => write!(f, "artifact update via {via:?}"),
             Self::StreamClosed => f.write_str("stream closed"),
             Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
-            Self::PushRegistered => f.write_str("push config registered"),
+            Self::PushRegistered => f.write_str("push config accepted by the agent"),
+            Self::PushDropped => {
+                f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")
+            }
             Self::PushCallback { .. } => f.write_str("push callback"),
             Self::AgentError { call, code } => write!(f, "error {code} on {call:?}"),
             Self::TransportFault { call, fault } => write!(f, "{fault} on {call:?}"),

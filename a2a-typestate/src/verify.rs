@@ -31,7 +31,8 @@
 //!      artifacts;
 //!    - state-transition history: the first `GetTask` relied on returns an empty history;
 //!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003), or the
-//!      task reached its terminal state after the config was registered and no callback at all
+//!      task reached its terminal state after the config was registered (and not found dropped,
+//!      [`Observed::PushDropped`]) and no callback at all
 //!      (about any transition) arrived within [`Bounds::push_arrival`] of that terminal
 //!      transition. Absence is judged against the task's transitions, not the wall clock: an agent
 //!      that pushes only when a long task completes is honest;
@@ -355,6 +356,8 @@ impl Verifier {
                     return self.contradicted(Capability::PushNotifications, contradiction, seq);
                 }
                 Observed::PushRegistered if registered.is_none() => registered = Some(seq),
+                // A config the agent dropped registers nothing: wait for the next registration.
+                Observed::PushDropped if terminal_after_registration.is_none() => registered = None,
                 // A callback about any transition honours the claim, unless it came later than the
                 // bound after the terminal transition (by then the client had stopped waiting).
                 Observed::PushCallback { .. } => {

@@ -1,9 +1,15 @@
 //! `a2a audit URL...`: discover each agent, run one short probe task that depends on every claim its
 //! card makes, and report each declared capability as verified, refused (with the evidence), not
-//! exercised, or unverifiable (the card describes a gateway).
+//! exercised, unverified or unverifiable; beside the verdicts, the wire deviations the agent's
+//! answers carried (read tolerantly, reported apart from the claims).
 //!
-//! The exit status says what was found: 1 when any agent over-declares, else 2 when an agent could
-//! not be audited (no card, unreachable, the probe failed for another reason), else 0.
+//! Exit status, the first that applies:
+//! - [`EXIT_OVER_DECLARES`] (1): an agent over-declares (a claim was refused);
+//! - [`EXIT_NOT_AUDITED`] (2): an agent could not be audited (no card, unreachable, the probe failed
+//!   for another reason, such as a lifecycle fault);
+//! - [`EXIT_WIRE_DEVIATIONS`] (3): only with `--strict`, an agent's answers deviated from the 1.0
+//!   wire format (each deviation is listed with its call, event number and JSON path);
+//! - 0 otherwise.
 //!
 //! ```
 //! use a2a_cli::audit::{AuditOptions, EXIT_OVER_DECLARES, audit};
@@ -19,32 +25,42 @@
 //! # Ok(()) }
 //! ```
 
+mod evidence;
+mod fleet;
+mod html;
+mod junit;
 mod render;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use a2a_client::negotiate::{FollowUp, Negotiation};
-use a2a_client::{Client, PollCadence};
+use a2a_client::{Client, PollCadence, PushReceiver, WireReading};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
 use futures::StreamExt;
 use serde::Serialize;
 
 use crate::card::{self, CardSummary};
-use crate::cli::{AuditArgs, CredentialArgs};
+use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
 use crate::errors;
-use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
-use crate::output;
+use crate::outcome::{self, Ending, TaskRecord};
+
+pub use evidence::TimelineEntry;
+pub use fleet::read_agent_file;
 
 /// Exit status when an agent over-declares.
 pub const EXIT_OVER_DECLARES: u8 = 1;
 /// Exit status when no agent over-declares but one could not be audited.
 pub const EXIT_NOT_AUDITED: u8 = 2;
+/// Exit status under `--strict` when the audit found nothing worse than wire deviations.
+pub const EXIT_WIRE_DEVIATIONS: u8 = 3;
 
-/// Agents audited at once.
-const PARALLEL_AUDITS: usize = 8;
+/// Agents audited at once unless `--concurrency` says otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 8;
 
 /// How the audit runs.
 #[derive(Clone, Debug)]
@@ -57,16 +73,33 @@ pub struct AuditOptions {
     pub working_bound: Duration,
     /// Credentials for agents that require them (none by default).
     pub credentials: CredentialArgs,
+    /// Wire deviations fail the audit ([`EXIT_WIRE_DEVIATIONS`]).
+    pub strict: bool,
+    /// Agents audited at once.
+    pub concurrency: usize,
+    /// Where the webhook receiver listens (one receiver for the whole audit); `None`: a loopback
+    /// port per probe.
+    pub webhook_listen: Option<SocketAddr>,
+    /// The URL agents are given for the webhook (behind a proxy or NAT); `None`: the bound address.
+    pub webhook_public_url: Option<String>,
+    /// Show progress on stderr (only drawn on a terminal).
+    pub progress: bool,
 }
 
 impl Default for AuditOptions {
-    /// A 5 s push bound, a 30 s request timeout and a 30 s working bound.
+    /// A 5 s push bound, a 30 s request timeout and a 30 s working bound, not strict, eight agents
+    /// at once, a loopback webhook, no progress.
     fn default() -> Self {
         Self {
             push_arrival_bound: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
             working_bound: Duration::from_secs(30),
             credentials: CredentialArgs::default(),
+            strict: false,
+            concurrency: DEFAULT_CONCURRENCY,
+            webhook_listen: None,
+            webhook_public_url: None,
+            progress: false,
         }
     }
 }
@@ -78,11 +111,16 @@ impl From<&AuditArgs> for AuditOptions {
             request_timeout: args.request_timeout,
             working_bound: args.working_bound,
             credentials: args.credentials.clone(),
+            strict: args.strict,
+            concurrency: usize::try_from(args.concurrency).unwrap_or(1).max(1),
+            webhook_listen: args.webhook_listen,
+            webhook_public_url: args.webhook_public_url.clone(),
+            progress: true,
         }
     }
 }
 
-/// The audit of every agent asked for; also the `--json` output.
+/// The audit of every agent asked for; also the `--format json` output.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditReport {
@@ -92,7 +130,12 @@ pub struct AuditReport {
     pub over_declaring: usize,
     /// How many agents could not be audited.
     pub not_audited: usize,
-    /// The exit status the command returns (0, [`EXIT_OVER_DECLARES`] or [`EXIT_NOT_AUDITED`]).
+    /// How many wire deviations were read, over all agents.
+    pub wire_deviations: usize,
+    /// Whether wire deviations fail the audit (`--strict`).
+    pub strict: bool,
+    /// The exit status the command returns (0, [`EXIT_OVER_DECLARES`], [`EXIT_NOT_AUDITED`] or
+    /// [`EXIT_WIRE_DEVIATIONS`]).
     pub exit_status: u8,
 }
 
@@ -104,6 +147,9 @@ pub struct AgentAudit {
     pub url: String,
     /// The card's name (absent when no card was read).
     pub name: Option<String>,
+    /// What reports call the agent: its card's name, or its URL when no card was read or when
+    /// another audited agent's card has the same name.
+    pub label: String,
     /// Where the card was read.
     pub card_url: Option<String>,
     /// The protocol versions the card's interfaces speak.
@@ -119,6 +165,14 @@ pub struct AgentAudit {
     pub probe: Option<ProbeSummary>,
     /// Why the agent could not be audited, if it could not.
     pub error: Option<String>,
+    /// The lifecycle fault that ended the probe, named (a bound ran out: not a lie).
+    pub lifecycle_fault: Option<String>,
+    /// Every attempt to register the probe's webhook and what the agent answered.
+    pub push_registration: Vec<String>,
+    /// The deviations from the 1.0 wire format the agent's answers carried, read anyway.
+    pub wire_deviations: Vec<DeviationReport>,
+    /// What the probe observed, in order, on each channel: the report's timeline.
+    pub timeline: Vec<TimelineEntry>,
 }
 
 impl AgentAudit {
@@ -126,6 +180,7 @@ impl AgentAudit {
         Self {
             url: url.to_owned(),
             name: None,
+            label: url.to_owned(),
             card_url: None,
             protocol_versions: Vec::new(),
             gateway: false,
@@ -133,8 +188,30 @@ impl AgentAudit {
             over_declares: CapabilitySet::EMPTY,
             probe: None,
             error: Some(error),
+            lifecycle_fault: None,
+            push_registration: Vec::new(),
+            wire_deviations: Vec::new(),
+            timeline: Vec::new(),
         }
     }
+}
+
+/// One wire deviation, as reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviationReport {
+    /// The call that received it.
+    pub call: String,
+    /// The event's number on that call's stream (from 1); absent for a plain answer.
+    pub event: Option<u64>,
+    /// The JSON path of the deviating value in the received document.
+    pub path: String,
+    /// The kind of deviation (`unwrapped-0.3-object`, `kind-field`, `lowercase-enum`, ...).
+    pub kind: String,
+    /// What came.
+    pub found: String,
+    /// How it was read.
+    pub read_as: String,
 }
 
 /// The verdict on one declared capability.
@@ -154,18 +231,35 @@ pub struct ClaimAudit {
 #[serde(tag = "verdict", rename_all = "camelCase")]
 pub enum ClaimVerdict {
     /// The agent did what the card claims.
-    Verified,
-    /// The agent contradicted the claim.
-    Refused {
-        /// What it did.
-        contradiction: String,
-        /// The observation that showed it.
+    Verified {
+        /// The observation that settled it.
         evidence: String,
     },
-    /// The probe did not reach a transition that exercises the claim.
-    NotExercised,
-    /// The card describes a gateway, so the claim says nothing about the task's lifecycle.
-    Unverifiable,
+    /// The agent contradicted the claim.
+    Refused {
+        /// The lie, named by its capability (`streaming declared but refused`, ...).
+        lie: String,
+        /// What was expected and what came.
+        contradiction: String,
+        /// The observation that showed it: the call or channel, the event number, when.
+        evidence: String,
+    },
+    /// No call of the probe exercised the claim.
+    NotExercised {
+        /// Why not.
+        reason: String,
+    },
+    /// A call exercised the claim, but the probe ended before it settled.
+    Unverified {
+        /// Where it stopped.
+        reason: String,
+    },
+    /// The claim cannot be checked from here: the card describes a gateway, or the agent refused
+    /// the webhook it would need.
+    Unverifiable {
+        /// Why, in the agent's words where it gave some.
+        reason: String,
+    },
 }
 
 /// How the probe task ended.
@@ -183,42 +277,101 @@ pub struct ProbeSummary {
 /// Audits each of `agents` (URL and how it is reached) with one client (fresh discovery cache, so
 /// nothing is suspect beforehand).
 pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> AuditReport {
-    let agents = match audit_client(options) {
-        Ok(client) => {
-            let client = &client;
+    let bar = progress_bar(options.progress, agents.len());
+    let setup = match audit_client(options) {
+        Ok(client) => shared_receiver(&client, options).await.map(|receiver| (client, receiver)),
+        Err(e) => Err(e),
+    };
+    let mut agents = match setup {
+        Ok((client, receiver)) => {
+            let (client, receiver, bar) = (&client, &receiver, &bar);
             futures::stream::iter(agents)
-                .map(|(url, deployment)| audit_agent(client, url, *deployment))
-                .buffered(PARALLEL_AUDITS)
+                .map(|(url, deployment)| async move {
+                    let audited = audit_agent_with(client, url, *deployment, receiver.clone()).await;
+                    bar.inc(1);
+                    bar.set_message(url.clone());
+                    audited
+                })
+                .buffered(options.concurrency.max(1))
                 .collect::<Vec<_>>()
                 .await
         }
         Err(e) => agents.iter().map(|(url, _)| AgentAudit::unreadable(url, e.clone())).collect(),
     };
+    bar.finish_and_clear();
+    fleet::label_agents(&mut agents);
     let over_declaring = agents.iter().filter(|a| !a.over_declares.is_empty()).count();
     let not_audited = agents.iter().filter(|a| a.error.is_some()).count();
+    let wire_deviations = agents.iter().map(|a| a.wire_deviations.len()).sum();
     let exit_status = if over_declaring > 0 {
         EXIT_OVER_DECLARES
     } else if not_audited > 0 {
         EXIT_NOT_AUDITED
+    } else if options.strict && wire_deviations > 0 {
+        EXIT_WIRE_DEVIATIONS
     } else {
         0
     };
-    AuditReport { agents, over_declaring, not_audited, exit_status }
+    AuditReport { agents, over_declaring, not_audited, wire_deviations, strict: options.strict, exit_status }
+}
+
+fn progress_bar(show: bool, total: usize) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !show || total < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("auditing [{bar:32}] {pos}/{len} agents {elapsed} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }
 
 fn audit_client(options: &AuditOptions) -> Result<Client, String> {
     let cadence = PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))
         .map_err(|e| errors::one_line(&e))?;
-    let builder = Client::builder()
+    let mut builder = Client::builder()
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(options.request_timeout)
         .unobservable_bound(options.working_bound)
-        .poll_cadence(cadence);
+        .poll_cadence(cadence)
+        // Tolerant reading, strict reporting: what deviates is read and listed apart.
+        .wire_reading(WireReading::Tolerant);
+    if let Some(addr) = options.webhook_listen {
+        builder = builder.webhook_addr(addr);
+    }
+    if let Some(url) = &options.webhook_public_url {
+        builder = builder.webhook_public_url(url.clone());
+    }
     options.credentials.apply(builder)?.build().map_err(|e| errors::one_line(&e))
+}
+
+/// One receiver for the whole audit when a listen address is given (a fixed port binds once).
+async fn shared_receiver(
+    client: &Client,
+    options: &AuditOptions,
+) -> Result<Option<Arc<PushReceiver>>, String> {
+    if options.webhook_listen.is_none() {
+        return Ok(None);
+    }
+    match client.start_push_receiver().await {
+        Ok(receiver) => Ok(Some(Arc::new(receiver))),
+        Err(e) => Err(format!("the webhook receiver could not start: {}", errors::one_line(&e))),
+    }
 }
 
 /// Audits one agent: its card, then one probe task depending on every claim the card makes.
 pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
+    audit_agent_with(client, url, deployment, None).await
+}
+
+async fn audit_agent_with(
+    client: &Client,
+    url: &str,
+    deployment: Deployment,
+    receiver: Option<Arc<PushReceiver>>,
+) -> AgentAudit {
     let base = card::base_url_of(url);
     let mut discovered = match client.discover(base).await {
         Ok(card) => card,
@@ -242,9 +395,12 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
     let written: CapabilitySet =
         Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
     let depends: Vec<Capability> = lifted.declared().iter().collect();
-    let negotiation = Negotiation::depending_on(&depends)
+    let mut negotiation = Negotiation::depending_on(&depends)
         .deployment(deployment)
         .follow_up(FollowUp::reply("a2a audit probe: no further input"));
+    if let Some(receiver) = receiver {
+        negotiation = negotiation.push_receiver(receiver);
+    }
     static PROBES: AtomicU64 = AtomicU64::new(0);
     let probe = PROBES.fetch_add(1, Ordering::Relaxed);
     let message = a2a_types::Message::user_text(
@@ -259,9 +415,17 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
         }
         _ => None,
     };
+    let lifecycle_fault = match &result {
+        Err(e) => e.lifecycle_fault().map(evidence::lifecycle_fault),
+        Ok(_) => None,
+    };
+    let outcome = result.as_ref().ok();
     let claims: Vec<ClaimAudit> = written
         .iter()
-        .map(|capability| ClaimAudit { capability, verdict: verdict(capability, &lifted, &record) })
+        .map(|capability| ClaimAudit {
+            capability,
+            verdict: evidence::verdict(capability, &lifted, &record, outcome, result.as_ref().err()),
+        })
         .collect();
     let over_declares = claims
         .iter()
@@ -270,7 +434,8 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
         .collect();
     AgentAudit {
         url: url.to_owned(),
-        name: Some(summary.name),
+        name: Some(summary.name.clone()),
+        label: summary.name,
         card_url: Some(summary.source_url),
         protocol_versions: summary.protocol_versions,
         gateway: lifted.is_gateway(),
@@ -284,32 +449,45 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
             },
         }),
         error,
+        lifecycle_fault,
+        push_registration: outcome
+            .map(|o| o.push_registration.iter().map(ToString::to_string).collect())
+            .unwrap_or_default(),
+        wire_deviations: outcome.map(evidence::deviations).unwrap_or_default(),
+        timeline: outcome.map(evidence::timeline).unwrap_or_default(),
     }
-}
-
-fn verdict(capability: Capability, lifted: &CardClaims, record: &TaskRecord) -> ClaimVerdict {
-    if lifted.is_gateway() {
-        return ClaimVerdict::Unverifiable;
-    }
-    if let Some(refused) = record.refusals.iter().find(|r: &&RefusedClaim| r.capability == capability) {
-        return ClaimVerdict::Refused {
-            contradiction: refused.contradiction.clone(),
-            evidence: refused.evidence.clone(),
-        };
-    }
-    if record.verified.contains(capability) { ClaimVerdict::Verified } else { ClaimVerdict::NotExercised }
 }
 
 /// Runs `a2a audit`.
 pub async fn run_command(args: &AuditArgs, out: &mut dyn Write) -> ExitCode {
-    let agents: Vec<(String, Deployment)> = args
+    let mut agents: Vec<(String, Deployment)> = args
         .urls
         .iter()
         .map(|url| (url.clone(), Deployment::Direct))
         .chain(args.gateways.iter().map(|url| (url.clone(), Deployment::Gateway)))
         .collect();
+    if let Some(path) = &args.file {
+        match read_agent_file(path) {
+            Ok(listed) => agents.extend(listed),
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "a2a audit: {e}");
+                return ExitCode::from(EXIT_NOT_AUDITED);
+            }
+        }
+    }
+    if agents.is_empty() {
+        let _ = writeln!(std::io::stderr(), "a2a audit: no agent to audit (give URLs or --file)");
+        return ExitCode::from(EXIT_NOT_AUDITED);
+    }
     let report = audit(&agents, &AuditOptions::from(args)).await;
-    match output::write_report(out, args.json, &report, render::render) {
+    let format = if args.json { ReportFormat::Json } else { args.format };
+    let written = match format {
+        ReportFormat::Table => crate::output::write_report(out, false, &report, render::render),
+        ReportFormat::Json => crate::output::write_report(out, true, &report, render::render),
+        ReportFormat::Junit => out.write_all(junit::render(&report).as_bytes()),
+        ReportFormat::Html => out.write_all(html::render(&report).as_bytes()),
+    };
+    match written {
         Ok(()) => ExitCode::from(report.exit_status),
         Err(_) => ExitCode::from(EXIT_NOT_AUDITED),
     }

@@ -9,7 +9,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
     let mut out = format!("{}  {} agent(s)\n", paint(style::TITLE, "a2a audit"), report.agents.len());
     let mut table = Table::new(&["AGENT", "CAPABILITY", "VERDICT", "DETAIL"]);
     for agent in &report.agents {
-        let name = agent.name.clone().unwrap_or_else(|| agent.url.clone());
+        let name = agent.label.clone();
         if let Some(error) = &agent.error
             && agent.claims.is_empty()
         {
@@ -32,17 +32,22 @@ pub(crate) fn render(report: &AuditReport) -> String {
         for (index, claim) in agent.claims.iter().enumerate() {
             let shown_name = if index == 0 { name.clone() } else { String::new() };
             let (verdict, detail) = match &claim.verdict {
-                ClaimVerdict::Verified => (Cell::styled("verified", style::GOOD), String::new()),
-                ClaimVerdict::Refused { contradiction, evidence } => {
-                    (Cell::styled("refused", style::BAD), format!("{contradiction}; evidence: {evidence}"))
+                ClaimVerdict::Verified { evidence } => {
+                    (Cell::styled("verified", style::GOOD), evidence.clone())
                 }
-                ClaimVerdict::NotExercised => {
-                    (Cell::styled("not exercised", style::NOTE), "the probe never reached it".to_owned())
-                }
-                ClaimVerdict::Unverifiable => (
-                    Cell::styled("unverifiable", style::NOTE),
-                    "gateway: the card describes the gateway".to_owned(),
+                ClaimVerdict::Refused { lie, contradiction, evidence } => (
+                    Cell::styled("refused", style::BAD),
+                    format!("{lie}: {contradiction}; evidence: {evidence}"),
                 ),
+                ClaimVerdict::NotExercised { reason } => {
+                    (Cell::styled("not exercised", style::NOTE), reason.clone())
+                }
+                ClaimVerdict::Unverified { reason } => {
+                    (Cell::styled("unverified", style::NOTE), reason.clone())
+                }
+                ClaimVerdict::Unverifiable { reason } => {
+                    (Cell::styled("unverifiable", style::NOTE), reason.clone())
+                }
             };
             table.row([
                 Cell::plain(shown_name),
@@ -56,7 +61,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
                 Cell::plain(""),
                 Cell::plain("-"),
                 Cell::styled("not audited", style::BAD),
-                Cell::plain(error.clone()),
+                Cell::plain(agent.lifecycle_fault.clone().unwrap_or_else(|| error.clone())),
             ]);
         }
     }
@@ -73,7 +78,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
             Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
         };
         probes.row([
-            Cell::plain(agent.name.clone().unwrap_or_else(|| agent.url.clone())),
+            Cell::plain(agent.label.clone()),
             Cell::plain(agent.protocol_versions.join(", ")),
             ending,
             Cell::plain(probe.negotiation_round_trips.map_or_else(|| "-".to_owned(), |n| n.to_string())),
@@ -81,12 +86,46 @@ pub(crate) fn render(report: &AuditReport) -> String {
     }
     out.push_str(&probes.render(2));
 
+    let pushed: Vec<_> = report.agents.iter().filter(|a| !a.push_registration.is_empty()).collect();
+    if !pushed.is_empty() {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Push registration")));
+        let mut table = Table::new(&["AGENT", "ATTEMPT"]);
+        for agent in pushed {
+            for (index, attempt) in agent.push_registration.iter().enumerate() {
+                let shown = if index == 0 { agent.label.clone() } else { String::new() };
+                table.row([Cell::plain(shown), Cell::plain(attempt.clone())]);
+            }
+        }
+        out.push_str(&table.render(2));
+    }
+
+    if report.wire_deviations > 0 {
+        let title =
+            if report.strict { "Wire deviations (--strict: they fail the audit)" } else { "Wire deviations" };
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, title)));
+        let mut table = Table::new(&["AGENT", "CALL", "EVENT", "PATH", "FOUND", "READ AS"]);
+        for agent in &report.agents {
+            for (index, d) in agent.wire_deviations.iter().enumerate() {
+                let shown = if index == 0 { agent.label.clone() } else { String::new() };
+                table.row([
+                    Cell::plain(shown),
+                    Cell::plain(d.call.clone()),
+                    Cell::plain(d.event.map_or_else(|| "answer".to_owned(), |n| format!("#{n}"))),
+                    Cell::plain(d.path.clone()),
+                    Cell::plain(d.found.clone()),
+                    Cell::plain(d.read_as.clone()),
+                ]);
+            }
+        }
+        out.push_str(&table.render(2));
+    }
+
     out.push('\n');
     let liars: Vec<String> = report
         .agents
         .iter()
         .filter(|a| !a.over_declares.is_empty())
-        .map(|a| format!("{} ({})", a.name.as_deref().unwrap_or(&a.url), outcome::list(a.over_declares)))
+        .map(|a| format!("{} ({})", a.label, outcome::list(a.over_declares)))
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));
@@ -97,6 +136,13 @@ pub(crate) fn render(report: &AuditReport) -> String {
         out.push_str(&format!(
             "{}\n",
             paint(style::BAD, format!("{} agent(s) not audited", report.not_audited))
+        ));
+    }
+    if report.wire_deviations > 0 {
+        let style = if report.strict { style::BAD } else { style::NOTE };
+        out.push_str(&format!(
+            "{}\n",
+            paint(style, format!("{} wire deviation(s) read tolerantly", report.wire_deviations))
         ));
     }
     out

@@ -36,6 +36,7 @@ impl AgentConnection {
             let inner = Inner {
                 endpoint: opened,
                 losses: LossLog::default(),
+                deviations: Default::default(),
                 public_card: Some(public.clone()),
                 extended_card_error: None,
             };

@@ -48,6 +48,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::transport::deviation::{DeviationLog, Shape};
 use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
@@ -73,6 +74,8 @@ pub struct AgentConnection {
 struct Inner {
     endpoint: Endpoint,
     losses: LossLog,
+    /// Deviations read under `WireReading::Tolerant`.
+    deviations: DeviationLog,
     /// The public card, when the extended card took its place.
     public_card: Option<DiscoveredCard>,
     /// Why the extended card the card declares is not in use, when it was asked for and failed.
@@ -132,8 +135,13 @@ impl AgentConnection {
     }
 
     fn from_endpoint(endpoint: Endpoint) -> Self {
-        let inner =
-            Inner { endpoint, losses: LossLog::default(), public_card: None, extended_card_error: None };
+        let inner = Inner {
+            endpoint,
+            losses: LossLog::default(),
+            deviations: DeviationLog::default(),
+            public_card: None,
+            extended_card_error: None,
+        };
         Self { inner: Arc::new(inner) }
     }
 
@@ -169,6 +177,30 @@ impl AgentConnection {
         self.inner.losses.count()
     }
 
+    /// The deviations from the 1.0 wire format read on this connection so far, in order: empty
+    /// unless the client reads tolerantly ([`WireReading::Tolerant`](crate::WireReading::Tolerant)).
+    /// Clones of a connection share them.
+    pub fn wire_deviations(&self) -> Vec<crate::WireDeviation> {
+        self.inner.deviations.all()
+    }
+
+    fn tolerant(&self) -> bool {
+        self.client().config().wire_reading() == crate::WireReading::Tolerant
+    }
+
+    /// Under tolerant reading, rewrites a plain answer of `what` into the 1.0 shape, recording
+    /// what deviated (paths start at `prefix`: `result` for JSON-RPC).
+    fn tolerate_answer(&self, call: &'static str, what: &'static str, prefix: &str, value: &mut Value) {
+        let shape = match what {
+            "SendMessage result" => Shape::SendMessageResponse,
+            "GetTask result" | "CancelTask result" => Shape::Task,
+            _ => return,
+        };
+        if self.tolerant() {
+            self.inner.deviations.tolerate(call, None, shape, prefix, value);
+        }
+    }
+
     fn wire(&self) -> Wire {
         self.endpoint().wire
     }
@@ -188,10 +220,11 @@ impl AgentConnection {
         params: &P,
     ) -> Result<T, Error> {
         let params = to_json(params)?;
-        let value = self
+        let mut value = self
             .endpoint()
             .retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), Some(params.clone())))
             .await?;
+        self.tolerate_answer(method.as_str(), what, "result", &mut value);
         read(what, value)
     }
 
@@ -202,7 +235,13 @@ impl AgentConnection {
 
     /// An HTTP+JSON call, retried on transport faults.
     async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
-        let value = self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+        let mut value = self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+        let operation = match what {
+            "SendMessage result" => "SendMessage",
+            "GetTask result" => "GetTask",
+            _ => "CancelTask",
+        };
+        self.tolerate_answer(operation, what, "", &mut value);
         read(what, value)
     }
 
@@ -242,7 +281,10 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
-            Wire::HttpJson => self.stream_rest(post(vec!["message:stream".into()], &req, &[])?).await,
+            Wire::HttpJson => {
+                self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?)
+                    .await
+            }
             Wire::JsonRpcV03 => {
                 let params =
                     self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
@@ -318,7 +360,7 @@ impl AgentConnection {
             Wire::JsonRpc => self.stream_v1(Method::SubscribeToTask, &req).await,
             Wire::HttpJson => {
                 let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
-                self.stream_rest(get(segments, &req, &["id"])?).await
+                self.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
             }
             Wire::JsonRpcV03 => {
                 let params = to_json(&v03::TaskIdParams { id: req.id, metadata: None })?;
@@ -391,24 +433,39 @@ impl AgentConnection {
         let endpoint = self.endpoint();
         let id = jsonrpc::new_id();
         let answering = id.clone();
+        let inner = self.tolerant().then(|| Arc::clone(&self.inner));
+        let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let call = method.as_str();
         endpoint
             .open_stream(
                 || jsonrpc::open(endpoint, &id, method.as_str(), Some(params.clone())),
                 move |event| {
-                    let value = jsonrpc::event_result(event, &answering)?;
+                    let mut value = jsonrpc::event_result(event, &answering)?;
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if let Some(inner) = &inner {
+                        let log = &inner.deviations;
+                        log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
+                    }
                     Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
                 },
             )
             .await
     }
 
-    async fn stream_rest(&self, call: Call<'_>) -> Result<EventStream, Error> {
+    async fn stream_rest(&self, operation: &'static str, call: Call<'_>) -> Result<EventStream, Error> {
         let endpoint = self.endpoint();
+        let inner = self.tolerant().then(|| Arc::clone(&self.inner));
+        let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         endpoint
             .open_stream(
                 || rest::open(endpoint, &call),
-                |event| {
-                    let value = rest::event_value(event)?;
+                move |event| {
+                    let mut value = rest::event_value(event)?;
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if let Some(inner) = &inner {
+                        let log = &inner.deviations;
+                        log.tolerate(operation, Some(number), Shape::StreamResponse, "", &mut value);
+                    }
                     Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
                 },
             )

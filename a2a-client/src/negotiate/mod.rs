@@ -8,7 +8,8 @@
 //!    still inside its TTL) one single-shot `SendMessage` at once: no negotiation round trip;
 //! 2. otherwise keeps the claims the caller depends on and runs the task on that path: a streaming
 //!    claim sends with `SendStreamingMessage`, otherwise `SendMessage` and polling; a push claim
-//!    puts the webhook config inline in the first send; a history claim fetches the history at
+//!    puts the webhook config inline in the first send, confirms it once the task exists, and
+//!    tries `CreateTaskPushNotificationConfig` when the inline config was refused or dropped; a history claim fetches the history at
 //!    the end (and after a dropped stream). Each turn is one event loop ([`crate::task`]);
 //!    follow-ups answer the agent's questions through the [`FollowUp`] policy, each answer counted
 //!    against its budget;
@@ -106,6 +107,10 @@ pub(crate) async fn run_task(
             other_refusals: Vec::new(),
             refused_task: None,
             negotiation_round_trips: 0,
+            verdicts: Vec::new(),
+            observations: Vec::new(),
+            push_registration: Vec::new(),
+            wire_deviations: Vec::new(),
         });
     }
     task.depend_only_on(negotiation.depends());
@@ -115,6 +120,10 @@ pub(crate) async fn run_task(
 
     let refusals = refusals(&task);
     let verified = task.verified();
+    let push_registration = task.push_registration_attempts().to_vec();
+    let verdicts = task.handle().verifier().verdicts(task.elapsed());
+    let observations = task.handle().verifier().observations().to_vec();
+    let wire_deviations = task.wire_deviations();
     let refused_task = task.result().and_then(|r| match r {
         a2a_types::SendMessageResponse::Task(task) => Some(task),
         a2a_types::SendMessageResponse::Message(_) => None,
@@ -135,6 +144,10 @@ pub(crate) async fn run_task(
                 other_refusals: Vec::new(),
                 refused_task: None,
                 negotiation_round_trips: round_trips,
+                verdicts,
+                observations,
+                push_registration,
+                wire_deviations,
             });
         }
         Err(refusal) => refusal,
@@ -166,6 +179,10 @@ pub(crate) async fn run_task(
         other_refusals,
         refused_task,
         negotiation_round_trips: round_trips,
+        verdicts,
+        observations,
+        push_registration,
+        wire_deviations,
     })
 }
 

@@ -48,6 +48,19 @@ pub struct TaskOutcome {
     /// Requests this run made on the negotiation path (zero on
     /// [`TaskPath::SingleShotBecauseSuspect`]).
     pub negotiation_round_trips: u64,
+    /// The verifier's verdict on every claim it checked on the negotiated path, as the run left
+    /// it: verified with its evidence, still pending with why, or refused (empty for a suspect
+    /// agent).
+    pub verdicts: Vec<(a2a_typestate::Capability, a2a_typestate::Verdict)>,
+    /// Everything the verifier observed on the negotiated path, in order, with when (elapsed since
+    /// the handle was created): what a report's timeline draws (empty for a suspect agent).
+    pub observations: Vec<(a2a_typestate::Elapsed, a2a_typestate::Observed)>,
+    /// Every attempt to register the webhook on the negotiated path, with what the agent answered
+    /// (empty when push was not depended on).
+    pub push_registration: Vec<crate::task::PushRegistrationAttempt>,
+    /// The deviations from the 1.0 wire format read during the run (empty unless the client reads
+    /// tolerantly): how the agent writes the protocol, kept apart from the claim verdicts.
+    pub wire_deviations: Vec<crate::WireDeviation>,
 }
 
 impl TaskOutcome {

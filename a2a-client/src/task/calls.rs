@@ -31,11 +31,11 @@ impl Session {
         }
         let registration = receiver.register_for_new_task();
         let arrivals = receiver.arrivals();
-        self.push = Some(PushWatch { receiver, registration, accepted: false, arrivals });
+        self.push = Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
         Ok(())
     }
 
-    async fn create_push_config<H: TaskHandle>(
+    pub(crate) async fn create_push_config<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         receiver: Arc<PushReceiver>,
@@ -52,6 +52,7 @@ impl Session {
                     receiver,
                     registration: registration.clone(),
                     accepted: false,
+                    confirm: false,
                     arrivals,
                 }) {
                     old.receiver.unregister(&old.registration);
@@ -162,8 +163,12 @@ impl<C: ClaimSet> Task<C> {
     }
 
     /// Watches push callbacks on `receiver` for this task: the config rides inline on the first
-    /// send, so no event can precede it, and callbacks feed the handle as they arrive. Needs a push
-    /// claim.
+    /// send, so no event can precede it, and callbacks feed the handle as they arrive. Once the task
+    /// exists, the inline config is confirmed with `GetTaskPushNotificationConfig`; when the agent
+    /// refused it inline (`-32003`, or `-32602` for a URL it will not call) or accepted and dropped
+    /// it, `CreateTaskPushNotificationConfig` is tried before any refusal, and only that answer
+    /// counts. [`push_registration_attempts`](Task::push_registration_attempts) lists what each
+    /// path answered. Needs a push claim.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) once the task exists (use
@@ -173,6 +178,7 @@ impl<C: ClaimSet> Task<C> {
         C::Push: HasPushClaim,
     {
         let _permit = self.handle.push_permit();
+        self.session.push_alternatives = true;
         self.session.watch_push(receiver)
     }
 
@@ -387,6 +393,7 @@ impl DynTask {
     /// claim.
     pub fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
         self.require(Capability::PushNotifications)?;
+        self.session.push_alternatives = true;
         self.session.watch_push(receiver)
     }
 

@@ -57,6 +57,7 @@
 
 mod calls;
 mod pump;
+mod push;
 mod session;
 pub(crate) mod snapshot;
 
@@ -71,6 +72,7 @@ use a2a_typestate::{
 };
 
 use crate::{AgentConnection, Error};
+pub use push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 pub(crate) use session::Session;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
@@ -154,6 +156,17 @@ impl<C: ClaimSet> Task<C> {
     /// Requests this handle made (zero for a single-shot send).
     pub fn round_trips(&self) -> u64 {
         self.session.round_trips
+    }
+
+    /// Every attempt to register this task's webhook, in order, with what the agent answered.
+    pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
+        &self.session.push_attempts
+    }
+
+    /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
+    /// client reads tolerantly, [`WireReading::Tolerant`](crate::WireReading::Tolerant)).
+    pub fn wire_deviations(&self) -> Vec<crate::WireDeviation> {
+        self.session.conn.wire_deviations()
     }
 
     /// Forgets the type: a [`DynTask`] with every observation kept.
@@ -267,6 +280,17 @@ impl DynTask {
     /// Requests this handle made.
     pub fn round_trips(&self) -> u64 {
         self.session.round_trips
+    }
+
+    /// Every attempt to register this task's webhook, in order, with what the agent answered.
+    pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
+        &self.session.push_attempts
+    }
+
+    /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
+    /// client reads tolerantly, [`WireReading::Tolerant`](crate::WireReading::Tolerant)).
+    pub fn wire_deviations(&self) -> Vec<crate::WireDeviation> {
+        self.session.conn.wire_deviations()
     }
 
     /// Keeps only the claims in `depends`: the caller's path depends on no other (refusal

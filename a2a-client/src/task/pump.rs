@@ -13,7 +13,8 @@ use crate::{Error, EventStream, StreamEnd};
 
 /// Where a turn's updates come from.
 enum Source {
-    /// A `SendStreamingMessage` or `SubscribeToTask` stream.
+    /// A `SendStreamingMessage` or `SubscribeToTask` stream (boxed: the stream holds its first
+    /// event, the poll nothing).
     Stream(Box<EventStream>, Call),
     /// `GetTask` at the card's cadence or the client's bounded one.
     Poll,
@@ -114,16 +115,30 @@ impl Session {
     /// it), else the error (a refusal it caused is read with `settle_*`).
     fn send_failed<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
         let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
-        if carried_push && error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
-            // The config rode on the send: the answer is about push.
-            let code = i32::try_from(a2a_types::error::A2aErrorCode::PushNotificationNotSupported.code())
-                .unwrap_or(i32::MIN);
-            self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
-            if self.refused(handle) {
-                return Err(error);
-            }
-            if let Some(watch) = self.push.take() {
+        if carried_push && super::push::another_path_may_help(&error) {
+            // The config rode on the send: the answer may be about the webhook. The send goes again
+            // without it (a second refusal is then about something else).
+            self.push_attempts.push(super::push::PushRegistrationAttempt {
+                path: super::push::PushRegistrationPath::Inline,
+                answer: super::push::refused(&error),
+            });
+            let watch = self.push.take();
+            if let Some(watch) = &watch {
                 watch.receiver.unregister(&watch.registration);
+            }
+            if self.push_alternatives {
+                // Before any refusal, the other path: CreateTaskPushNotificationConfig once the
+                // task exists; its answer is the one observed.
+                self.push_fallback = watch.map(|w| w.receiver);
+                return Ok(());
+            }
+            if error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
+                let code = i32::try_from(a2a_types::error::A2aErrorCode::PushNotificationNotSupported.code())
+                    .unwrap_or(i32::MIN);
+                self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
+                if self.refused(handle) {
+                    return Err(error);
+                }
             }
             return Ok(());
         }
@@ -146,6 +161,7 @@ impl Session {
         let mut stream_fault = None;
         loop {
             self.drain_callbacks(handle);
+            self.follow_up_push(handle).await;
             if self.refused(handle) {
                 return Ok(());
             }

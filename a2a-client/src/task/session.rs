@@ -11,6 +11,7 @@ use a2a_types::{
 use a2a_typestate::{Call, Channel, Observed, TaskHandle};
 use tokio::time::Instant;
 
+use super::push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 use super::snapshot::Snapshot;
 use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
 use crate::{AgentConnection, Error};
@@ -22,6 +23,8 @@ pub(crate) struct PushWatch {
     pub(crate) registration: PushRegistration,
     /// The agent accepted the config (the send carrying it, or the create call, succeeded).
     pub(crate) accepted: bool,
+    /// The config rode inline and is still to be confirmed once the task exists.
+    pub(crate) confirm: bool,
     pub(crate) arrivals: tokio::sync::watch::Receiver<u64>,
 }
 
@@ -40,6 +43,13 @@ pub(crate) struct Session {
     /// moves on from it: the same question again is no progress, so the turn goes on.
     pub(crate) answered: Option<Option<MessageId>>,
     pub(crate) push: Option<PushWatch>,
+    /// Every attempt to register the webhook, with the agent's answer.
+    pub(crate) push_attempts: Vec<PushRegistrationAttempt>,
+    /// A receiver to register with `CreateTaskPushNotificationConfig` once the task exists (the
+    /// inline path was refused or dropped).
+    pub(crate) push_fallback: Option<Arc<PushReceiver>>,
+    /// Whether another registration path is tried when one fails (with the push claim held).
+    pub(crate) push_alternatives: bool,
     pub(crate) history_fetched: bool,
     /// Requests made on this tracked handle (the negotiation round trips).
     pub(crate) round_trips: u64,
@@ -67,6 +77,9 @@ impl Session {
             direct_answer: false,
             answered: None,
             push: None,
+            push_attempts: Vec::new(),
+            push_fallback: None,
+            push_alternatives: false,
             history_fetched: false,
             round_trips: 0,
             history_length: crate::negotiate::DEFAULT_HISTORY_LENGTH,
@@ -161,7 +174,14 @@ impl Session {
     pub(crate) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
         if let Some(watch) = self.push.as_mut().filter(|w| !w.accepted) {
             watch.accepted = true;
+            let inline = watch.confirm;
             self.observe(handle, Observed::PushRegistered);
+            if inline {
+                let answer = PushRegistrationAnswer::AcceptedUnconfirmed(
+                    "the send carrying it succeeded; not confirmed yet".to_owned(),
+                );
+                self.record_push_answer(PushRegistrationPath::Inline, answer);
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 //! assert_ne!(broke, StreamEnd::Closed);
 //! ```
 
+pub(crate) mod deviation;
 pub(crate) mod jsonrpc;
 pub(crate) mod poll;
 pub(crate) mod rest;

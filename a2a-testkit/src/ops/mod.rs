@@ -166,10 +166,14 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
         // The config id defaults to the task id, which is only known once the task exists.
         Some(config) => {
             let at = format!("params.configuration.{push_field}");
-            Some(PushConfig::from_json(config, "", &at).map_err(A2aError::invalid_params)?)
+            let config = PushConfig::from_json(config, "", &at).map_err(A2aError::invalid_params)?;
+            push::guard_webhook_url(shared, &config.url, &format!("{at}.url"))?;
+            Some(config)
         }
         None => None,
     };
+    // Accepted, then forgotten.
+    let inline_push = inline_push.filter(|_| !shared.script.has_quirk(crate::Quirk::DropsInlinePushConfig));
     let view = HistoryView::from_param(configuration.and_then(|c| c.get("historyLength")));
     let returns_immediately = match protocol {
         Protocol::V1_0 => configuration.and_then(|c| c.get("returnImmediately")).and_then(Value::as_bool),

@@ -14,6 +14,33 @@ pub(super) fn add_push_config(record: &mut TaskRecord, config: PushConfig) {
     record.push_configs.push(config);
 }
 
+/// With [`Quirk::RejectsPrivateWebhookUrls`](crate::Quirk::RejectsPrivateWebhookUrls): `-32602` for
+/// a webhook URL whose host is a loopback or private address (or `localhost`).
+pub(super) fn guard_webhook_url(shared: &Shared, url: &str, at: &str) -> Result<(), A2aError> {
+    if !shared.script.has_quirk(crate::Quirk::RejectsPrivateWebhookUrls) {
+        return Ok(());
+    }
+    let host =
+        url.split_once("://").map_or(url, |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+    };
+    let private = host.eq_ignore_ascii_case("localhost")
+        || match host.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+            Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback() || ip.is_unique_local(),
+            Err(_) => false,
+        };
+    if private {
+        return Err(A2aError::invalid_params(format!(
+            "{at}: webhook host {host} is a loopback or private address; this agent only calls public webhooks"
+        )));
+    }
+    Ok(())
+}
+
 fn push_allowed(shared: &Shared) -> Result<(), A2aError> {
     if shared.behaviour.push == PushBehaviour::Unsupported {
         return Err(A2aError::push_not_supported());
@@ -45,6 +72,7 @@ pub(super) fn create_push_config(shared: &Shared, params: &Value) -> Result<Valu
         ),
     };
     let config = PushConfig::from_json(raw, task_id, at).map_err(A2aError::invalid_params)?;
+    guard_webhook_url(shared, &config.url, &format!("{at}.url"))?;
     let mut state = shared.lock();
     let record = state.tasks.get_mut(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
     let rendered = config.to_json(shared.protocol, task_id);

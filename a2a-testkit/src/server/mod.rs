@@ -277,9 +277,13 @@ async fn jsonrpc(
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
         }
         Outcome::Error(error) => failure(&id, error),
-        Outcome::Stream(plan) => {
-            stream::sse_response(plan, Framing::JsonRpc { id }, stream_cut(shared), keepalive(shared))
-        }
+        Outcome::Stream(plan) => stream::sse_response(
+            plan,
+            Framing::JsonRpc { id },
+            stream_cut(shared),
+            keepalive(shared),
+            reshape(shared),
+        ),
     }
 }
 
@@ -288,9 +292,15 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
         Outcome::Json(result) => json_response(StatusCode::OK, "application/a2a+json", &result),
         Outcome::Error(error) => rest_error(&error),
         Outcome::Stream(plan) => {
-            stream::sse_response(plan, Framing::Rest, stream_cut(shared), keepalive(shared))
+            stream::sse_response(plan, Framing::Rest, stream_cut(shared), keepalive(shared), reshape(shared))
         }
     }
+}
+
+/// Whether events after the first are written 0.3-shaped ([`Quirk::V03ShapedEventsAfterFirst`]).
+fn reshape(shared: &Shared) -> bool {
+    shared.protocol == crate::Protocol::V1_0
+        && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst)
 }
 
 /// How often a stream sends keep-alive comments: only for [`Stall::CommentsOnly`](crate::Stall).

@@ -1,0 +1,186 @@
+//! How a task's webhook reaches the agent: inline on the first send, then — when the agent
+//! refused it there or accepted it and dropped it — `CreateTaskPushNotificationConfig` once the task
+//! exists. Every attempt is recorded with what the agent answered, so a report can say which paths
+//! were tried and never calls a dropped config registered.
+
+use std::fmt;
+use std::sync::Arc;
+
+use a2a_types::GetTaskPushNotificationConfigRequest;
+use a2a_types::error::A2aErrorCode;
+use a2a_typestate::{Observed, TaskHandle};
+
+use super::session::Session;
+use crate::Error;
+use crate::webhook::PushReceiver;
+
+/// A path by which a webhook config reaches the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PushRegistrationPath {
+    /// Inline in the first send (`configuration.taskPushNotificationConfig`).
+    Inline,
+    /// `CreateTaskPushNotificationConfig` for the existing task.
+    CreateTaskPushNotificationConfig,
+}
+
+impl fmt::Display for PushRegistrationPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Inline => "inline in the first send",
+            Self::CreateTaskPushNotificationConfig => "CreateTaskPushNotificationConfig",
+        })
+    }
+}
+
+/// What the agent answered one registration attempt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PushRegistrationAnswer {
+    /// Accepted, and `GetTaskPushNotificationConfig` returned the config.
+    Confirmed,
+    /// Accepted; whether the agent holds it could not be confirmed (why).
+    AcceptedUnconfirmed(String),
+    /// Accepted, but the agent does not hold it: `GetTaskPushNotificationConfig` answered this.
+    Dropped(String),
+    /// Refused with a protocol error (`-32003` not supported, `-32602` a URL it will not call, ...).
+    Refused {
+        /// The error code, when the agent sent one.
+        code: Option<i64>,
+        /// The agent's message.
+        message: String,
+    },
+    /// The attempt failed below the protocol (a transport fault after its retries).
+    Failed(String),
+}
+
+impl PushRegistrationAnswer {
+    /// `true` when the agent took the config (confirmed or not).
+    pub fn accepted(&self) -> bool {
+        matches!(self, Self::Confirmed | Self::AcceptedUnconfirmed(_))
+    }
+}
+
+/// One attempt to register the task's webhook, and its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PushRegistrationAttempt {
+    /// The path tried.
+    pub path: PushRegistrationPath,
+    /// What the agent answered.
+    pub answer: PushRegistrationAnswer,
+}
+
+impl fmt::Display for PushRegistrationAttempt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.answer {
+            PushRegistrationAnswer::Confirmed => {
+                write!(f, "{}: accepted (GetTaskPushNotificationConfig returns it)", self.path)
+            }
+            PushRegistrationAnswer::AcceptedUnconfirmed(why) => {
+                write!(f, "{}: accepted, not confirmed ({why})", self.path)
+            }
+            PushRegistrationAnswer::Dropped(why) => {
+                write!(f, "{}: accepted but dropped (GetTaskPushNotificationConfig: {why})", self.path)
+            }
+            PushRegistrationAnswer::Refused { code: Some(code), message } => {
+                write!(f, "{}: refused with {code}: {message}", self.path)
+            }
+            PushRegistrationAnswer::Refused { code: None, message } => {
+                write!(f, "{}: refused: {message}", self.path)
+            }
+            PushRegistrationAnswer::Failed(why) => write!(f, "{}: failed: {why}", self.path),
+        }
+    }
+}
+
+/// The answer an error gives a registration attempt.
+pub(crate) fn refused(error: &Error) -> PushRegistrationAnswer {
+    match error.protocol_error() {
+        Some(p) => PushRegistrationAnswer::Refused { code: p.code(), message: p.message().to_owned() },
+        None => PushRegistrationAnswer::Failed(error.to_string()),
+    }
+}
+
+/// `true` for the refusals another path may get past: not supported (`-32003`) and invalid
+/// params (`-32602`, a webhook URL the agent will not call).
+pub(crate) fn another_path_may_help(error: &Error) -> bool {
+    error.protocol_error().is_some_and(|p| {
+        p.is_push_notification_not_supported() || p.a2a_code() == Some(A2aErrorCode::InvalidParams)
+    })
+}
+
+impl Session {
+    /// Once the task exists: confirms an inline config the agent accepted
+    /// (`GetTaskPushNotificationConfig`), and registers with `CreateTaskPushNotificationConfig`
+    /// when the inline path was refused or dropped. Nothing here fails the turn: a webhook the
+    /// agent will not take leaves push unverified, with the attempts saying why.
+    pub(crate) async fn follow_up_push<H: TaskHandle>(&mut self, handle: &mut H) {
+        let Some(task) = self.task_id() else { return };
+        if let Some(watch) = self.push.as_mut().filter(|w| w.accepted && w.confirm) {
+            watch.confirm = false;
+            let request = GetTaskPushNotificationConfigRequest {
+                tenant: None,
+                task_id: task.clone(),
+                id: watch.registration.config_id().to_owned(),
+            };
+            let url = watch.registration.url().to_owned();
+            self.round_trip();
+            let answer = match self.conn.get_task_push_notification_config(request).await {
+                Ok(config) if config.url == url => PushRegistrationAnswer::Confirmed,
+                Ok(config) => PushRegistrationAnswer::Dropped(format!("it holds {} instead", config.url)),
+                Err(error) => match error.protocol_error() {
+                    Some(p)
+                        if matches!(
+                            p.a2a_code(),
+                            Some(A2aErrorCode::TaskNotFound | A2aErrorCode::InvalidParams)
+                        ) =>
+                    {
+                        PushRegistrationAnswer::Dropped(format!("{} {}", p.code().unwrap_or(0), p.message()))
+                    }
+                    _ => PushRegistrationAnswer::AcceptedUnconfirmed(format!(
+                        "GetTaskPushNotificationConfig: {error}"
+                    )),
+                },
+            };
+            let dropped = matches!(answer, PushRegistrationAnswer::Dropped(_));
+            self.record_push_answer(PushRegistrationPath::Inline, answer);
+            if dropped {
+                self.observe(handle, Observed::PushDropped);
+                if let Some(watch) = self.push.take() {
+                    watch.receiver.unregister(&watch.registration);
+                    if self.push_alternatives {
+                        self.push_fallback = Some(watch.receiver);
+                    }
+                }
+            }
+        }
+        if let Some(receiver) = self.push_fallback.take() {
+            self.register_created(handle, receiver).await;
+        }
+    }
+
+    /// Registers with `CreateTaskPushNotificationConfig`, recording the answer; a `-32003` is
+    /// observed (with the claim held, the refusal `settle_*` reads).
+    async fn register_created<H: TaskHandle>(&mut self, handle: &mut H, receiver: Arc<PushReceiver>) {
+        let path = PushRegistrationPath::CreateTaskPushNotificationConfig;
+        match self.create_push_config(handle, receiver).await {
+            Ok(_) => self.push_attempts.push(PushRegistrationAttempt {
+                path,
+                answer: PushRegistrationAnswer::AcceptedUnconfirmed(
+                    "the agent answered the create call with the config".to_owned(),
+                ),
+            }),
+            Err(error) => self.push_attempts.push(PushRegistrationAttempt { path, answer: refused(&error) }),
+        }
+    }
+
+    /// Sets the answer of the latest attempt on `path` (an inline attempt is recorded accepted when
+    /// the send succeeds, then confirmed or found dropped).
+    pub(crate) fn record_push_answer(&mut self, path: PushRegistrationPath, answer: PushRegistrationAnswer) {
+        match self.push_attempts.iter_mut().rev().find(|a| a.path == path) {
+            Some(attempt) => attempt.answer = answer,
+            None => self.push_attempts.push(PushRegistrationAttempt { path, answer }),
+        }
+    }
+}

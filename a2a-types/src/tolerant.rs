@@ -1,0 +1,411 @@
+//! Tolerant reading: the deviations real agents send, read into the 1.0 model where their meaning is
+//! unambiguous, each one recorded with its JSON path.
+//!
+//! The strict parsers elsewhere in this crate stay the default. A caller that would rather read an
+//! agent's answer than refuse it (an auditor, a fleet client) first passes the JSON through
+//! [`stream_response`] or [`task`]: the value is rewritten in place into the 1.0 shape, and what was
+//! rewritten comes back as [`Deviation`]s, so nothing is accepted silently.
+//!
+//! ```
+//! use a2a_types::{StreamResponse, TaskState, parse, tolerant};
+//! use serde_json::json;
+//!
+//! // A 0.3-shaped status update (a `kind` discriminator, no `statusUpdate` wrapper) with a 1.0
+//! // state name, as some agent frameworks write after the first event of a 1.0 stream.
+//! let mut event = json!({"kind": "status-update", "taskId": "t1", "contextId": "c1",
+//!     "status": {"state": "TASK_STATE_COMPLETED"}, "final": true});
+//! let deviations = tolerant::stream_response(&mut event);
+//! let read: StreamResponse = parse::from_value(event).unwrap();
+//! assert_eq!(read.state(), Some(TaskState::Completed));
+//! let paths: Vec<&str> = deviations.iter().map(|d| d.path.as_str()).collect();
+//! assert_eq!(paths, ["kind", "final"]);
+//! ```
+//!
+//! What is read, and how:
+//!
+//! | on the wire | read as | [`DeviationKind`] |
+//! | --- | --- | --- |
+//! | a top-level object with `kind` `task`, `message`, `status-update` or `artifact-update` and no 1.0 member | that member (`task`, `message`, `statusUpdate`, `artifactUpdate`) | [`Unwrapped`](DeviationKind::Unwrapped) |
+//! | `final` on a status update (removed in 1.0) | ignored: the stream's end is its close | [`RemovedField`](DeviationKind::RemovedField) |
+//! | `kind` on a task, message or part | ignored (a part's content is known from its member) | [`KindField`](DeviationKind::KindField) |
+//! | a 0.3 file part (`kind: file`, `file.uri` / `file.bytes`) | `url` / `raw`, `mediaType`, `filename` | [`KindField`](DeviationKind::KindField) |
+//! | a lowercase 0.3 state (`working`, `input-required`, `cancelled`) | its `TASK_STATE_*` name | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
+//! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
+//! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
+//!
+//! Anything else is left as it is, for the strict parser to accept or refuse.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// What kind of deviation from the 1.0 wire format was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeviationKind {
+    /// A 0.3-shaped object (a `kind` discriminator instead of the 1.0 wrapper member).
+    Unwrapped,
+    /// A 0.3 `kind` field inside a 1.0 object.
+    KindField,
+    /// A field 1.0 removed.
+    RemovedField,
+    /// An enum written with its 0.3 lowercase name.
+    LowercaseEnum,
+    /// A field 1.0 requires is missing.
+    MissingField,
+}
+
+impl DeviationKind {
+    /// A short name for reports: `unwrapped-0.3-object`, `kind-field`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Unwrapped => "unwrapped-0.3-object",
+            Self::KindField => "kind-field",
+            Self::RemovedField => "removed-field",
+            Self::LowercaseEnum => "lowercase-enum",
+            Self::MissingField => "missing-field",
+        }
+    }
+}
+
+/// One deviation from the 1.0 wire format, read anyway.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deviation {
+    /// The JSON path of the deviating value within the document read (`status.state`,
+    /// `artifactUpdate.artifact.parts[0].kind`; empty for the document itself).
+    pub path: String,
+    /// What kind of deviation it is.
+    pub kind: DeviationKind,
+    /// What the agent sent (the value, shortened).
+    pub found: String,
+    /// What 1.0 expects there, and how it was read.
+    pub read_as: String,
+}
+
+impl Deviation {
+    fn new(path: &str, kind: DeviationKind, found: impl Into<String>, read_as: impl Into<String>) -> Self {
+        Self { path: path.to_owned(), kind, found: found.into(), read_as: read_as.into() }
+    }
+
+    /// This deviation with `prefix` put in front of its path (for a document nested in another,
+    /// such as a JSON-RPC `result`).
+    #[must_use]
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.path = join(prefix, &self.path);
+        self
+    }
+}
+
+impl fmt::Display for Deviation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.path.is_empty() { "document" } else { &self.path };
+        write!(f, "{at}: found {}, {}", self.found, self.read_as)
+    }
+}
+
+fn join(prefix: &str, path: &str) -> String {
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => path.to_owned(),
+        (_, true) => prefix.to_owned(),
+        _ if path.starts_with('[') => format!("{prefix}{path}"),
+        _ => format!("{prefix}.{path}"),
+    }
+}
+
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 { format!("{}...", text.chars().take(57).collect::<String>()) } else { text }
+}
+
+/// Rewrites one stream item (or push body) into the 1.0 `StreamResponse` shape where its meaning is
+/// unambiguous; returns what was rewritten, paths relative to the item.
+pub fn stream_response(value: &mut Value) -> Vec<Deviation> {
+    let mut found = Vec::new();
+    let Some(object) = value.as_object_mut() else { return found };
+    const MEMBERS: [&str; 4] = ["task", "message", "statusUpdate", "artifactUpdate"];
+    let has_member = MEMBERS.iter().any(|m| object.contains_key(*m))
+        || ["status_update", "artifact_update"].iter().any(|m| object.contains_key(*m));
+    if !has_member {
+        let member = match object.get("kind").and_then(Value::as_str) {
+            Some("task") => Some("task"),
+            Some("message") => Some("message"),
+            Some("status-update") => Some("statusUpdate"),
+            Some("artifact-update") => Some("artifactUpdate"),
+            _ => None,
+        };
+        if let Some(member) = member {
+            let kind = object.remove("kind").unwrap_or(Value::Null);
+            found.push(Deviation::new(
+                "kind",
+                DeviationKind::Unwrapped,
+                format!("a 0.3-shaped object with \"kind\": {}", shown(&kind)),
+                format!("read as the 1.0 `{member}` member"),
+            ));
+            let inner = std::mem::take(object);
+            object.insert(member.to_owned(), Value::Object(inner));
+            // The paths inside are reported where they are on the wire: at the top level.
+            let inner = object.get_mut(member).and_then(Value::as_object_mut);
+            if let Some(inner) = inner {
+                member_body(member, inner, "", &mut found);
+            }
+            return found;
+        }
+    }
+    for member in MEMBERS {
+        if let Some(inner) = object.get_mut(member).and_then(Value::as_object_mut) {
+            member_body(member, inner, member, &mut found);
+        }
+    }
+    found
+}
+
+/// Rewrites a `Task` (a `GetTask` result) into the 1.0 shape; returns what was rewritten.
+pub fn task(value: &mut Value) -> Vec<Deviation> {
+    let mut found = Vec::new();
+    if let Some(object) = value.as_object_mut() {
+        task_body(object, "", &mut found);
+    }
+    found
+}
+
+/// Rewrites a `SendMessage` result (`{"task":..}` or `{"message":..}`, or a bare 0.3-shaped one)
+/// into the 1.0 shape; returns what was rewritten.
+pub fn send_message_response(value: &mut Value) -> Vec<Deviation> {
+    stream_response(value)
+}
+
+fn member_body(member: &str, object: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    match member {
+        "task" => task_body(object, at, found),
+        "message" => message_body(object, at, found),
+        "statusUpdate" => {
+            if let Some(flag) = object.remove("final") {
+                found.push(Deviation::new(
+                    &join(at, "final"),
+                    DeviationKind::RemovedField,
+                    format!("the 0.3 `final` flag ({})", shown(&flag)),
+                    "removed in 1.0: ignored, the stream's end is its close",
+                ));
+            }
+            missing_context(object, at, found);
+            if let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) {
+                status_body(status, &join(at, "status"), found);
+            }
+        }
+        "artifactUpdate" => {
+            missing_context(object, at, found);
+            if let Some(artifact) = object.get_mut("artifact").and_then(Value::as_object_mut) {
+                parts(artifact, &join(at, "artifact"), found);
+            }
+        }
+        _ => {}
+    }
+    if member != "task" && member != "message" {
+        kind_field(object, at, found);
+    }
+}
+
+fn missing_context(object: &Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    let missing = object
+        .get("contextId")
+        .or_else(|| object.get("context_id"))
+        .is_none_or(|c| c.is_null() || c.as_str().is_some_and(str::is_empty));
+    if missing {
+        found.push(Deviation::new(
+            &join(at, "contextId"),
+            DeviationKind::MissingField,
+            "no contextId",
+            "REQUIRED in 1.0: read without a context",
+        ));
+    }
+}
+
+fn kind_field(object: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    if let Some(kind) = object.remove("kind") {
+        found.push(Deviation::new(
+            &join(at, "kind"),
+            DeviationKind::KindField,
+            format!("the 0.3 discriminator \"kind\": {}", shown(&kind)),
+            "1.0 has no `kind` fields: ignored",
+        ));
+    }
+}
+
+fn task_body(object: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    kind_field(object, at, found);
+    if let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) {
+        status_body(status, &join(at, "status"), found);
+    }
+    if let Some(history) = object.get_mut("history").and_then(Value::as_array_mut) {
+        for (i, message) in history.iter_mut().enumerate() {
+            if let Some(message) = message.as_object_mut() {
+                message_body(message, &join(at, &format!("history[{i}]")), found);
+            }
+        }
+    }
+    if let Some(artifacts) = object.get_mut("artifacts").and_then(Value::as_array_mut) {
+        for (i, artifact) in artifacts.iter_mut().enumerate() {
+            if let Some(artifact) = artifact.as_object_mut() {
+                parts(artifact, &join(at, &format!("artifacts[{i}]")), found);
+            }
+        }
+    }
+}
+
+fn status_body(status: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    if let Some(state) = status.get_mut("state") {
+        let named = state.as_str().and_then(v03_state);
+        if let (Some(name), Some(old)) = (named, state.as_str().map(str::to_owned)) {
+            found.push(Deviation::new(
+                &join(at, "state"),
+                DeviationKind::LowercaseEnum,
+                format!("the 0.3 state name {old:?}"),
+                format!("read as {name}"),
+            ));
+            *state = Value::String(name.to_owned());
+        }
+    }
+    if let Some(message) = status.get_mut("message").and_then(Value::as_object_mut) {
+        message_body(message, &join(at, "message"), found);
+    }
+}
+
+fn message_body(message: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    kind_field(message, at, found);
+    if let Some(role) = message.get_mut("role") {
+        let named = match role.as_str() {
+            Some("agent") => Some("ROLE_AGENT"),
+            Some("user") => Some("ROLE_USER"),
+            _ => None,
+        };
+        if let (Some(name), Some(old)) = (named, role.as_str().map(str::to_owned)) {
+            found.push(Deviation::new(
+                &join(at, "role"),
+                DeviationKind::LowercaseEnum,
+                format!("the 0.3 role name {old:?}"),
+                format!("read as {name}"),
+            ));
+            *role = Value::String(name.to_owned());
+        }
+    }
+    parts(message, at, found);
+}
+
+fn parts(object: &mut Map<String, Value>, at: &str, found: &mut Vec<Deviation>) {
+    let Some(parts) = object.get_mut("parts").and_then(Value::as_array_mut) else { return };
+    for (i, part) in parts.iter_mut().enumerate() {
+        let Some(part) = part.as_object_mut() else { continue };
+        let path = join(at, &format!("parts[{i}]"));
+        let is_file = part.get("kind").and_then(Value::as_str) == Some("file");
+        kind_field(part, &path, found);
+        if is_file && let Some(Value::Object(file)) = part.remove("file") {
+            for (from, to) in
+                [("uri", "url"), ("bytes", "raw"), ("mimeType", "mediaType"), ("name", "filename")]
+            {
+                if let Some(value) = file.get(from) {
+                    part.insert(to.to_owned(), value.clone());
+                }
+            }
+            found.push(Deviation::new(
+                &join(&path, "file"),
+                DeviationKind::KindField,
+                "a 0.3 file part (`file.uri` / `file.bytes`)",
+                "read as the 1.0 `url` / `raw` members with `mediaType` and `filename`",
+            ));
+        }
+    }
+}
+
+/// The `TASK_STATE_*` name of a 0.3 state name.
+fn v03_state(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "submitted" => "TASK_STATE_SUBMITTED",
+        "working" => "TASK_STATE_WORKING",
+        "input-required" => "TASK_STATE_INPUT_REQUIRED",
+        "completed" => "TASK_STATE_COMPLETED",
+        "canceled" | "cancelled" => "TASK_STATE_CANCELED",
+        "failed" => "TASK_STATE_FAILED",
+        "rejected" => "TASK_STATE_REJECTED",
+        "auth-required" => "TASK_STATE_AUTH_REQUIRED",
+        "unknown" => "TASK_STATE_UNSPECIFIED",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PartContent, Role, StreamResponse, Task, TaskState, parse};
+    use serde_json::json;
+
+    #[test]
+    fn a_wrapped_1_0_event_has_no_deviation_and_is_unchanged() {
+        let mut event = json!({"statusUpdate": {"taskId": "t", "contextId": "c",
+            "status": {"state": "TASK_STATE_WORKING"}}});
+        let before = event.clone();
+        assert!(stream_response(&mut event).is_empty());
+        assert_eq!(event, before);
+    }
+
+    #[test]
+    fn an_unwrapped_artifact_update_is_read_with_its_part_kinds_noted() {
+        let mut event = json!({"kind": "artifact-update", "taskId": "t", "contextId": "c",
+            "artifact": {"artifactId": "a", "parts": [{"kind": "text", "text": "hi"}]}, "lastChunk": true});
+        let deviations = stream_response(&mut event);
+        let read: StreamResponse = parse::from_value(event).unwrap();
+        let StreamResponse::ArtifactUpdate(update) = read else { panic!("an artifact update") };
+        assert_eq!(update.artifact.parts[0].content, PartContent::Text("hi".into()));
+        let paths: Vec<&str> = deviations.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["kind", "artifact.parts[0].kind"]);
+    }
+
+    #[test]
+    fn lowercase_states_and_roles_are_read_and_each_named_with_its_path() {
+        let mut value = json!({"id": "t", "status": {"state": "input-required",
+            "message": {"messageId": "m", "role": "agent", "parts": [{"text": "which?"}]}}});
+        let deviations = task(&mut value);
+        let read: Task = parse::from_value(value).unwrap();
+        assert_eq!(read.status.state, TaskState::InputRequired);
+        assert_eq!(read.status.message.map(|m| m.role), Some(Role::Agent));
+        let paths: Vec<&str> = deviations.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["status.state", "status.message.role"]);
+        assert!(deviations.iter().all(|d| d.kind == DeviationKind::LowercaseEnum));
+    }
+
+    #[test]
+    fn a_missing_context_id_on_an_update_is_a_deviation_at_its_path() {
+        let mut event = json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}});
+        let deviations = stream_response(&mut event);
+        assert_eq!(deviations.len(), 1);
+        assert_eq!(deviations[0].path, "statusUpdate.contextId");
+        assert_eq!(deviations[0].kind, DeviationKind::MissingField);
+    }
+
+    #[test]
+    fn a_0_3_file_part_becomes_a_url_part() {
+        let mut event = json!({"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [
+            {"kind": "file", "file": {"uri": "https://x/y.png", "mimeType": "image/png", "name": "y.png"}}]}});
+        let deviations = stream_response(&mut event);
+        let read: StreamResponse = parse::from_value(event).unwrap();
+        let StreamResponse::Message(message) = read else { panic!("a message") };
+        assert_eq!(message.parts[0].content, PartContent::Url("https://x/y.png".into()));
+        assert_eq!(message.parts[0].media_type.as_deref(), Some("image/png"));
+        assert_eq!(deviations.len(), 2, "{deviations:?}");
+    }
+
+    #[test]
+    fn an_unknown_kind_or_a_non_object_is_left_for_the_strict_parser() {
+        let mut odd = json!({"kind": "mystery", "x": 1});
+        assert!(stream_response(&mut odd).is_empty());
+        assert!(parse::from_value::<StreamResponse>(odd).is_err());
+        let mut list = json!([1]);
+        assert!(stream_response(&mut list).is_empty());
+    }
+
+    #[test]
+    fn a_deviation_inside_a_json_rpc_result_names_the_whole_path() {
+        let d = Deviation::new("status.state", DeviationKind::LowercaseEnum, "x", "y").within("result");
+        assert_eq!(d.path, "result.status.state");
+        assert_eq!(Deviation::new("", DeviationKind::Unwrapped, "x", "y").within("result").path, "result");
+    }
+}
