@@ -13,8 +13,6 @@ use serde::Serialize;
 use super::{ClaimVerdict, DeviationReport};
 use crate::outcome::TaskRecord;
 
-/// The JSON-RPC `InvalidParamsError` code.
-
 /// One observation of the probe, for the timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
