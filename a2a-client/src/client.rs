@@ -120,12 +120,20 @@ impl Client {
         // then reads from the cache (`Discovery::card` looks there first).
         let flight = self.inner.cache.flight(agent);
         let _turn = flight.lock().await;
-        if let Some(cached) = self.inner.cache.get(agent).filter(|c| c.is_fresh()) {
+        if let Some(cached) =
+            self.inner.cache.get(agent).filter(|c| c.is_fresh() && discovery.satisfies_policy(c.card()))
+        {
             return Ok(cached.card().clone());
         }
         // Another replica may have fetched it: one bounded read of the shared cache (none without a
         // backend, none while it is degraded). A stale shared card still serves as the validator.
-        if let Some(shared) = self.inner.cache.load_shared(agent).await.filter(|c| c.is_fresh()) {
+        if let Some(shared) = self
+            .inner
+            .cache
+            .load_shared(agent)
+            .await
+            .filter(|c| c.is_fresh() && discovery.satisfies_policy(c.card()))
+        {
             return Ok(shared.card().clone());
         }
         self.inner.config.retry.run_counted(&self.inner.metrics, |_| discovery.card(agent)).await
