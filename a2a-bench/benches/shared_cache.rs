@@ -11,11 +11,11 @@ use std::net::{Ipv4Addr, TcpListener};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::shared::redis::RedisBackend;
-use a2a_client::{AgentBaseUrl, BackendStatus, Capability, Client, DiscoveryCache};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
-use a2a_types::Message;
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::shared::redis::RedisBackend;
+use a2a_typestate_client::{AgentBaseUrl, BackendStatus, Capability, Client, DiscoveryCache};
+use a2a_typestate_types::Message;
 use criterion::Criterion;
 use tokio::runtime::Runtime;
 

@@ -80,11 +80,13 @@ async fn a_strict_client_still_refuses_to_read_0_3_shaped_events() {
         Script::honest().quirk(Quirk::V03ShapedEventsAfterFirst),
     )
     .await;
-    let client = a2a_client::Client::builder().build().unwrap();
-    let negotiation = a2a_client::negotiate::Negotiation::depending_on(&[a2a_client::Capability::Streaming]);
-    let message = a2a_types::Message::user_text("m-strict", "hi");
+    let client = a2a_typestate_client::Client::builder().build().unwrap();
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[
+        a2a_typestate_client::Capability::Streaming,
+    ]);
+    let message = a2a_typestate_types::Message::user_text("m-strict", "hi");
     let error = client.run_task(&agent.base_url(), message, &negotiation).await.unwrap_err();
-    assert_eq!(error.kind(), a2a_client::ErrorKind::BadInput, "{error}");
+    assert_eq!(error.kind(), a2a_typestate_client::ErrorKind::BadInput, "{error}");
 }
 
 #[tokio::test]

@@ -1,15 +1,15 @@
 //! Prints one `a2a.task` span per task as it closes: a lying agent's first task (refused, then the
 //! single-shot fallback) and its second (single-shot at once: the agent is suspect).
 //!
-//! `cargo run -p a2a-client --example task_spans`
+//! `cargo run -p a2a-typestate-client --example task_spans`
 //!
 //! Any `tracing` subscriber receives the same spans; an OpenTelemetry layer
 //! (`tracing-opentelemetry`) exports each as one span with these fields as attributes.
 
-use a2a_client::negotiate::Negotiation;
-use a2a_client::{Capability, Client};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::Message;
+use a2a_typestate_client::negotiate::Negotiation;
+use a2a_typestate_client::{Capability, Client};
+use a2a_typestate_types::Message;
 use tracing_subscriber::fmt::format::FmtSpan;
 
 #[tokio::main(flavor = "current_thread")]

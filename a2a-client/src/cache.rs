@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
+//! use a2a_typestate_client::{AgentBaseUrl, Capability, DiscoveryCache};
 //!
 //! // Marks live 50 ms here (an hour by default).
 //! let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_millis(50));
@@ -23,7 +23,7 @@
 //! assert_eq!(cache.is_suspect(&agent).map(|m| m.capability()), Some(Capability::Streaming));
 //! std::thread::sleep(Duration::from_millis(60));
 //! assert!(cache.is_suspect(&agent).is_none());
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 use std::collections::{BTreeMap, HashMap};

@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::Message;
 use a2a_typestate::{ClaimSet, Deployment};
+use a2a_typestate_types::Message;
 
 use crate::AgentConnection;
 use crate::config::{ClientBuilder, ClientConfig};

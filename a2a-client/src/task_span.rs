@@ -18,12 +18,12 @@
 //! | `suspect.marked_by` | on the single-shot path, the replica whose mark sent it there |
 //!
 //! ```no_run
-//! use a2a_client::Client;
-//! use a2a_client::negotiate::Negotiation;
-//! use a2a_client::Capability;
-//! use a2a_types::Message;
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::negotiate::Negotiation;
+//! use a2a_typestate_client::Capability;
+//! use a2a_typestate_types::Message;
 //!
-//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let client = Client::builder().replica_name("replica-1").build()?;
 //! let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
 //! let outcome =
@@ -32,8 +32,8 @@
 //! # Ok(()) }
 //! ```
 
-use a2a_types::Message;
 use a2a_typestate::CapabilitySet;
+use a2a_typestate_types::Message;
 use tracing::Instrument;
 use tracing::field::Empty;
 

@@ -10,10 +10,10 @@ mod redis_common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::shared::redis::RedisBackend;
-use a2a_client::{AgentBaseUrl, BackendStatus, Capability, Client, DiscoveryCache, ErrorKind};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::shared::redis::RedisBackend;
+use a2a_typestate_client::{AgentBaseUrl, BackendStatus, Capability, Client, DiscoveryCache, ErrorKind};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use negotiation_common::{builder, count, ms, spawn, text};

@@ -6,9 +6,9 @@ mod negotiation_common;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use a2a_client::Capability;
-use a2a_client::negotiate::Negotiation;
 use a2a_testkit::{Capabilities, Lie, Script};
+use a2a_typestate_client::Capability;
+use a2a_typestate_client::negotiate::Negotiation;
 use negotiation_common::{builder, spawn, text};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -33,7 +33,7 @@ impl Visit for Collect<'_> {
 
 impl<S: tracing::Subscriber> Layer<S> for Spans {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        if attrs.metadata().name() == a2a_client::task_span::TASK_SPAN_NAME {
+        if attrs.metadata().name() == a2a_typestate_client::task_span::TASK_SPAN_NAME {
             let mut fields = Fields::new();
             attrs.record(&mut Collect(&mut fields));
             self.0.lock().unwrap().insert(id.into_u64(), fields);

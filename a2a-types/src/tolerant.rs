@@ -7,7 +7,7 @@
 //! rewritten comes back as [`Deviation`]s, so nothing is accepted silently.
 //!
 //! ```
-//! use a2a_types::{StreamResponse, TaskState, parse, tolerant};
+//! use a2a_typestate_types::{StreamResponse, TaskState, parse, tolerant};
 //! use serde_json::json;
 //!
 //! // A 0.3-shaped status update (a `kind` discriminator, no `statusUpdate` wrapper) with a 1.0

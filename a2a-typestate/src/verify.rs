@@ -6,7 +6,7 @@
 //!     Bounds, Call, Capability, CapabilitySet, CardClaims, Deployment, ExchangeModes, Observed, Verifier,
 //! };
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
@@ -57,8 +57,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::error::A2aErrorCode;
-use a2a_types::{MessageId, TaskState};
+use a2a_typestate_types::error::A2aErrorCode;
+use a2a_typestate_types::{MessageId, TaskState};
 
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};
@@ -403,7 +403,7 @@ impl Verifier {
 }
 
 /// `true` when the agent's error `code` is the protocol's `named` error (the one code table is
-/// `a2a_types::error::A2aErrorCode`).
+/// `a2a_typestate_types::error::A2aErrorCode`).
 fn is(code: i32, named: A2aErrorCode) -> bool {
     A2aErrorCode::from_code(i64::from(code)) == named
 }

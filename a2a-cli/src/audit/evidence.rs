@@ -1,13 +1,13 @@
 //! What the probe saw, said exactly: each verdict with the call or channel, the event number, what
 //! was expected and what came; the wire deviations; the timeline the reports draw.
 
-use a2a_client::negotiate::TaskOutcome;
-use a2a_client::task::{PushRegistrationAnswer, PushRegistrationAttempt};
-use a2a_client::{AgentCardLifecycleViolation, Error};
 use a2a_typestate::{
     Call, Capability, CardClaims, Channel, Contradiction, Evidence, LifecycleFault, Observed, PendingReason,
     Verdict,
 };
+use a2a_typestate_client::negotiate::TaskOutcome;
+use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationAttempt};
+use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
 use serde::Serialize;
 
 use super::{ClaimVerdict, DeviationReport};
@@ -90,7 +90,7 @@ fn webhook_refused(attempts: &[PushRegistrationAttempt]) -> Option<String> {
         return None;
     }
     let url_refused = attempts.iter().any(|a| {
-        matches!(&a.answer, PushRegistrationAnswer::Refused { code: Some(code), .. } if a2a_types::error::A2aErrorCode::from_code(*code) == a2a_types::error::A2aErrorCode::InvalidParams)
+        matches!(&a.answer, PushRegistrationAnswer::Refused { code: Some(code), .. } if a2a_typestate_types::error::A2aErrorCode::from_code(*code) == a2a_typestate_types::error::A2aErrorCode::InvalidParams)
     });
     url_refused.then(|| {
         let tried: Vec<String> = attempts.iter().map(ToString::to_string).collect();

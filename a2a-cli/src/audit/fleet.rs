@@ -16,7 +16,7 @@ use super::AgentAudit;
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let file = dir.join("agents.txt");
 /// std::fs::write(&file, "# the fleet\nhttp://a.example\n\ngateway http://gw.example\n").unwrap();
-/// let agents = a2a_cli::audit::read_agent_file(&file).unwrap();
+/// let agents = a2a_typestate_cli::audit::read_agent_file(&file).unwrap();
 /// assert_eq!(agents.len(), 2);
 /// assert_eq!(agents[1], ("http://gw.example".to_owned(), a2a_typestate::Deployment::Gateway));
 /// ```

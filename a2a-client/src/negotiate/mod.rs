@@ -36,10 +36,10 @@
 //! retries.
 //!
 //! ```
-//! use a2a_client::negotiate::{Negotiation, TaskPath};
-//! use a2a_client::{Capability, Client};
+//! use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+//! use a2a_typestate_client::{Capability, Client};
 //! use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-//! use a2a_types::Message;
+//! use a2a_typestate_types::Message;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -71,8 +71,8 @@ mod plan;
 
 use std::sync::Arc;
 
-use a2a_types::Message;
 use a2a_typestate::{Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimStatus, Verdict};
+use a2a_typestate_types::Message;
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
@@ -125,8 +125,8 @@ pub(crate) async fn run_task(
     let observations = task.handle().verifier().observations().to_vec();
     let wire_deviations = task.wire_deviations();
     let refused_task = task.result().and_then(|r| match r {
-        a2a_types::SendMessageResponse::Task(task) => Some(task),
-        a2a_types::SendMessageResponse::Message(_) => None,
+        a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
+        a2a_typestate_types::SendMessageResponse::Message(_) => None,
     });
     let refusal = match task.settle() {
         Ok(task) => {

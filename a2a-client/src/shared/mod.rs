@@ -21,8 +21,8 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
-//! use a2a_client::shared::{CacheUpdate, SharedMark};
+//! use a2a_typestate_client::{AgentBaseUrl, Capability, DiscoveryCache};
+//! use a2a_typestate_client::shared::{CacheUpdate, SharedMark};
 //!
 //! // What a backend does with a mark another replica shared: apply it to the local copy.
 //! let cache = DiscoveryCache::default();
@@ -36,7 +36,7 @@
 //! };
 //! let update = CacheUpdate::Mark { agent: agent.clone(), mark };
 //! assert!(matches!(update, CacheUpdate::Mark { .. }));
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 use std::fmt;

@@ -6,9 +6,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::GetTaskPushNotificationConfigRequest;
-use a2a_types::error::A2aErrorCode;
 use a2a_typestate::{Observed, TaskHandle};
+use a2a_typestate_types::GetTaskPushNotificationConfigRequest;
+use a2a_typestate_types::error::A2aErrorCode;
 
 use super::session::Session;
 use crate::Error;

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Mutex;
 
-use a2a_types::tolerant::{self, Deviation, DeviationKind};
+use a2a_typestate_types::tolerant::{self, Deviation, DeviationKind};
 use serde_json::Value;
 
 /// One deviation from the 1.0 wire format an agent sent, read anyway: the call that received it,

@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_client::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
-use a2a_client::shared::redis::RedisBackend;
-use a2a_client::{BackendStatus, Client, DiscoveryCache, SuspectMarks};
 use a2a_typestate::Capability;
+use a2a_typestate_client::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
+use a2a_typestate_client::shared::redis::RedisBackend;
+use a2a_typestate_client::{BackendStatus, Client, DiscoveryCache, SuspectMarks};
 use indicatif::ProgressBar;
 use tokio::io::{AsyncBufReadExt, BufReader};
 

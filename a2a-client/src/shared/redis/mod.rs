@@ -30,10 +30,10 @@
 //!   (it names the old card's version).
 //!
 //! ```no_run
-//! use a2a_client::shared::redis::RedisBackend;
-//! use a2a_client::{Client, DiscoveryCache};
+//! use a2a_typestate_client::shared::redis::RedisBackend;
+//! use a2a_typestate_client::{Client, DiscoveryCache};
 //!
-//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let backend = RedisBackend::builder("redis://127.0.0.1:6379/").key_prefix("orchestrator").build()?;
 //! let cache = DiscoveryCache::default().with_backend(backend)?;
 //! let client = Client::builder().replica_name("replica-1").discovery_cache(cache).build()?;
