@@ -159,6 +159,7 @@ mod webhook;
 mod wire;
 
 pub use agent::{RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder};
+pub use card::Binding;
 pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
