@@ -1,12 +1,9 @@
-//! Interop over gRPC with the official Python server (a2a-sdk 1.3.0 with its `grpc` extra: the
-//! SDK's `GrpcHandler` on `grpc.aio`, peer `python-grpc`): discovery selecting the card's GRPC
-//! interface, send, stream, the input-required follow-up, get with historyLength, subscribe,
-//! cancel, push configs with a real callback, an A2A error read from the status details, and a
-//! refusal-free `run_task`.
-//!
-//! The JS SDK (@a2a-js/sdk 1.3.0) ships no gRPC server transport that runs on this machine's Node
-//! 20 without extra native packages, so there is no JS peer here (see the report in BENCHMARKS.md
-//! / the README's interop section).
+//! Interop over gRPC with the official servers: a2a-sdk 1.3.0 with its `grpc` extra (the SDK's
+//! `GrpcHandler` on `grpc.aio`, peer `python-grpc`) and @a2a-js/sdk 1.3.0 (its `grpcService` on
+//! `@grpc/grpc-js`, peer `js-grpc`): discovery selecting the card's GRPC interface, send, stream,
+//! the input-required follow-up, get with historyLength, subscribe, cancel, push configs with a
+//! real callback, an A2A error read from the status details, and `run_task` verifying streaming.
+//! Each test runs once per peer (`over_python::...`, `over_js::...`).
 
 use std::time::Duration;
 
@@ -26,11 +23,14 @@ use tokio::sync::OnceCell;
 const STEP: Duration = Duration::from_millis(700);
 const PUSH_ARRIVAL: Duration = Duration::from_secs(15);
 
-async fn peer() -> &'static RunningPeer {
-    static PEER: OnceCell<RunningPeer> = OnceCell::const_new();
-    let started =
-        PEER.get_or_try_init(|| OfficialPeer::start_with(PeerKind::PythonGrpc, PeerOptions::default().with_step(STEP)));
-    started.await.unwrap_or_else(|e| panic!("{e}"))
+async fn peer(kind: PeerKind) -> &'static RunningPeer {
+    static PYTHON: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS: OnceCell<RunningPeer> = OnceCell::const_new();
+    let cell = if kind == PeerKind::PythonGrpc { &PYTHON } else { &JS };
+    let started = cell.get_or_try_init(|| OfficialPeer::start_with(kind, PeerOptions::default().with_step(STEP)));
+    let peer = started.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(peer.kind(), kind);
+    peer
 }
 
 fn client() -> Client {
@@ -38,8 +38,8 @@ fn client() -> Client {
     Client::builder().retry_policy(retry).request_timeout(Duration::from_secs(30)).build().unwrap()
 }
 
-async fn connect(client: &Client) -> a2a_client::AgentConnection {
-    let peer = peer().await;
+async fn connect(client: &Client, kind: PeerKind) -> a2a_client::AgentConnection {
+    let peer = peer(kind).await;
     let connection = client.connect(peer.base_url()).await.unwrap_or_else(|e| panic!("{e}: {}", tail(peer)));
     assert_eq!(connection.interface().binding, ProtocolBinding::Grpc, "the card's first interface");
     connection
@@ -68,17 +68,15 @@ fn artifact_text(task: &Task) -> Vec<String> {
     task.artifacts.iter().flat_map(|a| &a.parts).filter_map(|p| p.as_text()).map(str::to_owned).collect()
 }
 
-#[tokio::test]
-async fn send_completes_with_the_echo_artifact() {
-    let connection = connect(&client()).await;
+async fn send_completes_with_the_echo_artifact(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let task = task_of(connection.send_message(text("hello")).await.unwrap_or_else(|e| panic!("{e}")));
     assert_eq!(task.state(), TaskState::Completed);
     assert_eq!(artifact_text(&task), ["echo: hello"]);
 }
 
-#[tokio::test]
-async fn stream_starts_with_the_task_and_closes_after_completed() {
-    let connection = connect(&client()).await;
+async fn stream_starts_with_the_task_and_closes_after_completed(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let mut stream = connection.send_streaming_message(text("stream me")).await.unwrap();
     let mut events = Vec::new();
     while let Some(event) = stream.next().await {
@@ -90,9 +88,8 @@ async fn stream_starts_with_the_task_and_closes_after_completed() {
     assert_eq!(stream.end(), Some(StreamEnd::Closed));
 }
 
-#[tokio::test]
-async fn input_required_then_the_follow_up_completes_and_history_length_is_honoured() {
-    let connection = connect(&client()).await;
+async fn input_required_then_the_follow_up_completes_and_history_length_is_honoured(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let first = task_of(connection.send_message(text("please clarify")).await.unwrap());
     assert_eq!(first.state(), TaskState::InputRequired);
     let mut follow_up = text("more detail");
@@ -107,9 +104,8 @@ async fn input_required_then_the_follow_up_completes_and_history_length_is_honou
     assert_eq!(one.history.len(), 1, "historyLength 1 keeps the last message");
 }
 
-#[tokio::test]
-async fn subscribe_to_a_running_task_starts_with_its_snapshot_and_follows_to_the_end() {
-    let connection = connect(&client()).await;
+async fn subscribe_to_a_running_task_starts_with_its_snapshot_and_follows_to_the_end(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let task = task_of(connection.send_message(returning_immediately("follow me")).await.unwrap());
     let mut stream = connection.resubscribe(&task.id).await.unwrap_or_else(|e| panic!("{e}"));
     let mut events = Vec::new();
@@ -120,9 +116,8 @@ async fn subscribe_to_a_running_task_starts_with_its_snapshot_and_follows_to_the
     assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed));
 }
 
-#[tokio::test]
-async fn cancel_of_a_running_task_leaves_it_canceled() {
-    let connection = connect(&client()).await;
+async fn cancel_of_a_running_task_leaves_it_canceled(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let task = task_of(connection.send_message(returning_immediately("cancel me")).await.unwrap());
     let canceled = connection
         .cancel_task(CancelTaskRequest { id: task.id.clone(), ..Default::default() })
@@ -131,9 +126,8 @@ async fn cancel_of_a_running_task_leaves_it_canceled() {
     assert_eq!(canceled.state(), TaskState::Canceled);
 }
 
-#[tokio::test]
-async fn an_unknown_task_is_task_not_found_from_the_status_details() {
-    let connection = connect(&client()).await;
+async fn an_unknown_task_is_task_not_found_from_the_status_details(kind: PeerKind) {
+    let connection = connect(&client(), kind).await;
     let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Protocol, "{err}");
     let protocol = err.protocol_error().unwrap();
@@ -141,10 +135,9 @@ async fn an_unknown_task_is_task_not_found_from_the_status_details() {
     assert_eq!(protocol.rpc_status(), Some("NOT_FOUND"), "{err}");
 }
 
-#[tokio::test]
-async fn push_configs_round_trip_and_a_real_callback_arrives() {
+async fn push_configs_round_trip_and_a_real_callback_arrives(kind: PeerKind) {
     let client = client();
-    let connection = connect(&client).await;
+    let connection = connect(&client, kind).await;
     let receiver = client.start_push_receiver().await.unwrap();
     let task = task_of(connection.send_message(returning_immediately("push")).await.unwrap());
     let registration = receiver.register(&task.id);
@@ -185,13 +178,37 @@ async fn push_configs_round_trip_and_a_real_callback_arrives() {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
-#[tokio::test]
-async fn run_task_verifies_the_honest_streaming_claim_over_grpc() {
+async fn run_task_verifies_the_honest_streaming_claim_over_grpc(kind: PeerKind) {
     let client = client();
-    let peer = peer().await;
+    let peer = peer(kind).await;
     let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
     let outcome = client.run_task(peer.base_url(), text("hello").message, &negotiation).await.unwrap();
     assert_eq!(outcome.path, TaskPath::Negotiated);
     assert!(outcome.verified.contains(Capability::Streaming));
     assert_eq!(outcome.state(), Some(TaskState::Completed));
 }
+
+/// One test per scenario and peer.
+macro_rules! per_peer {
+    ($($scenario:ident),* $(,)?) => {
+        mod over_python {
+            use super::*;
+            $( #[tokio::test] async fn $scenario() { super::$scenario(PeerKind::PythonGrpc).await } )*
+        }
+        mod over_js {
+            use super::*;
+            $( #[tokio::test] async fn $scenario() { super::$scenario(PeerKind::JsGrpc).await } )*
+        }
+    };
+}
+
+per_peer!(
+    send_completes_with_the_echo_artifact,
+    stream_starts_with_the_task_and_closes_after_completed,
+    input_required_then_the_follow_up_completes_and_history_length_is_honoured,
+    subscribe_to_a_running_task_starts_with_its_snapshot_and_follows_to_the_end,
+    cancel_of_a_running_task_leaves_it_canceled,
+    an_unknown_task_is_task_not_found_from_the_status_details,
+    push_configs_round_trip_and_a_real_callback_arrives,
+    run_task_verifies_the_honest_streaming_claim_over_grpc,
+);

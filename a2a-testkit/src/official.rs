@@ -179,6 +179,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static PYTHON_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
     static PYTHON_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -191,6 +192,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::PythonAuthenticated => &PYTHON_AUTHENTICATED,
         PeerKind::JsAuthenticated => &JS_AUTHENTICATED,
         PeerKind::PythonGrpc => &PYTHON_GRPC,
+        PeerKind::JsGrpc => &JS_GRPC,
     }
 }
 

@@ -32,6 +32,9 @@ pub enum PeerKind {
     PythonGrpc,
     /// @a2a-js/sdk (Node): claims streaming and push, and does both.
     JsHonest,
+    /// @a2a-js/sdk (Node): [`PeerKind::JsHonest`] served over gRPC too (the SDK's `grpcService`
+    /// on `@grpc/grpc-js`), its card listing a GRPC interface first at a second loopback port.
+    JsGrpc,
     /// @a2a-js/sdk (Node): claims streaming and push, implements neither.
     JsOverDeclaring,
     /// @a2a-js/sdk (Node): [`PeerKind::JsHonest`] with its card signed by the SDK's
@@ -67,7 +70,7 @@ impl PeerKind {
 
     /// The peers whose card prefers the gRPC binding (left out of [`PeerKind::ALL`], whose peers a
     /// client without the `grpc` feature reaches too).
-    pub const GRPC: [PeerKind; 1] = [PeerKind::PythonGrpc];
+    pub const GRPC: [PeerKind; 2] = [PeerKind::PythonGrpc, PeerKind::JsGrpc];
 
     /// The peers behind authentication ([`PeerKind::requires_credentials`]).
     pub const AUTHENTICATED: [PeerKind; 2] = [PeerKind::PythonAuthenticated, PeerKind::JsAuthenticated];
@@ -99,6 +102,7 @@ impl PeerKind {
             PeerKind::JsHonest => "js-honest",
             PeerKind::JsOverDeclaring => "js-over-declaring",
             PeerKind::JsSigned => "js-signed",
+            PeerKind::JsGrpc => "js-grpc",
             PeerKind::PythonAuthenticated => "python-authenticated",
             PeerKind::JsAuthenticated => "js-authenticated",
         }
@@ -117,6 +121,7 @@ impl PeerKind {
             PeerKind::JsHonest
             | PeerKind::JsOverDeclaring
             | PeerKind::JsSigned
+            | PeerKind::JsGrpc
             | PeerKind::JsAuthenticated => OfficialSdk::Js,
         }
     }
@@ -143,6 +148,7 @@ impl PeerKind {
             | PeerKind::PythonV03
             | PeerKind::PythonSigned
             | PeerKind::PythonGrpc
+            | PeerKind::JsGrpc
             | PeerKind::JsHonest
             | PeerKind::JsSigned
             | PeerKind::PythonAuthenticated
