@@ -35,7 +35,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .compile_with_config(config, &[stripped.as_path()], &[stripped_dir.as_path(), include.as_path()])?;
 
     let set = std::fs::read(&descriptors)?;
-    pbjson_build::Builder::new().register_descriptors(&set)?.ignore_unknown_fields().build(&[".lf.a2a.v1"])?;
+    pbjson_build::Builder::new()
+        .register_descriptors(&set)?
+        .ignore_unknown_fields()
+        .build(&[".lf.a2a.v1"])?;
     Ok(())
 }
 
@@ -72,4 +75,3 @@ fn without_google_api(source: &str) -> String {
     }
     text
 }
-

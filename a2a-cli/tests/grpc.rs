@@ -22,7 +22,12 @@ fn all_over_grpc(agent: &RunningAgent) {
     let operations: Vec<_> = agent.requests().into_iter().filter(|r| r.operation.is_some()).collect();
     assert!(!operations.is_empty());
     for request in operations {
-        assert!(request.path.starts_with("/lf.a2a.v1.A2AService/"), "{} {}", request.http_method, request.path);
+        assert!(
+            request.path.starts_with("/lf.a2a.v1.A2AService/"),
+            "{} {}",
+            request.http_method,
+            request.path
+        );
     }
 }
 
@@ -53,7 +58,8 @@ async fn an_honest_agent_is_audited_over_grpc_with_exit_0() {
 
 #[tokio::test]
 async fn a_lie_over_grpc_is_named_with_exit_1() {
-    let agent = spawn_grpc_first(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
+    let agent =
+        spawn_grpc_first(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let (status, audited) = audit(&agent).await;
     assert_eq!(status, Some(1), "{audited:#}");
     assert_eq!(audited["overDeclares"], serde_json::json!(["streaming"]), "{audited:#}");

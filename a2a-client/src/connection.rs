@@ -49,11 +49,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+#[cfg(feature = "grpc")]
+use crate::transport::grpc;
 use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
-#[cfg(feature = "grpc")]
-use crate::transport::grpc;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
 
 mod extended;

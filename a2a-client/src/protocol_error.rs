@@ -68,7 +68,13 @@ impl ProtocolError {
     #[cfg(feature = "grpc")]
     pub(crate) fn from_grpc(grpc_status: &str, message: &str, reason: Option<String>) -> Self {
         let code = reason.as_deref().and_then(code_for_reason);
-        Self { code, reason, message: message.to_owned(), http_status: None, rpc_status: Some(grpc_status.to_owned()) }
+        Self {
+            code,
+            reason,
+            message: message.to_owned(),
+            http_status: None,
+            rpc_status: Some(grpc_status.to_owned()),
+        }
     }
 
     /// Whether `body` looks like an HTTP+JSON A2A error (`{"error": {...}}` with a message or details).

@@ -27,7 +27,8 @@ async fn peer(kind: PeerKind) -> &'static RunningPeer {
     static PYTHON: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS: OnceCell<RunningPeer> = OnceCell::const_new();
     let cell = if kind == PeerKind::PythonGrpc { &PYTHON } else { &JS };
-    let started = cell.get_or_try_init(|| OfficialPeer::start_with(kind, PeerOptions::default().with_step(STEP)));
+    let started =
+        cell.get_or_try_init(|| OfficialPeer::start_with(kind, PeerOptions::default().with_step(STEP)));
     let peer = started.await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(peer.kind(), kind);
     peer
@@ -54,7 +55,8 @@ fn text(text: &str) -> SendMessageRequest {
 }
 
 fn returning_immediately(message: &str) -> SendMessageRequest {
-    text(message).with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() })
+    text(message)
+        .with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() })
 }
 
 fn task_of(response: SendMessageResponse) -> Task {
@@ -100,7 +102,10 @@ async fn input_required_then_the_follow_up_completes_and_history_length_is_honou
 
     let full = connection.get_task(GetTaskRequest::new(first.id.clone())).await.unwrap();
     assert!(full.history.len() >= 2, "both user messages are in the history: {:?}", full.history);
-    let one = connection.get_task(GetTaskRequest { history_length: Some(1), ..GetTaskRequest::new(first.id.clone()) }).await.unwrap();
+    let one = connection
+        .get_task(GetTaskRequest { history_length: Some(1), ..GetTaskRequest::new(first.id.clone()) })
+        .await
+        .unwrap();
     assert_eq!(one.history.len(), 1, "historyLength 1 keeps the last message");
 }
 

@@ -41,12 +41,17 @@ fn depending_on(capability: Capability) -> Negotiation {
 }
 
 async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Binding) {
-    let agent =
-        spawn_over(binding, Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact))
-            .await;
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_streaming(),
+        Script::honest().with(Lie::StreamWithoutArtifact),
+    )
+    .await;
     let client = client();
-    let outcome =
-        client.run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming)).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
     assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
     let refusal = outcome.refusal.as_ref().expect("refused");
     assert_eq!(refusal.capability(), Capability::Streaming);
@@ -60,8 +65,10 @@ async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Binding
 async fn unsupported_streaming_while_declared_is_refused(binding: Binding) {
     let agent = spawn_over(binding, Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let client = client();
-    let outcome =
-        client.run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming)).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
     let refusal = outcome.refusal.as_ref().expect("refused");
     assert!(
         matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32004, .. }),
@@ -74,8 +81,10 @@ async fn unsupported_streaming_while_declared_is_refused(binding: Binding) {
 async fn honest_streamer_is_verified(binding: Binding) {
     let agent = spawn_over(binding, Capabilities::none().with_streaming(), Script::honest()).await;
     let client = client();
-    let outcome =
-        client.run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming)).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
     assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}");
     assert!(outcome.verified.contains(Capability::Streaming));
     assert_eq!(operations(&agent), ["SendStreamingMessage"], "{binding:?}");
@@ -83,9 +92,12 @@ async fn honest_streamer_is_verified(binding: Binding) {
 }
 
 async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Binding) {
-    let agent =
-        spawn_over(binding, Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact))
-            .await;
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_streaming(),
+        Script::honest().with(Lie::StreamWithoutArtifact),
+    )
+    .await;
     let client = client();
     let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
     assert!(outcome.refusal.is_none(), "{binding:?}");
@@ -98,8 +110,10 @@ async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Binding) 
 async fn no_refusal_without_the_card_declaring_the_claim(binding: Binding) {
     let agent = spawn_over(binding, Capabilities::none(), Script::honest()).await;
     let client = client();
-    let outcome =
-        client.run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming)).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
     assert!(outcome.refusal.is_none(), "{binding:?}");
     assert_eq!(outcome.state(), Some(TaskState::Completed));
     assert_eq!(operations(&agent)[..2], ["SendStreamingMessage", "SendMessage"], "{binding:?}");
@@ -108,8 +122,12 @@ async fn no_refusal_without_the_card_declaring_the_claim(binding: Binding) {
 }
 
 async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
-    let agent = spawn_over(binding, Capabilities::none().with_push_notifications(), Script::honest().with(Lie::SilentPush))
-        .await;
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_push_notifications(),
+        Script::honest().with(Lie::SilentPush),
+    )
+    .await;
     let client = client();
     let outcome = client
         .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::PushNotifications))
@@ -117,7 +135,10 @@ async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
         .unwrap();
     assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
     let refusal = outcome.refusal.as_ref().expect("refused");
-    assert!(matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }), "{binding:?}: {refusal}");
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }),
+        "{binding:?}: {refusal}"
+    );
     assert_eq!(count(&agent, "SendMessage"), 2, "the negotiated send and exactly one fallback");
     assert_all_over(&agent, binding);
 }
@@ -125,7 +146,8 @@ async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
 async fn push_not_supported_while_declared_is_refused(binding: Binding) {
     let claims = Capabilities::none().with_streaming().with_push_notifications();
     let agent =
-        spawn_over(binding, claims, Script::honest().with(Lie::Gateway { backend: Capabilities::none() })).await;
+        spawn_over(binding, claims, Script::honest().with(Lie::Gateway { backend: Capabilities::none() }))
+            .await;
     let client = client();
     let outcome = client
         .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::PushNotifications))

@@ -96,7 +96,8 @@ async fn unknown_task_is_a_task_not_found_error_read_from_the_error_info() {
 #[tokio::test]
 async fn subscribe_starts_with_the_snapshot_and_follows_to_the_end() {
     let agent = agent(slow(Duration::from_millis(100))).await;
-    scenarios::subscribe_starts_with_the_snapshot_and_follows_to_the_end(&grpc(&client(), &agent).await).await;
+    scenarios::subscribe_starts_with_the_snapshot_and_follows_to_the_end(&grpc(&client(), &agent).await)
+        .await;
     assert_eq!(agent.requests_for("SubscribeToTask")[0].path, "/lf.a2a.v1.A2AService/SubscribeToTask");
 }
 
@@ -135,7 +136,8 @@ async fn unavailable_answers_are_retried_as_transport_faults() {
 
 #[tokio::test]
 async fn a_cut_stream_is_dropped_not_closed_and_can_be_reattached() {
-    let script = slow(Duration::from_millis(50)).with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always });
+    let script = slow(Duration::from_millis(50))
+        .with_fault(Fault::ResetMidStream { after_events: 1, times: Times::Always });
     let agent = agent(script).await;
     let connection = grpc(&client(), &agent).await;
     let mut stream = connection.send_streaming_message(text("cut")).await.unwrap();
@@ -151,7 +153,8 @@ async fn a_cut_stream_is_dropped_not_closed_and_can_be_reattached() {
 async fn a_silent_stream_ends_at_the_idle_bound() {
     // Over gRPC the comments-only stall is silence: not even the first snapshot comes.
     let agent = agent(Script::honest().stall(Stall::CommentsOnly)).await;
-    let retry = a2a_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+    let retry =
+        a2a_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
     let client =
         Client::builder().sse_idle_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;
@@ -177,7 +180,8 @@ async fn a_stream_gone_quiet_after_its_first_event_is_dropped_at_the_idle_bound(
 #[tokio::test]
 async fn a_unary_call_is_bounded_by_the_request_timeout() {
     let agent = agent(Script::honest().with_fault(Fault::SlowResponses(Duration::from_secs(3)))).await;
-    let retry = a2a_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+    let retry =
+        a2a_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
     let client =
         Client::builder().request_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;
@@ -192,7 +196,9 @@ async fn an_answer_over_the_event_size_bound_is_bad_input() {
     let agent = agent(Script::honest()).await;
     let client = Client::builder().max_sse_event_bytes(64).build().unwrap();
     let connection = grpc(&client, &agent).await;
-    let mut stream = connection.send_streaming_message(text("a message whose events are larger than sixty-four bytes")).await;
+    let mut stream = connection
+        .send_streaming_message(text("a message whose events are larger than sixty-four bytes"))
+        .await;
     let err = match stream {
         Err(err) => err,
         Ok(ref mut events) => events.next().await.unwrap().unwrap_err(),

@@ -144,7 +144,8 @@ async fn unary(
             let mut request = endpoint.grpc_request(message, attempt).await?;
             request.set_timeout(timeout);
             endpoint.client.metrics().record_request(endpoint.agent.as_str());
-            let answer = client.$rpc(request).await.map_err(|s| status::to_error(Some(&endpoint.auth), s, url))?;
+            let answer =
+                client.$rpc(request).await.map_err(|s| status::to_error(Some(&endpoint.auth), s, url))?;
             from_proto(concat!($what, " result"), answer.get_ref())
         }};
     }
@@ -185,7 +186,11 @@ async fn unary(
 /// Opens `SendStreamingMessage` or `SubscribeToTask` with ProtoJSON `params`. Retried on transport
 /// faults until the first message is read, never after (as the SSE bindings are); each later message
 /// must come within the SSE idle bound and fit the SSE event size.
-pub(crate) async fn open_stream(endpoint: &Endpoint, method: Method, params: Value) -> Result<EventStream, Error> {
+pub(crate) async fn open_stream(
+    endpoint: &Endpoint,
+    method: Method,
+    params: Value,
+) -> Result<EventStream, Error> {
     let url = endpoint.grpc_url(method);
     let config = endpoint.client.config();
     let idle = config.sse_idle_timeout();
@@ -209,7 +214,9 @@ pub(crate) async fn open_stream(endpoint: &Endpoint, method: Method, params: Val
                                 to_proto("SubscribeToTask request", params)?;
                             client.subscribe_to_task(endpoint.grpc_request(message, 1).await?).await
                         }
-                        other => return Err(Error::misuse(format!("{} is not a streaming call", other.as_str()))),
+                        other => {
+                            return Err(Error::misuse(format!("{} is not a streaming call", other.as_str())));
+                        }
                     };
                     answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
                 };

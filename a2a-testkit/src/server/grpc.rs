@@ -77,7 +77,9 @@ impl GrpcAgent {
             return Err(Status::unavailable(format!("scripted http {}", fault.status().as_u16())));
         }
         if shared.protocol != Protocol::V1_0 {
-            return Err(Status::unimplemented("this agent speaks protocol 0.3, which has no gRPC binding here"));
+            return Err(Status::unimplemented(
+                "this agent speaks protocol 0.3, which has no gRPC binding here",
+            ));
         }
         if let Some(error) = super::version_error(shared, &headers, None) {
             return Err(status_of(&error));
@@ -156,7 +158,8 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
 }
 
 fn from_json<R: DeserializeOwned>(value: Value) -> Result<R, Status> {
-    serde_json::from_value(value).map_err(|e| Status::internal(format!("the answer has no protobuf form: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| Status::internal(format!("the answer has no protobuf form: {e}")))
 }
 
 /// The `google.rpc.Status` of an A2A error: its gRPC code, message and `ErrorInfo`.
@@ -218,7 +221,10 @@ impl A2aService for GrpcAgent {
         self.unary(Op::ListTasks, request).await
     }
 
-    async fn cancel_task(&self, request: Request<pb::CancelTaskRequest>) -> Result<Response<pb::Task>, Status> {
+    async fn cancel_task(
+        &self,
+        request: Request<pb::CancelTaskRequest>,
+    ) -> Result<Response<pb::Task>, Status> {
         self.unary(Op::CancelTask, request).await
     }
 

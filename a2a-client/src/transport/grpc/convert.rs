@@ -70,8 +70,8 @@ mod tests {
         let value = serde_json::to_value(model).unwrap();
         // Through the binary encoding too, as on the wire.
         let message: P = wire(&to_proto::<P>("test message", value).unwrap());
-        let back: M = crate::transport::read("test answer", from_proto("test answer", &message).unwrap())
-            .unwrap();
+        let back: M =
+            crate::transport::read("test answer", from_proto("test answer", &message).unwrap()).unwrap();
         assert_eq!(&back, model);
         message
     }
@@ -229,7 +229,10 @@ mod tests {
             "taskId": "t1", "url": "https://example.com/hook", "token": "tok",
             "authentication": {"scheme": "Bearer", "credentials": "c"}}));
         let message = wire(&both_ways::<_, pb::TaskPushNotificationConfig>(&config));
-        assert_eq!((message.task_id.as_str(), message.authentication.unwrap().scheme.as_str()), ("t1", "Bearer"));
+        assert_eq!(
+            (message.task_id.as_str(), message.authentication.unwrap().scheme.as_str()),
+            ("t1", "Bearer")
+        );
         let get: t::GetTaskPushNotificationConfigRequest =
             model(json!({"tenant": "x", "taskId": "t1", "id": "p1"}));
         assert_eq!(wire(&both_ways::<_, pb::GetTaskPushNotificationConfigRequest>(&get)).id, "p1");
@@ -241,7 +244,10 @@ mod tests {
         assert_eq!(wire(&both_ways::<_, pb::ListTaskPushNotificationConfigsRequest>(&list)).page_size, 5);
         let listed: t::ListTaskPushNotificationConfigsResponse =
             model(json!({"configs": [serde_json::to_value(&config).unwrap()], "nextPageToken": "n"}));
-        assert_eq!(wire(&both_ways::<_, pb::ListTaskPushNotificationConfigsResponse>(&listed)).configs.len(), 1);
+        assert_eq!(
+            wire(&both_ways::<_, pb::ListTaskPushNotificationConfigsResponse>(&listed)).configs.len(),
+            1
+        );
     }
 
     #[test]

@@ -25,7 +25,9 @@ pub(crate) fn to_error(auth: Option<&AuthLayer>, status: tonic::Status, url: &st
         let http = if code == Code::Unauthenticated { 401 } else { 403 };
         return match auth {
             Some(auth) => auth.rejected(http, url),
-            None => Error::auth(Some(http), format!("the agent answered grpc {}", code_name(code))).with_url(url),
+            None => {
+                Error::auth(Some(http), format!("the agent answered grpc {}", code_name(code))).with_url(url)
+            }
         };
     }
     if let Some(fault) = transport_fault(&status) {
@@ -130,7 +132,8 @@ mod tests {
     use tonic_types::ErrorDetails;
 
     fn a2a_status(code: Code, reason: &str) -> tonic::Status {
-        let details = ErrorDetails::with_error_info(reason, A2A_ERROR_DOMAIN, std::collections::HashMap::new());
+        let details =
+            ErrorDetails::with_error_info(reason, A2A_ERROR_DOMAIN, std::collections::HashMap::new());
         tonic::Status::with_error_details(code, "said by the agent", details)
     }
 
@@ -166,14 +169,19 @@ mod tests {
         assert_eq!(kind(Code::Unavailable).transport_fault(), Some(TransportFault::Unavailable(503)));
         assert!(kind(Code::Unavailable).is_retryable());
         assert_eq!(kind(Code::Cancelled).transport_fault(), Some(TransportFault::Reset));
-        assert_eq!((kind(Code::NotFound).kind(), kind(Code::NotFound).status()), (crate::ErrorKind::Status, Some(404)));
+        assert_eq!(
+            (kind(Code::NotFound).kind(), kind(Code::NotFound).status()),
+            (crate::ErrorKind::Status, Some(404))
+        );
         assert_eq!(kind(Code::Unimplemented).status(), Some(501));
         assert!(!kind(Code::InvalidArgument).is_retryable());
     }
 
     #[test]
     fn a_message_over_the_size_bound_is_bad_input_not_a_fault() {
-        let status = tonic::Status::out_of_range("Error, decoded message length too large: found 9 bytes, the limit is: 4 bytes");
+        let status = tonic::Status::out_of_range(
+            "Error, decoded message length too large: found 9 bytes, the limit is: 4 bytes",
+        );
         let error = to_error(None, status, "http://a/x");
         assert_eq!(error.kind(), crate::ErrorKind::BadInput);
         assert_eq!(error.parse_error().unwrap().kind(), ParseErrorKind::TooLarge);
