@@ -144,8 +144,9 @@ async fn unary(
             let mut request = endpoint.grpc_request(message, attempt).await?;
             request.set_timeout(timeout);
             endpoint.client.metrics().record_request(endpoint.agent.as_str());
+            let started = std::time::Instant::now();
             let answer =
-                client.$rpc(request).await.map_err(|s| status::to_error(Some(&endpoint.auth), s, url))?;
+                client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
             from_proto(concat!($what, " result"), answer.get_ref())
         }};
     }
@@ -181,6 +182,27 @@ async fn unary(
             Err(Error::misuse(format!("{} is a streaming call", method.as_str())))
         }
     }
+}
+
+/// The error for a unary call's `status`. The agent (or its HTTP/2 stack) may reset the stream as
+/// the deadline sent in `grpc-timeout` passes, a hair before the local bound fires: a transport
+/// fault after the deadline is that deadline, a timeout.
+fn past_deadline(
+    endpoint: &Endpoint,
+    status: tonic::Status,
+    url: &str,
+    started: std::time::Instant,
+    timeout: Duration,
+) -> Error {
+    let error = status::to_error(Some(&endpoint.auth), status, url);
+    if error.transport_fault().is_some() && started.elapsed() >= timeout {
+        return Error::transport(
+            TransportFault::Timeout,
+            Some(format!("no complete answer within {timeout:?}").into()),
+        )
+        .with_url(url);
+    }
+    error
 }
 
 /// Opens `SendStreamingMessage` or `SubscribeToTask` with ProtoJSON `params`. Retried on transport
