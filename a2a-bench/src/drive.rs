@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use a2a_client::{AgentConnection, Client};
-use a2a_types::{Message, SendMessageRequest, StreamResponse};
+use a2a_typestate_client::{AgentConnection, Client};
+use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
 use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
 use futures::StreamExt;
 use serde::Serialize;
@@ -26,7 +26,7 @@ use crate::memory;
 pub enum ClientKind {
     /// Hand-written `reqwest` + `serde_json::Value` ([`crate::floor`]).
     Floor,
-    /// `a2a_client::AgentConnection`: typed requests and events, bounded SSE, retries.
+    /// `a2a_typestate_client::AgentConnection`: typed requests and events, bounded SSE, retries.
     Sdk,
     /// As [`ClientKind::Sdk`], and every answer and event fed to the typestate verifier
     /// (`DynTask::observe`), settled once per task: the full claim-checking path.
@@ -116,7 +116,7 @@ pub enum DriveError {
     Options(String),
     /// The SDK reported an error.
     #[error("a2a-client call failed")]
-    Sdk(#[from] a2a_client::Error),
+    Sdk(#[from] a2a_typestate_client::Error),
     /// A hand-written request failed.
     #[error("hand-written call failed")]
     Floor(#[from] FloorError),
@@ -158,12 +158,12 @@ async fn target(
             Ok(Target::Sdk { connection, claims })
         }
         ClientKind::SdkGrpc => {
-            let base = a2a_client::AgentBaseUrl::parse(agent)?;
+            let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
             let card = sdk.discover_agent(&base).await?;
-            let interface = a2a_types::discovery::offered_interfaces(card.json())
+            let interface = a2a_typestate_types::discovery::offered_interfaces(card.json())
                 .map_err(|e| DriveError::Outcome(format!("{agent}: {e}")))?
                 .into_iter()
-                .find(|i| i.binding == a2a_types::discovery::ProtocolBinding::Grpc)
+                .find(|i| i.binding == a2a_typestate_types::discovery::ProtocolBinding::Grpc)
                 .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no GRPC interface")))?;
             let connection = AgentConnection::open(sdk, base, card, interface)?;
             Ok(Target::Sdk { connection, claims: None })

@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::{Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
-use a2a_types::v03::CardShape;
+use a2a_typestate_client::{Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
+use a2a_typestate_types::v03::CardShape;
 use a2a_typestate::Deployment;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};

@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{Capability, Client, ErrorKind, PushArrival, RetryPolicy, StreamEnd};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, Client, ErrorKind, PushArrival, RetryPolicy, StreamEnd};
 use a2a_testkit::official::{OfficialPeer, PeerKind, PeerOptions, RunningPeer};
-use a2a_types::discovery::ProtocolBinding;
-use a2a_types::{
+use a2a_typestate_types::discovery::ProtocolBinding;
+use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTaskPushNotificationConfigsRequest, Message, SendMessageConfiguration,
     SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskState,
@@ -39,7 +39,7 @@ fn client() -> Client {
     Client::builder().retry_policy(retry).request_timeout(Duration::from_secs(30)).build().unwrap()
 }
 
-async fn connect(client: &Client, kind: PeerKind) -> a2a_client::AgentConnection {
+async fn connect(client: &Client, kind: PeerKind) -> a2a_typestate_client::AgentConnection {
     let peer = peer(kind).await;
     let connection = client.connect(peer.base_url()).await.unwrap_or_else(|e| panic!("{e}: {}", tail(peer)));
     assert_eq!(connection.interface().binding, ProtocolBinding::Grpc, "the card's first interface");
@@ -136,7 +136,7 @@ async fn an_unknown_task_is_task_not_found_from_the_status_details(kind: PeerKin
     let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Protocol, "{err}");
     let protocol = err.protocol_error().unwrap();
-    assert_eq!(protocol.code(), Some(a2a_client::ProtocolError::TASK_NOT_FOUND), "{err}");
+    assert_eq!(protocol.code(), Some(a2a_typestate_client::ProtocolError::TASK_NOT_FOUND), "{err}");
     assert_eq!(protocol.rpc_status(), Some("NOT_FOUND"), "{err}");
 }
 

@@ -6,9 +6,9 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_client::{Client, ErrorKind, ProtocolError, StreamEnd, TransportFault};
+use a2a_typestate_client::{Client, ErrorKind, ProtocolError, StreamEnd, TransportFault};
 use a2a_testkit::{Binding, Capabilities, Fault, RunningAgent, Script, ScriptedAgent, Stall, Times};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use futures::StreamExt;
 use transport_common::scenarios::{self, slow};
 use transport_common::{client, connect_over, text};
@@ -24,7 +24,7 @@ async fn agent(script: Script) -> RunningAgent {
         .unwrap()
 }
 
-async fn grpc(client: &Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+async fn grpc(client: &Client, agent: &RunningAgent) -> a2a_typestate_client::AgentConnection {
     connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::Grpc).await
 }
 
@@ -86,7 +86,7 @@ async fn unknown_task_is_a_task_not_found_error_read_from_the_error_info() {
     let agent = agent(Script::honest()).await;
     let connection = grpc(&client(), &agent).await;
     scenarios::unknown_task_is_a_task_not_found_protocol_error(&connection).await;
-    let err = connection.get_task(a2a_types::GetTaskRequest::new("missing")).await.unwrap_err();
+    let err = connection.get_task(a2a_typestate_types::GetTaskRequest::new("missing")).await.unwrap_err();
     let protocol = err.protocol_error().unwrap();
     assert_eq!((protocol.reason(), protocol.rpc_status()), (Some("TASK_NOT_FOUND"), Some("NOT_FOUND")));
     assert_eq!(protocol.code(), Some(ProtocolError::TASK_NOT_FOUND));
@@ -154,7 +154,7 @@ async fn a_silent_stream_ends_at_the_idle_bound() {
     // Over gRPC the comments-only stall is silence: not even the first snapshot comes.
     let agent = agent(Script::honest().stall(Stall::CommentsOnly)).await;
     let retry =
-        a2a_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+        a2a_typestate_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
     let client =
         Client::builder().sse_idle_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;
@@ -181,12 +181,12 @@ async fn a_stream_gone_quiet_after_its_first_event_is_dropped_at_the_idle_bound(
 async fn a_unary_call_is_bounded_by_the_request_timeout() {
     let agent = agent(Script::honest().with_fault(Fault::SlowResponses(Duration::from_secs(3)))).await;
     let retry =
-        a2a_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+        a2a_typestate_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
     let client =
         Client::builder().request_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;
     let started = std::time::Instant::now();
-    let err = connection.get_task(a2a_types::GetTaskRequest::new("t")).await.unwrap_err();
+    let err = connection.get_task(a2a_typestate_types::GetTaskRequest::new("t")).await.unwrap_err();
     assert!(err.is_timeout(), "{err}");
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
 }

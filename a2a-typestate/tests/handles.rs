@@ -4,7 +4,7 @@ mod support;
 
 use std::sync::Arc;
 
-use a2a_types::TaskState::*;
+use a2a_typestate_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynTask,
     History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot, Streaming,

@@ -233,7 +233,7 @@ pub struct Check {
 mod tests {
     use std::time::Duration;
 
-    use a2a_client::MetricsSnapshot;
+    use a2a_typestate_client::MetricsSnapshot;
     use a2a_typestate::Capability;
 
     use super::*;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{
+use a2a_typestate_types::{
     Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
     TaskId, TaskState,
 };

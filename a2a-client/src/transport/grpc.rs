@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
-use a2a_types::jsonrpc::Method;
+use a2a_typestate_types::jsonrpc::Method;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;

@@ -58,7 +58,7 @@ mod tests {
 
     use super::*;
     use a2a_proto::v1 as pb;
-    use a2a_types as t;
+    use a2a_typestate_types as t;
     use serde_json::json;
 
     /// model → protobuf → model, equal to the start; returns the protobuf message for field checks.

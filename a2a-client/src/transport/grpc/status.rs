@@ -1,13 +1,13 @@
 //! A gRPC `Status` as an [`Error`]: an A2A error when its details hold a `google.rpc.ErrorInfo`
-//! (read through the one table, `a2a_types::error::A2aErrorCode`, by its reason, as the HTTP+JSON
+//! (read through the one table, `a2a_typestate_types::error::A2aErrorCode`, by its reason, as the HTTP+JSON
 //! binding does), a credentials problem for `UNAUTHENTICATED` / `PERMISSION_DENIED`, a transport
 //! fault when the status stands for a broken connection or a deadline, and otherwise the status as
 //! its HTTP equivalent (`Error::status`), as an HTTP+JSON error without a `google.rpc.Status` body is.
 
 use std::error::Error as _;
 
-use a2a_types::error::A2A_ERROR_DOMAIN;
-use a2a_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::error::A2A_ERROR_DOMAIN;
+use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 use tonic::Code;
 use tonic_types::StatusExt as _;
 
@@ -46,7 +46,7 @@ pub(crate) fn to_error(auth: Option<&AuthLayer>, status: tonic::Status, url: &st
 fn a2a_error(status: &tonic::Status) -> Option<ProtocolError> {
     let details = status.get_error_details();
     let info = details.error_info()?;
-    let known = a2a_types::error::A2aErrorCode::from_reason(&info.reason).is_some();
+    let known = a2a_typestate_types::error::A2aErrorCode::from_reason(&info.reason).is_some();
     if info.domain != A2A_ERROR_DOMAIN && !known {
         return None;
     }
@@ -128,7 +128,7 @@ fn http_equivalent(code: Code) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::error::A2aErrorCode;
+    use a2a_typestate_types::error::A2aErrorCode;
     use tonic_types::ErrorDetails;
 
     fn a2a_status(code: Code, reason: &str) -> tonic::Status {
