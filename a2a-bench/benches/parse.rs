@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_bench::fixtures;
+use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, ExchangeModes, Observed};
 use a2a_typestate_client::sse::{SseLimits, SseStream};
 use a2a_typestate_types::jsonrpc::JsonRpcResponse;
 use a2a_typestate_types::{AgentCard, StreamResponse, parse};
-use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, ExchangeModes, Observed};
 use bytes::Bytes;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use futures::StreamExt;
@@ -103,7 +103,8 @@ fn sse_framing(c: &mut Criterion) {
             || chunks.clone(),
             |chunks| {
                 runtime.block_on(async {
-                    let body = futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
+                    let body =
+                        futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
                     let mut events = SseStream::new(body, SseLimits::default());
                     let mut n = 0;
                     while let Some(event) = events.next().await {
@@ -120,7 +121,8 @@ fn sse_framing(c: &mut Criterion) {
             || chunks.clone(),
             |chunks| {
                 runtime.block_on(async {
-                    let body = futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
+                    let body =
+                        futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
                     let mut events = SseStream::new(body, SseLimits::default());
                     let mut n = 0;
                     while let Some(Ok(event)) = events.next().await {

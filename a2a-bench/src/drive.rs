@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
 use a2a_typestate_client::{AgentConnection, Client};
 use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
-use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;

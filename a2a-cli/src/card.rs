@@ -17,11 +17,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use a2a_typestate::{Capability, CardClaims, Deployment};
 use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
 use a2a_typestate_client::{Client, DiscoveredCard, Error, WellKnownPath};
 use a2a_typestate_types::discovery::{ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::v03::CardShape;
-use a2a_typestate::{Capability, CardClaims, Deployment};
 use serde::Serialize;
 
 use crate::cli::CardArgs;

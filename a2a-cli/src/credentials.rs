@@ -15,7 +15,9 @@
 use std::path::PathBuf;
 
 use a2a_typestate_client::ClientBuilder;
-use a2a_typestate_client::auth::{ApiKey, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret};
+use a2a_typestate_client::auth::{
+    ApiKey, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
+};
 use clap::Args;
 use serde::Deserialize;
 

@@ -13,10 +13,10 @@
 //! assert!(!failed.was_refused());
 //! ```
 
+use a2a_typestate::{Capability, CapabilitySet};
 use a2a_typestate_client::negotiate::{TaskOutcome, TaskPath};
 use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
 use a2a_typestate_types::TaskState;
-use a2a_typestate::{Capability, CapabilitySet};
 use serde::Serialize;
 
 use crate::errors;

@@ -4,9 +4,9 @@
 //!
 //! Run with `cargo run -p a2a-typestate-client --example audit_fleet`.
 
+use a2a_testkit::fleet::{Honesty, demo_fleet};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client, Error};
-use a2a_testkit::fleet::{Honesty, demo_fleet};
 use a2a_typestate_types::Message;
 
 #[tokio::main]

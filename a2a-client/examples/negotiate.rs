@@ -3,9 +3,9 @@
 //!
 //! Run with `cargo run -p a2a-typestate-client --example negotiate`.
 
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client};
-use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_types::Message;
 
 #[tokio::main]

@@ -21,10 +21,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_typestate::{CardClaims, Deployment};
 use a2a_typestate_types::AgentCard;
 use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind};
 use a2a_typestate_types::v03::{CardShape, ConversionLoss};
-use a2a_typestate::{CardClaims, Deployment};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde_json::Value;

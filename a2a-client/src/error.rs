@@ -19,8 +19,8 @@
 
 use std::fmt;
 
-use a2a_typestate_types::parse::ParseError;
 use a2a_typestate::{AgentCardLifecycleViolation, LifecycleFault};
+use a2a_typestate_types::parse::ParseError;
 
 pub use crate::protocol_error::ProtocolError;
 

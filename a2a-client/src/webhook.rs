@@ -149,7 +149,8 @@ impl PushCallback {
     /// [`crate::ErrorKind::BadInput`] with the JSON path when the body is not a 1.0 `StreamResponse`
     /// (a 0.3 body, for instance: read those with `a2a_typestate_types::v03`).
     pub fn stream_response(&self) -> Result<StreamResponse, Error> {
-        a2a_typestate_types::parse::from_value(self.body.clone()).map_err(|e| Error::bad_input("push callback", e))
+        a2a_typestate_types::parse::from_value(self.body.clone())
+            .map_err(|e| Error::bad_input("push callback", e))
     }
 
     /// The task state the callback reports (a task snapshot or a status update); `None` for

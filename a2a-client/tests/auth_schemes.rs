@@ -3,9 +3,9 @@
 
 mod auth_common;
 
+use a2a_testkit::{Guard, KeyLocation};
 use a2a_typestate_client::auth::{ApiKey, BasicAuth, BearerToken, Credentials, Secret};
 use a2a_typestate_client::{AgentBaseUrl, ErrorKind};
-use a2a_testkit::{Guard, KeyLocation};
 use a2a_typestate_types::Message;
 
 use auth_common::*;

@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
+use a2a_testkit::official::{OfficialPeer, PEER_BEARER_TOKEN, PeerKind, RunningPeer};
+use a2a_typestate::Deployment;
 use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Capability, Client, ErrorKind, RetryPolicy};
-use a2a_testkit::official::{OfficialPeer, PEER_BEARER_TOKEN, PeerKind, RunningPeer};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, TaskState};
-use a2a_typestate::Deployment;
 use futures::StreamExt;
 
 async fn peer(kind: PeerKind) -> &'static RunningPeer {

@@ -7,9 +7,9 @@
 
 use std::time::Duration;
 
+use a2a_testkit::official::{OfficialPeer, PeerKind, PeerOptions, RunningPeer};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, Client, ErrorKind, PushArrival, RetryPolicy, StreamEnd};
-use a2a_testkit::official::{OfficialPeer, PeerKind, PeerOptions, RunningPeer};
 use a2a_typestate_types::discovery::ProtocolBinding;
 use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,

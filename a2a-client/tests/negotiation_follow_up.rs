@@ -3,9 +3,9 @@
 
 mod negotiation_common;
 
+use a2a_testkit::{Capabilities, ScriptedAgent};
 use a2a_typestate_client::Capability;
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskPath};
-use a2a_testkit::{Capabilities, ScriptedAgent};
 use a2a_typestate_types::{Message, TaskState};
 use negotiation_common::{client, text};
 

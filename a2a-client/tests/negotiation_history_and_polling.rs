@@ -3,11 +3,11 @@
 
 mod negotiation_common;
 
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
+use a2a_typestate::{Advice, Contradiction, LifecycleFault};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, ErrorKind, PollCadence};
-use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_types::TaskState;
-use a2a_typestate::{Advice, Contradiction, LifecycleFault};
 use negotiation_common::{builder, client, count, ms, operations, spawn, text};
 
 fn history() -> Negotiation {

@@ -4,11 +4,11 @@
 
 mod negotiation_common;
 
+use a2a_testkit::{Binding, Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_typestate::{Advice, Contradiction};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, ErrorKind};
-use a2a_testkit::{Binding, Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate_types::TaskState;
-use a2a_typestate::{Advice, Contradiction};
 use negotiation_common::{client, count, operations, text};
 
 /// An agent whose card claims `capabilities`, playing `script`, listing `binding` first.

@@ -3,11 +3,11 @@
 
 mod negotiation_common;
 
+use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_typestate::{Contradiction, Deployment};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, Client};
-use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate_types::TaskState;
-use a2a_typestate::{Contradiction, Deployment};
 use negotiation_common::{client, count, spawn, text};
 
 fn push() -> Negotiation {

@@ -5,12 +5,12 @@ mod negotiation_common;
 
 use std::time::Duration;
 
-use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_typestate_client::{Capability, Client, DiscoveryCache, Error, ErrorKind, SuspectMarks};
 use a2a_testkit::fleet::demo_fleet;
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_typestate_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{Channel, Contradiction, Observed};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::{Capability, Client, DiscoveryCache, Error, ErrorKind, SuspectMarks};
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{builder, client, operations, spawn, text};
 
 fn streaming() -> Negotiation {

@@ -5,11 +5,11 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use a2a_testkit::{Capabilities, Guard, KeyLocation, OAuth2Guard, ScriptedAgent, TestPki};
 use a2a_typestate_client::auth::{
     ApiKey, BasicAuth, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
 };
 use a2a_typestate_client::{Client, RetryPolicy};
-use a2a_testkit::{Capabilities, Guard, KeyLocation, OAuth2Guard, ScriptedAgent, TestPki};
 use a2a_typestate_types::{Message, SendMessageRequest};
 
 #[derive(Clone, Default)]

@@ -3,10 +3,10 @@
 
 mod negotiation_common;
 
-use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
-use a2a_typestate_client::{Capability, Claims, History, NoStreaming, Settlement, Streaming, Task};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script};
 use a2a_typestate::CapabilitySet;
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, Claims, History, NoStreaming, Settlement, Streaming, Task};
 use negotiation_common::{client, operations, spawn, text};
 
 /// Two agents acting out the same script: one for each way of running the task.

@@ -4,7 +4,9 @@
 
 mod signing_common;
 
-use a2a_typestate_client::signing::{Algorithm, CardSignaturePolicy, SignatureFailureReason, TrustStore, TrustedKey};
+use a2a_typestate_client::signing::{
+    Algorithm, CardSignaturePolicy, SignatureFailureReason, TrustStore, TrustedKey,
+};
 use a2a_typestate_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rand::SystemRandom;

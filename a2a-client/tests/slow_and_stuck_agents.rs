@@ -7,11 +7,11 @@ mod negotiation_common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use a2a_testkit::{Capabilities, Fault, PushTiming, Script, Stall};
+use a2a_typestate::CapabilitySet;
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, Client, ErrorKind, LifecycleFault};
-use a2a_testkit::{Capabilities, Fault, PushTiming, Script, Stall};
 use a2a_typestate_types::TaskState;
-use a2a_typestate::CapabilitySet;
 use negotiation_common::{builder, count, spawn, text};
 
 fn secs(n: u64) -> Duration {

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use a2a_testkit::{Capabilities, Guard, RunningAgent, ScriptedAgent};
 use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client};
-use a2a_testkit::{Capabilities, Guard, RunningAgent, ScriptedAgent};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::{GetTaskRequest, Message, SendMessageRequest, SendMessageResponse};
 

@@ -5,8 +5,8 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_typestate_client::{Client, ErrorKind, RetryPolicy, StreamEnd, TransportFault};
 use a2a_testkit::{Capabilities, Fault, Lie, RunningAgent, Script, ScriptedAgent, Times};
+use a2a_typestate_client::{Client, ErrorKind, RetryPolicy, StreamEnd, TransportFault};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use a2a_typestate_types::{SendMessageConfiguration, SendMessageResponse, StreamResponse, TaskState};
 use futures::StreamExt;
@@ -174,8 +174,10 @@ async fn poll_stops_at_input_required_and_sends_the_callers_request_each_time() 
     else {
         panic!("expected a task")
     };
-    let request =
-        a2a_typestate_types::GetTaskRequest { history_length: Some(0), ..a2a_typestate_types::GetTaskRequest::new(task.id) };
+    let request = a2a_typestate_types::GetTaskRequest {
+        history_length: Some(0),
+        ..a2a_typestate_types::GetTaskRequest::new(task.id)
+    };
     let poll = connection.poll_task_with(request);
     assert_eq!(poll.delay(0), client.config().poll_cadence().initial(), "no declared cadence: the client's");
     let polled: Vec<_> = poll.map(Result::unwrap).collect().await;

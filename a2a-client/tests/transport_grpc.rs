@@ -6,8 +6,8 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_typestate_client::{Client, ErrorKind, ProtocolError, StreamEnd, TransportFault};
 use a2a_testkit::{Binding, Capabilities, Fault, RunningAgent, Script, ScriptedAgent, Stall, Times};
+use a2a_typestate_client::{Client, ErrorKind, ProtocolError, StreamEnd, TransportFault};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use futures::StreamExt;
 use transport_common::scenarios::{self, slow};
@@ -154,7 +154,8 @@ async fn a_silent_stream_ends_at_the_idle_bound() {
     // Over gRPC the comments-only stall is silence: not even the first snapshot comes.
     let agent = agent(Script::honest().stall(Stall::CommentsOnly)).await;
     let retry =
-        a2a_typestate_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+        a2a_typestate_client::RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(10), 0.0)
+            .unwrap();
     let client =
         Client::builder().sse_idle_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;
@@ -181,7 +182,8 @@ async fn a_stream_gone_quiet_after_its_first_event_is_dropped_at_the_idle_bound(
 async fn a_unary_call_is_bounded_by_the_request_timeout() {
     let agent = agent(Script::honest().with_fault(Fault::SlowResponses(Duration::from_secs(3)))).await;
     let retry =
-        a2a_typestate_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0).unwrap();
+        a2a_typestate_client::RetryPolicy::new(1, Duration::from_millis(10), Duration::from_millis(10), 0.0)
+            .unwrap();
     let client =
         Client::builder().request_timeout(Duration::from_millis(300)).retry_policy(retry).build().unwrap();
     let connection = grpc(&client, &agent).await;

@@ -5,13 +5,16 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_typestate_client::{ErrorKind, ProtocolError};
 use a2a_testkit::RunningAgent;
+use a2a_typestate_client::{ErrorKind, ProtocolError};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use transport_common::scenarios::{self, slow};
 use transport_common::{agent, client, connect_over, honest_agent};
 
-async fn rest(client: &a2a_typestate_client::Client, agent: &RunningAgent) -> a2a_typestate_client::AgentConnection {
+async fn rest(
+    client: &a2a_typestate_client::Client,
+    agent: &RunningAgent,
+) -> a2a_typestate_client::AgentConnection {
     connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::HttpJson).await
 }
 

@@ -221,6 +221,7 @@ fn empty_supported_interfaces_beside_a_0_3_url_reads_as_0_3_like_discovery() {
     let (shape, converted) = read_any_card(card).unwrap();
     assert_eq!(shape, CardShape::V03);
     assert_eq!(converted.value.supported_interfaces[0].url, "http://a/rpc");
-    let offered = a2a_typestate_types::discovery::offered_interfaces(&serde_json::from_slice(card).unwrap()).unwrap();
+    let offered =
+        a2a_typestate_types::discovery::offered_interfaces(&serde_json::from_slice(card).unwrap()).unwrap();
     assert_eq!(offered[0].url, "http://a/rpc");
 }

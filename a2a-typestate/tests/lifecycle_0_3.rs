@@ -3,9 +3,9 @@
 
 mod support;
 
+use a2a_typestate::{Channel, Claims, DynTask, Observed, Step, Task, TaskEnd};
 use a2a_typestate_types::v03::StreamResult;
 use a2a_typestate_types::{TaskState, parse};
-use a2a_typestate::{Channel, Claims, DynTask, Observed, Step, Task, TaskEnd};
 use support::*;
 
 /// A 0.3 `message/stream` result, converted to the observation the client feeds the handle.

@@ -4,11 +4,11 @@ mod support;
 
 use std::time::Duration;
 
-use a2a_typestate_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, Call, Capability, CapabilitySet, Channel, Contradiction, LifecycleFault, Observed,
     PendingReason, TransportFault, Verdict, Verifier,
 };
+use a2a_typestate_types::TaskState::*;
 use support::*;
 
 /// The capabilities JSON for a card declaring exactly `declared`.

@@ -19,8 +19,8 @@
 
 use std::sync::Arc;
 
-use a2a_typestate_types::AgentCard;
 use a2a_typestate::{Bounds, CardClaims, Deployment, DynTask};
+use a2a_typestate_types::AgentCard;
 
 /// A plain-text agent card with the given `capabilities` JSON object; `None` when it does not
 /// parse (fixtures pass literal JSON, so that never happens in the suite).

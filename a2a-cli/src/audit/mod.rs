@@ -26,9 +26,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::{Client, PollCadence};
-use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
 use futures::StreamExt;
 use serde::Serialize;
 

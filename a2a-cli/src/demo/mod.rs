@@ -36,11 +36,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
-use a2a_typestate_client::{Client, PollCadence, SuspectMarks};
 use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
+use a2a_typestate_client::{Client, PollCadence, SuspectMarks};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
@@ -202,7 +202,8 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
 /// The claims a fleet agent's card makes, read from the card it serves.
 fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
     let bytes = serde_json::to_vec(card).map_err(|e| DemoError::Card(e.to_string()))?;
-    let (_, converted) = a2a_typestate_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
+    let (_, converted) =
+        a2a_typestate_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
     Ok(CardClaims::lift(&converted.value, Deployment::Direct).declared())
 }
 

@@ -70,8 +70,8 @@ mod plan;
 
 use std::sync::Arc;
 
-use a2a_typestate_types::Message;
 use a2a_typestate::{Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimStatus, Verdict};
+use a2a_typestate_types::Message;
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};

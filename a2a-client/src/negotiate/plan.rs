@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_typestate_types::{ContextId, Message, TaskId, TaskState};
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
+use a2a_typestate_types::{ContextId, Message, TaskId, TaskState};
 
 use crate::webhook::PushReceiver;
 

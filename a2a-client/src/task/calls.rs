@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use a2a_typestate_types::{CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask};
 use a2a_typestate::{
     Call, Capability, Channel, ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
     HistorySlot, Observed, PushSlot, SingleShot, StreamingSlot, TaskHandle,
+};
+use a2a_typestate_types::{
+    CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask,
 };
 
 use super::session::{PushWatch, Session};

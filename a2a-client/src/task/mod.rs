@@ -64,11 +64,11 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use a2a_typestate_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{
     CapabilitySet, ClaimSet, Claims, Deployment, Elapsed, HistorySlot, HistoryVerified, NarrowingError,
     PushSlot, PushVerified, Refusal, SettleResult, Settlement, SingleShot, StreamingSlot, StreamingVerified,
 };
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 
 use crate::{AgentConnection, Client, Error};
 pub(crate) use session::Session;

@@ -1,10 +1,10 @@
 //! The one event loop every turn runs in: stream events, push callbacks, poll ticks and deadlines
 //! feed the handle in arrival order, until the turn ends, a claim is refused, or a bound runs out.
 
-use a2a_typestate_types::{GetTaskRequest, Message};
 use a2a_typestate::{
     Advice, Call, Capability, Channel, ClaimStatus, Observed, PendingReason, TaskHandle, Verdict,
 };
+use a2a_typestate_types::{GetTaskRequest, Message};
 use futures::StreamExt;
 use tokio::time::sleep_until;
 

@@ -48,8 +48,9 @@ impl Snapshot {
     }
 
     fn apply_artifact(&mut self, update: &TaskArtifactUpdateEvent) {
-        let task =
-            self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working));
+        let task = self.task.get_or_insert_with(|| {
+            Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working)
+        });
         let id = &update.artifact.artifact_id;
         match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
             Some(existing) if update.append => existing.parts.extend(update.artifact.parts.iter().cloned()),

@@ -316,7 +316,8 @@ pub(crate) async fn read_json_unbounded(response: reqwest::Response, url: &str) 
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
-    a2a_typestate_types::parse::from_slice_fast(&body).map_err(|e| Error::bad_input("response body", e).with_url(url))
+    a2a_typestate_types::parse::from_slice_fast(&body)
+        .map_err(|e| Error::bad_input("response body", e).with_url(url))
 }
 
 /// Whether a response is an event stream (else it is a plain JSON answer, such as an error).

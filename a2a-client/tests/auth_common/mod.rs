@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use a2a_testkit::{Guard, OAuth2Guard, RunningAgent, ScriptedAgent};
 use a2a_typestate_client::auth::Credentials;
 use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
-use a2a_testkit::{Guard, OAuth2Guard, RunningAgent, ScriptedAgent};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse};
 

@@ -6,8 +6,8 @@ pub mod scenarios;
 
 use std::time::Duration;
 
-use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
 use a2a_testkit::{Capabilities, RunningAgent, Script, ScriptedAgent};
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
 

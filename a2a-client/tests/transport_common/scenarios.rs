@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use a2a_typestate_client::{AgentConnection, Client, ErrorKind, StreamEnd};
 use a2a_testkit::Script;
+use a2a_typestate_client::{AgentConnection, Client, ErrorKind, StreamEnd};
 use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTasksRequest, SendMessageConfiguration,

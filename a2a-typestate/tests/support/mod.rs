@@ -4,10 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_typestate_types::{AgentCard, ContextId, TaskId, TaskState};
 use a2a_typestate::{
     Bounds, CapabilitySet, CardClaims, Channel, Deployment, ExchangeModes, Observed, Verifier,
 };
+use a2a_typestate_types::{AgentCard, ContextId, TaskId, TaskState};
 
 /// A card with the given `capabilities` JSON object and default modes.
 pub fn card_json(capabilities: &str, input: &[&str], output: &[&str]) -> AgentCard {
