@@ -31,6 +31,8 @@ pub enum ClientKind {
     /// As [`ClientKind::Sdk`], and every answer and event fed to the typestate verifier
     /// (`DynTask::observe`), settled once per task: the full claim-checking path.
     SdkVerified,
+    /// As [`ClientKind::Sdk`], over the agent's GRPC interface (the testkit agent's card lists one).
+    SdkGrpc,
 }
 
 impl ClientKind {
@@ -40,6 +42,7 @@ impl ClientKind {
             ClientKind::Floor => "reqwest + serde_json (hand-written)",
             ClientKind::Sdk => "a2a-client",
             ClientKind::SdkVerified => "a2a-client + verifier",
+            ClientKind::SdkGrpc => "a2a-client over gRPC",
         }
     }
 }
@@ -153,6 +156,17 @@ async fn target(
             let claims = (client == ClientKind::SdkVerified)
                 .then(|| Arc::new(CardClaims::lift(connection.card().card(), Deployment::Direct)));
             Ok(Target::Sdk { connection, claims })
+        }
+        ClientKind::SdkGrpc => {
+            let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
+            let card = sdk.discover_agent(&base).await?;
+            let interface = a2a_typestate_types::discovery::offered_interfaces(card.json())
+                .map_err(|e| DriveError::Outcome(format!("{agent}: {e}")))?
+                .into_iter()
+                .find(|i| i.binding == a2a_typestate_types::discovery::ProtocolBinding::Grpc)
+                .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no GRPC interface")))?;
+            let connection = AgentConnection::open(sdk, base, card, interface)?;
+            Ok(Target::Sdk { connection, claims: None })
         }
     }
 }

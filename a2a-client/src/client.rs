@@ -148,8 +148,8 @@ impl Client {
     }
 
     /// Discovers the agent at `agent` (through the cache) and connects to the interface it prefers
-    /// among those this client speaks: protocol 1.0 before 0.3, then the card's order; JSON-RPC or
-    /// HTTP+JSON.
+    /// among those this client speaks: protocol 1.0 before 0.3, then the card's order; JSON-RPC,
+    /// HTTP+JSON, or (feature `grpc`) gRPC.
     ///
     /// # Errors
     /// As [`Client::discover`]; [`crate::ErrorKind::BadInput`] when the card's interfaces cannot be

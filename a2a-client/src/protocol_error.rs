@@ -55,6 +55,20 @@ impl ProtocolError {
         Self { code, reason, message, http_status: Some(http_status), rpc_status }
     }
 
+    /// A gRPC status named `grpc_status` (`NOT_FOUND`...) whose details carried an `ErrorInfo` with
+    /// `reason`; the code is derived from the reason, as for HTTP+JSON.
+    #[cfg(feature = "grpc")]
+    pub(crate) fn from_grpc(grpc_status: &str, message: &str, reason: Option<String>) -> Self {
+        let code = reason.as_deref().and_then(code_for_reason);
+        Self {
+            code,
+            reason,
+            message: message.to_owned(),
+            http_status: None,
+            rpc_status: Some(grpc_status.to_owned()),
+        }
+    }
+
     /// Whether `body` looks like an HTTP+JSON A2A error (`{"error": {...}}` with a message or details).
     pub fn is_rpc_status_body(body: &Value) -> bool {
         body.get("error")
@@ -82,7 +96,7 @@ impl ProtocolError {
         self.http_status
     }
 
-    /// The `google.rpc.Code` name (`FAILED_PRECONDITION`...), for the HTTP+JSON binding.
+    /// The `google.rpc.Code` name (`FAILED_PRECONDITION`...), for the HTTP+JSON and gRPC bindings.
     pub fn rpc_status(&self) -> Option<&str> {
         self.rpc_status.as_deref()
     }
@@ -112,8 +126,10 @@ impl fmt::Display for ProtocolError {
         if let Some(reason) = &self.reason {
             write!(f, " {reason}")?;
         }
-        if let Some(status) = self.http_status {
-            write!(f, " (http {status})")?;
+        match (self.http_status, &self.rpc_status) {
+            (Some(status), _) => write!(f, " (http {status})")?,
+            (None, Some(status)) => write!(f, " (grpc {status})")?,
+            (None, None) => {}
         }
         let message = self.message.trim().trim_end_matches('.');
         if !message.is_empty() {

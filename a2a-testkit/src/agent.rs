@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::TestkitError;
 use crate::auth::{ClientAuth, Guard, TestPki};
 use crate::background::BackgroundServer;
-use crate::card::{self, CardFacts};
+use crate::card::{self, Binding, CardFacts};
 use crate::record::{PushDelivery, RecordedRequest};
 use crate::script::{Capabilities, CardPath, Protocol, Script};
 use crate::server::{self, JSONRPC_PATH, REST_PATH};
@@ -60,6 +60,7 @@ pub struct ScriptedAgentBuilder {
     extended: Option<Capabilities>,
     tls: Option<TestPki>,
     tenant: Option<String>,
+    bindings: Vec<Binding>,
 }
 
 impl Default for ScriptedAgentBuilder {
@@ -73,6 +74,7 @@ impl Default for ScriptedAgentBuilder {
             card_path: None,
             input_modes: vec!["text/plain".to_owned()],
             output_modes: vec!["text/plain".to_owned()],
+            bindings: vec![Binding::JsonRpc, Binding::HttpJson],
             guard: None,
             extended: None,
             tls: None,
@@ -171,6 +173,15 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// The interfaces a 1.0 card lists, in this order of preference (default: JSON-RPC, then
+    /// HTTP+JSON). The agent serves all three bindings whatever the card lists; gRPC is at the
+    /// agent's origin ([`RunningAgent::grpc_url`]), in cleartext HTTP/2 (not with [`Self::tls`]).
+    #[must_use]
+    pub fn bindings(mut self, bindings: impl IntoIterator<Item = Binding>) -> Self {
+        self.bindings = bindings.into_iter().collect();
+        self
+    }
+
     /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
     ///
     /// # Errors
@@ -192,6 +203,8 @@ impl ScriptedAgentBuilder {
             output_modes: &self.output_modes,
             jsonrpc_url: &jsonrpc_url,
             rest_url: &rest_url,
+            grpc_url: &base_url,
+            bindings: &self.bindings,
         };
         let mut card = card::card_json(self.protocol, &facts, &claims);
         let guard = self.guard.as_ref();
@@ -319,6 +332,11 @@ impl RunningAgent {
     /// The HTTP+JSON base URL (`/a2a/rest`; 1.0 agents only, a 0.3 agent answers 404 there).
     pub fn rest_url(&self) -> String {
         format!("{}{REST_PATH}", self.base_url())
+    }
+
+    /// The gRPC target: the agent's origin, where `lf.a2a.v1.A2AService` is served.
+    pub fn grpc_url(&self) -> String {
+        self.base_url()
     }
 
     /// The card exactly as served.

@@ -24,6 +24,12 @@ impl BackgroundServer {
             let graceful = async {
                 let _ = stopped.await;
             };
+            // No Nagle delay: an HTTP/2 (gRPC) answer is several small writes (headers, data,
+            // trailers), which Nagle and delayed acknowledgements would hold back ~40 ms each.
+            use axum::serve::ListenerExt as _;
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             // An accept error ends the server; callers then see connection refusals.
             let _ = axum::serve(listener, app).with_graceful_shutdown(graceful).await;
         });

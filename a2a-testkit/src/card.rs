@@ -13,6 +13,36 @@ pub(crate) struct CardFacts<'a> {
     pub(crate) output_modes: &'a [String],
     pub(crate) jsonrpc_url: &'a str,
     pub(crate) rest_url: &'a str,
+    pub(crate) grpc_url: &'a str,
+    /// The 1.0 card's interfaces, in order of preference.
+    pub(crate) bindings: &'a [Binding],
+}
+
+/// A binding the scripted agent serves, for the order of a 1.0 card's `supportedInterfaces`
+/// ([`ScriptedAgentBuilder::bindings`](crate::ScriptedAgentBuilder::bindings)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Binding {
+    /// `JSONRPC` at `/a2a/jsonrpc`.
+    JsonRpc,
+    /// `HTTP+JSON` under `/a2a/rest`.
+    HttpJson,
+    /// `GRPC` at the agent's origin (`lf.a2a.v1.A2AService`, HTTP/2 in cleartext).
+    Grpc,
+}
+
+impl Binding {
+    /// Every binding: the two a card lists by default, then gRPC.
+    pub const ALL: [Binding; 3] = [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc];
+
+    /// The card's `protocolBinding` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSONRPC",
+            Binding::HttpJson => "HTTP+JSON",
+            Binding::Grpc => "GRPC",
+        }
+    }
 }
 
 /// Builds the card JSON for `protocol` from what it claims.
@@ -49,10 +79,14 @@ pub(crate) fn card_json(protocol: Protocol, facts: &CardFacts<'_>, claims: &Capa
         Protocol::V1_0 => json!({
             "name": facts.name,
             "description": facts.description,
-            "supportedInterfaces": [
-                { "url": facts.jsonrpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0" },
-                { "url": facts.rest_url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0" }
-            ],
+            "supportedInterfaces": facts.bindings.iter().map(|binding| {
+                let url = match binding {
+                    Binding::JsonRpc => facts.jsonrpc_url,
+                    Binding::HttpJson => facts.rest_url,
+                    Binding::Grpc => facts.grpc_url,
+                };
+                json!({ "url": url, "protocolBinding": binding.as_str(), "protocolVersion": "1.0" })
+            }).collect::<Vec<_>>(),
             "version": "1.0.0",
             "capabilities": capabilities,
             "defaultInputModes": facts.input_modes,

@@ -164,6 +164,7 @@ mod wire;
 
 pub use agent::{RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder};
 pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
+pub use card::Binding;
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
     Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,

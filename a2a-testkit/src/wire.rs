@@ -159,6 +159,9 @@ pub(crate) fn wrap_task(protocol: Protocol, task: Value) -> Value {
     }
 }
 
+/// The `ErrorInfo.domain` of A2A errors (spec §10.6).
+pub(crate) const A2A_ERROR_DOMAIN: &str = "a2a-protocol.org";
+
 /// An A2A or JSON-RPC error, renderable for either binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct A2aError {
@@ -219,7 +222,7 @@ impl A2aError {
         self.reason.map(|reason| {
             json!({
                 "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                "reason": reason, "domain": "a2a-protocol.org", "metadata": {}
+                "reason": reason, "domain": A2A_ERROR_DOMAIN, "metadata": {}
             })
         })
     }

@@ -64,54 +64,112 @@ pub enum A2aErrorCode {
     Other(i64),
 }
 
-/// Every named code with its number, ErrorInfo reason (A2A errors only) and v1.0.1 HTTP status.
-const CODES: &[(A2aErrorCode, i64, Option<&str>, u16)] = &[
-    (A2aErrorCode::TaskNotFound, -32001, Some("TASK_NOT_FOUND"), 404),
-    (A2aErrorCode::TaskNotCancelable, -32002, Some("TASK_NOT_CANCELABLE"), 400),
-    (A2aErrorCode::PushNotificationNotSupported, -32003, Some("PUSH_NOTIFICATION_NOT_SUPPORTED"), 400),
-    (A2aErrorCode::UnsupportedOperation, -32004, Some("UNSUPPORTED_OPERATION"), 400),
-    (A2aErrorCode::ContentTypeNotSupported, -32005, Some("CONTENT_TYPE_NOT_SUPPORTED"), 400),
-    (A2aErrorCode::InvalidAgentResponse, -32006, Some("INVALID_AGENT_RESPONSE"), 500),
-    (A2aErrorCode::ExtendedAgentCardNotConfigured, -32007, Some("EXTENDED_AGENT_CARD_NOT_CONFIGURED"), 400),
-    (A2aErrorCode::ExtensionSupportRequired, -32008, Some("EXTENSION_SUPPORT_REQUIRED"), 400),
-    (A2aErrorCode::VersionNotSupported, -32009, Some("VERSION_NOT_SUPPORTED"), 400),
-    (A2aErrorCode::JsonParse, -32700, None, 400),
-    (A2aErrorCode::InvalidRequest, -32600, None, 400),
-    (A2aErrorCode::MethodNotFound, -32601, None, 404),
-    (A2aErrorCode::InvalidParams, -32602, None, 400),
-    (A2aErrorCode::Internal, -32603, None, 500),
+/// Every named code with its number, ErrorInfo reason (A2A errors only), and its v1.0.1 HTTP status
+/// and gRPC status (§5.4; the JSON-RPC codes get the nearest ones).
+const CODES: &[(A2aErrorCode, i64, Option<&str>, u16, &str)] = &[
+    (A2aErrorCode::TaskNotFound, -32001, Some("TASK_NOT_FOUND"), 404, "NOT_FOUND"),
+    (A2aErrorCode::TaskNotCancelable, -32002, Some("TASK_NOT_CANCELABLE"), 400, "FAILED_PRECONDITION"),
+    (
+        A2aErrorCode::PushNotificationNotSupported,
+        -32003,
+        Some("PUSH_NOTIFICATION_NOT_SUPPORTED"),
+        400,
+        "FAILED_PRECONDITION",
+    ),
+    (A2aErrorCode::UnsupportedOperation, -32004, Some("UNSUPPORTED_OPERATION"), 400, "FAILED_PRECONDITION"),
+    (
+        A2aErrorCode::ContentTypeNotSupported,
+        -32005,
+        Some("CONTENT_TYPE_NOT_SUPPORTED"),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (A2aErrorCode::InvalidAgentResponse, -32006, Some("INVALID_AGENT_RESPONSE"), 500, "INTERNAL"),
+    (
+        A2aErrorCode::ExtendedAgentCardNotConfigured,
+        -32007,
+        Some("EXTENDED_AGENT_CARD_NOT_CONFIGURED"),
+        400,
+        "FAILED_PRECONDITION",
+    ),
+    (
+        A2aErrorCode::ExtensionSupportRequired,
+        -32008,
+        Some("EXTENSION_SUPPORT_REQUIRED"),
+        400,
+        "FAILED_PRECONDITION",
+    ),
+    (A2aErrorCode::VersionNotSupported, -32009, Some("VERSION_NOT_SUPPORTED"), 400, "FAILED_PRECONDITION"),
+    (A2aErrorCode::JsonParse, -32700, None, 400, "INVALID_ARGUMENT"),
+    (A2aErrorCode::InvalidRequest, -32600, None, 400, "INVALID_ARGUMENT"),
+    (A2aErrorCode::MethodNotFound, -32601, None, 404, "UNIMPLEMENTED"),
+    (A2aErrorCode::InvalidParams, -32602, None, 400, "INVALID_ARGUMENT"),
+    (A2aErrorCode::Internal, -32603, None, 500, "INTERNAL"),
 ];
 
 impl A2aErrorCode {
     /// The code for a number; numbers without a name become [`A2aErrorCode::Other`].
     pub fn from_code(code: i64) -> Self {
-        CODES.iter().find(|(_, n, _, _)| *n == code).map_or(Self::Other(code), |(c, _, _, _)| *c)
+        CODES.iter().find(|(_, n, _, _, _)| *n == code).map_or(Self::Other(code), |(c, _, _, _, _)| *c)
     }
 
     /// The JSON-RPC number.
     pub fn code(self) -> i64 {
         match self {
             Self::Other(code) => code,
-            named => CODES.iter().find(|(c, _, _, _)| *c == named).map_or(0, |(_, n, _, _)| *n),
+            named => CODES.iter().find(|(c, _, _, _, _)| *c == named).map_or(0, |(_, n, _, _, _)| *n),
         }
     }
 
     /// The `ErrorInfo.reason` of an A2A error: its type name in UPPER_SNAKE_CASE without `Error`
     /// (`TASK_NOT_FOUND`); `None` for JSON-RPC and unknown codes.
     pub fn reason(self) -> Option<&'static str> {
-        CODES.iter().find(|(c, _, _, _)| *c == self).and_then(|(_, _, r, _)| *r)
+        CODES.iter().find(|(c, _, _, _, _)| *c == self).and_then(|(_, _, r, _, _)| *r)
     }
 
     /// The A2A error with this `ErrorInfo.reason`, if it is one of the nine.
     pub fn from_reason(reason: &str) -> Option<Self> {
-        CODES.iter().find(|(_, _, r, _)| *r == Some(reason)).map(|(c, _, _, _)| *c)
+        CODES.iter().find(|(_, _, r, _, _)| *r == Some(reason)).map(|(c, _, _, _, _)| *c)
     }
 
     /// The HTTP status of this error in the HTTP+JSON binding (v1.0.1 table). The JSON-RPC codes have
     /// no REST form; they get the nearest status (400, 404 for an unknown method, 500), and unknown
     /// codes 500.
     pub fn http_status(self) -> u16 {
-        CODES.iter().find(|(c, _, _, _)| *c == self).map_or(500, |(_, _, _, s)| *s)
+        CODES.iter().find(|(c, _, _, _, _)| *c == self).map_or(500, |(_, _, _, s, _)| *s)
+    }
+
+    /// The `google.rpc.Code` name of this error in the gRPC binding (v1.0.1 §5.4); the JSON-RPC
+    /// codes get the nearest (`INVALID_ARGUMENT`, `UNIMPLEMENTED` for an unknown method,
+    /// `INTERNAL`), and unknown codes `UNKNOWN`.
+    pub fn grpc_status(self) -> &'static str {
+        CODES.iter().find(|(c, _, _, _, _)| *c == self).map_or("UNKNOWN", |(_, _, _, _, g)| *g)
+    }
+
+    /// The number of [`A2aErrorCode::grpc_status`] (`google.rpc.Code`: `NOT_FOUND` is 5,
+    /// `FAILED_PRECONDITION` 9...).
+    pub fn grpc_code(self) -> i32 {
+        const NAMES: [&str; 17] = [
+            "OK",
+            "CANCELLED",
+            "UNKNOWN",
+            "INVALID_ARGUMENT",
+            "DEADLINE_EXCEEDED",
+            "NOT_FOUND",
+            "ALREADY_EXISTS",
+            "PERMISSION_DENIED",
+            "RESOURCE_EXHAUSTED",
+            "FAILED_PRECONDITION",
+            "ABORTED",
+            "OUT_OF_RANGE",
+            "UNIMPLEMENTED",
+            "INTERNAL",
+            "UNAVAILABLE",
+            "DATA_LOSS",
+            "UNAUTHENTICATED",
+        ];
+        let name = self.grpc_status();
+        NAMES.iter().position(|n| *n == name).and_then(|i| i32::try_from(i).ok()).unwrap_or(2)
     }
 
     /// `true` for the A2A-specific codes (-32001 to -32099), as opposed to JSON-RPC's own.
@@ -321,6 +379,25 @@ mod tests {
             assert_eq!(A2aErrorCode::from_reason(reason), Some(named));
             assert_eq!(named.code(), code);
         }
+    }
+
+    #[test]
+    fn grpc_statuses_follow_the_spec_table() {
+        let table = [
+            (A2aErrorCode::TaskNotFound, "NOT_FOUND", 5),
+            (A2aErrorCode::TaskNotCancelable, "FAILED_PRECONDITION", 9),
+            (A2aErrorCode::PushNotificationNotSupported, "FAILED_PRECONDITION", 9),
+            (A2aErrorCode::UnsupportedOperation, "FAILED_PRECONDITION", 9),
+            (A2aErrorCode::ContentTypeNotSupported, "INVALID_ARGUMENT", 3),
+            (A2aErrorCode::InvalidAgentResponse, "INTERNAL", 13),
+            (A2aErrorCode::ExtendedAgentCardNotConfigured, "FAILED_PRECONDITION", 9),
+            (A2aErrorCode::ExtensionSupportRequired, "FAILED_PRECONDITION", 9),
+            (A2aErrorCode::VersionNotSupported, "FAILED_PRECONDITION", 9),
+        ];
+        for (code, name, number) in table {
+            assert_eq!((code.grpc_status(), code.grpc_code()), (name, number), "{code:?}");
+        }
+        assert_eq!(A2aErrorCode::Other(7).grpc_status(), "UNKNOWN");
     }
 
     #[test]

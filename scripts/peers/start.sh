@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts one official-SDK peer in the foreground on 127.0.0.1.
 #   scripts/peers/start.sh NAME PORT [--step-ms MS] [--exit-on-stdin-eof]
-# NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | python-signed |
-#       js-honest | js-over-declaring | js-signed
+# NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | python-signed | python-grpc |
+#       js-honest | js-over-declaring | js-signed | js-grpc
 #       | python-authenticated | js-authenticated (these need A2A_PEER_BEARER_TOKEN in the environment)
 # The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
 # HTTP+JSON under /a2a/rest. Run scripts/peers/install.sh first. The interpreter replaces this
@@ -32,9 +32,11 @@ case "$name" in
     python-silent-push) script="$here/python/silent_push.py" ;;
     python-v03) script="$here/python/v03.py" ;;
     python-signed) script="$here/python/signed.py" ;;
+    python-grpc) script="$here/python/grpc_peer.py" ;;
     js-honest) script="$here/js/honest.mjs" ;;
     js-over-declaring) script="$here/js/over_declaring.mjs" ;;
     js-signed) script="$here/js/signed.mjs" ;;
+    js-grpc) script="$here/js/grpc.mjs" ;;
     python-authenticated) script="$here/python/authenticated.py" ;;
     js-authenticated) script="$here/js/authenticated.mjs" ;;
     *)

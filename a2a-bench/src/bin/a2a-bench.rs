@@ -27,7 +27,8 @@ struct Cli {
 enum AgentKind {
     /// The minimal bench agent: answers at once, streams `--events` events.
     Bench,
-    /// `a2a_testkit::ScriptedAgent`, honest, streaming, with `--step-delay-ms` between events.
+    /// `a2a_testkit::ScriptedAgent`, honest, streaming, with `--step-delay-ms` between events; its
+    /// card lists JSON-RPC, HTTP+JSON and gRPC.
     Testkit,
 }
 
@@ -171,6 +172,8 @@ async fn serve(kind: AgentKind, agents: usize, events: usize, step_delay: Durati
                 let agent = ScriptedAgent::builder()
                     .name("bench-testkit")
                     .capabilities(Capabilities::none().with_streaming())
+                    // gRPC listed last: the SDK client still selects JSON-RPC; `sdk-grpc` picks it.
+                    .bindings(a2a_testkit::Binding::ALL)
                     .script(Script::honest().step_delay(step_delay))
                     .spawn()
                     .await

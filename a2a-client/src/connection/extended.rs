@@ -102,6 +102,8 @@ impl AgentConnection {
                 self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?
             }
             Wire::JsonRpcV03 => self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc_value(Method::GetExtendedAgentCard, &req).await?,
         };
         let bytes = serde_json::to_vec(&value)
             .map_err(|e| Error::config(format!("card could not be written: {e}")))?;

@@ -5,7 +5,8 @@
 //! speaks, callers use the 1.0 types; a 0.3 agent's requests and results are converted, and what a
 //! conversion loses is logged and counted ([`AgentConnection::conversion_losses`]).
 //!
-//! Not spoken: 0.3 over HTTP+JSON and gRPC (either version). The official 0.3 servers and the
+//! gRPC is spoken for 1.0 with the `grpc` feature, in the card's order like the other two. Not
+//! spoken: 0.3 over HTTP+JSON and gRPC. The official 0.3 servers and the
 //! interop peers serve 0.3 over JSON-RPC, so a 0.3 agent is reached there; a card offering only
 //! interfaces this client does not speak is a [`crate::ErrorKind::Protocol`] error from
 //! [`Client::connect`] that lists what was offered.
@@ -49,6 +50,8 @@ use serde_json::Value;
 
 use crate::discovery::{AgentBaseUrl, DiscoveredCard};
 use crate::transport::deviation::{DeviationLog, Shape};
+#[cfg(feature = "grpc")]
+use crate::transport::grpc;
 use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
@@ -60,8 +63,13 @@ use crate::{Client, Error};
 
 /// The protocol versions this client speaks, in order of preference.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
-/// The bindings this client speaks (0.3 over JSON-RPC only).
-pub const SUPPORTED_BINDINGS: [ProtocolBinding; 2] = [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson];
+/// The bindings this client speaks (0.3 over JSON-RPC only; gRPC with the `grpc` feature, 1.0 only).
+#[cfg(not(feature = "grpc"))]
+pub const SUPPORTED_BINDINGS: &[ProtocolBinding] = &[ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson];
+/// The bindings this client speaks (0.3 over JSON-RPC only; gRPC with the `grpc` feature, 1.0 only).
+#[cfg(feature = "grpc")]
+pub const SUPPORTED_BINDINGS: &[ProtocolBinding] =
+    &[ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson, ProtocolBinding::Grpc];
 
 /// One agent, one selected interface (version, binding, URL, tenant), ready for calls.
 ///
@@ -100,7 +108,7 @@ impl AgentConnection {
         let card = client.discover_agent(&agent).await?;
         let offered = offered_interfaces(card.json())
             .map_err(|e| Error::bad_input("agent card", e).with_url(card.source_url()))?;
-        let Some(chosen) = select_interface(&offered, &SUPPORTED_VERSIONS, &SUPPORTED_BINDINGS)
+        let Some(chosen) = select_interface(&offered, &SUPPORTED_VERSIONS, SUPPORTED_BINDINGS)
             .filter(|i| Wire::of(i).is_some())
             .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
             .cloned()
@@ -228,6 +236,30 @@ impl AgentConnection {
         read(what, value)
     }
 
+    /// A gRPC call, retried on transport faults.
+    #[cfg(feature = "grpc")]
+    async fn grpc<P: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        what: &'static str,
+        params: &P,
+    ) -> Result<T, Error> {
+        read(what, self.grpc_value(method, params).await?)
+    }
+
+    /// A gRPC call, retried on transport faults; the answer as ProtoJSON.
+    #[cfg(feature = "grpc")]
+    async fn grpc_value<P: Serialize>(&self, method: Method, params: &P) -> Result<Value, Error> {
+        let params = to_json(params)?;
+        self.endpoint().retrying(|_| grpc::call(self.endpoint(), method, params.clone())).await
+    }
+
+    /// A gRPC server stream, retried on transport faults until its first message.
+    #[cfg(feature = "grpc")]
+    async fn stream_grpc<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
+        grpc::open_stream(self.endpoint(), method, to_json(params)?).await
+    }
+
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
         self.endpoint().retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), params.clone())).await
@@ -257,6 +289,8 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::SendMessage, "SendMessage result", &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::SendMessage, "SendMessage result", &req).await,
             Wire::HttpJson => {
                 self.rest("SendMessage result", post(vec!["message:send".into()], &req, &[])?).await
             }
@@ -285,6 +319,8 @@ impl AgentConnection {
                 self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?)
                     .await
             }
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.stream_grpc(Method::SendStreamingMessage, &req).await,
             Wire::JsonRpcV03 => {
                 let params =
                     self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
@@ -301,6 +337,8 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::GetTask, "GetTask result", &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::GetTask, "GetTask result", &req).await,
             Wire::HttpJson => {
                 let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
                 self.rest("GetTask result", get(segments, &req, &["id"])?).await
@@ -323,6 +361,8 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::ListTasks, "ListTasks result", &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::ListTasks, "ListTasks result", &req).await,
             Wire::HttpJson => self.rest("ListTasks result", get(vec!["tasks".into()], &req, &[])?).await,
             Wire::JsonRpcV03 => Err(not_in_v03("ListTasks")),
         }
@@ -336,6 +376,8 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::CancelTask, "CancelTask result", &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::CancelTask, "CancelTask result", &req).await,
             Wire::HttpJson => {
                 let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
                 self.rest("CancelTask result", post(segments, &req, &["id"])?).await
@@ -358,6 +400,8 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => self.stream_v1(Method::SubscribeToTask, &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.stream_grpc(Method::SubscribeToTask, &req).await,
             Wire::HttpJson => {
                 let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
                 self.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
@@ -390,6 +434,8 @@ impl AgentConnection {
         const WHAT: &str = "extended agent card";
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::GetExtendedAgentCard, WHAT, &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::GetExtendedAgentCard, WHAT, &req).await,
             Wire::HttpJson => {
                 let call = Call {
                     verb: reqwest::Method::GET,

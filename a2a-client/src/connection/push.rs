@@ -26,6 +26,8 @@ impl AgentConnection {
         const WHAT: &str = "CreateTaskPushNotificationConfig result";
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,
             Wire::HttpJson => {
                 let Some(task_id) = cfg.task_id.as_ref() else {
                     return Err(Error::misuse("a push notification config needs the taskId it is for"));
@@ -55,6 +57,8 @@ impl AgentConnection {
         const WHAT: &str = "GetTaskPushNotificationConfig result";
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::GetTaskPushNotificationConfig, WHAT, &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::GetTaskPushNotificationConfig, WHAT, &req).await,
             Wire::HttpJson => {
                 let segments = push_segments(&req.task_id, Some(&req.id));
                 self.rest(WHAT, get(segments, &req, &["taskId", "id"])?).await
@@ -83,6 +87,8 @@ impl AgentConnection {
         const WHAT: &str = "ListTaskPushNotificationConfigs result";
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::ListTaskPushNotificationConfigs, WHAT, &req).await,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => self.grpc(Method::ListTaskPushNotificationConfigs, WHAT, &req).await,
             Wire::HttpJson => {
                 let segments = push_segments(&req.task_id, None);
                 self.rest(WHAT, get(segments, &req, &["taskId"])?).await
@@ -135,6 +141,10 @@ impl AgentConnection {
                     path_fields: &["taskId", "id"],
                 };
                 self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+            }
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => {
+                self.grpc_value(Method::DeleteTaskPushNotificationConfig, &req).await?;
             }
             Wire::JsonRpcV03 => {
                 let params = to_json(&v03::DeleteTaskPushNotificationConfigParams {

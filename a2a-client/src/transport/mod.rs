@@ -3,7 +3,7 @@
 //! bounded bodies, error bodies).
 //!
 //! Inside: `jsonrpc` (JSON-RPC 2.0 for 1.0 `SendMessage`... and 0.3 `message/send`...), `rest` (the
-//! 1.0 HTTP+JSON binding), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
+//! 1.0 HTTP+JSON binding), `grpc` (the 1.0 gRPC binding, feature `grpc`), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
 //! `stream` ([`EventStream`]) and `poll` ([`TaskPoll`]).
 //!
 //! ```
@@ -17,6 +17,8 @@
 //! ```
 
 pub(crate) mod deviation;
+#[cfg(feature = "grpc")]
+pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
 pub(crate) mod poll;
 pub(crate) mod rest;
@@ -56,6 +58,9 @@ pub(crate) enum Wire {
     HttpJson,
     /// 0.3 over JSON-RPC.
     JsonRpcV03,
+    /// 1.0 over gRPC (feature `grpc`).
+    #[cfg(feature = "grpc")]
+    Grpc,
 }
 
 impl Wire {
@@ -65,6 +70,8 @@ impl Wire {
             (ProtocolVersion::V1_0, ProtocolBinding::JsonRpc) => Some(Self::JsonRpc),
             (ProtocolVersion::V1_0, ProtocolBinding::HttpJson) => Some(Self::HttpJson),
             (ProtocolVersion::V0_3, ProtocolBinding::JsonRpc) => Some(Self::JsonRpcV03),
+            #[cfg(feature = "grpc")]
+            (ProtocolVersion::V1_0, ProtocolBinding::Grpc) => Some(Self::Grpc),
             _ => None,
         }
     }
@@ -85,6 +92,9 @@ pub(crate) struct Endpoint {
     pub(crate) wire: Wire,
     /// The credentials this connection sends, chosen from the card's security requirements.
     pub(crate) auth: crate::auth::AuthLayer,
+    /// The HTTP/2 channel of a gRPC interface, opened on first use.
+    #[cfg(feature = "grpc")]
+    pub(crate) grpc: std::sync::Arc<grpc::GrpcChannel>,
 }
 
 impl Endpoint {
@@ -140,7 +150,17 @@ impl Endpoint {
             http: client.http().clone(),
             timeout: client.config().request_timeout(),
         };
-        Ok(Self { client, agent, card, interface, url, wire, auth })
+        Ok(Self {
+            client,
+            agent,
+            card,
+            interface,
+            url,
+            wire,
+            auth,
+            #[cfg(feature = "grpc")]
+            grpc: std::sync::Arc::default(),
+        })
     }
 
     /// This endpoint with `card` in place of the card it was opened from (the extended card).

@@ -26,8 +26,15 @@ pub enum PeerKind {
     /// served at `/test/jwks.json` and `/test/rsa-public.pem`, and a 0.3 card signed over its
     /// served JSON at `/test/v03-card.json`.
     PythonSigned,
+    /// a2a-sdk (Python): [`PeerKind::PythonHonest`] served over gRPC too (the SDK's `GrpcHandler`
+    /// on `grpc.aio`, from the `grpc` extra): its card lists a GRPC interface first, at a second
+    /// loopback port, then JSON-RPC and HTTP+JSON on the same handler.
+    PythonGrpc,
     /// @a2a-js/sdk (Node): claims streaming and push, and does both.
     JsHonest,
+    /// @a2a-js/sdk (Node): [`PeerKind::JsHonest`] served over gRPC too (the SDK's `grpcService`
+    /// on `@grpc/grpc-js`), its card listing a GRPC interface first at a second loopback port.
+    JsGrpc,
     /// @a2a-js/sdk (Node): claims streaming and push, implements neither.
     JsOverDeclaring,
     /// @a2a-js/sdk (Node): [`PeerKind::JsHonest`] with its card signed by the SDK's
@@ -61,6 +68,10 @@ impl PeerKind {
         PeerKind::JsSigned,
     ];
 
+    /// The peers whose card prefers the gRPC binding (left out of [`PeerKind::ALL`], whose peers a
+    /// client without the `grpc` feature reaches too).
+    pub const GRPC: [PeerKind; 2] = [PeerKind::PythonGrpc, PeerKind::JsGrpc];
+
     /// The peers behind authentication ([`PeerKind::requires_credentials`]).
     pub const AUTHENTICATED: [PeerKind; 2] = [PeerKind::PythonAuthenticated, PeerKind::JsAuthenticated];
 
@@ -87,9 +98,11 @@ impl PeerKind {
             PeerKind::PythonSilentPush => "python-silent-push",
             PeerKind::PythonV03 => "python-v03",
             PeerKind::PythonSigned => "python-signed",
+            PeerKind::PythonGrpc => "python-grpc",
             PeerKind::JsHonest => "js-honest",
             PeerKind::JsOverDeclaring => "js-over-declaring",
             PeerKind::JsSigned => "js-signed",
+            PeerKind::JsGrpc => "js-grpc",
             PeerKind::PythonAuthenticated => "python-authenticated",
             PeerKind::JsAuthenticated => "js-authenticated",
         }
@@ -103,10 +116,12 @@ impl PeerKind {
             | PeerKind::PythonSilentPush
             | PeerKind::PythonV03
             | PeerKind::PythonSigned
+            | PeerKind::PythonGrpc
             | PeerKind::PythonAuthenticated => OfficialSdk::Python,
             PeerKind::JsHonest
             | PeerKind::JsOverDeclaring
             | PeerKind::JsSigned
+            | PeerKind::JsGrpc
             | PeerKind::JsAuthenticated => OfficialSdk::Js,
         }
     }
@@ -132,6 +147,8 @@ impl PeerKind {
             PeerKind::PythonHonest
             | PeerKind::PythonV03
             | PeerKind::PythonSigned
+            | PeerKind::PythonGrpc
+            | PeerKind::JsGrpc
             | PeerKind::JsHonest
             | PeerKind::JsSigned
             | PeerKind::PythonAuthenticated
@@ -221,7 +238,8 @@ mod tests {
     #[test]
     fn peer_names_are_unique_and_match_start_sh() {
         let start_sh = include_str!("../../../scripts/peers/start.sh");
-        let every: Vec<PeerKind> = PeerKind::ALL.into_iter().chain(PeerKind::AUTHENTICATED).collect();
+        let every: Vec<PeerKind> =
+            PeerKind::ALL.into_iter().chain(PeerKind::GRPC).chain(PeerKind::AUTHENTICATED).collect();
         for kind in &every {
             assert!(start_sh.contains(&format!("    {})", kind.name())), "start.sh lacks {kind}");
             assert_eq!(every.iter().filter(|other| other.name() == kind.name()).count(), 1);

@@ -178,6 +178,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static JS_SIGNED: OnceCell<RunningPeer> = OnceCell::const_new();
     static PYTHON_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
+    static PYTHON_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
+    static JS_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -189,6 +191,8 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::JsSigned => &JS_SIGNED,
         PeerKind::PythonAuthenticated => &PYTHON_AUTHENTICATED,
         PeerKind::JsAuthenticated => &JS_AUTHENTICATED,
+        PeerKind::PythonGrpc => &PYTHON_GRPC,
+        PeerKind::JsGrpc => &JS_GRPC,
     }
 }
 

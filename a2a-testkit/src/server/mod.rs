@@ -1,4 +1,4 @@
-//! The HTTP side: routes the card, JSON-RPC and HTTP+JSON requests, checks the version header,
+//! The HTTP side: routes the card, JSON-RPC, HTTP+JSON and gRPC requests, checks the version header,
 //! records every request and applies the scripted transport faults.
 
 use std::sync::Arc;
@@ -18,6 +18,7 @@ use crate::store::Shared;
 use crate::stream::{self, Cut, Framing};
 use crate::wire::{self, A2aError};
 
+mod grpc;
 mod rest;
 
 use rest::{query_pairs, rest_route};
@@ -27,10 +28,14 @@ pub(crate) const JSONRPC_PATH: &str = "/a2a/jsonrpc";
 /// Where the HTTP+JSON endpoints live under the agent's base URL.
 pub(crate) const REST_PATH: &str = "/a2a/rest";
 /// Largest request body the agent reads.
-const BODY_LIMIT: usize = 4 * 1024 * 1024;
+pub(crate) const BODY_LIMIT: usize = 4 * 1024 * 1024;
 
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
-    Router::new().fallback(handle).with_state(shared)
+    let grpc = grpc::service(Arc::clone(&shared));
+    Router::new()
+        .route_service(&format!("{}{{method}}", grpc::GRPC_PREFIX), grpc)
+        .fallback(handle)
+        .with_state(shared)
 }
 
 /// What a request is, decided before it is recorded.
@@ -175,7 +180,7 @@ fn serve_card(shared: &Shared, method: &Method, headers: &HeaderMap) -> Response
 }
 
 /// The first status fault that still applies, after any scripted slowness.
-async fn transport_fault(shared: &Shared) -> Option<Response> {
+pub(crate) async fn transport_fault(shared: &Shared) -> Option<Response> {
     for fault in &shared.script.faults {
         if let Fault::SlowResponses(delay) = fault {
             tokio::time::sleep(*delay).await;
@@ -203,7 +208,7 @@ async fn transport_fault(shared: &Shared) -> Option<Response> {
 }
 
 /// The cut the script applies to a stream that is about to start.
-fn stream_cut(shared: &Shared) -> Cut {
+pub(crate) fn stream_cut(shared: &Shared) -> Cut {
     let mut state = shared.lock();
     for (index, fault) in shared.script.faults.iter().enumerate() {
         let (times, cut) = match fault {
@@ -222,7 +227,7 @@ fn stream_cut(shared: &Shared) -> Cut {
 
 /// A 1.0 agent requires `A2A-Version: 1.0` (header or query); missing means 0.3 (spec 3.6).
 /// A 0.3 agent predates the header and ignores it.
-fn version_error(shared: &Shared, headers: &HeaderMap, query: Option<&str>) -> Option<A2aError> {
+pub(crate) fn version_error(shared: &Shared, headers: &HeaderMap, query: Option<&str>) -> Option<A2aError> {
     if shared.protocol != Protocol::V1_0 {
         return None;
     }

@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const installDir = process.env.A2A_PEERS_JS_DIR ?? path.resolve(here, '../../../target/peers/js');
 const require = createRequire(path.join(installDir, 'package.json'));
 
-function load(name) {
+export function load(name) {
   try {
     return require(name);
   } catch (err) {

@@ -1,6 +1,6 @@
 """Shared parts of the a2a-sdk 1.3.0 test peers: the echo agent, its card and the HTTP app.
 
-Each peer script (honest.py, over_declaring.py, silent_push.py, v03.py) picks what its card
+Each peer script (honest.py, over_declaring.py, silent_push.py, v03.py, grpc_peer.py) picks what its card
 claims and what the request handler really implements; everything else lives here so the peers
 differ only where their behaviour is meant to differ.
 
@@ -141,12 +141,18 @@ def build_card(
     capabilities: Capabilities,
     *,
     with_v03_interface: bool = False,
+    grpc_url: str | None = None,
 ) -> AgentCard:
-    """The card of the echo agent at base_url, with the given capabilities."""
+    """The card of the echo agent at base_url, with the given capabilities.
+
+    With `grpc_url`, a GRPC interface comes first (the card's preferred one).
+    """
     interfaces = [
         AgentInterface(url=base_url + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='1.0'),
         AgentInterface(url=base_url + REST_PATH, protocol_binding='HTTP+JSON', protocol_version='1.0'),
     ]
+    if grpc_url is not None:
+        interfaces.insert(0, AgentInterface(url=grpc_url, protocol_binding='GRPC', protocol_version='1.0'))
     if with_v03_interface:
         interfaces.append(
             AgentInterface(url=base_url + JSONRPC_PATH, protocol_binding='JSONRPC', protocol_version='0.3')
@@ -239,9 +245,14 @@ def _exit_when_stdin_closes() -> None:
         os._exit(0)
 
 
-def serve(app: Starlette, args: argparse.Namespace) -> None:
-    """Run until killed (or until stdin closes, with --exit-on-stdin-eof)."""
+def watch_stdin(args: argparse.Namespace) -> None:
+    """With --exit-on-stdin-eof, exit the process when stdin closes."""
     if args.exit_on_stdin_eof:
         threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()
+
+
+def serve(app: Starlette, args: argparse.Namespace) -> None:
+    """Run until killed (or until stdin closes, with --exit-on-stdin-eof)."""
+    watch_stdin(args)
     print(f'a2a peer starting on {base_url(args)}', flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level='warning', access_log=False)

@@ -1,0 +1,285 @@
+//! The 1.0 gRPC binding (spec §10): the `lf.a2a.v1.A2AService` of `a2a.proto` over HTTP/2, with the
+//! service parameters (`a2a-version: 1.0`, credentials) as metadata, errors as `google.rpc.Status`
+//! with an `ErrorInfo` in its details, and `SendStreamingMessage` / `SubscribeToTask` as server
+//! streams of `StreamResponse`.
+//!
+//! Each call takes and gives ProtoJSON values, as `jsonrpc::call` does; `convert` turns them into
+//! protobuf messages and back, the one place the model meets the generated types. The bounds are
+//! the other bindings': the request timeout for a whole unary call (also sent as `grpc-timeout`),
+//! the connect timeout, [`MAX_RESPONSE_BYTES`](super::MAX_RESPONSE_BYTES) per answer, and for a
+//! stream the SSE idle bound between two messages and the SSE event size per message.
+//!
+//! The channel is opened on first use and shared by every call on the connection (HTTP/2
+//! multiplexes them). `http://` interface URLs are spoken in cleartext (h2c), `https://` with TLS
+//! and the system's roots.
+
+pub(crate) mod convert;
+mod status;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use a2a_proto::v1 as pb;
+use a2a_proto::v1::a2a_service_client::A2aServiceClient;
+use a2a_typestate_types::jsonrpc::Method;
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use serde_json::Value;
+use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue};
+use tonic::transport::Channel;
+
+use super::{Decoded, Endpoint, EventStream, read};
+use crate::{Error, TransportFault};
+use convert::{from_proto, to_proto};
+
+/// The metadata key of the protocol version (the `A2A-Version` service parameter, lowercased as gRPC
+/// metadata keys are).
+pub const A2A_VERSION_METADATA: &str = "a2a-version";
+
+type GrpcClient = A2aServiceClient<Channel>;
+
+/// The lazily opened channel of one endpoint.
+#[derive(Debug, Default)]
+pub(crate) struct GrpcChannel {
+    channel: OnceLock<Result<Channel, String>>,
+}
+
+impl Endpoint {
+    /// A client on this endpoint's channel (opened on first use, inside the runtime), decoding
+    /// messages of at most `max_message` bytes.
+    fn grpc_client(&self, max_message: usize) -> Result<GrpcClient, Error> {
+        let opened = self.grpc.channel.get_or_init(|| {
+            let mut target = self.url.clone();
+            target.set_path("");
+            target.set_query(None);
+            let config = self.client.config();
+            let endpoint = tonic::transport::Endpoint::from_shared(target.to_string())
+                .map_err(|e| format!("interface url {} is not a grpc target: {e}", self.url))?
+                .connect_timeout(config.connect_timeout())
+                .user_agent(config.user_agent())
+                .map_err(|e| format!("user agent: {e}"))?
+                .tcp_nodelay(true);
+            let endpoint = if self.url.scheme() == "https" {
+                endpoint
+                    .tls_config(tonic::transport::ClientTlsConfig::new().with_native_roots())
+                    .map_err(|e| format!("tls: {e}"))?
+            } else {
+                endpoint
+            };
+            Ok(endpoint.connect_lazy())
+        });
+        let channel = opened.as_ref().map_err(|why| Error::config(why.clone()))?;
+        Ok(A2aServiceClient::new(channel.clone())
+            .max_decoding_message_size(max_message)
+            .max_encoding_message_size(super::MAX_RESPONSE_BYTES))
+    }
+
+    /// The URL named in errors: the interface URL and the method's path.
+    fn grpc_url(&self, method: Method) -> String {
+        let base = self.url.as_str().trim_end_matches('/');
+        format!("{base}/{}/{}", a2a_proto::SERVICE_NAME, method.as_str())
+    }
+
+    /// A request for `message` with the version and the credentials as metadata: the auth layer and
+    /// the interceptors write their headers on a stand-in HTTP request, and those headers are sent.
+    async fn grpc_request<P>(&self, message: P, attempt: u32) -> Result<tonic::Request<P>, Error> {
+        use crate::auth::{Interceptor as _, RequestContext};
+        let mut carrier = reqwest::Request::new(reqwest::Method::POST, self.url.clone());
+        let context = RequestContext { agent: &self.agent, attempt };
+        self.auth.before(&mut carrier, &context).await?;
+        for interceptor in &self.client.auth().interceptors {
+            interceptor.before(&mut carrier, &context).await?;
+        }
+        let mut request = tonic::Request::new(message);
+        let metadata = request.metadata_mut();
+        metadata.insert(A2A_VERSION_METADATA, AsciiMetadataValue::from_static("1.0"));
+        for (name, value) in carrier.headers() {
+            let Ok(key) = AsciiMetadataKey::from_bytes(name.as_str().as_bytes()) else { continue };
+            if let Ok(value) = AsciiMetadataValue::try_from(value.as_bytes()) {
+                metadata.append(key, value);
+            }
+        }
+        if carrier.url().query().is_some() {
+            tracing::debug!(agent = %self.agent.as_str(), "a credential placed in the query has no gRPC form and is not sent");
+        }
+        Ok(request)
+    }
+}
+
+/// One unary call of `method` with ProtoJSON `params`; the answer as ProtoJSON (`{}` for
+/// `DeleteTaskPushNotificationConfig`). Bounded by the request timeout; counted against the agent;
+/// resent once after `UNAUTHENTICATED` when a credential provider can refresh.
+pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: Value) -> Result<Value, Error> {
+    let url = endpoint.grpc_url(method);
+    let timeout = endpoint.client.config().request_timeout();
+    endpoint
+        .bounded(&url, async {
+            let first = unary(endpoint, method, params.clone(), timeout, &url, 1).await;
+            match first {
+                Err(error)
+                    if error.status() == Some(401)
+                        && endpoint.auth.sends_credentials()
+                        && endpoint.auth.refresh_after_rejection() =>
+                {
+                    unary(endpoint, method, params, timeout, &url, 2).await
+                }
+                other => other,
+            }
+        })
+        .await
+}
+
+async fn unary(
+    endpoint: &Endpoint,
+    method: Method,
+    params: Value,
+    timeout: Duration,
+    url: &str,
+    attempt: u32,
+) -> Result<Value, Error> {
+    let mut client = endpoint.grpc_client(super::MAX_RESPONSE_BYTES)?;
+    macro_rules! unary {
+        ($request:ty, $rpc:ident, $what:literal) => {{
+            let message: $request = to_proto(concat!($what, " request"), params)?;
+            let mut request = endpoint.grpc_request(message, attempt).await?;
+            request.set_timeout(timeout);
+            endpoint.client.metrics().record_request(endpoint.agent.as_str());
+            let started = std::time::Instant::now();
+            let answer =
+                client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
+            from_proto(concat!($what, " result"), answer.get_ref())
+        }};
+    }
+    match method {
+        Method::SendMessage => unary!(pb::SendMessageRequest, send_message, "SendMessage"),
+        Method::GetTask => unary!(pb::GetTaskRequest, get_task, "GetTask"),
+        Method::ListTasks => unary!(pb::ListTasksRequest, list_tasks, "ListTasks"),
+        Method::CancelTask => unary!(pb::CancelTaskRequest, cancel_task, "CancelTask"),
+        Method::CreateTaskPushNotificationConfig => unary!(
+            pb::TaskPushNotificationConfig,
+            create_task_push_notification_config,
+            "CreateTaskPushNotificationConfig"
+        ),
+        Method::GetTaskPushNotificationConfig => unary!(
+            pb::GetTaskPushNotificationConfigRequest,
+            get_task_push_notification_config,
+            "GetTaskPushNotificationConfig"
+        ),
+        Method::ListTaskPushNotificationConfigs => unary!(
+            pb::ListTaskPushNotificationConfigsRequest,
+            list_task_push_notification_configs,
+            "ListTaskPushNotificationConfigs"
+        ),
+        Method::DeleteTaskPushNotificationConfig => unary!(
+            pb::DeleteTaskPushNotificationConfigRequest,
+            delete_task_push_notification_config,
+            "DeleteTaskPushNotificationConfig"
+        ),
+        Method::GetExtendedAgentCard => {
+            unary!(pb::GetExtendedAgentCardRequest, get_extended_agent_card, "GetExtendedAgentCard")
+        }
+        Method::SendStreamingMessage | Method::SubscribeToTask => {
+            Err(Error::misuse(format!("{} is a streaming call", method.as_str())))
+        }
+    }
+}
+
+/// The error for a unary call's `status`. The agent (or its HTTP/2 stack) may reset the stream as
+/// the deadline sent in `grpc-timeout` passes, a hair before the local bound fires: a transport
+/// fault after the deadline is that deadline, a timeout.
+fn past_deadline(
+    endpoint: &Endpoint,
+    status: tonic::Status,
+    url: &str,
+    started: std::time::Instant,
+    timeout: Duration,
+) -> Error {
+    let error = status::to_error(Some(&endpoint.auth), status, url);
+    if error.transport_fault().is_some() && started.elapsed() >= timeout {
+        return Error::transport(
+            TransportFault::Timeout,
+            Some(format!("no complete answer within {timeout:?}").into()),
+        )
+        .with_url(url);
+    }
+    error
+}
+
+/// Opens `SendStreamingMessage` or `SubscribeToTask` with ProtoJSON `params`. Retried on transport
+/// faults until the first message is read, never after (as the SSE bindings are); each later message
+/// must come within the SSE idle bound and fit the SSE event size.
+pub(crate) async fn open_stream(
+    endpoint: &Endpoint,
+    method: Method,
+    params: Value,
+) -> Result<EventStream, Error> {
+    let url = endpoint.grpc_url(method);
+    let config = endpoint.client.config();
+    let idle = config.sse_idle_timeout();
+    let max_event = config.max_sse_event_bytes();
+    endpoint
+        .retrying(|_| {
+            let params = params.clone();
+            let url = url.clone();
+            async move {
+                let mut client = endpoint.grpc_client(max_event)?;
+                let opened = async {
+                    endpoint.client.metrics().record_request(endpoint.agent.as_str());
+                    let answer = match method {
+                        Method::SendStreamingMessage => {
+                            let message: pb::SendMessageRequest =
+                                to_proto("SendStreamingMessage request", params)?;
+                            client.send_streaming_message(endpoint.grpc_request(message, 1).await?).await
+                        }
+                        Method::SubscribeToTask => {
+                            let message: pb::SubscribeToTaskRequest =
+                                to_proto("SubscribeToTask request", params)?;
+                            client.subscribe_to_task(endpoint.grpc_request(message, 1).await?).await
+                        }
+                        other => {
+                            return Err(Error::misuse(format!("{} is not a streaming call", other.as_str())));
+                        }
+                    };
+                    answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
+                };
+                let messages = endpoint.bounded(&url, opened).await?.into_inner();
+                let mut events = events(messages, idle, url);
+                match events.next().await {
+                    Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),
+                    Some(Err(error)) => Err(error),
+                    None => Ok(EventStream::new(None, events)),
+                }
+            }
+        })
+        .await
+}
+
+/// The stream's messages as decoded events, each within `idle` of the one before; the first error
+/// ends it.
+fn events(
+    messages: tonic::Streaming<pb::StreamResponse>,
+    idle: Duration,
+    url: String,
+) -> BoxStream<'static, Result<Decoded, Error>> {
+    futures::stream::unfold(Some(messages), move |state| {
+        let url = url.clone();
+        async move {
+            let mut messages = state?;
+            let item = match tokio::time::timeout(idle, messages.message()).await {
+                Err(_) => Err(Error::transport(
+                    TransportFault::Timeout,
+                    Some(format!("no stream message within the idle bound of {idle:?}").into()),
+                )
+                .with_url(&url)),
+                Ok(Ok(Some(message))) => from_proto("stream event", &message)
+                    .and_then(|value| read("stream event", value))
+                    .map(|event| Decoded { event, last: false }),
+                Ok(Ok(None)) => return None,
+                Ok(Err(status)) => Err(status::to_error(None, status, &url)),
+            };
+            let next = if item.is_ok() { Some(messages) } else { None };
+            Some((item, next))
+        }
+    })
+    .boxed()
+}

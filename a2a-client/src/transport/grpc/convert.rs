@@ -1,0 +1,299 @@
+//! The one place where the gRPC binding's protobuf messages meet the `a2a-types` model.
+//!
+//! The model's JSON is ProtoJSON, the proto3 JSON mapping of the same `a2a.proto` messages; the
+//! generated messages carry that mapping too (`a2a-proto`, through pbjson). So a request goes
+//! model → ProtoJSON → protobuf message, and an answer protobuf message → ProtoJSON → model, with the
+//! model's own lenient reader (and its JSON paths in errors) on the way in. Nothing field by field
+//! is written here, so nothing can drift from the proto: a field the proto gains is carried as soon
+//! as both sides know it.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::Error;
+
+/// The protobuf message `P` for a request written as ProtoJSON (`what` names it in an error).
+pub(crate) fn to_proto<P: DeserializeOwned>(what: &'static str, value: Value) -> Result<P, Error> {
+    serde_json::from_value(value)
+        .map_err(|e| Error::config(format!("{what} could not be written as its protobuf message: {e}")))
+}
+
+/// The ProtoJSON of an answer's protobuf message, to be read into the model with `transport::read`.
+pub(crate) fn from_proto<P: Serialize>(what: &'static str, message: &P) -> Result<Value, Error> {
+    let mut value = serde_json::to_value(message).map_err(|e| {
+        super::super::unexpected(what, format!("the protobuf answer has no ProtoJSON form: {e}"))
+    })?;
+    utc_as_z(&mut value);
+    Ok(value)
+}
+
+/// The timestamp fields of the binding (`TaskStatus.timestamp`, `ListTasksRequest.statusTimestampAfter`)
+/// as ProtoJSON writes them: pbjson writes UTC as `+00:00`, the proto3 JSON mapping (and every
+/// other binding) as `Z`.
+fn utc_as_z(value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            for (name, field) in fields.iter_mut() {
+                if let (true, Value::String(text)) =
+                    (matches!(name.as_str(), "timestamp" | "statusTimestampAfter"), &mut *field)
+                {
+                    if let Some(stem) = text.strip_suffix("+00:00") {
+                        *text = format!("{stem}Z");
+                    }
+                } else {
+                    utc_as_z(field);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(utc_as_z),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every message of the binding, both ways: a model value with every field set becomes the
+    //! protobuf message the proto defines (checked on its fields), and comes back equal.
+
+    use super::*;
+    use a2a_proto::v1 as pb;
+    use a2a_typestate_types as t;
+    use serde_json::json;
+
+    /// model → protobuf → model, equal to the start; returns the protobuf message for field checks.
+    fn both_ways<M, P>(model: &M) -> P
+    where
+        M: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+        P: Serialize + DeserializeOwned + prost::Message + Default,
+    {
+        let value = serde_json::to_value(model).unwrap();
+        // Through the binary encoding too, as on the wire.
+        let message: P = wire(&to_proto::<P>("test message", value).unwrap());
+        let back: M =
+            crate::transport::read("test answer", from_proto("test answer", &message).unwrap()).unwrap();
+        assert_eq!(&back, model);
+        message
+    }
+
+    fn wire<P: prost::Message + Default>(message: &P) -> P {
+        P::decode(message.encode_to_vec().as_slice()).unwrap()
+    }
+
+    fn message_json() -> Value {
+        json!({
+            "messageId": "m1", "contextId": "c1", "taskId": "t1", "role": "ROLE_AGENT",
+            "parts": [
+                {"text": "hello", "mediaType": "text/plain", "metadata": {"k": "v"}},
+                {"raw": "aGk=", "filename": "hi.bin", "mediaType": "application/octet-stream"},
+                {"url": "https://example.com/a.png", "mediaType": "image/png"},
+                {"data": {"n": 1.5, "list": [true, null, "x"]}}
+            ],
+            "metadata": {"trace": "abc"},
+            "extensions": ["https://example.com/ext"],
+            "referenceTaskIds": ["t0"]
+        })
+    }
+
+    fn task_json() -> Value {
+        json!({
+            "id": "t1", "contextId": "c1",
+            "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": message_json(),
+                "timestamp": "2026-01-02T03:04:05.678Z"},
+            "artifacts": [{"artifactId": "a1", "name": "n", "description": "d",
+                "parts": [{"text": "x"}], "metadata": {"m": 1.0}, "extensions": ["e"]}],
+            "history": [message_json()],
+            "metadata": {"k": "v"}
+        })
+    }
+
+    fn model<M: DeserializeOwned>(value: Value) -> M {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn message_and_every_part_kind_convert_both_ways() {
+        let original: t::Message = model(message_json());
+        let message: pb::Message = both_ways(&original);
+        let message = wire(&message);
+        assert_eq!(message.role, pb::Role::Agent as i32);
+        assert_eq!(message.reference_task_ids, ["t0"]);
+        let kinds: Vec<_> = message.parts.iter().map(|p| p.content.clone().unwrap()).collect();
+        assert!(matches!(&kinds[0], pb::part::Content::Text(t) if t == "hello"));
+        assert!(matches!(&kinds[1], pb::part::Content::Raw(b) if b.as_slice() == b"hi"));
+        assert!(matches!(&kinds[2], pb::part::Content::Url(u) if u == "https://example.com/a.png"));
+        assert!(matches!(&kinds[3], pb::part::Content::Data(_)));
+        assert_eq!(message.parts[1].filename, "hi.bin");
+    }
+
+    #[test]
+    fn task_with_status_artifacts_and_history_converts_both_ways() {
+        let original: t::Task = model(task_json());
+        let task = wire(&both_ways::<_, pb::Task>(&original));
+        let status = task.status.unwrap();
+        assert_eq!(status.state, pb::TaskState::InputRequired as i32);
+        assert_eq!(status.timestamp.unwrap().seconds, 1_767_323_045);
+        assert_eq!(task.artifacts[0].artifact_id, "a1");
+        assert_eq!(task.history.len(), 1);
+    }
+
+    #[test]
+    fn send_message_request_with_its_configuration_converts_both_ways() {
+        let original: t::SendMessageRequest = model(json!({
+            "tenant": "acme", "message": message_json(), "metadata": {"k": "v"},
+            "configuration": {"acceptedOutputModes": ["text/plain"], "historyLength": 3,
+                "returnImmediately": true,
+                "taskPushNotificationConfig": {"url": "https://example.com/hook", "token": "tok",
+                    "authentication": {"scheme": "Bearer", "credentials": "c"}}}
+        }));
+        let request = wire(&both_ways::<_, pb::SendMessageRequest>(&original));
+        assert_eq!(request.tenant, "acme");
+        let configuration = request.configuration.unwrap();
+        assert_eq!(configuration.history_length, Some(3));
+        assert!(configuration.return_immediately);
+        assert_eq!(configuration.task_push_notification_config.unwrap().url, "https://example.com/hook");
+    }
+
+    #[test]
+    fn send_message_response_as_task_or_message_converts_both_ways() {
+        let as_task: t::SendMessageResponse = model(json!({"task": task_json()}));
+        let response = wire(&both_ways::<_, pb::SendMessageResponse>(&as_task));
+        assert!(matches!(response.payload, Some(pb::send_message_response::Payload::Task(_))));
+        let as_message: t::SendMessageResponse = model(json!({"message": message_json()}));
+        let response = wire(&both_ways::<_, pb::SendMessageResponse>(&as_message));
+        assert!(matches!(response.payload, Some(pb::send_message_response::Payload::Message(_))));
+    }
+
+    #[test]
+    fn every_stream_response_kind_converts_both_ways() {
+        use pb::stream_response::Payload;
+        let events = [
+            json!({"task": task_json()}),
+            json!({"message": message_json()}),
+            json!({"statusUpdate": {"taskId": "t1", "contextId": "c1",
+                "status": {"state": "TASK_STATE_WORKING"}, "metadata": {"k": "v"}}}),
+            json!({"artifactUpdate": {"taskId": "t1", "contextId": "c1",
+                "artifact": {"artifactId": "a1", "parts": [{"text": "x"}]}, "append": true,
+                "lastChunk": true, "metadata": {"k": "v"}}}),
+        ];
+        let mut kinds = Vec::new();
+        for event in events {
+            let original: t::StreamResponse = model(event);
+            let message = wire(&both_ways::<_, pb::StreamResponse>(&original));
+            kinds.push(match message.payload.unwrap() {
+                Payload::Task(_) => "task",
+                Payload::Message(_) => "message",
+                Payload::StatusUpdate(update) => {
+                    assert_eq!(update.status.unwrap().state, pb::TaskState::Working as i32);
+                    "status"
+                }
+                Payload::ArtifactUpdate(update) => {
+                    assert!(update.append && update.last_chunk);
+                    "artifact"
+                }
+            });
+        }
+        assert_eq!(kinds, ["task", "message", "status", "artifact"]);
+    }
+
+    #[test]
+    fn task_requests_convert_both_ways() {
+        let get: t::GetTaskRequest = model(json!({"tenant": "x", "id": "t1", "historyLength": 0}));
+        let message = wire(&both_ways::<_, pb::GetTaskRequest>(&get));
+        assert_eq!(message.history_length, Some(0), "an explicit 0 is kept: it asks for no history");
+        let cancel: t::CancelTaskRequest = model(json!({"tenant": "x", "id": "t1", "metadata": {"k": "v"}}));
+        assert_eq!(wire(&both_ways::<_, pb::CancelTaskRequest>(&cancel)).id, "t1");
+        let subscribe: t::SubscribeToTaskRequest = model(json!({"tenant": "x", "id": "t1"}));
+        assert_eq!(wire(&both_ways::<_, pb::SubscribeToTaskRequest>(&subscribe)).id, "t1");
+        let extended: t::GetExtendedAgentCardRequest = model(json!({"tenant": "x"}));
+        assert_eq!(wire(&both_ways::<_, pb::GetExtendedAgentCardRequest>(&extended)).tenant, "x");
+    }
+
+    #[test]
+    fn list_tasks_request_and_response_convert_both_ways() {
+        let request: t::ListTasksRequest = model(json!({"tenant": "x", "contextId": "c1",
+            "status": "TASK_STATE_WORKING", "pageSize": 10, "pageToken": "p", "historyLength": 2,
+            "statusTimestampAfter": "2026-01-02T03:04:05Z", "includeArtifacts": true}));
+        let message = wire(&both_ways::<_, pb::ListTasksRequest>(&request));
+        assert_eq!(message.status, pb::TaskState::Working as i32);
+        assert_eq!(message.page_size, Some(10));
+        let response: t::ListTasksResponse = model(json!({"tasks": [task_json()],
+            "nextPageToken": "n", "pageSize": 10, "totalSize": 11}));
+        let message = wire(&both_ways::<_, pb::ListTasksResponse>(&response));
+        assert_eq!((message.tasks.len(), message.total_size), (1, 11));
+    }
+
+    #[test]
+    fn push_config_messages_convert_both_ways() {
+        let config: t::TaskPushNotificationConfig = model(json!({"tenant": "x", "id": "p1",
+            "taskId": "t1", "url": "https://example.com/hook", "token": "tok",
+            "authentication": {"scheme": "Bearer", "credentials": "c"}}));
+        let message = wire(&both_ways::<_, pb::TaskPushNotificationConfig>(&config));
+        assert_eq!(
+            (message.task_id.as_str(), message.authentication.unwrap().scheme.as_str()),
+            ("t1", "Bearer")
+        );
+        let get: t::GetTaskPushNotificationConfigRequest =
+            model(json!({"tenant": "x", "taskId": "t1", "id": "p1"}));
+        assert_eq!(wire(&both_ways::<_, pb::GetTaskPushNotificationConfigRequest>(&get)).id, "p1");
+        let delete: t::DeleteTaskPushNotificationConfigRequest =
+            model(json!({"tenant": "x", "taskId": "t1", "id": "p1"}));
+        assert_eq!(wire(&both_ways::<_, pb::DeleteTaskPushNotificationConfigRequest>(&delete)).task_id, "t1");
+        let list: t::ListTaskPushNotificationConfigsRequest =
+            model(json!({"tenant": "x", "taskId": "t1", "pageSize": 5, "pageToken": "p"}));
+        assert_eq!(wire(&both_ways::<_, pb::ListTaskPushNotificationConfigsRequest>(&list)).page_size, 5);
+        let listed: t::ListTaskPushNotificationConfigsResponse =
+            model(json!({"configs": [serde_json::to_value(&config).unwrap()], "nextPageToken": "n"}));
+        assert_eq!(
+            wire(&both_ways::<_, pb::ListTaskPushNotificationConfigsResponse>(&listed)).configs.len(),
+            1
+        );
+    }
+
+    #[test]
+    fn agent_card_with_every_scheme_and_flow_converts_both_ways() {
+        let card: t::AgentCard = model(json!({
+            "name": "a", "description": "d", "version": "1",
+            "supportedInterfaces": [{"url": "http://127.0.0.1:1", "protocolBinding": "GRPC",
+                "protocolVersion": "1.0", "tenant": "x"}],
+            "provider": {"url": "https://example.com", "organization": "o"},
+            "documentationUrl": "https://example.com/doc", "iconUrl": "https://example.com/i.png",
+            "capabilities": {"streaming": true, "pushNotifications": false, "extendedAgentCard": true,
+                "extensions": [{"uri": "u", "description": "d", "required": true, "params": {"p": 1.0}}]},
+            "securitySchemes": {
+                "key": {"apiKeySecurityScheme": {"description": "d", "location": "header", "name": "X-Key"}},
+                "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer", "bearerFormat": "JWT"}},
+                "oauth": {"oauth2SecurityScheme": {"oauth2MetadataUrl": "https://example.com/m",
+                    "flows": {"clientCredentials": {"tokenUrl": "https://example.com/t",
+                        "scopes": {"read": "reads"}}}}},
+                "code": {"oauth2SecurityScheme": {"flows": {"authorizationCode": {
+                    "authorizationUrl": "https://example.com/a", "tokenUrl": "https://example.com/t",
+                    "refreshUrl": "https://example.com/r", "scopes": {}, "pkceRequired": true}}}},
+                "device": {"oauth2SecurityScheme": {"flows": {"deviceCode": {
+                    "deviceAuthorizationUrl": "https://example.com/d", "tokenUrl": "https://example.com/t",
+                    "scopes": {"s": "t"}}}}},
+                "oidc": {"openIdConnectSecurityScheme": {"openIdConnectUrl": "https://example.com/o"}},
+                "mtls": {"mtlsSecurityScheme": {"description": "client certificates"}}
+            },
+            "securityRequirements": [{"schemes": {"oauth": {"list": ["read"]}, "key": {"list": []}}}],
+            "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+            "skills": [{"id": "s", "name": "n", "description": "d", "tags": ["t"], "examples": ["e"],
+                "inputModes": ["text/plain"], "outputModes": ["text/plain"],
+                "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]}],
+            "signatures": [{"protected": "eyJ9", "signature": "c2ln", "header": {"kid": "k"}}]
+        }));
+        let message = wire(&both_ways::<_, pb::AgentCard>(&card));
+        assert_eq!(message.supported_interfaces[0].protocol_binding, "GRPC");
+        assert_eq!(message.security_schemes.len(), 7);
+        assert_eq!(message.security_requirements[0].schemes["oauth"].list, ["read"]);
+        assert_eq!(message.capabilities.unwrap().extended_agent_card, Some(true));
+        assert_eq!(message.signatures[0].protected, "eyJ9");
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_shape_is_a_config_error_naming_the_message() {
+        let error = to_proto::<pb::GetTaskRequest>("GetTaskRequest", json!({"id": 5})).unwrap_err();
+        assert_eq!(error.kind(), crate::ErrorKind::Config);
+        assert!(error.to_string().contains("GetTaskRequest"), "{error}");
+    }
+}

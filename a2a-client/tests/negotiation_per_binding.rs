@@ -1,0 +1,206 @@
+//! The refusal rules do not depend on the binding: each rule below runs against the same scripted
+//! agent over JSON-RPC, HTTP+JSON and gRPC (the card lists the binding under test first, so
+//! `run_task` selects it), and must reach the same verdict with the same operations on the wire.
+
+mod negotiation_common;
+
+use a2a_testkit::{Binding, Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_typestate::{Advice, Contradiction};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, ErrorKind};
+use a2a_typestate_types::TaskState;
+use negotiation_common::{client, count, operations, text};
+
+/// An agent whose card claims `capabilities`, playing `script`, listing `binding` first.
+async fn spawn_over(binding: Binding, capabilities: Capabilities, script: Script) -> RunningAgent {
+    let rest = Binding::ALL.into_iter().filter(|b| *b != binding);
+    ScriptedAgent::builder()
+        .capabilities(capabilities)
+        .script(script)
+        .bindings(std::iter::once(binding).chain(rest))
+        .spawn()
+        .await
+        .unwrap()
+}
+
+/// Every operation the agent received came over `binding`.
+fn assert_all_over(agent: &RunningAgent, binding: Binding) {
+    let prefix = match binding {
+        Binding::JsonRpc => "/a2a/jsonrpc",
+        Binding::HttpJson => "/a2a/rest",
+        Binding::Grpc => "/lf.a2a.v1.A2AService/",
+        _ => unreachable!("a binding this test does not know"),
+    };
+    for request in agent.requests().iter().filter(|r| r.operation.is_some()) {
+        assert!(request.path.starts_with(prefix), "{binding:?}: {} {}", request.http_method, request.path);
+    }
+}
+
+fn depending_on(capability: Capability) -> Negotiation {
+    Negotiation::depending_on(&[capability])
+}
+
+async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Binding) {
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_streaming(),
+        Script::honest().with(Lie::StreamWithoutArtifact),
+    )
+    .await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
+    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    let refusal = outcome.refusal.as_ref().expect("refused");
+    assert_eq!(refusal.capability(), Capability::Streaming);
+    assert_eq!(refusal.contradiction(), &Contradiction::NoArtifactStreamed { artifacts_via_get_task: 1 });
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask", "SendMessage"], "{binding:?}");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_some());
+    assert_eq!(client.metrics().snapshot().fallbacks, 1);
+    assert_all_over(&agent, binding);
+}
+
+async fn unsupported_streaming_while_declared_is_refused(binding: Binding) {
+    let agent = spawn_over(binding, Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
+    let refusal = outcome.refusal.as_ref().expect("refused");
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32004, .. }),
+        "{binding:?}: {refusal}"
+    );
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "SendMessage"], "{binding:?}");
+    assert_all_over(&agent, binding);
+}
+
+async fn honest_streamer_is_verified(binding: Binding) {
+    let agent = spawn_over(binding, Capabilities::none().with_streaming(), Script::honest()).await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
+    assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}");
+    assert!(outcome.verified.contains(Capability::Streaming));
+    assert_eq!(operations(&agent), ["SendStreamingMessage"], "{binding:?}");
+    assert_all_over(&agent, binding);
+}
+
+async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Binding) {
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_streaming(),
+        Script::honest().with(Lie::StreamWithoutArtifact),
+    )
+    .await;
+    let client = client();
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    assert!(outcome.refusal.is_none(), "{binding:?}");
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(count(&agent, "SendStreamingMessage"), 0);
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    assert_all_over(&agent, binding);
+}
+
+async fn no_refusal_without_the_card_declaring_the_claim(binding: Binding) {
+    let agent = spawn_over(binding, Capabilities::none(), Script::honest()).await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap();
+    assert!(outcome.refusal.is_none(), "{binding:?}");
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(operations(&agent)[..2], ["SendStreamingMessage", "SendMessage"], "{binding:?}");
+    assert_eq!(client.metrics().snapshot().fallbacks, 0);
+    assert_all_over(&agent, binding);
+}
+
+async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
+    let agent = spawn_over(
+        binding,
+        Capabilities::none().with_push_notifications(),
+        Script::honest().with(Lie::SilentPush),
+    )
+    .await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::PushNotifications))
+        .await
+        .unwrap();
+    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    let refusal = outcome.refusal.as_ref().expect("refused");
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }),
+        "{binding:?}: {refusal}"
+    );
+    assert_eq!(count(&agent, "SendMessage"), 2, "the negotiated send and exactly one fallback");
+    assert_all_over(&agent, binding);
+}
+
+async fn push_not_supported_while_declared_is_refused(binding: Binding) {
+    let claims = Capabilities::none().with_streaming().with_push_notifications();
+    let agent =
+        spawn_over(binding, claims, Script::honest().with(Lie::Gateway { backend: Capabilities::none() }))
+            .await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::PushNotifications))
+        .await
+        .unwrap();
+    let refusal = outcome.refusal.as_ref().expect("refused");
+    assert!(
+        matches!(refusal.contradiction(), Contradiction::AgentSaysUnsupported { code: -32003, .. }),
+        "{binding:?}: {refusal}"
+    );
+    assert_all_over(&agent, binding);
+}
+
+async fn empty_history_where_declared_abandons_without_retry(binding: Binding) {
+    let agent = spawn_over(binding, Capabilities::none(), Script::honest().with(Lie::EmptyHistory)).await;
+    let client = client();
+    let err = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::StateTransitionHistory))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LifecycleViolation, "{binding:?}: {err}");
+    let violation = err.lifecycle_violation().unwrap();
+    assert_eq!(violation.contradiction(), &Contradiction::EmptyHistory);
+    assert_eq!(violation.advice(), Advice::Abandon);
+    assert_eq!(count(&agent, "SendMessage"), 1, "abandoned: no retry and no fallback send");
+    assert_all_over(&agent, binding);
+}
+
+/// One test per rule and binding, named `<rule>_over_<binding>`.
+macro_rules! per_binding {
+    ($($rule:ident),* $(,)?) => {
+        mod over_jsonrpc {
+            use super::*;
+            $( #[tokio::test] async fn $rule() { super::$rule(Binding::JsonRpc).await } )*
+        }
+        mod over_http_json {
+            use super::*;
+            $( #[tokio::test] async fn $rule() { super::$rule(Binding::HttpJson).await } )*
+        }
+        mod over_grpc {
+            use super::*;
+            $( #[tokio::test] async fn $rule() { super::$rule(Binding::Grpc).await } )*
+        }
+    };
+}
+
+per_binding!(
+    streamed_artifact_missing_is_refused_with_one_fallback,
+    unsupported_streaming_while_declared_is_refused,
+    honest_streamer_is_verified,
+    no_refusal_without_the_caller_depending_on_the_claim,
+    no_refusal_without_the_card_declaring_the_claim,
+    silent_push_is_refused_after_the_arrival_bound,
+    push_not_supported_while_declared_is_refused,
+    empty_history_where_declared_abandons_without_retry,
+);
