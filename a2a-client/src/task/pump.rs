@@ -29,6 +29,15 @@ impl Session {
         handle.verifier().refusal(self.now()).is_some()
     }
 
+    /// The start every turn shares: `message` made this task's next one, and observed as sent with
+    /// the accepted output modes it goes out with.
+    fn begin_turn<H: TaskHandle>(&mut self, handle: &mut H, message: Message) -> (Message, Vec<String>) {
+        let message = self.prepare(message);
+        let accepted = self.accepted.clone();
+        self.observe(handle, Observed::message_sent(&message, &accepted));
+        (message, accepted)
+    }
+
     /// Sends `message` with `SendStreamingMessage` and follows the task on the stream (reattaching
     /// after drops, polling if it closed early) until the turn ends.
     pub(crate) async fn stream_turn<H: TaskHandle>(
@@ -36,9 +45,7 @@ impl Session {
         handle: &mut H,
         message: Message,
     ) -> Result<(), Error> {
-        let message = self.prepare(message);
-        let accepted = self.accepted.clone();
-        self.observe(handle, Observed::message_sent(&message, &accepted));
+        let (message, accepted) = self.begin_turn(handle, message);
         let stream = loop {
             self.round_trip();
             let call = Call::SendStreamingMessage;
@@ -59,9 +66,7 @@ impl Session {
         handle: &mut H,
         message: Message,
     ) -> Result<(), Error> {
-        let message = self.prepare(message);
-        let accepted = self.accepted.clone();
-        self.observe(handle, Observed::message_sent(&message, &accepted));
+        let (message, accepted) = self.begin_turn(handle, message);
         let response = loop {
             self.round_trip();
             match self.conn.send_message(self.request(&message, &accepted, true)).await {
