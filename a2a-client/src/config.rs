@@ -157,6 +157,7 @@ pub struct ClientConfig {
     pub(crate) suspect_marks: SuspectMarks,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
+    pub(crate) webhook_limits: crate::webhook::WebhookLimits,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: usize,
     pub(crate) card_signature_policy: CardSignaturePolicy,
@@ -180,6 +181,7 @@ impl Default for ClientConfig {
             suspect_marks: SuspectMarks::On,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
+            webhook_limits: crate::webhook::WebhookLimits::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             card_signature_policy: CardSignaturePolicy::Ignore,
@@ -247,6 +249,11 @@ impl ClientConfig {
     /// Base URL agents reach the webhook at, when it differs from the bound address (none by default).
     pub fn webhook_public_url(&self) -> Option<&str> {
         self.webhook_public_url.as_deref()
+    }
+    /// The bounds the push receiver works within ([`WebhookLimits::default`](crate::webhook::WebhookLimits):
+    /// 64 connections, 5 s for a request head, 10 s for a body, 8 MiB bodies, 4 bodies in flight).
+    pub fn webhook_limits(&self) -> crate::webhook::WebhookLimits {
+        self.webhook_limits
     }
     /// `User-Agent` header value (`a2a-client-rs/<version>`).
     pub fn user_agent(&self) -> &str {
@@ -382,6 +389,13 @@ impl ClientBuilder {
         self
     }
 
+    /// Sets the bounds the push receiver works within (see
+    /// [`WebhookLimits`](crate::webhook::WebhookLimits) for the defaults and the memory they bound).
+    pub fn webhook_limits(mut self, limits: crate::webhook::WebhookLimits) -> Self {
+        self.config.webhook_limits = limits;
+        self
+    }
+
     /// Sets the `User-Agent` header.
     pub fn user_agent(mut self, value: impl Into<String>) -> Self {
         self.config.user_agent = value.into();
@@ -449,6 +463,9 @@ impl ClientBuilder {
         }
         if config.max_sse_event_bytes == 0 {
             return Err(Error::config("max sse event size must be positive"));
+        }
+        if let Some(problem) = config.webhook_limits.problem() {
+            return Err(Error::config(problem));
         }
         if let Some(url) = &config.webhook_public_url {
             let ok = reqwest::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
