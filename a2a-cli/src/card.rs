@@ -237,8 +237,11 @@ impl CardSummary {
         out.push_str(&format!(
             "{} {}  {}\n",
             paint(style::TITLE, "Agent card"),
-            self.name,
-            paint(style::DIM, format!("({} card{path}, {})", self.card_shape, self.source_url))
+            crate::sanitize::cell(&self.name),
+            paint(
+                style::DIM,
+                format!("({} card{path}, {})", self.card_shape, crate::sanitize::message(&self.source_url))
+            )
         ));
         let mut facts = Table::new(&["FIELD", "VALUE"]);
         facts.row([Cell::plain("description"), Cell::plain(self.description.clone())]);
@@ -288,7 +291,7 @@ impl CardSummary {
         if !self.conversion_losses.is_empty() {
             out.push_str(&format!("\n{}\n", paint(style::TITLE, "Not representable in 1.0")));
             for loss in &self.conversion_losses {
-                out.push_str(&format!("  {loss}\n"));
+                out.push_str(&format!("  {}\n", crate::sanitize::message(&loss.to_string())));
             }
         }
         if let Some(extended) = &self.extended_card {
@@ -428,8 +431,9 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         Err(e) => {
             let _ = writeln!(
                 err_out,
-                "error: the agent card at {} cannot be used\n  caused by: {e}",
-                discovered.source_url()
+                "error: the agent card at {} cannot be used\n  caused by: {}",
+                crate::sanitize::message(discovered.source_url()),
+                crate::sanitize::message(&e.to_string())
             );
             return ExitCode::FAILURE;
         }

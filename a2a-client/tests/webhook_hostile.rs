@@ -90,7 +90,8 @@ async fn an_authenticated_body_over_the_limit_is_refused_413_from_its_length() {
 
 #[tokio::test]
 async fn a_head_that_never_ends_is_cut_at_the_header_read_timeout() {
-    let limits = WebhookLimits { header_read_timeout: Duration::from_millis(300), ..WebhookLimits::default() };
+    let limits =
+        WebhookLimits { header_read_timeout: Duration::from_millis(300), ..WebhookLimits::default() };
     let receiver = PushReceiver::start(&config(limits)).await.unwrap();
     let mut stream = TcpStream::connect(receiver.local_addr()).await.unwrap();
     stream.write_all(b"POST /a2a/push/x HTTP/1.1\r\nhost: x\r\n").await.unwrap();

@@ -86,7 +86,10 @@ pub(crate) fn render(report: &AuditReport) -> String {
         .agents
         .iter()
         .filter(|a| !a.over_declares.is_empty())
-        .map(|a| format!("{} ({})", a.name.as_deref().unwrap_or(&a.url), outcome::list(a.over_declares)))
+        .map(|a| {
+            let name = crate::sanitize::cell(a.name.as_deref().unwrap_or(&a.url));
+            format!("{name} ({})", outcome::list(a.over_declares))
+        })
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));

@@ -525,7 +525,10 @@ pub mod fuzzing {
             map.append(header::AUTHORIZATION, header::HeaderValue::from_str(&bearer).expect("hex"));
         }
         if flags & 2 != 0 {
-            map.append(NOTIFICATION_TOKEN_HEADER, header::HeaderValue::from_str(registration.token()).expect("hex"));
+            map.append(
+                NOTIFICATION_TOKEN_HEADER,
+                header::HeaderValue::from_str(registration.token()).expect("hex"),
+            );
         }
         if flags & 4 != 0 {
             map.append(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));

@@ -122,7 +122,12 @@ fn make_room(connections: &mut Connections, cap: usize) -> bool {
     true
 }
 
-pub(super) async fn serve(listener: TcpListener, shared: Arc<Shared>, limits: WebhookLimits, stop: CancellationToken) {
+pub(super) async fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    limits: WebhookLimits,
+    stop: CancellationToken,
+) {
     let connections = Arc::new(Mutex::new(Connections::default()));
     let bodies = Arc::new(Semaphore::new(limits.max_bodies_in_flight));
     loop {
@@ -152,7 +157,8 @@ pub(super) async fn serve(listener: TcpListener, shared: Arc<Shared>, limits: We
             open.open.insert(id, Open { authenticated: authenticated.clone(), close: close.clone() });
             id
         };
-        let context = Arc::new(Context { shared: shared.clone(), authenticated, bodies: bodies.clone(), limits });
+        let context =
+            Arc::new(Context { shared: shared.clone(), authenticated, bodies: bodies.clone(), limits });
         let connections = connections.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
@@ -269,7 +275,11 @@ mod tests {
     fn limits_that_cannot_work_are_named() {
         assert!(WebhookLimits::default().problem().is_none());
         assert!(WebhookLimits { max_connections: 0, ..WebhookLimits::default() }.problem().is_some());
-        assert!(WebhookLimits { header_read_timeout: Duration::ZERO, ..WebhookLimits::default() }.problem().is_some());
+        assert!(
+            WebhookLimits { header_read_timeout: Duration::ZERO, ..WebhookLimits::default() }
+                .problem()
+                .is_some()
+        );
         assert!(WebhookLimits { max_header_bytes: 100, ..WebhookLimits::default() }.problem().is_some());
     }
 }
