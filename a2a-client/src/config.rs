@@ -29,6 +29,9 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default whole-request timeout for non-streaming calls: 120 s. `SendMessage` blocks until the task
 /// is terminal or interrupted unless `returnImmediately` is set, so this is long on purpose.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// Default bound on one operation's attempts all together (a call and its retries, or opening a stream
+/// and its retries): 150 s. [`DEFAULT_REQUEST_TIMEOUT`] bounds each attempt.
+pub const DEFAULT_OPERATION_DEADLINE: Duration = Duration::from_secs(150);
 /// Default SSE idle timeout: 60 s with no byte at all (the official Python server pings every 15 s).
 pub const DEFAULT_SSE_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_types::parse` accepts.
@@ -145,6 +148,7 @@ pub enum SuspectMarks {
 pub struct ClientConfig {
     pub(crate) connect_timeout: Duration,
     pub(crate) request_timeout: Duration,
+    pub(crate) operation_deadline: Duration,
     pub(crate) sse_idle_timeout: Duration,
     pub(crate) max_sse_event_bytes: usize,
     pub(crate) poll: PollCadence,
@@ -169,6 +173,7 @@ impl Default for ClientConfig {
         Self {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            operation_deadline: DEFAULT_OPERATION_DEADLINE,
             sse_idle_timeout: DEFAULT_SSE_IDLE_TIMEOUT,
             max_sse_event_bytes: DEFAULT_MAX_SSE_EVENT_BYTES,
             poll: PollCadence::default(),
@@ -200,6 +205,11 @@ impl ClientConfig {
     /// healthy stream may stay open far longer than any request.
     pub fn request_timeout(&self) -> Duration {
         self.request_timeout
+    }
+    /// Bound on one operation's attempts all together, retries and their backoff included
+    /// ([`DEFAULT_OPERATION_DEADLINE`]); each attempt is bounded by the request timeout as well.
+    pub fn operation_deadline(&self) -> Duration {
+        self.operation_deadline
     }
     /// Longest silence on an SSE stream ([`DEFAULT_SSE_IDLE_TIMEOUT`]).
     pub fn sse_idle_timeout(&self) -> Duration {
@@ -310,6 +320,13 @@ impl ClientBuilder {
     /// Sets the whole-request timeout of non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`] by default).
     pub fn request_timeout(mut self, bound: Duration) -> Self {
         self.config.request_timeout = bound;
+        self
+    }
+
+    /// Sets the bound on one operation's attempts all together ([`DEFAULT_OPERATION_DEADLINE`] by
+    /// default): a call, its retries and the waits between them end within it.
+    pub fn operation_deadline(mut self, bound: Duration) -> Self {
+        self.config.operation_deadline = bound;
         self
     }
 
@@ -451,6 +468,7 @@ impl ClientBuilder {
         let bounds = [
             ("connect timeout", config.connect_timeout),
             ("request timeout", config.request_timeout),
+            ("operation deadline", config.operation_deadline),
             ("sse idle timeout", config.sse_idle_timeout),
             ("unobservable bound", config.unobservable_bound),
             ("task deadline", config.task_deadline),

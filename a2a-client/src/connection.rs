@@ -193,16 +193,20 @@ impl AgentConnection {
         params: &P,
     ) -> Result<T, Error> {
         let params = to_json(params)?;
+        let id = jsonrpc::new_id();
         let value = self
             .endpoint()
-            .retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), Some(params.clone())))
+            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), Some(params.clone())))
             .await?;
         read(what, value)
     }
 
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
-        self.endpoint().retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), params.clone())).await
+        let id = jsonrpc::new_id();
+        self.endpoint()
+            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), params.clone()))
+            .await
     }
 
     /// An HTTP+JSON call, retried on transport faults.
