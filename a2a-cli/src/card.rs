@@ -438,7 +438,26 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             return ExitCode::FAILURE;
         }
     };
-    match output::write_report(out, args.json, &summary, CardSummary::render) {
+    // The card is shown whatever it offers, but a card none of whose interfaces the client would
+    // contact (a `file://` URL, a metadata address) cannot be used, as `a2a audit` says too.
+    let policy = client.config().url_policy();
+    let refusals: Vec<String> = summary
+        .interfaces
+        .iter()
+        .filter_map(|i| policy.check_relative(&summary.source_url, &i.url).err().map(|e| e.to_string()))
+        .collect();
+    let unusable = !summary.interfaces.is_empty() && refusals.len() == summary.interfaces.len();
+    let written = output::write_report(out, args.json, &summary, CardSummary::render);
+    if unusable {
+        let _ = writeln!(
+            err_out,
+            "error: the agent card at {} offers no interface this client would contact\n  caused by: {}",
+            crate::sanitize::message(&summary.source_url),
+            crate::sanitize::message(&refusals[0])
+        );
+        return ExitCode::FAILURE;
+    }
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

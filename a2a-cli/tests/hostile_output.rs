@@ -59,3 +59,18 @@ async fn fifty_thousand_unknown_interfaces_give_a_bounded_error() {
     assert!(said.len() < 20_000, "audit: {} bytes of output", said.len());
     assert!(said.lines().all(|l| l.chars().count() < 2_400), "audit: a line past the message cut");
 }
+
+#[tokio::test]
+async fn a_card_whose_only_interface_is_a_file_url_is_refused_by_card_as_by_audit() {
+    let base = serve_card_json(json!({
+        "name": "local-file", "description": "", "version": "1", "skills": [], "capabilities": {},
+        "supportedInterfaces": [{"url": "file:///etc/passwd", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"]
+    }))
+    .await;
+    let output = a2a(&["card", &base]).await;
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(stderr(&output).contains("only http and https"), "{}", stderr(&output));
+    let output = a2a(&["audit", &base]).await;
+    assert_ne!(output.status.code(), Some(0), "{}", stdout(&output));
+}

@@ -162,6 +162,7 @@ pub struct ClientConfig {
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) webhook_limits: crate::webhook::WebhookLimits,
+    pub(crate) url_policy: crate::url_policy::UrlPolicy,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: usize,
     pub(crate) card_signature_policy: CardSignaturePolicy,
@@ -187,6 +188,7 @@ impl Default for ClientConfig {
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
             webhook_limits: crate::webhook::WebhookLimits::default(),
+            url_policy: crate::url_policy::UrlPolicy::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             card_signature_policy: CardSignaturePolicy::Ignore,
@@ -264,6 +266,12 @@ impl ClientConfig {
     /// 64 connections, 5 s for a request head, 10 s for a body, 8 MiB bodies, 4 bodies in flight).
     pub fn webhook_limits(&self) -> crate::webhook::WebhookLimits {
         self.webhook_limits
+    }
+    /// Where card-fetch redirects may lead and which addresses card URLs may name
+    /// ([`UrlPolicy::default`](crate::url_policy::UrlPolicy): same-origin redirects, link-local and
+    /// metadata addresses refused, loopback and private ranges allowed).
+    pub fn url_policy(&self) -> crate::url_policy::UrlPolicy {
+        self.url_policy
     }
     /// `User-Agent` header value (`a2a-client-rs/<version>`).
     pub fn user_agent(&self) -> &str {
@@ -410,6 +418,13 @@ impl ClientBuilder {
     /// [`WebhookLimits`](crate::webhook::WebhookLimits) for the defaults and the memory they bound).
     pub fn webhook_limits(mut self, limits: crate::webhook::WebhookLimits) -> Self {
         self.config.webhook_limits = limits;
+        self
+    }
+
+    /// Sets the URL policy: card redirects and the addresses card URLs may name (see
+    /// [`url_policy`](crate::url_policy)).
+    pub fn url_policy(mut self, policy: crate::url_policy::UrlPolicy) -> Self {
+        self.config.url_policy = policy;
         self
     }
 

@@ -107,8 +107,15 @@ impl Client {
             .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
             .cloned()
         else {
-            let listed: Vec<String> =
-                offered.iter().map(|i| format!("{} over {}", i.protocol_version, i.binding)).collect();
+            // At most ten are named: a card can list any number.
+            let mut listed: Vec<String> = offered
+                .iter()
+                .take(10)
+                .map(|i| format!("{} over {}", i.protocol_version, i.binding))
+                .collect();
+            if offered.len() > 10 {
+                listed.push(format!("and {} more", offered.len() - 10));
+            }
             return Err(Error::config(format!(
                 "the agent offers no interface this client speaks (offered: {})",
                 listed.join(", ")

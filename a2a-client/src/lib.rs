@@ -40,6 +40,7 @@ pub mod task;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
+pub mod url_policy;
 pub mod webhook;
 
 pub use a2a_typestate::{

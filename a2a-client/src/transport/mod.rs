@@ -121,6 +121,7 @@ impl Endpoint {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(Error::config(format!("interface url must be http or https, not {}", url.scheme())));
         }
+        client.config().url_policy().check_url(&url)?;
         let held = client.auth();
         let requirements = crate::auth::select::requirements_for(card.card(), skill)?;
         let selection = crate::auth::select::select(
