@@ -152,7 +152,11 @@ async fn webhook_idle() {
     let mut ready = String::new();
     if let Some(out) = attacker.stdout.take() {
         use tokio::io::AsyncBufReadExt;
-        let _ = tokio::time::timeout(Duration::from_secs(20), tokio::io::BufReader::new(out).read_line(&mut ready)).await;
+        let _ = tokio::time::timeout(
+            Duration::from_secs(20),
+            tokio::io::BufReader::new(out).read_line(&mut ready),
+        )
+        .await;
     }
     let started = Instant::now();
     let status = client
@@ -164,7 +168,8 @@ async fn webhook_idle() {
         .send()
         .await
         .map(|r| r.status().as_u16());
-    let arrived = matches!(receiver.next_callback(&task, Duration::from_secs(10)).await, Ok(PushArrival::Delivered(_)));
+    let arrived =
+        matches!(receiver.next_callback(&task, Duration::from_secs(10)).await, Ok(PushArrival::Delivered(_)));
     let open = memory::open_files().unwrap_or(0);
     let _ = attacker.kill().await;
     report(

@@ -14,7 +14,7 @@ use crate::{Error, EventStream, StreamEnd};
 /// Where a turn's updates come from.
 enum Source {
     /// A `SendStreamingMessage` or `SubscribeToTask` stream.
-    Stream(EventStream, Call),
+    Stream(Box<EventStream>, Call),
     /// `GetTask` at the card's cadence or the client's bounded one.
     Poll,
 }
@@ -48,7 +48,7 @@ impl Session {
             }
         };
         self.push_accepted(handle);
-        self.pump(handle, Source::Stream(stream, Call::SendStreamingMessage)).await
+        self.pump(handle, Source::Stream(Box::new(stream), Call::SendStreamingMessage)).await
     }
 
     /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` until the turn
@@ -87,7 +87,7 @@ impl Session {
         let call = Call::SubscribeToTask;
         let opening = self.conn.resubscribe(&task);
         match self.within_bound(handle, opening).await? {
-            Ok(stream) => self.pump(handle, Source::Stream(stream, call)).await,
+            Ok(stream) => self.pump(handle, Source::Stream(Box::new(stream), call)).await,
             Err(error) => Err(self.observe_error(handle, call, error)),
         }
     }
@@ -198,7 +198,7 @@ impl Session {
                                     self.round_trip();
                                     let opening = self.conn.resubscribe(&task);
                                     match self.within_bound(handle, opening).await? {
-                                        Ok(stream) => source = Source::Stream(stream, Call::SubscribeToTask),
+                                        Ok(stream) => source = Source::Stream(Box::new(stream), Call::SubscribeToTask),
                                         // Still failing, or nothing left to follow (the task ended): poll.
                                         Err(error) => {
                                             let _ = self.observe_error(handle, Call::SubscribeToTask, error);
