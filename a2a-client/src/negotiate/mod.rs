@@ -1,7 +1,7 @@
 //! Negotiation: run a task on the path the caller depends on, verify each card claim at the first
 //! transition that exercises it, and act on a refusal exactly as the design note says.
 //!
-//! [`Client::run_task`] is the dynamic driver over the calls of a [`DynTask`](crate::DynTask): the
+//! [`Client::run_task`] is the dynamic driver over the calls of a [`DynTask`]: the
 //! same calls a typed [`Task`](crate::Task) makes, chosen at run time from what the caller depends
 //! on and what the card claims. It
 //! 1. sends an agent that is **capability-suspect** (a mark in the [`DiscoveryCache`](crate::DiscoveryCache)
