@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_bench::fixtures;
-use a2a_client::sse::{SseLimits, SseStream};
-use a2a_types::jsonrpc::JsonRpcResponse;
-use a2a_types::{AgentCard, StreamResponse, parse};
 use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, ExchangeModes, Observed};
+use a2a_typestate_client::sse::{SseLimits, SseStream};
+use a2a_typestate_types::jsonrpc::JsonRpcResponse;
+use a2a_typestate_types::{AgentCard, StreamResponse, parse};
 use bytes::Bytes;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use futures::StreamExt;
@@ -24,11 +24,11 @@ fn card(c: &mut Criterion) {
     group.bench_function("serde_json::Value (floor)", |b| {
         b.iter(|| serde_json::from_slice::<Value>(black_box(bytes)).map(|v| v.is_object()))
     });
-    group.bench_function("a2a_types::AgentCard", |b| {
+    group.bench_function("a2a_typestate_types::AgentCard", |b| {
         b.iter(|| parse::from_slice::<AgentCard>(black_box(bytes)).map(|card| card.skills.len()))
     });
-    group.bench_function("a2a_types::v03::read_any_card (discovery)", |b| {
-        b.iter(|| a2a_types::v03::read_any_card(black_box(bytes)).map(|(shape, _)| shape))
+    group.bench_function("a2a_typestate_types::v03::read_any_card (discovery)", |b| {
+        b.iter(|| a2a_typestate_types::v03::read_any_card(black_box(bytes)).map(|(shape, _)| shape))
     });
     group.finish();
 }
@@ -98,12 +98,13 @@ fn sse_framing(c: &mut Criterion) {
     group.bench_function("blank-line split (floor)", |b| {
         b.iter(|| assert_eq!(split_frames(black_box(&chunks)), EVENTS))
     });
-    group.bench_function("a2a_client::SseStream", |b| {
+    group.bench_function("a2a_typestate_client::SseStream", |b| {
         b.iter_batched(
             || chunks.clone(),
             |chunks| {
                 runtime.block_on(async {
-                    let body = futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_client::Error>));
+                    let body =
+                        futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
                     let mut events = SseStream::new(body, SseLimits::default());
                     let mut n = 0;
                     while let Some(event) = events.next().await {
@@ -115,12 +116,13 @@ fn sse_framing(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("a2a_client::SseStream + JsonRpcResponse<StreamResponse>", |b| {
+    group.bench_function("a2a_typestate_client::SseStream + JsonRpcResponse<StreamResponse>", |b| {
         b.iter_batched(
             || chunks.clone(),
             |chunks| {
                 runtime.block_on(async {
-                    let body = futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_client::Error>));
+                    let body =
+                        futures::stream::iter(chunks.into_iter().map(Ok::<_, a2a_typestate_client::Error>));
                     let mut events = SseStream::new(body, SseLimits::default());
                     let mut n = 0;
                     while let Some(Ok(event)) = events.next().await {

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use a2a_client::{AgentConnection, Client};
-use a2a_types::{Message, SendMessageRequest, StreamResponse};
 use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
+use a2a_typestate_client::{AgentConnection, Client};
+use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
@@ -26,7 +26,7 @@ use crate::memory;
 pub enum ClientKind {
     /// Hand-written `reqwest` + `serde_json::Value` ([`crate::floor`]).
     Floor,
-    /// `a2a_client::AgentConnection`: typed requests and events, bounded SSE, retries.
+    /// `a2a_typestate_client::AgentConnection`: typed requests and events, bounded SSE, retries.
     Sdk,
     /// As [`ClientKind::Sdk`], and every answer and event fed to the typestate verifier
     /// (`DynTask::observe`), settled once per task: the full claim-checking path.
@@ -113,7 +113,7 @@ pub enum DriveError {
     Options(String),
     /// The SDK reported an error.
     #[error("a2a-client call failed")]
-    Sdk(#[from] a2a_client::Error),
+    Sdk(#[from] a2a_typestate_client::Error),
     /// A hand-written request failed.
     #[error("hand-written call failed")]
     Floor(#[from] FloorError),

@@ -86,8 +86,8 @@ pub fn sse_body(events: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::jsonrpc::JsonRpcResponse;
-    use a2a_types::{AgentCard, StreamResponse, TaskState, parse};
+    use a2a_typestate_types::jsonrpc::JsonRpcResponse;
+    use a2a_typestate_types::{AgentCard, StreamResponse, TaskState, parse};
 
     #[test]
     fn recorded_fixtures_parse_as_the_sdk_types() {

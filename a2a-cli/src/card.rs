@@ -1,12 +1,12 @@
 //! `a2a card URL`: fetch an agent's card, validate it, and show what it offers and claims.
 //!
 //! ```
-//! use a2a_cli::card::CardSummary;
+//! use a2a_typestate_cli::card::CardSummary;
 //! use a2a_testkit::{Capabilities, ScriptedAgent};
 //! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let agent = ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await?;
 //!
-//! let client = a2a_client::Client::builder().build()?;
+//! let client = a2a_typestate_client::Client::builder().build()?;
 //! let summary = CardSummary::of(&client.discover(&agent.base_url()).await?)?;
 //! assert_eq!(summary.claims.streaming, Some(true));
 //! assert_eq!(summary.protocol_versions, ["1.0"]);
@@ -17,11 +17,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use a2a_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
-use a2a_client::{Client, DiscoveredCard, Error, WellKnownPath};
-use a2a_types::discovery::{ProtocolVersion, offered_interfaces};
-use a2a_types::v03::CardShape;
 use a2a_typestate::{Capability, CardClaims, Deployment};
+use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
+use a2a_typestate_client::{Client, DiscoveredCard, Error, WellKnownPath};
+use a2a_typestate_types::discovery::{ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::v03::CardShape;
 use serde::Serialize;
 
 use crate::cli::CardArgs;
@@ -169,9 +169,9 @@ impl CardSummary {
     /// Summarises a discovered card.
     ///
     /// # Errors
-    /// A [`a2a_types::parse::ParseError`] naming the path when the card offers no usable interface
+    /// A [`a2a_typestate_types::parse::ParseError`] naming the path when the card offers no usable interface
     /// (no `supportedInterfaces` nor 0.3 `url`, or an interface without url or binding).
-    pub fn of(discovered: &DiscoveredCard) -> Result<Self, a2a_types::parse::ParseError> {
+    pub fn of(discovered: &DiscoveredCard) -> Result<Self, a2a_typestate_types::parse::ParseError> {
         let offered = offered_interfaces(discovered.json())?;
         let mut versions: Vec<ProtocolVersion> = Vec::new();
         for interface in &offered {

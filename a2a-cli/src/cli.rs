@@ -3,7 +3,7 @@
 //! ```
 //! use std::time::Duration;
 //!
-//! use a2a_cli::cli::{Cli, Command};
+//! use a2a_typestate_cli::cli::{Cli, Command};
 //! use clap::Parser;
 //!
 //! let cli = Cli::parse_from(["a2a", "audit", "--json", "--push-arrival-bound", "500ms", "http://agent"]);

@@ -2,20 +2,22 @@
 //! from the command line itself (where they would sit in shell history and process lists).
 //!
 //! ```
-//! use a2a_cli::credentials::CredentialArgs;
+//! use a2a_typestate_cli::credentials::CredentialArgs;
 //!
-//! assert!(CredentialArgs::default().apply(a2a_client::Client::builder()).unwrap().build().is_ok());
+//! assert!(CredentialArgs::default().apply(a2a_typestate_client::Client::builder()).unwrap().build().is_ok());
 //!
 //! // A variable that is not set is named, never guessed at.
 //! let missing = CredentialArgs { api_key_env: Some("DOC_NOT_SET_ANYWHERE".into()), ..CredentialArgs::default() };
-//! let err = missing.apply(a2a_client::Client::builder()).unwrap_err();
+//! let err = missing.apply(a2a_typestate_client::Client::builder()).unwrap_err();
 //! assert_eq!(err, "--api-key-env: environment variable DOC_NOT_SET_ANYWHERE is not set");
 //! ```
 
 use std::path::PathBuf;
 
-use a2a_client::ClientBuilder;
-use a2a_client::auth::{ApiKey, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret};
+use a2a_typestate_client::ClientBuilder;
+use a2a_typestate_client::auth::{
+    ApiKey, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
+};
 use clap::Args;
 use serde::Deserialize;
 
@@ -62,7 +64,7 @@ fn env_secret(flag: &str, name: &str) -> Result<Secret, String> {
 }
 
 /// The message of a configuration error without its "invalid configuration" prefix.
-fn config_message(err: &a2a_client::Error) -> String {
+fn config_message(err: &a2a_typestate_client::Error) -> String {
     let shown = err.to_string();
     shown.strip_prefix("invalid configuration: ").unwrap_or(&shown).to_owned()
 }

@@ -21,8 +21,8 @@
 //! let agents = tokio::runtime::Runtime::new()?;
 //! let agent = agents.block_on(a2a_testkit::ScriptedAgent::builder().name("weather").spawn())?;
 //!
-//! let cli = a2a_cli::cli::Cli::parse_from(["a2a", "card", &agent.base_url()]);
-//! assert_eq!(a2a_cli::run(cli), ExitCode::SUCCESS);
+//! let cli = a2a_typestate_cli::cli::Cli::parse_from(["a2a", "card", &agent.base_url()]);
+//! assert_eq!(a2a_typestate_cli::run(cli), ExitCode::SUCCESS);
 //! # Ok(()) }
 //! ```
 #![deny(missing_docs, missing_debug_implementations)]

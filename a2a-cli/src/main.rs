@@ -5,5 +5,5 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    a2a_cli::run(a2a_cli::cli::Cli::parse())
+    a2a_typestate_cli::run(a2a_typestate_cli::cli::Cli::parse())
 }

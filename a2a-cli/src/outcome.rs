@@ -1,22 +1,22 @@
 //! How one task ended, reduced to what the reports count: completed, completed single-shot because
 //! the agent was suspect, completed through the fallback, or failed with a reason. Every result of
-//! [`Client::run_task`](a2a_client::Client::run_task) maps to exactly one of them, so no task is lost
+//! [`Client::run_task`](a2a_typestate_client::Client::run_task) maps to exactly one of them, so no task is lost
 //! from the totals.
 //!
 //! ```
-//! use a2a_cli::outcome::{Ending, TaskRecord};
+//! use a2a_typestate_cli::outcome::{Ending, TaskRecord};
 //!
 //! // An error is a failure with its reason, never a lost task.
-//! let error = a2a_client::Client::builder().request_timeout(std::time::Duration::ZERO).build().unwrap_err();
+//! let error = a2a_typestate_client::Client::builder().request_timeout(std::time::Duration::ZERO).build().unwrap_err();
 //! let failed = TaskRecord::from_result(&Err(error));
 //! assert!(matches!(&failed.ending, Ending::Failed(reason) if reason.contains("request timeout")));
 //! assert!(!failed.was_refused());
 //! ```
 
-use a2a_client::negotiate::{TaskOutcome, TaskPath};
-use a2a_client::{AgentCardLifecycleViolation, Error};
-use a2a_types::TaskState;
 use a2a_typestate::{Capability, CapabilitySet};
+use a2a_typestate_client::negotiate::{TaskOutcome, TaskPath};
+use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
+use a2a_typestate_types::TaskState;
 use serde::Serialize;
 
 use crate::errors;
@@ -154,14 +154,14 @@ mod tests {
         // A port nobody listens on: the discovery fails with a transport error naming the URL.
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
         let url = format!("http://127.0.0.1:{port}");
-        let once = a2a_client::RetryPolicy::new(
+        let once = a2a_typestate_client::RetryPolicy::new(
             1,
             std::time::Duration::from_millis(1),
             std::time::Duration::from_millis(1),
             1.0,
         )
         .unwrap();
-        let client = a2a_client::Client::builder().retry_policy(once).build().unwrap();
+        let client = a2a_typestate_client::Client::builder().retry_policy(once).build().unwrap();
         let err: Error = client.discover(&url).await.unwrap_err();
         let record = TaskRecord::from_result(&Err(err));
         let Ending::Failed(reason) = &record.ending else { panic!("an error is a failure: {record:?}") };

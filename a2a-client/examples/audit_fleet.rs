@@ -2,12 +2,12 @@
 //! every agent and catches the three that over-declare; the second batch sends the suspects
 //! single-shot at once, so no round trip is wasted on them.
 //!
-//! Run with `cargo run -p a2a-client --example audit_fleet`.
+//! Run with `cargo run -p a2a-typestate-client --example audit_fleet`.
 
-use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_client::{Capability, Client, Error};
 use a2a_testkit::fleet::{Honesty, demo_fleet};
-use a2a_types::Message;
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::{Capability, Client, Error};
+use a2a_typestate_types::Message;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

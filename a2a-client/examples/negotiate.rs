@@ -1,12 +1,12 @@
 //! Negotiate tasks with three embedded agents: one honest streamer, one whose card over-declares
 //! streaming (the artifact only comes through `GetTask`), and the same liar again, now suspect.
 //!
-//! Run with `cargo run -p a2a-client --example negotiate`.
+//! Run with `cargo run -p a2a-typestate-client --example negotiate`.
 
-use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_client::{Capability, Client};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::Message;
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::{Capability, Client};
+use a2a_typestate_types::Message;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

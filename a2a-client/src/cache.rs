@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{AgentBaseUrl, Capability, DiscoveryCache};
+//! use a2a_typestate_client::{AgentBaseUrl, Capability, DiscoveryCache};
 //!
 //! let (cache, clock) = DiscoveryCache::with_manual_clock(Duration::from_secs(300), Duration::from_secs(60));
 //! let agent = AgentBaseUrl::parse("http://agent.example")?;
@@ -15,7 +15,7 @@
 //! assert_eq!(cache.is_suspect(&agent).map(|m| m.capability()), Some(Capability::Streaming));
 //! clock.advance(Duration::from_secs(61));
 //! assert!(cache.is_suspect(&agent).is_none());
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 use std::collections::{BTreeMap, HashMap};

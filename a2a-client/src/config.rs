@@ -5,14 +5,14 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::Client;
+//! use a2a_typestate_client::Client;
 //!
 //! let client = Client::builder()
 //!     .connect_timeout(Duration::from_secs(2))
 //!     .sse_idle_timeout(Duration::from_secs(30))
 //!     .build()?;
 //! assert_eq!(client.config().sse_idle_timeout(), Duration::from_secs(30));
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -34,8 +34,8 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
 pub const DEFAULT_OPERATION_DEADLINE: Duration = Duration::from_secs(150);
 /// Default SSE idle timeout: 60 s with no byte at all (the official Python server pings every 15 s).
 pub const DEFAULT_SSE_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
-/// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_types::parse` accepts.
-pub const DEFAULT_MAX_SSE_EVENT_BYTES: usize = a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
+/// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_typestate_types::parse` accepts.
+pub const DEFAULT_MAX_SSE_EVENT_BYTES: usize = a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
 /// Default first `GetTask` poll delay: 500 ms.
 pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
 /// Default factor each poll delay grows by: 2.

@@ -11,11 +11,11 @@
 //! [`Client::connect`] that lists what was offered.
 //!
 //! ```no_run
-//! use a2a_client::Client;
-//! use a2a_types::{Message, SendMessageRequest};
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_types::{Message, SendMessageRequest};
 //! use futures::StreamExt;
 //!
-//! # async fn demo() -> Result<(), a2a_client::Error> {
+//! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let client = Client::builder().build()?;
 //! let agent = client.connect("http://localhost:9999").await?;
 //! let mut events = agent.send_streaming_message(SendMessageRequest::new(Message::user_text("m1", "hi"))).await?;
@@ -34,11 +34,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::discovery::{
+use a2a_typestate_types::discovery::{
     OfferedInterface, ProtocolBinding, ProtocolVersion, offered_interfaces, select_interface,
 };
-use a2a_types::jsonrpc::Method;
-use a2a_types::{
+use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
     ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
     TaskId, v03,

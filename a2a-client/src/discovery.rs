@@ -10,8 +10,8 @@
 //! `http://host/agents/a` is asked at `http://host/agents/a/.well-known/agent-card.json`.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), a2a_client::Error> {
-//! let client = a2a_client::Client::builder().build()?;
+//! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
+//! let client = a2a_typestate_client::Client::builder().build()?;
 //! let card = client.discover("https://agent.example").await?;
 //! println!("{} from {}", card.card().name, card.source_url());
 //! # Ok(()) }
@@ -21,10 +21,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::AgentCard;
-use a2a_types::parse::{self, ParseError, ParseErrorKind};
-use a2a_types::v03::{CardShape, ConversionLoss};
 use a2a_typestate::{CardClaims, Deployment};
+use a2a_typestate_types::AgentCard;
+use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind};
+use a2a_typestate_types::v03::{CardShape, ConversionLoss};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -37,7 +37,7 @@ use crate::{Error, Metrics};
 pub const AGENT_CARD_PATH: &str = ".well-known/agent-card.json";
 /// The card path of protocol 0.2.x, tried when the current one is absent.
 pub const LEGACY_AGENT_CARD_PATH: &str = ".well-known/agent.json";
-/// Largest card accepted: `a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
+/// Largest card accepted: `a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
 pub const MAX_CARD_BYTES: usize = parse::DEFAULT_MAX_DOCUMENT_BYTES;
 
 /// An agent's base URL, normalised (http or https, no query, fragment, user info or trailing slash):
@@ -143,7 +143,7 @@ impl DiscoveredCard {
     /// an object, or not a valid 1.0 or 0.3 card.
     pub fn from_bytes(raw: Bytes, source_url: &str, path: WellKnownPath) -> Result<Self, Error> {
         let bad = |e| Error::bad_input("agent card", e).with_url(source_url);
-        let (shape, converted) = a2a_types::v03::read_any_card(&raw).map_err(bad)?;
+        let (shape, converted) = a2a_typestate_types::v03::read_any_card(&raw).map_err(bad)?;
         let json: Value = parse::from_slice(&raw).map_err(bad)?;
         let card = converted.value;
         let document = CardDocument {

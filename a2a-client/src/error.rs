@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{Client, ErrorKind};
+//! use a2a_typestate_client::{Client, ErrorKind};
 //!
 //! // Errors come only from the client's own calls (their constructors are private to the crate).
 //! let err = Client::builder().request_timeout(Duration::ZERO).build().unwrap_err();
@@ -19,8 +19,8 @@
 
 use std::fmt;
 
-use a2a_types::parse::ParseError;
 use a2a_typestate::{AgentCardLifecycleViolation, LifecycleFault};
+use a2a_typestate_types::parse::ParseError;
 
 pub use crate::protocol_error::ProtocolError;
 
@@ -367,7 +367,7 @@ impl Error {
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = f.debug_struct("a2a_client::Error");
+        let mut s = f.debug_struct("a2a_typestate_client::Error");
         s.field("kind", &self.kind());
         if let Some(url) = &self.inner.url {
             s.field("url", url);
@@ -426,8 +426,8 @@ impl From<reqwest::Error> for Error {
         if response_head_too_large(&error) {
             // Not a reset: the agent answered, with more headers than the client reads. Sending again
             // gets the same answer, so it is bad input, not retried.
-            let problem = a2a_types::parse::ParseError::new(
-                a2a_types::parse::ParseErrorKind::TooLarge,
+            let problem = a2a_typestate_types::parse::ParseError::new(
+                a2a_typestate_types::parse::ParseErrorKind::TooLarge,
                 "",
                 "the response head (status line and headers) is over the http client's limit",
             );
@@ -500,7 +500,7 @@ pub(crate) fn redact_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::parse::ParseErrorKind;
+    use a2a_typestate_types::parse::ParseErrorKind;
     use std::error::Error as _;
 
     #[test]

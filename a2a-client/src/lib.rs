@@ -10,14 +10,14 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{Client, ErrorKind};
+//! use a2a_typestate_client::{Client, ErrorKind};
 //!
 //! let client = Client::builder().push_arrival_bound(Duration::from_secs(10)).build()?;
 //! assert_eq!(client.config().push_arrival_bound(), Duration::from_secs(10));
 //!
 //! let err = Client::builder().request_timeout(Duration::ZERO).build().unwrap_err();
 //! assert_eq!(err.kind(), ErrorKind::Config);
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]

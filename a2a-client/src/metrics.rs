@@ -5,7 +5,7 @@
 //! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out.
 //!
 //! ```
-//! use a2a_client::{Capability, Metrics};
+//! use a2a_typestate_client::{Capability, Metrics};
 //!
 //! let metrics = Metrics::default();
 //! metrics.record_request("http://agent.example");

@@ -7,7 +7,7 @@
 //! the binding does not carry it, so callers can match on [`ProtocolError::code`] whatever the binding.
 //!
 //! ```
-//! use a2a_client::ProtocolError;
+//! use a2a_typestate_client::ProtocolError;
 //! use serde_json::json;
 //!
 //! let rest = json!({"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "no streaming",
@@ -17,12 +17,12 @@
 //! assert_eq!(err.code(), Some(ProtocolError::UNSUPPORTED_OPERATION));
 //! assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
 //! ```
-// The code <-> reason table is `a2a_types::error::A2aErrorCode`'s. Reading stays lenient here (any
+// The code <-> reason table is `a2a_typestate_types::error::A2aErrorCode`'s. Reading stays lenient here (any
 // entry with a `reason` counts, with or without `@type`), since this is what a caller will be shown.
 
 use std::fmt;
 
-use a2a_types::error::A2aErrorCode;
+use a2a_typestate_types::error::A2aErrorCode;
 use serde_json::Value;
 
 /// An A2A error answered by the agent.

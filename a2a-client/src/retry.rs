@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::{Client, RetryPolicy};
+//! use a2a_typestate_client::{Client, RetryPolicy};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! // A port nobody listens on: every attempt is a connect fault, retried until the budget is spent.

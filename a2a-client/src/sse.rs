@@ -13,7 +13,7 @@
 //! so cancels the request.
 //!
 //! ```
-//! use a2a_client::sse::{SseLimits, SseStream};
+//! use a2a_typestate_client::sse::{SseLimits, SseStream};
 //! use bytes::Bytes;
 //! use futures::StreamExt;
 //!
@@ -35,7 +35,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 use bytes::Bytes;
 use futures::stream::{BoxStream, Stream, StreamExt};
 use tokio::time::{Instant, Sleep};

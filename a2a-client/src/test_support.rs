@@ -3,14 +3,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{AgentCard, TaskId, TaskState};
 use a2a_typestate::{
     AgentCardLifecycleViolation, Bounds, Call, CapabilitySet, CardClaims, Channel, Deployment, ExchangeModes,
     LifecycleFault, Observed, Verifier,
 };
+use a2a_typestate_types::{AgentCard, TaskId, TaskState};
 
 fn verifier(capabilities: &str, depends_on: CapabilitySet) -> Verifier {
-    let card: AgentCard = a2a_types::parse::from_str(&format!(
+    let card: AgentCard = a2a_typestate_types::parse::from_str(&format!(
         r#"{{"name":"liar","description":"d","version":"1","supportedInterfaces":[{{"url":"http://a.example",
         "protocolBinding":"JSONRPC","protocolVersion":"1.0"}}],"capabilities":{capabilities},
         "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}}"#

@@ -17,7 +17,7 @@
 //! (use a resolver or a proxy that enforces the same rule when that matters).
 //!
 //! ```
-//! use a2a_client::url_policy::{AddressPolicy, UrlPolicy};
+//! use a2a_typestate_client::url_policy::{AddressPolicy, UrlPolicy};
 //!
 //! let policy = UrlPolicy::default();
 //! assert!(policy.check("http://127.0.0.1:8080/a2a").is_ok());

@@ -3,10 +3,10 @@
 
 mod auth_common;
 
-use a2a_client::auth::{BearerToken, Credentials, Secret};
-use a2a_client::{Capability, ErrorKind};
 use a2a_testkit::{Capabilities, Guard, ScriptedAgent};
 use a2a_typestate::Deployment;
+use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
+use a2a_typestate_client::{Capability, ErrorKind};
 
 use auth_common::*;
 
@@ -43,5 +43,8 @@ async fn an_extended_card_refused_keeps_the_public_card_and_says_why() {
     let wrong = client(Credentials::new().with(BearerToken::new(Secret::new("tok-wrong"))));
     let connection = wrong.connect(&agent.base_url()).await.unwrap();
     assert!(!connection.uses_extended_card());
-    assert_eq!(connection.extended_card_error().map(a2a_client::Error::kind), Some(ErrorKind::Auth));
+    assert_eq!(
+        connection.extended_card_error().map(a2a_typestate_client::Error::kind),
+        Some(ErrorKind::Auth)
+    );
 }

@@ -6,8 +6,8 @@ mod auth_common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_client::ErrorKind;
-use a2a_client::auth::{ClientAuthentication, Credentials, OAuth2ClientCredentials, Secret};
+use a2a_typestate_client::ErrorKind;
+use a2a_typestate_client::auth::{ClientAuthentication, Credentials, OAuth2ClientCredentials, Secret};
 
 use auth_common::*;
 

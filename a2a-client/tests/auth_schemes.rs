@@ -3,10 +3,10 @@
 
 mod auth_common;
 
-use a2a_client::auth::{ApiKey, BasicAuth, BearerToken, Credentials, Secret};
-use a2a_client::{AgentBaseUrl, ErrorKind};
 use a2a_testkit::{Guard, KeyLocation};
-use a2a_types::Message;
+use a2a_typestate_client::auth::{ApiKey, BasicAuth, BearerToken, Credentials, Secret};
+use a2a_typestate_client::{AgentBaseUrl, ErrorKind};
+use a2a_typestate_types::Message;
 
 use auth_common::*;
 
@@ -149,7 +149,7 @@ async fn an_auth_failure_in_a_negotiated_run_is_no_refusal_and_no_suspect_mark()
         .run_task(
             &agent.base_url(),
             Message::user_text("m1", "hi"),
-            &a2a_client::negotiate::Negotiation::default(),
+            &a2a_typestate_client::negotiate::Negotiation::default(),
         )
         .await
         .unwrap_err();

@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::auth::{
+use a2a_testkit::{Guard, RunningAgent, ScriptedAgent, TestPki};
+use a2a_typestate_client::auth::{
     BearerToken, ClientIdentity, Credentials, Interceptor, RequestContext, ResponseInfo, Secret,
 };
-use a2a_client::{ErrorKind, RetryPolicy};
-use a2a_testkit::{Guard, RunningAgent, ScriptedAgent, TestPki};
+use a2a_typestate_client::{ErrorKind, RetryPolicy};
 use futures::future::BoxFuture;
 
 use auth_common::*;
@@ -41,7 +41,8 @@ async fn mutual_tls_without_a_client_identity_fails_at_connect_and_a_foreign_one
     let root = || reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
     // The TLS server asks every connection for a certificate, so without one even discovery
     // fails; with the card cached by a client that has one, connect itself names the mtls scheme.
-    let shared_cache = a2a_client::DiscoveryCache::new(Duration::from_secs(60), Duration::from_secs(60));
+    let shared_cache =
+        a2a_typestate_client::DiscoveryCache::new(Duration::from_secs(60), Duration::from_secs(60));
     let with_identity = builder()
         .add_root_certificate(root())
         .client_identity(ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap())
@@ -116,7 +117,7 @@ impl Interceptor for Recorder {
         &'a self,
         request: &'a mut reqwest::Request,
         context: &'a RequestContext<'a>,
-    ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
+    ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
         self.before.fetch_add(1, Ordering::Relaxed);
         let credentials_attached = request.headers().contains_key("authorization");
         request.headers_mut().insert(
@@ -151,7 +152,7 @@ async fn interceptors_run_after_the_auth_layer_and_see_status_and_timing() {
             &'a self,
             request: &'a mut reqwest::Request,
             context: &'a RequestContext<'a>,
-        ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
+        ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
             self.0.before(request, context)
         }
         fn after(&self, response: &ResponseInfo<'_>) {

@@ -5,9 +5,11 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::{Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath};
-use a2a_types::v03::CardShape;
 use a2a_typestate::Deployment;
+use a2a_typestate_client::{
+    Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath,
+};
+use a2a_typestate_types::v03::CardShape;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};

@@ -3,7 +3,7 @@
 use std::error::Error as _;
 use std::time::Duration;
 
-use a2a_client::{Error, ErrorKind, TransportFault};
+use a2a_typestate_client::{Error, ErrorKind, TransportFault};
 
 fn chain(err: &Error) -> String {
     let mut text = format!("{err} | {err:?}");

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use a2a_client::{Client, ErrorKind, RetryPolicy};
 use a2a_testkit::{Fault, Script, Times};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_client::{Client, ErrorKind, RetryPolicy};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use transport_common::{agent, client, connect_over, text};
 
-fn chain(err: &a2a_client::Error) -> String {
+fn chain(err: &a2a_typestate_client::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use a2a_client::url_policy::{AddressPolicy, CardRedirects, UrlPolicy};
-use a2a_client::{Client, ErrorKind};
+use a2a_typestate_client::url_policy::{AddressPolicy, CardRedirects, UrlPolicy};
+use a2a_typestate_client::{Client, ErrorKind};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 

@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
-use a2a_client::auth::{BearerToken, Credentials, Secret};
-use a2a_client::{AgentBaseUrl, AgentConnection, Capability, Client, ErrorKind, RetryPolicy};
 use a2a_testkit::official::{OfficialPeer, PEER_BEARER_TOKEN, PeerKind, RunningPeer};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
-use a2a_types::{Message, SendMessageRequest, SendMessageResponse, TaskState};
 use a2a_typestate::Deployment;
+use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Capability, Client, ErrorKind, RetryPolicy};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, TaskState};
 use futures::StreamExt;
 
 async fn peer(kind: PeerKind) -> &'static RunningPeer {
@@ -99,7 +99,7 @@ async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_ret
         let connection = client.connect(peer.base_url()).await.unwrap();
         assert!(!connection.uses_extended_card(), "{kind}");
         assert_eq!(
-            connection.extended_card_error().map(a2a_client::Error::kind),
+            connection.extended_card_error().map(a2a_typestate_client::Error::kind),
             Some(ErrorKind::Auth),
             "{kind}"
         );
@@ -113,7 +113,7 @@ async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_ret
             .run_task(
                 peer.base_url(),
                 Message::user_text("m-auth", "hi"),
-                &a2a_client::negotiate::Negotiation::default(),
+                &a2a_typestate_client::negotiate::Negotiation::default(),
             )
             .await
             .unwrap_err();

@@ -7,10 +7,12 @@
 
 use std::time::Duration;
 
-use a2a_client::{AgentBaseUrl, AgentConnection, Client, ErrorKind, PushArrival, RetryPolicy, StreamEnd};
 use a2a_testkit::official::{OfficialPeer, OfficialSdk, PeerKind, PeerOptions, RunningPeer};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
-use a2a_types::{
+use a2a_typestate_client::{
+    AgentBaseUrl, AgentConnection, Client, ErrorKind, PushArrival, RetryPolicy, StreamEnd,
+};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskState,

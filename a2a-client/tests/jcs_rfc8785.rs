@@ -1,7 +1,7 @@
 //! RFC 8785 (JSON Canonicalization Scheme): the RFC's own examples and number table, and
 //! properties that must hold for any JSON a card can carry.
 
-use a2a_client::signing::jcs::{self, JcsError};
+use a2a_typestate_client::signing::jcs::{self, JcsError};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 

@@ -3,10 +3,10 @@
 
 mod negotiation_common;
 
-use a2a_client::Capability;
-use a2a_client::negotiate::{FollowUp, Negotiation, TaskPath};
 use a2a_testkit::{Capabilities, ScriptedAgent};
-use a2a_types::{Message, TaskState};
+use a2a_typestate_client::Capability;
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskPath};
+use a2a_typestate_types::{Message, TaskState};
 use negotiation_common::{client, text};
 
 #[tokio::test]

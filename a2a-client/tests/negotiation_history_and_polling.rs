@@ -3,11 +3,11 @@
 
 mod negotiation_common;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{Capability, ErrorKind, PollCadence};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::TaskState;
 use a2a_typestate::{Advice, Contradiction, LifecycleFault};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, ErrorKind, PollCadence};
+use a2a_typestate_types::TaskState;
 use negotiation_common::{builder, client, count, ms, operations, spawn, text};
 
 fn history() -> Negotiation {
@@ -28,7 +28,7 @@ async fn empty_history_where_history_was_declared_abandons_the_task_without_retr
     assert_eq!(violation.contradiction(), &Contradiction::EmptyHistory);
     assert_eq!(violation.advice(), Advice::Abandon);
     assert_eq!(count(&agent, "SendMessage"), 1, "abandoned: no retry and no fallback send");
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
     assert_eq!(mark.capability(), Capability::StateTransitionHistory);
     let metrics = client.metrics().snapshot();
@@ -53,7 +53,7 @@ async fn kept_history_verifies_the_history_claim() {
 
     assert_eq!(outcome.path, TaskPath::Negotiated);
     assert!(outcome.verified.contains(Capability::StateTransitionHistory));
-    let a2a_types::SendMessageResponse::Task(task) = &outcome.result else { panic!("a task") };
+    let a2a_typestate_types::SendMessageResponse::Task(task) = &outcome.result else { panic!("a task") };
     assert!(!task.history.is_empty(), "the result carries the history relied on");
     agent.shutdown().await;
 }
@@ -81,7 +81,7 @@ async fn working_unobservable_past_the_bound_is_a_lifecycle_fault_not_a_transpor
     assert_eq!(count(&agent, "SendMessage"), 1, "not retried");
     let ops = operations(&agent);
     assert!(ops[1..].iter().all(|op| op == "GetTask"), "polled in between: {ops:?}");
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     assert!(client.discovery_cache().is_suspect(&base).is_none(), "the card claimed nothing it broke");
     assert_eq!(client.metrics().snapshot().refusals.values().sum::<u64>(), 0);
     assert_eq!(err.negotiation_round_trips(), Some(client.metrics().snapshot().negotiation_round_trips));

@@ -3,11 +3,11 @@
 
 mod negotiation_common;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{Capability, Client};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
-use a2a_types::TaskState;
 use a2a_typestate::{Contradiction, Deployment};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, Client};
+use a2a_typestate_types::TaskState;
 use negotiation_common::{client, count, spawn, text};
 
 fn push() -> Negotiation {
@@ -15,7 +15,7 @@ fn push() -> Negotiation {
 }
 
 fn assert_push_refused_with_one_fallback(client: &Client, agent: &RunningAgent) {
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
     assert_eq!(mark.capability(), Capability::PushNotifications);
     let sends = agent.requests_for("SendMessage");

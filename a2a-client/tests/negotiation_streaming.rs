@@ -3,11 +3,11 @@
 
 mod negotiation_common;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{Capability, ErrorKind};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{Channel, Contradiction, Observed};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, ErrorKind};
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, image, operations, spawn, text};
 
 fn streaming() -> Negotiation {

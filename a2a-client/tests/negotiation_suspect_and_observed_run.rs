@@ -5,12 +5,12 @@ mod negotiation_common;
 
 use std::time::Duration;
 
-use a2a_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_client::{Capability, Client, DiscoveryCache, Error, ErrorKind, SuspectMarks};
 use a2a_testkit::fleet::demo_fleet;
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-use a2a_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{Channel, Contradiction, Observed};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::{Capability, Client, DiscoveryCache, Error, ErrorKind, SuspectMarks};
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{builder, client, operations, spawn, text};
 
 fn streaming() -> Negotiation {
@@ -81,7 +81,7 @@ async fn with_suspect_marks_off_an_agent_is_never_marked_nor_skipped() {
 async fn with_suspect_marks_off_a_mark_already_in_a_shared_cache_is_ignored() {
     let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let cache = DiscoveryCache::default();
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     cache.mark_suspect(&base, Capability::Streaming, "marked by another client");
     let client = builder().discovery_cache(cache).suspect_marks(SuspectMarks::Off).build().unwrap();
 
@@ -199,7 +199,7 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
     assert_eq!(after_first.negotiation_round_trips, round_trips + abandoned_requests as u64);
     // Requests per agent: what each agent received (card fetches included).
     for member in &fleet.members {
-        let url = a2a_client::AgentBaseUrl::parse(&member.agent.base_url()).unwrap();
+        let url = a2a_typestate_client::AgentBaseUrl::parse(&member.agent.base_url()).unwrap();
         let counted = after_second.requests_per_agent.get(url.as_str()).copied().unwrap_or(0);
         assert_eq!(counted, member.agent.requests().len() as u64, "{}", member.agent.name());
     }

@@ -3,10 +3,10 @@
 
 mod negotiation_common;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{AgentBaseUrl, Capability, Client, ErrorKind};
 use a2a_testkit::{Capabilities, Fault, RunningAgent, Script, Times};
-use a2a_types::TaskState;
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{AgentBaseUrl, Capability, Client, ErrorKind};
+use a2a_typestate_types::TaskState;
 use negotiation_common::{builder, client, count, ms, spawn, text};
 
 fn assert_not_refused(client: &Client, agent: &RunningAgent) {

@@ -6,14 +6,14 @@ mod negotiation_common;
 
 use std::sync::Arc;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{
+use a2a_testkit::{Capabilities, Lie, Script};
+use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{
     Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push, Settlement,
     SingleShot, Streaming, StreamingVerified, Task,
 };
-use a2a_testkit::{Capabilities, Lie, Script};
-use a2a_types::{SendMessageResponse, TaskState};
-use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, ms, spawn, text};
 
 async fn typed<C: a2a_typestate::ClaimSet>(agent: &a2a_testkit::RunningAgent) -> Task<C> {
@@ -47,8 +47,9 @@ async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot
 
     let Err(refusal) = task.settle_streaming() else { panic!("the lie was not refused") };
     assert_eq!(refusal.violation().capability(), Capability::Streaming);
-    let marks =
-        client.discovery_cache().suspect_marks(&a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap());
+    let marks = client
+        .discovery_cache()
+        .suspect_marks(&a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap());
     assert_eq!(marks.len(), 1, "a typed refusal marks the agent suspect as run_task does");
     let single_shot: Task<SingleShot> = refusal.into_task();
     let answer = single_shot.send_message(text("again"), &Negotiation::default()).await.unwrap();

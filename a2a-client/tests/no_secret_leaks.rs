@@ -5,12 +5,12 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::auth::{
+use a2a_testkit::{Capabilities, Guard, KeyLocation, OAuth2Guard, ScriptedAgent, TestPki};
+use a2a_typestate_client::auth::{
     ApiKey, BasicAuth, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
 };
-use a2a_client::{Client, RetryPolicy};
-use a2a_testkit::{Capabilities, Guard, KeyLocation, OAuth2Guard, ScriptedAgent, TestPki};
-use a2a_types::{Message, SendMessageRequest};
+use a2a_typestate_client::{Client, RetryPolicy};
+use a2a_typestate_types::{Message, SendMessageRequest};
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
@@ -30,7 +30,7 @@ fn text() -> SendMessageRequest {
 }
 
 /// Everything an error shows: `Display`, `Debug`, and each source's `Display`.
-fn shown(err: &a2a_client::Error) -> String {
+fn shown(err: &a2a_typestate_client::Error) -> String {
     let mut all = format!("{err}\n{err:?}\n");
     let mut source = std::error::Error::source(err);
     while let Some(cause) = source {
@@ -134,7 +134,7 @@ async fn no_secret_appears_in_errors_debug_output_or_traces() {
         let outcome = connection.send_message(text()).await;
         assert_eq!(outcome.is_ok(), accepted, "{url}: {outcome:?}");
         if let Err(err) = outcome {
-            assert_eq!(err.kind(), a2a_client::ErrorKind::Auth, "{err}");
+            assert_eq!(err.kind(), a2a_typestate_client::ErrorKind::Auth, "{err}");
             outputs.push(shown(&err));
         }
     }

@@ -3,10 +3,10 @@
 
 mod negotiation_common;
 
-use a2a_client::negotiate::{Negotiation, TaskPath};
-use a2a_client::{Capability, Claims, History, NoStreaming, Settlement, Streaming, Task};
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script};
 use a2a_typestate::CapabilitySet;
+use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, Claims, History, NoStreaming, Settlement, Streaming, Task};
 use negotiation_common::{client, operations, spawn, text};
 
 /// Two agents acting out the same script: one for each way of running the task.
@@ -21,7 +21,7 @@ async fn run_task_and_the_typed_handle_make_the_same_requests_and_verify_the_sam
 
     let mut task: Task<Claims<Streaming, History>> = client().task(&typed_agent.base_url()).await.unwrap();
     task.send_streaming_message(text("hello")).await.unwrap();
-    task.get_task_history(a2a_client::negotiate::DEFAULT_HISTORY_LENGTH).await.unwrap();
+    task.get_task_history(a2a_typestate_client::negotiate::DEFAULT_HISTORY_LENGTH).await.unwrap();
     let Ok(Settlement::Verified(task)) = task.settle_streaming() else { panic!("streaming not verified") };
     let Ok(Settlement::Verified(_task)) = task.settle_history() else { panic!("history not verified") };
 

@@ -12,14 +12,14 @@ mod signing_common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use a2a_client::signing::{
+use a2a_testkit::official::{OfficialPeer, PeerKind, RunningPeer};
+use a2a_typestate::Deployment;
+use a2a_typestate_client::signing::{
     Algorithm, CanonicalForm, CardSignatureError, CardSignaturePolicy, SignatureFailureReason, TrustStore,
     TrustedKey,
 };
-use a2a_client::{AgentBaseUrl, Capability, Client, DiscoveryCache, Error, ErrorKind};
-use a2a_testkit::official::{OfficialPeer, PeerKind, RunningPeer};
-use a2a_types::v03::CardShape;
-use a2a_typestate::Deployment;
+use a2a_typestate_client::{AgentBaseUrl, Capability, Client, DiscoveryCache, Error, ErrorKind};
+use a2a_typestate_types::v03::CardShape;
 use serde_json::{Value, json};
 use signing_common::{b64, serve_card, served_form};
 

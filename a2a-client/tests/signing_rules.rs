@@ -4,8 +4,10 @@
 
 mod signing_common;
 
-use a2a_client::signing::{Algorithm, CardSignaturePolicy, SignatureFailureReason, TrustStore, TrustedKey};
-use a2a_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
+use a2a_typestate_client::signing::{
+    Algorithm, CardSignaturePolicy, SignatureFailureReason, TrustStore, TrustedKey,
+};
+use a2a_typestate_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rand::SystemRandom;
 use aws_lc_rs::rsa::KeySize;
@@ -267,7 +269,7 @@ async fn verify_if_present_accepts_an_unsigned_card_and_require_never_caches_it(
         .unwrap();
     let err = strict.discover(&base).await.unwrap_err();
     assert!(err.card_signature_error().is_some_and(|e| e.is_unsigned()), "{err}");
-    let agent = a2a_client::AgentBaseUrl::parse(&base).unwrap();
+    let agent = a2a_typestate_client::AgentBaseUrl::parse(&base).unwrap();
     assert!(strict.discovery_cache().get(&agent).is_none());
 }
 
@@ -297,7 +299,7 @@ fn only_the_first_sixteen_signatures_are_checked() {
     signatures.push((&signer, header));
     let card = signed(&card(), &signatures);
     let err = store.verify(&discovered(&card)).expect_err("the good signature is 17th");
-    assert_eq!(err.failures().len(), a2a_client::signing::MAX_SIGNATURES_CHECKED);
+    assert_eq!(err.failures().len(), a2a_typestate_client::signing::MAX_SIGNATURES_CHECKED);
     let mut fewer = card.clone();
     fewer["signatures"].as_array_mut().unwrap().drain(..1);
     assert_eq!(store.verify(&discovered(&fewer)).unwrap().signature_index(), 15);

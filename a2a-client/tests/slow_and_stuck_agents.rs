@@ -7,11 +7,11 @@ mod negotiation_common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_client::negotiate::{FollowUp, Negotiation, TaskPath};
-use a2a_client::{Capability, Client, ErrorKind, LifecycleFault};
 use a2a_testkit::{Capabilities, Fault, PushTiming, Script, Stall};
-use a2a_types::TaskState;
 use a2a_typestate::CapabilitySet;
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskPath};
+use a2a_typestate_client::{Capability, Client, ErrorKind, LifecycleFault};
+use a2a_typestate_types::TaskState;
 use negotiation_common::{builder, count, spawn, text};
 
 fn secs(n: u64) -> Duration {
@@ -82,7 +82,7 @@ async fn stalled(card: Capabilities, stall: Stall, depends: &[Capability]) -> (L
     let error = client.run_task(&agent.base_url(), text("hello"), &negotiation).await.unwrap_err();
     let took = start.elapsed();
     assert_eq!(error.kind(), ErrorKind::LifecycleFault, "{error}");
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     assert!(client.discovery_cache().is_suspect(&base).is_none(), "a stuck task is no lie");
     assert!(took < BOUND + secs(5), "ended within the bound plus 5 s: {took:?}");
     agent.shutdown().await;

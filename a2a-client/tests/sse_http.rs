@@ -4,8 +4,8 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_client::TransportFault;
-use a2a_client::sse::{SseLimits, SseStream};
+use a2a_typestate_client::TransportFault;
+use a2a_typestate_client::sse::{SseLimits, SseStream};
 use axum::body::Body;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use a2a_client::auth::{BearerToken, Credentials, Secret};
-use a2a_client::{AgentBaseUrl, AgentConnection, Client};
 use a2a_testkit::{Capabilities, Guard, RunningAgent, ScriptedAgent};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
-use a2a_types::{GetTaskRequest, Message, SendMessageRequest, SendMessageResponse};
+use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::{GetTaskRequest, Message, SendMessageRequest, SendMessageResponse};
 
 async fn tenanted() -> RunningAgent {
     ScriptedAgent::builder()

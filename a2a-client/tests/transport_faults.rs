@@ -5,18 +5,18 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_client::{Client, ErrorKind, RetryPolicy, StreamEnd, TransportFault};
 use a2a_testkit::{Capabilities, Fault, Lie, RunningAgent, Script, ScriptedAgent, Times};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
-use a2a_types::{SendMessageConfiguration, SendMessageResponse, StreamResponse, TaskState};
+use a2a_typestate_client::{Client, ErrorKind, RetryPolicy, StreamEnd, TransportFault};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_types::{SendMessageConfiguration, SendMessageResponse, StreamResponse, TaskState};
 use futures::StreamExt;
 use transport_common::{agent, client, connect_over, text};
 
-async fn jsonrpc(client: &Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+async fn jsonrpc(client: &Client, agent: &RunningAgent) -> a2a_typestate_client::AgentConnection {
     connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::JsonRpc).await
 }
 
-fn returning_immediately(message: &str) -> a2a_types::SendMessageRequest {
+fn returning_immediately(message: &str) -> a2a_typestate_types::SendMessageRequest {
     text(message)
         .with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() })
 }
@@ -39,7 +39,7 @@ async fn service_unavailable_past_the_budget_is_a_retryable_transport_error() {
     let agent = agent(Script::honest().with_fault(Fault::ServiceUnavailable(Times::Always))).await;
     let client = client();
     let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, ProtocolBinding::HttpJson).await;
-    let err = connection.get_task(a2a_types::GetTaskRequest::new("t")).await.unwrap_err();
+    let err = connection.get_task(a2a_typestate_types::GetTaskRequest::new("t")).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Transport);
     assert_eq!(err.status(), Some(503));
     assert!(err.is_retryable());
@@ -174,8 +174,10 @@ async fn poll_stops_at_input_required_and_sends_the_callers_request_each_time() 
     else {
         panic!("expected a task")
     };
-    let request =
-        a2a_types::GetTaskRequest { history_length: Some(0), ..a2a_types::GetTaskRequest::new(task.id) };
+    let request = a2a_typestate_types::GetTaskRequest {
+        history_length: Some(0),
+        ..a2a_typestate_types::GetTaskRequest::new(task.id)
+    };
     let poll = connection.poll_task_with(request);
     assert_eq!(poll.delay(0), client.config().poll_cadence().initial(), "no declared cadence: the client's");
     let polled: Vec<_> = poll.map(Result::unwrap).collect().await;

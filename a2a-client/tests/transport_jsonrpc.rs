@@ -4,16 +4,16 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_client::{ErrorKind, ProtocolError};
 use a2a_testkit::{Capabilities, ScriptedAgent};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_client::{ErrorKind, ProtocolError};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use transport_common::scenarios::{self, slow};
 use transport_common::{agent, client, connect_over, honest_agent};
 
 async fn jsonrpc(
-    client: &a2a_client::Client,
+    client: &a2a_typestate_client::Client,
     agent: &a2a_testkit::RunningAgent,
-) -> a2a_client::AgentConnection {
+) -> a2a_typestate_client::AgentConnection {
     connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::JsonRpc).await
 }
 
@@ -125,7 +125,8 @@ async fn push_config_call_to_an_agent_without_push_is_a_push_not_supported_error
     let agent = ScriptedAgent::builder().capabilities(Capabilities::none()).spawn().await.unwrap();
     let client = client();
     let connection = jsonrpc(&client, &agent).await;
-    let config = a2a_types::TaskPushNotificationConfig::new("http://127.0.0.1:9/hook").with_task_id("t1");
+    let config =
+        a2a_typestate_types::TaskPushNotificationConfig::new("http://127.0.0.1:9/hook").with_task_id("t1");
     let err = connection.create_task_push_notification_config(config).await.unwrap_err();
     assert!(err.protocol_error().is_some_and(ProtocolError::is_push_notification_not_supported), "{err}");
 }
@@ -141,7 +142,7 @@ async fn poll_stops_at_the_terminal_state() {
 async fn the_interface_tenant_is_sent_with_every_request_unless_the_caller_set_one() {
     let agent = honest_agent().await;
     let client = client();
-    let base = a2a_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
     let mut interface = offered_interfaces(card.json())
         .unwrap()
@@ -149,12 +150,14 @@ async fn the_interface_tenant_is_sent_with_every_request_unless_the_caller_set_o
         .find(|i| i.binding == ProtocolBinding::JsonRpc && i.protocol_version == ProtocolVersion::V1_0)
         .unwrap();
     interface.tenant = Some("acme".to_owned());
-    let connection = a2a_client::AgentConnection::open(&client, base, card, interface).unwrap();
+    let connection = a2a_typestate_client::AgentConnection::open(&client, base, card, interface).unwrap();
     let answer = connection.send_message(transport_common::text("tenant")).await.unwrap();
     let id = answer.task_id().cloned().unwrap();
-    connection.get_task(a2a_types::GetTaskRequest::new(id.clone())).await.unwrap();
-    let explicit =
-        a2a_types::GetTaskRequest { tenant: Some("other".to_owned()), ..a2a_types::GetTaskRequest::new(id) };
+    connection.get_task(a2a_typestate_types::GetTaskRequest::new(id.clone())).await.unwrap();
+    let explicit = a2a_typestate_types::GetTaskRequest {
+        tenant: Some("other".to_owned()),
+        ..a2a_typestate_types::GetTaskRequest::new(id)
+    };
     connection.get_task(explicit).await.unwrap();
     let tenants: Vec<_> = agent
         .requests()

@@ -5,13 +5,16 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_client::{ErrorKind, ProtocolError};
 use a2a_testkit::RunningAgent;
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_client::{ErrorKind, ProtocolError};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use transport_common::scenarios::{self, slow};
 use transport_common::{agent, client, connect_over, honest_agent};
 
-async fn rest(client: &a2a_client::Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+async fn rest(
+    client: &a2a_typestate_client::Client,
+    agent: &RunningAgent,
+) -> a2a_typestate_client::AgentConnection {
     connect_over(client, agent, ProtocolVersion::V1_0, ProtocolBinding::HttpJson).await
 }
 
@@ -89,7 +92,7 @@ async fn unknown_task_is_a_task_not_found_error_read_from_the_rpc_status() {
     let client = client();
     let connection = rest(&client, &agent).await;
     scenarios::unknown_task_is_a_task_not_found_protocol_error(&connection).await;
-    let err = connection.get_task(a2a_types::GetTaskRequest::new("missing")).await.unwrap_err();
+    let err = connection.get_task(a2a_typestate_types::GetTaskRequest::new("missing")).await.unwrap_err();
     assert_eq!(err.status(), Some(404));
     assert_eq!(err.protocol_error().and_then(ProtocolError::reason), Some("TASK_NOT_FOUND"));
 }

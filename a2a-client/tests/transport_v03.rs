@@ -5,10 +5,10 @@ mod transport_common;
 
 use std::time::Duration;
 
-use a2a_client::{ErrorKind, StreamEnd};
 use a2a_testkit::{Capabilities, Protocol, RunningAgent, Script, ScriptedAgent};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion};
-use a2a_types::{StreamResponse, TaskState};
+use a2a_typestate_client::{ErrorKind, StreamEnd};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_types::{StreamResponse, TaskState};
 use futures::StreamExt;
 use transport_common::scenarios::{self, slow};
 use transport_common::{client, text};
@@ -23,7 +23,10 @@ async fn v03_agent(script: Script) -> RunningAgent {
         .unwrap()
 }
 
-async fn connect(client: &a2a_client::Client, agent: &RunningAgent) -> a2a_client::AgentConnection {
+async fn connect(
+    client: &a2a_typestate_client::Client,
+    agent: &RunningAgent,
+) -> a2a_typestate_client::AgentConnection {
     let connection = client.connect(&agent.base_url()).await.unwrap();
     assert_eq!(connection.interface().protocol_version, ProtocolVersion::V0_3);
     assert_eq!(connection.interface().binding, ProtocolBinding::JsonRpc);

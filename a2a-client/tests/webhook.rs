@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use a2a_client::config::ClientConfig;
-use a2a_client::{ErrorKind, PushArrival, PushReceiver, PushRegistration};
-use a2a_types::TaskId;
+use a2a_typestate_client::config::ClientConfig;
+use a2a_typestate_client::{ErrorKind, PushArrival, PushReceiver, PushRegistration};
+use a2a_typestate_types::TaskId;
 use serde_json::{Value, json};
 
 const SHORT: Duration = Duration::from_millis(50);

@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use a2a_client::config::ClientConfig;
-use a2a_client::webhook::WebhookLimits;
-use a2a_client::{Client, PushArrival, PushReceiver, PushRegistration};
-use a2a_types::TaskId;
+use a2a_typestate_client::config::ClientConfig;
+use a2a_typestate_client::webhook::WebhookLimits;
+use a2a_typestate_client::{Client, PushArrival, PushReceiver, PushRegistration};
+use a2a_typestate_types::TaskId;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -182,5 +182,5 @@ fn limits_that_cannot_work_are_a_config_error() {
         .webhook_limits(WebhookLimits { max_bodies_in_flight: 0, ..WebhookLimits::default() })
         .build()
         .unwrap_err();
-    assert_eq!(err.kind(), a2a_client::ErrorKind::Config);
+    assert_eq!(err.kind(), a2a_typestate_client::ErrorKind::Config);
 }

@@ -8,7 +8,7 @@ use a2a_testkit::{Capabilities, Lie, Protocol, Script, ScriptedAgent};
 use a2a_typestate::{Capability, CardClaims, Deployment};
 
 fn lift(card: &serde_json::Value) -> CardClaims {
-    let (_, converted) = a2a_types::v03::read_any_card(card.to_string().as_bytes()).unwrap();
+    let (_, converted) = a2a_typestate_types::v03::read_any_card(card.to_string().as_bytes()).unwrap();
     CardClaims::lift(&converted.value, Deployment::Direct)
 }
 

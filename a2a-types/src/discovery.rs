@@ -11,7 +11,7 @@
 //!   `supportedInterfaces` alone, which already lists the 0.3 endpoint.
 //!
 //! ```
-//! use a2a_types::discovery::{offered_interfaces, select_interface, ProtocolBinding, ProtocolVersion};
+//! use a2a_typestate_types::discovery::{offered_interfaces, select_interface, ProtocolBinding, ProtocolVersion};
 //!
 //! let card = serde_json::json!({
 //!     "url": "https://a.example/rpc", "preferredTransport": "JSONRPC", "protocolVersion": "0.3.0",

@@ -6,8 +6,8 @@
 //! key there.
 //!
 //! ```
-//! use a2a_types::error::{A2aErrorCode, JsonRpcError};
-//! use a2a_types::parse;
+//! use a2a_typestate_types::error::{A2aErrorCode, JsonRpcError};
+//! use a2a_typestate_types::parse;
 //!
 //! let error: JsonRpcError = parse::from_str(r#"{"code":-32004,"message":"Streaming is not supported",
 //!     "data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"UNSUPPORTED_OPERATION",

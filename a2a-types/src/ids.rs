@@ -4,7 +4,7 @@
 //! keeps a `TaskId` from being passed where a `ContextId` is expected.
 //!
 //! ```
-//! use a2a_types::{ContextId, TaskId};
+//! use a2a_typestate_types::{ContextId, TaskId};
 //!
 //! let task = TaskId::new("t-1");
 //! // On the wire an id is a bare string.

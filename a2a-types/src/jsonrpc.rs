@@ -1,8 +1,8 @@
 //! JSON-RPC 2.0 envelopes and the A2A 1.0 method names.
 //!
 //! ```
-//! use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse, Method};
-//! use a2a_types::{parse, GetTaskRequest, Task, TaskState};
+//! use a2a_typestate_types::jsonrpc::{JsonRpcRequest, JsonRpcResponse, Method};
+//! use a2a_typestate_types::{parse, GetTaskRequest, Task, TaskState};
 //!
 //! let request = JsonRpcRequest::new(4, Method::GetTask, GetTaskRequest::new("t1"));
 //! assert_eq!(

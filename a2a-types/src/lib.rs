@@ -6,7 +6,7 @@
 //! - [`ids`]: newtypes for task, context, message and artifact ids.
 //!
 //! ```
-//! use a2a_types::{parse, TaskState};
+//! use a2a_typestate_types::{parse, TaskState};
 //!
 //! let state: TaskState = parse::from_str(r#""TASK_STATE_COMPLETED""#).unwrap();
 //! assert!(state.is_terminal());

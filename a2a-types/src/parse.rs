@@ -5,8 +5,8 @@
 //! found a string`.
 //!
 //! ```
-//! use a2a_types::parse::{self, ParseOptions};
-//! use a2a_types::TaskState;
+//! use a2a_typestate_types::parse::{self, ParseOptions};
+//! use a2a_typestate_types::TaskState;
 //!
 //! let state: TaskState = parse::from_str(r#""TASK_STATE_WORKING""#).unwrap();
 //! assert_eq!(state, TaskState::Working);

@@ -6,8 +6,8 @@
 //! `null` still counts as present (it matters for oneof members).
 //!
 //! ```
-//! use a2a_types::protojson::{base64_bytes, enum_name, is_default};
-//! use a2a_types::Role;
+//! use a2a_typestate_types::protojson::{base64_bytes, enum_name, is_default};
+//! use a2a_typestate_types::Role;
 //!
 //! assert_eq!(enum_name(Role::Agent), "ROLE_AGENT");
 //! // Standard and URL-safe base64, padded or not, all read the same bytes.

@@ -1,9 +1,9 @@
 //! Bad input is refused with an error that says what was wrong and where; nothing panics.
 
-use a2a_types::error::{JsonRpcError, RestErrorBody};
-use a2a_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcId, JsonRpcRequest, JsonRpcResponse};
-use a2a_types::parse::{self, ParseError, ParseErrorKind, ParseOptions};
-use a2a_types::{
+use a2a_typestate_types::error::{JsonRpcError, RestErrorBody};
+use a2a_typestate_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcId, JsonRpcRequest, JsonRpcResponse};
+use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind, ParseOptions};
+use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, Part,
@@ -112,7 +112,7 @@ fn bad_base64_is_refused_at_the_raw_field() {
 fn base64_in_any_alphabet_is_read() {
     for text in ["+/+/", "-_-_", "aGk=", "aGk"] {
         let part: Part = parse::from_str(&format!(r#"{{"raw":"{text}"}}"#)).unwrap();
-        assert!(matches!(part.content, a2a_types::PartContent::Raw(_)), "{text}");
+        assert!(matches!(part.content, a2a_typestate_types::PartContent::Raw(_)), "{text}");
     }
 }
 
@@ -146,7 +146,7 @@ fn int32_as_a_decimal_string_is_read() {
 
 #[test]
 fn oversize_document_is_refused_before_parsing() {
-    let mut task = Task::new("t", a2a_types::TaskState::Working);
+    let mut task = Task::new("t", a2a_typestate_types::TaskState::Working);
     task.history = (0..200).map(|i| Message::user_text(format!("m{i}"), "x".repeat(100))).collect();
     let json = serde_json::to_string(&task).unwrap();
     let err =
@@ -219,14 +219,14 @@ fn null_fields_read_as_their_default() {
         r#"{"id":"t","contextId":null,"status":null,"artifacts":null,"history":null,"metadata":null}"#,
     )
     .unwrap();
-    assert_eq!(task, Task::new("t", a2a_types::TaskState::Unspecified));
+    assert_eq!(task, Task::new("t", a2a_typestate_types::TaskState::Unspecified));
 }
 
 #[test]
 fn unknown_fields_are_ignored() {
     let task: Task =
         parse::from_str(r#"{"id":"t","kind":"task","createdAt":"2026","status":{"state":2,"x":1}}"#).unwrap();
-    assert_eq!(task.state(), a2a_types::TaskState::Working);
+    assert_eq!(task.state(), a2a_typestate_types::TaskState::Working);
 }
 
 /// Parses `bytes` into every top-level type of both versions, converts whatever parses to the other
@@ -272,7 +272,7 @@ fn parse_into_every_type(bytes: &[u8]) {
             &[discovery::ProtocolBinding::JsonRpc, discovery::ProtocolBinding::HttpJson],
         );
     }
-    if let Ok(card) = parse::from_slice::<a2a_types::AgentCard>(bytes) {
+    if let Ok(card) = parse::from_slice::<a2a_typestate_types::AgentCard>(bytes) {
         let _ = v03::AgentCard::from_v1(&card).value.to_v1();
     }
     attempt::<Task>(bytes);
@@ -299,7 +299,7 @@ fn parse_into_every_type(bytes: &[u8]) {
     attempt::<JsonRpcErrorResponse>(bytes);
     attempt::<JsonRpcError>(bytes);
     attempt::<RestErrorBody>(bytes);
-    attempt::<a2a_types::AgentCard>(bytes);
+    attempt::<a2a_typestate_types::AgentCard>(bytes);
     if let Ok(error) = parse::from_slice::<JsonRpcError>(bytes) {
         let _ = (error.error_infos(), error.reason(), error.a2a_code());
     }

@@ -8,9 +8,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use a2a_types::error::{A2aErrorCode, JsonRpcError, RestErrorBody};
-use a2a_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResponse};
-use a2a_types::{
+use a2a_typestate_types::error::{A2aErrorCode, JsonRpcError, RestErrorBody};
+use a2a_typestate_types::jsonrpc::{JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResponse};
+use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
@@ -241,7 +241,7 @@ fn recorded_clarify_stream_reads_as_submitted_working_input_required() {
             event.state()
         })
         .collect();
-    use a2a_types::TaskState::{InputRequired, Submitted, Working};
+    use a2a_typestate_types::TaskState::{InputRequired, Submitted, Working};
     assert_eq!(states, [Some(Submitted), Some(Working), Some(InputRequired)]);
 }
 

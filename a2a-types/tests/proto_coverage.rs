@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use a2a_types::*;
+use a2a_typestate_types::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};

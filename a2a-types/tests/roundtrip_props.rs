@@ -4,7 +4,7 @@
 //! Generated values avoid `Some("")` in optional strings: ProtoJSON cannot tell an empty string from
 //! an absent one, and this crate reads both as `None`.
 
-use a2a_types::{
+use a2a_typestate_types::{
     Artifact, ArtifactId, ContextId, Message, MessageId, Part, PartContent, Role, StreamResponse, Task,
     TaskArtifactUpdateEvent, TaskId, TaskState, TaskStatus, TaskStatusUpdateEvent, parse,
 };

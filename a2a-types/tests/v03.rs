@@ -4,8 +4,8 @@
 
 mod common;
 
-use a2a_types::jsonrpc::JsonRpcSuccess;
-use a2a_types::{parse, v03};
+use a2a_typestate_types::jsonrpc::JsonRpcSuccess;
+use a2a_typestate_types::{parse, v03};
 use common::*;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -215,12 +215,13 @@ fn member_of_another_kind_is_read_with_that_kinds_type_to_keep_exact_paths() {
 
 #[test]
 fn empty_supported_interfaces_beside_a_0_3_url_reads_as_0_3_like_discovery() {
-    use a2a_types::v03::{CardShape, read_any_card};
+    use a2a_typestate_types::v03::{CardShape, read_any_card};
     let card = br#"{"name":"n","description":"d","version":"1","url":"http://a/rpc","protocolVersion":"0.3.0",
         "supportedInterfaces":[],"capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[]}"#;
     let (shape, converted) = read_any_card(card).unwrap();
     assert_eq!(shape, CardShape::V03);
     assert_eq!(converted.value.supported_interfaces[0].url, "http://a/rpc");
-    let offered = a2a_types::discovery::offered_interfaces(&serde_json::from_slice(card).unwrap()).unwrap();
+    let offered =
+        a2a_typestate_types::discovery::offered_interfaces(&serde_json::from_slice(card).unwrap()).unwrap();
     assert_eq!(offered[0].url, "http://a/rpc");
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use a2a_types::{v1, v03};
+use a2a_typestate_types::{v1, v03};
 use common::*;
 use serde_json::{Value, json};
 

@@ -3,8 +3,8 @@
 
 mod common;
 
-use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcSuccess};
-use a2a_types::{v1, v03};
+use a2a_typestate_types::jsonrpc::{JsonRpcRequest, JsonRpcSuccess};
+use a2a_typestate_types::{v1, v03};
 use common::*;
 use serde_json::{Value, json};
 
@@ -371,7 +371,7 @@ fn every_v03_method_name_maps_to_its_v1_replacement_and_back() {
         assert_eq!(v03::Method::from_v1(method.to_v1()), Some(method));
         assert_eq!(method.is_streaming(), method.to_v1().is_streaming());
     }
-    assert_eq!(v03::Method::from_v1(a2a_types::jsonrpc::Method::ListTasks), None);
+    assert_eq!(v03::Method::from_v1(a2a_typestate_types::jsonrpc::Method::ListTasks), None);
     assert_eq!(v03::Method::from_v1_name("ListTasks"), None, "new in 1.0");
     assert_eq!(v03::Method::from_name("SendMessage"), None);
 }

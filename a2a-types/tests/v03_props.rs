@@ -1,7 +1,7 @@
 //! Properties over generated 0.3 stream results: they read back as written, convert to 1.0 and
 //! back without loss, and a `final` that disagrees with the state is always reported.
 
-use a2a_types::v03::{
+use a2a_typestate_types::v03::{
     Artifact, DataPart, FileContent, FilePart, FileSource, Message, Part, Role, StreamResult, Task,
     TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent, TextPart,
 };
@@ -146,7 +146,7 @@ proptest! {
     #[test]
     fn v03_stream_results_write_and_read_back_equal(result in stream_result()) {
         let json = serde_json::to_string(&result).unwrap();
-        let back: StreamResult = a2a_types::parse::from_str(&json).unwrap();
+        let back: StreamResult = a2a_typestate_types::parse::from_str(&json).unwrap();
         prop_assert_eq!(back, result);
     }
 
@@ -156,7 +156,7 @@ proptest! {
         prop_assert!(v1.is_lossless(), "{:?}", v1.losses);
         // The 1.0 value survives 1.0 JSON, so nothing hides in a field 1.0 does not write.
         let json = serde_json::to_string(&v1.value).unwrap();
-        let reread: a2a_types::StreamResponse = a2a_types::parse::from_str(&json).unwrap();
+        let reread: a2a_typestate_types::StreamResponse = a2a_typestate_types::parse::from_str(&json).unwrap();
         let back = StreamResult::from_v1(&reread);
         prop_assert!(back.is_lossless(), "{:?}", back.losses);
         prop_assert_eq!(back.value, result);

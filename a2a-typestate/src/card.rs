@@ -3,7 +3,7 @@
 //! ```
 //! use a2a_typestate::{Capability, CardClaims, Deployment};
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"],
 //!     "capabilities": {"streaming": true, "stateTransitionHistory": true}}"#)?;
@@ -21,7 +21,7 @@
 //! - `streaming`: `capabilities.streaming == Some(true)` (absent or `false` is no claim).
 //! - `pushNotifications`: `capabilities.pushNotifications == Some(true)`.
 //! - `stateTransitionHistory`: a 0.3 field, removed in 1.0 (#1396). It is read with
-//!   [`AgentCapabilities::legacy_state_transition_history`](a2a_types::AgentCapabilities::legacy_state_transition_history),
+//!   [`AgentCapabilities::legacy_state_transition_history`](a2a_typestate_types::AgentCapabilities::legacy_state_transition_history),
 //!   that is, from `capabilities.extra["stateTransitionHistory"]`. A 0.3 card reaches this crate
 //!   converted to a 1.0 [`AgentCard`] whose conversion puts the 0.3 claim there; a native 1.0 card
 //!   has it only when it still carries the field as a legacy leftover (the v1.0.0 sample card
@@ -44,7 +44,7 @@
 
 use std::time::Duration;
 
-use a2a_types::AgentCard;
+use a2a_typestate_types::AgentCard;
 
 use crate::capability::{Capability, CapabilitySet};
 
@@ -152,7 +152,7 @@ mod tests {
     use super::*;
 
     fn card(json: &str) -> AgentCard {
-        a2a_types::parse::from_str(json).unwrap()
+        a2a_typestate_types::parse::from_str(json).unwrap()
     }
 
     const CARD_ALL: &str = r#"{"name":"a","description":"d","version":"1","supportedInterfaces":[],

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::TaskState;
+use a2a_typestate_types::TaskState;
 
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet, ClaimStatus};

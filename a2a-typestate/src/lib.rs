@@ -15,13 +15,13 @@
 //!
 //! ```
 //! use std::{sync::Arc, time::Duration};
-//! use a2a_types::{TaskId, ContextId, TaskState};
+//! use a2a_typestate_types::{TaskId, ContextId, TaskState};
 //! use a2a_typestate::{
 //!     Bounds, CardClaims, Channel, Claims, Deployment, DynTask, ExchangeModes, NoHistory, NoPush,
 //!     Observed, Settlement, Streaming, Task,
 //! };
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{
 //!     "name": "echo", "description": "", "version": "1", "supportedInterfaces": [], "skills": [],
 //!     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
 //!     "capabilities": {"streaming": true}

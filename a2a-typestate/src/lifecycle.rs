@@ -1,7 +1,7 @@
 //! The task lifecycle: a state machine over [`TaskState`] that accepts what the spec allows.
 //!
 //! ```
-//! use a2a_types::{ContextId, TaskId, TaskState};
+//! use a2a_typestate_types::{ContextId, TaskId, TaskState};
 //! use a2a_typestate::{Lifecycle, TaskEnd, TransitionRule};
 //!
 //! let (task, ctx) = (TaskId::new("t1"), ContextId::new("c1"));
@@ -20,7 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! States are the 1.0 names; a 0.3 task reaches this machine already converted by `a2a_types::v03`
+//! States are the 1.0 names; a 0.3 task reaches this machine already converted by `a2a_typestate_types::v03`
 //! (`"input-required"` becomes [`TaskState::InputRequired`], `"unknown"` becomes
 //! [`TaskState::Unspecified`]).
 //!
@@ -39,7 +39,7 @@
 
 use std::fmt;
 
-use a2a_types::{ContextId, TaskId, TaskState};
+use a2a_typestate_types::{ContextId, TaskId, TaskState};
 
 /// Where a task stands, as far as the client has observed it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! use std::sync::Arc;
 //! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynTask, Streaming, Task};
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"pushNotifications": true}}"#)?;
 //! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());

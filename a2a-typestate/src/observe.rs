@@ -1,7 +1,7 @@
 //! What the client observed about a task: the verifier's only input.
 //!
 //! ```
-//! use a2a_types::{TaskId, TaskState};
+//! use a2a_typestate_types::{TaskId, TaskState};
 //! use a2a_typestate::{Call, Channel, ExchangeModes, Observed, TransportFault};
 //!
 //! // One value per thing seen; the client passes the elapsed time beside it.
@@ -25,7 +25,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use a2a_types::{ContextId, MessageId, TaskId, TaskState};
+use a2a_typestate_types::{ContextId, MessageId, TaskId, TaskState};
 
 /// Time elapsed since the task handle was created: the clock is an input, never read here.
 pub type Elapsed = Duration;

@@ -4,7 +4,7 @@
 //! use std::sync::Arc;
 //! use a2a_typestate::{Bounds, CadenceBasis, CardClaims, Claims, Deployment, DynTask, Task};
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {}}"#)?;
 //! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
@@ -24,7 +24,7 @@
 
 use std::time::Duration;
 
-use a2a_types::{ContextId, TaskId};
+use a2a_typestate_types::{ContextId, TaskId};
 
 use crate::capability::Capability;
 

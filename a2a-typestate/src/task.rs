@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use a2a_types::{ContextId, TaskId, TaskState};
+use a2a_typestate_types::{ContextId, TaskId, TaskState};
 
 use crate::capability::Capability;
 use crate::card::CardClaims;

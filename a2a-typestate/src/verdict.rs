@@ -7,7 +7,7 @@
 //!     Verdict, Verifier,
 //! };
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
@@ -25,7 +25,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use a2a_types::TaskState;
+use a2a_typestate_types::TaskState;
 
 use crate::observe::{Call, Elapsed, TransportFault};
 use crate::violation::{AgentCardLifecycleViolation, Evidence};

@@ -6,7 +6,7 @@
 //!     Bounds, Call, Capability, CapabilitySet, CardClaims, Deployment, ExchangeModes, Observed, Verifier,
 //! };
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"streaming": true}}"#)?;
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
@@ -56,7 +56,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{MessageId, TaskState};
+use a2a_typestate_types::{MessageId, TaskState};
 
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};

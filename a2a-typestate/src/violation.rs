@@ -7,7 +7,7 @@
 //!     Observed, Verifier,
 //! };
 //!
-//! let card: a2a_types::AgentCard = a2a_types::parse::from_str(r#"{"name": "a", "description": "",
+//! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"stateTransitionHistory": true}}"#)?;
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));

@@ -1,7 +1,7 @@
 //! From the wire model to observations: so the client feeds the verifier in one line per event.
 //!
 //! ```
-//! use a2a_types::{Message, StreamResponse, Task, TaskState};
+//! use a2a_typestate_types::{Message, StreamResponse, Task, TaskState};
 //! use a2a_typestate::{Channel, ExchangeModes, Observed};
 //!
 //! let message = Message::user_text("m1", "hello");
@@ -12,13 +12,13 @@
 //! assert!(matches!(observed, Some(Observed::Status { state: TaskState::Working, artifacts: Some(0), .. })));
 //! ```
 
-use a2a_types::{Message, PartContent, SendMessageResponse, StreamResponse, Task as WireTask};
+use a2a_typestate_types::{Message, PartContent, SendMessageResponse, StreamResponse, Task as WireTask};
 
 use crate::observe::{Channel, ExchangeModes, Observed};
 
 /// The media type a part is sent as: its `mediaType`, else `text/plain` for text,
 /// `application/json` for data, `application/octet-stream` for bytes or a link.
-pub fn part_media_type(part: &a2a_types::Part) -> String {
+pub fn part_media_type(part: &a2a_typestate_types::Part) -> String {
     if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
         return media_type.to_owned();
     }
@@ -101,7 +101,7 @@ impl Observed {
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::{Part, TaskState};
+    use a2a_typestate_types::{Part, TaskState};
     use serde_json::json;
 
     use super::*;
@@ -110,7 +110,7 @@ mod tests {
     fn parts_are_sent_as_their_media_type_or_the_default_for_their_kind() {
         let message = Message::new(
             "m1",
-            a2a_types::Role::User,
+            a2a_typestate_types::Role::User,
             vec![
                 Part::text("hi"),
                 Part::data(json!({"k": 1})),
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn stream_items_become_status_artifact_or_nothing() {
-        let item: StreamResponse = a2a_types::parse::from_str(
+        let item: StreamResponse = a2a_typestate_types::parse::from_str(
             r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}"#,
         )
         .unwrap();
@@ -144,7 +144,7 @@ mod tests {
             observed,
             Some(Observed::Status { state: TaskState::Completed, via: Channel::Push, artifacts: None, .. })
         ));
-        let item: StreamResponse = a2a_types::parse::from_str(
+        let item: StreamResponse = a2a_typestate_types::parse::from_str(
             r#"{"artifactUpdate":{"taskId":"t1","artifact":{"artifactId":"a","parts":[{"text":"x"}]}}}"#,
         )
         .unwrap();
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn get_task_history_is_counted() {
-        let task: WireTask = a2a_types::parse::from_str(
+        let task: WireTask = a2a_typestate_types::parse::from_str(
             r#"{"id":"t1","status":{"state":"TASK_STATE_COMPLETED"},"history":[]}"#,
         )
         .unwrap();

@@ -11,7 +11,7 @@ const V03_OBSERVED_RUN_CARD: &str = r#"{
 
 #[test]
 fn a_0_3_card_reaches_the_claims_converted_with_its_history_claim() {
-    let (_, converted) = a2a_types::v03::read_any_card(V03_OBSERVED_RUN_CARD.as_bytes()).unwrap();
+    let (_, converted) = a2a_typestate_types::v03::read_any_card(V03_OBSERVED_RUN_CARD.as_bytes()).unwrap();
     let claims = CardClaims::lift(&converted.value, Deployment::Direct);
     assert_eq!(
         claims.declared(),
@@ -22,8 +22,8 @@ fn a_0_3_card_reaches_the_claims_converted_with_its_history_claim() {
 
 #[test]
 fn a_native_1_0_card_claims_history_only_through_the_legacy_field() {
-    let card = |capabilities: &str| -> a2a_types::AgentCard {
-        a2a_types::parse::from_str(&format!(
+    let card = |capabilities: &str| -> a2a_typestate_types::AgentCard {
+        a2a_typestate_types::parse::from_str(&format!(
             r#"{{"name":"a","description":"","version":"1","supportedInterfaces":[],"skills":[],
                 "defaultInputModes":[],"defaultOutputModes":[],"capabilities":{capabilities}}}"#
         ))
@@ -44,7 +44,7 @@ fn a_card_marked_as_gateway_by_extension_yields_no_claims() {
                 "extensions":[{{"uri":"{}"}}]}}}}"#,
         a2a_typestate::GATEWAY_EXTENSION_URI
     );
-    let card: a2a_types::AgentCard = a2a_types::parse::from_str(&json).unwrap();
+    let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(&json).unwrap();
     let claims = CardClaims::lift(&card, Deployment::Direct);
     assert!(claims.is_gateway());
     assert!(claims.declared().is_empty());

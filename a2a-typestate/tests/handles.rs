@@ -4,12 +4,12 @@ mod support;
 
 use std::sync::Arc;
 
-use a2a_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynTask,
     History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot, Streaming,
     StreamingVerified, Task,
 };
+use a2a_typestate_types::TaskState::*;
 use support::*;
 
 type Streams = Claims<Streaming, NoHistory, NoPush>;

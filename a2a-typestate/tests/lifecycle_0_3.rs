@@ -1,11 +1,11 @@
-//! A 0.3 agent's stream, read with `a2a_types::v03` and converted to 1.0, drives the same lifecycle:
+//! A 0.3 agent's stream, read with `a2a_typestate_types::v03` and converted to 1.0, drives the same lifecycle:
 //! 0.3 state names are mapped, and the end of a task comes from its state, never from `final`.
 
 mod support;
 
-use a2a_types::v03::StreamResult;
-use a2a_types::{TaskState, parse};
 use a2a_typestate::{Channel, Claims, DynTask, Observed, Step, Task, TaskEnd};
+use a2a_typestate_types::v03::StreamResult;
+use a2a_typestate_types::{TaskState, parse};
 use support::*;
 
 /// A 0.3 `message/stream` result, converted to the observation the client feeds the handle.

@@ -5,11 +5,11 @@ mod support;
 
 use std::time::Duration;
 
-use a2a_types::TaskState;
 use a2a_typestate::{
     Bounds, Call, Capability, CapabilitySet, Channel, DynTask, ExchangeModes, Observed, TransportFault,
     Verdict, Verifier,
 };
+use a2a_typestate_types::TaskState;
 use proptest::prelude::*;
 use support::*;
 

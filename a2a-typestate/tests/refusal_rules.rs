@@ -4,11 +4,11 @@ mod support;
 
 use std::time::Duration;
 
-use a2a_types::TaskState::*;
 use a2a_typestate::{
     Advice, Bounds, Call, Capability, CapabilitySet, Channel, Contradiction, LifecycleFault, Observed,
     PendingReason, TransportFault, Verdict, Verifier,
 };
+use a2a_typestate_types::TaskState::*;
 use support::*;
 
 /// The capabilities JSON for a card declaring exactly `declared`.
@@ -407,7 +407,7 @@ fn the_same_question_after_the_answer_is_no_progress() {
         task_id: task_id(),
         context_id: Some(context_id()),
         state: InputRequired,
-        message: Some(a2a_types::MessageId::new("q1")),
+        message: Some(a2a_typestate_types::MessageId::new("q1")),
         via: Channel::GetTask,
         artifacts: Some(0),
     };

@@ -1,8 +1,8 @@
 //! A 0.3 Agent Card: parsing never panics, and a card that parses writes back and re-reads equal.
 #![no_main]
 
-use a2a_types::parse;
-use a2a_types::v03::AgentCard;
+use a2a_typestate_types::parse;
+use a2a_typestate_types::v03::AgentCard;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

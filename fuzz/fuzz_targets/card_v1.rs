@@ -1,8 +1,8 @@
 //! A 1.0 Agent Card: parsing never panics, and a card that parses writes back and re-reads equal.
 #![no_main]
 
-use a2a_types::parse;
-use a2a_types::v1::AgentCard;
+use a2a_typestate_types::parse;
+use a2a_typestate_types::v1::AgentCard;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

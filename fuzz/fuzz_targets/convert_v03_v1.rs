@@ -2,7 +2,7 @@
 //! and what the conversion produces serializes and re-reads.
 #![no_main]
 
-use a2a_types::{parse, v03, v1};
+use a2a_typestate_types::{parse, v03, v1};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use a2a_client::sse::{SseLimits, SseStream};
+use a2a_typestate_client::sse::{SseLimits, SseStream};
 use bytes::Bytes;
 use futures::StreamExt;
 use libfuzzer_sys::fuzz_target;
 
-fn events(chunks: Vec<Bytes>) -> Vec<Result<a2a_client::SseEvent, String>> {
+fn events(chunks: Vec<Bytes>) -> Vec<Result<a2a_typestate_client::SseEvent, String>> {
     thread_local! {
         static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()

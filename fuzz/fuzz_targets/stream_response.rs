@@ -2,8 +2,8 @@
 //! writes back and re-reads equal, and its accessors agree with the re-read one.
 #![no_main]
 
-use a2a_types::parse;
-use a2a_types::v1::StreamResponse;
+use a2a_typestate_types::parse;
+use a2a_typestate_types::v1::StreamResponse;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,5 +13,5 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(event.state(), again.state());
         assert_eq!(event.task_id(), again.task_id());
     }
-    let _ = parse::from_slice::<a2a_types::v03::StreamResult>(data);
+    let _ = parse::from_slice::<a2a_typestate_types::v03::StreamResult>(data);
 });

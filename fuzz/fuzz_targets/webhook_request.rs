@@ -2,7 +2,7 @@
 //! a panic; a request without the issued credentials is never accepted, whatever its body.
 #![no_main]
 
-use a2a_client::webhook::fuzzing::{Outcome, handle};
+use a2a_typestate_client::webhook::fuzzing::{Outcome, handle};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

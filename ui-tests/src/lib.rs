@@ -19,8 +19,8 @@
 
 use std::sync::Arc;
 
-use a2a_types::AgentCard;
 use a2a_typestate::{Bounds, CardClaims, Deployment, DynTask};
+use a2a_typestate_types::AgentCard;
 
 /// A plain-text agent card with the given `capabilities` JSON object; `None` when it does not
 /// parse (fixtures pass literal JSON, so that never happens in the suite).
@@ -30,7 +30,7 @@ pub fn card(capabilities: &str) -> Option<AgentCard> {
             "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
             "capabilities":{capabilities}}}"#
     );
-    a2a_types::parse::from_str(&json).ok()
+    a2a_typestate_types::parse::from_str(&json).ok()
 }
 
 /// The claims lifted from [`card`] for a directly reached agent.

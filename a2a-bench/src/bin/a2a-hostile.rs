@@ -10,9 +10,9 @@
 use std::time::{Duration, Instant};
 
 use a2a_bench::memory;
-use a2a_client::config::ClientConfig;
-use a2a_client::{PushArrival, PushReceiver};
-use a2a_types::TaskId;
+use a2a_typestate_client::config::ClientConfig;
+use a2a_typestate_client::{PushArrival, PushReceiver};
+use a2a_typestate_types::TaskId;
 use clap::{Parser, Subcommand};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -64,14 +64,14 @@ fn card_zeros() {
     doc.push_str("0]}");
     memory::reset_peak();
     let started = Instant::now();
-    let outcome = match a2a_types::v03::read_any_card(doc.as_bytes()) {
+    let outcome = match a2a_typestate_types::v03::read_any_card(doc.as_bytes()) {
         Ok((_, card)) => format!("read, {} unknown field(s) kept", card.value.extra.len()),
         Err(e) => format!("refused: {e}"),
     };
     report("card-zeros", started, &outcome);
 }
 
-async fn receiver() -> (PushReceiver, a2a_client::PushRegistration, TaskId) {
+async fn receiver() -> (PushReceiver, a2a_typestate_client::PushRegistration, TaskId) {
     let receiver = PushReceiver::start(&ClientConfig::default()).await.expect("receiver");
     let task = TaskId::new("t1");
     let registration = receiver.register(&task);

@@ -6,7 +6,7 @@
 //! not be audited (no card, unreachable, the probe failed for another reason), else 0.
 //!
 //! ```
-//! use a2a_cli::audit::{AuditOptions, EXIT_OVER_DECLARES, audit};
+//! use a2a_typestate_cli::audit::{AuditOptions, EXIT_OVER_DECLARES, audit};
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};
 //! use a2a_typestate::{Capability, Deployment};
 //! # #[tokio::main] async fn main() -> Result<(), a2a_testkit::TestkitError> {
@@ -26,9 +26,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use a2a_client::negotiate::{FollowUp, Negotiation};
-use a2a_client::{Client, PollCadence};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
+use a2a_typestate_client::{Client, PollCadence};
 use futures::StreamExt;
 use serde::Serialize;
 
@@ -247,7 +247,7 @@ pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> 
         .follow_up(FollowUp::reply("a2a audit probe: no further input"));
     static PROBES: AtomicU64 = AtomicU64::new(0);
     let probe = PROBES.fetch_add(1, Ordering::Relaxed);
-    let message = a2a_types::Message::user_text(
+    let message = a2a_typestate_types::Message::user_text(
         format!("a2a-audit-{}-{probe}", std::process::id()),
         "a2a audit probe: please answer briefly",
     );

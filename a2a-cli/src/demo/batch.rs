@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_client::negotiate::Negotiation;
-use a2a_client::{Client, MetricsSnapshot};
-use a2a_types::Message;
+use a2a_typestate_client::negotiate::Negotiation;
+use a2a_typestate_client::{Client, MetricsSnapshot};
+use a2a_typestate_types::Message;
 use futures::StreamExt;
 use indicatif::ProgressBar;
 

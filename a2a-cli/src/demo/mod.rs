@@ -15,8 +15,8 @@
 //! ```
 //! use std::time::Duration;
 //!
-//! use a2a_cli::demo::{DemoOptions, run};
-//! # #[tokio::main] async fn main() -> Result<(), a2a_cli::demo::DemoError> {
+//! use a2a_typestate_cli::demo::{DemoOptions, run};
+//! # #[tokio::main] async fn main() -> Result<(), a2a_typestate_cli::demo::DemoError> {
 //! // One task per agent per batch keeps the example short; `a2a demo` sends four.
 //! let options =
 //!     DemoOptions { tasks_per_agent: 1, push_arrival_bound: Duration::from_secs(1), ..DemoOptions::default() };
@@ -36,11 +36,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_client::negotiate::{FollowUp, Negotiation};
-use a2a_client::{Client, PollCadence, SuspectMarks};
 use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
+use a2a_typestate_client::{Client, PollCadence, SuspectMarks};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
@@ -85,7 +85,7 @@ pub enum DemoError {
     /// The fleet could not start.
     Fleet(TestkitError),
     /// The client could not be configured.
-    Client(a2a_client::Error),
+    Client(a2a_typestate_client::Error),
     /// An agent's own card could not be read (a testkit defect).
     Card(String),
 }
@@ -202,7 +202,8 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
 /// The claims a fleet agent's card makes, read from the card it serves.
 fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
     let bytes = serde_json::to_vec(card).map_err(|e| DemoError::Card(e.to_string()))?;
-    let (_, converted) = a2a_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
+    let (_, converted) =
+        a2a_typestate_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
     Ok(CardClaims::lift(&converted.value, Deployment::Direct).declared())
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use a2a_types::v1::SecurityScheme;
+use a2a_typestate_types::v1::SecurityScheme;
 use base64::Engine as _;
 use futures::future::BoxFuture;
 use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
@@ -168,7 +168,7 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::v1::{APIKeySecurityScheme, HTTPAuthSecurityScheme};
+    use a2a_typestate_types::v1::{APIKeySecurityScheme, HTTPAuthSecurityScheme};
 
     use crate::auth::Secret;
 

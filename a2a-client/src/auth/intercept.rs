@@ -6,8 +6,8 @@
 //!
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
-//! use a2a_client::Client;
-//! use a2a_client::auth::{Interceptor, RequestContext, ResponseInfo};
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::auth::{Interceptor, RequestContext, ResponseInfo};
 //! use futures::future::BoxFuture;
 //!
 //! #[derive(Debug, Default)]
@@ -18,7 +18,7 @@
 //!         &'a self,
 //!         request: &'a mut reqwest::Request,
 //!         _context: &'a RequestContext<'a>,
-//!     ) -> BoxFuture<'a, Result<(), a2a_client::Error>> {
+//!     ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
 //!         let n = self.0.fetch_add(1, Ordering::Relaxed);
 //!         let value = format!("00-{n:032x}-{n:016x}-01");
 //!         request.headers_mut().insert("traceparent", value.parse().expect("ascii"));
@@ -31,7 +31,7 @@
 //! }
 //!
 //! let client = Client::builder().interceptor(Traceparent::default()).build()?;
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 use std::fmt;

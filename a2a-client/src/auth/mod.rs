@@ -17,8 +17,8 @@
 //! keeps the other).
 //!
 //! ```
-//! use a2a_client::Client;
-//! use a2a_client::auth::{ApiKey, BearerToken, Credentials, OAuth2ClientCredentials, Secret};
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::auth::{ApiKey, BearerToken, Credentials, OAuth2ClientCredentials, Secret};
 //!
 //! let credentials = Credentials::new()
 //!     // Any agent's bearer-like scheme.
@@ -29,7 +29,7 @@
 //!     .with_for_agent("https://agent.example", OAuth2ClientCredentials::new("id", Secret::new("s")))?;
 //! let client = Client::builder().credentials(credentials).build()?;
 //! # let _ = client;
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
 mod apply;
@@ -43,7 +43,7 @@ mod tls;
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::v1::SecurityScheme;
+use a2a_typestate_types::v1::SecurityScheme;
 
 pub(crate) use apply::AuthLayer;
 pub use intercept::{Interceptor, RequestContext, ResponseInfo};

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use a2a_types::v1::{OAuthFlows, SecurityScheme};
+use a2a_typestate_types::v1::{OAuthFlows, SecurityScheme};
 use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
@@ -40,7 +40,7 @@ pub enum ClientAuthentication {
 ///
 /// ```
 /// use std::time::Duration;
-/// use a2a_client::auth::{Credentials, OAuth2ClientCredentials, Secret};
+/// use a2a_typestate_client::auth::{Credentials, OAuth2ClientCredentials, Secret};
 ///
 /// let oauth = OAuth2ClientCredentials::new("my-client", Secret::new("client-secret"))
 ///     .scopes(["tasks.read"])
@@ -360,6 +360,6 @@ async fn bounded<T>(
 
 async fn read_small_json(response: reqwest::Response, url: &str) -> Result<Value, Error> {
     let body = crate::discovery::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
-    a2a_types::parse::from_slice(&body)
+    a2a_typestate_types::parse::from_slice(&body)
         .map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))
 }

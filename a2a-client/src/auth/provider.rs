@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use a2a_types::v1::SecurityScheme;
+use a2a_typestate_types::v1::SecurityScheme;
 use futures::future::BoxFuture;
 
 use super::Secret;
@@ -109,7 +109,7 @@ fn http_scheme_is(scheme: &SecurityScheme, name: &str) -> bool {
 /// token obtained elsewhere).
 ///
 /// ```
-/// use a2a_client::auth::{BearerToken, Credentials, Secret};
+/// use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 ///
 /// let credentials = Credentials::new().with(BearerToken::new(Secret::new("token")));
 /// assert!(format!("{credentials:?}").contains("BearerToken"));

@@ -7,7 +7,7 @@ use std::fmt;
 /// where it is put on the wire.
 ///
 /// ```
-/// use a2a_client::auth::Secret;
+/// use a2a_typestate_client::auth::Secret;
 ///
 /// let token = Secret::new("s3cr3t-value");
 /// assert_eq!(format!("{token:?} {token}"), "Secret([redacted]) [redacted]");

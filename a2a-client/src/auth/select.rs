@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use a2a_types::AgentCard;
-use a2a_types::v1::{OAuthFlows, SecurityRequirement, SecurityScheme};
+use a2a_typestate_types::AgentCard;
+use a2a_typestate_types::v1::{OAuthFlows, SecurityRequirement, SecurityScheme};
 
 use super::Credentials;
 use super::provider::CredentialProvider;
@@ -150,7 +150,7 @@ mod tests {
                  "securityRequirements":[{"schemes":{"mtls":{}}}]},
                 {"id":"public","name":"public","description":"","tags":[],
                  "securityRequirements":[{"schemes":{"undefinedScheme":{}}},{}]}]}"#;
-        a2a_types::parse::from_slice(json.as_bytes()).unwrap()
+        a2a_typestate_types::parse::from_slice(json.as_bytes()).unwrap()
     }
 
     fn agent() -> AgentBaseUrl {

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use a2a_types::GetExtendedAgentCardRequest;
-use a2a_types::jsonrpc::Method;
-use a2a_types::v03;
+use a2a_typestate_types::GetExtendedAgentCardRequest;
+use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::v03;
 
 use super::{Inner, to_json};
 use crate::discovery::DiscoveredCard;

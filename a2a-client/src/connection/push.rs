@@ -1,7 +1,7 @@
 //! The push-notification config operations of [`AgentConnection`]: create, get, list, delete.
 
-use a2a_types::jsonrpc::Method;
-use a2a_types::{
+use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::{
     DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, TaskId,
     TaskPushNotificationConfig, v03,

@@ -35,10 +35,10 @@
 //! retries.
 //!
 //! ```
-//! use a2a_client::negotiate::{Negotiation, TaskPath};
-//! use a2a_client::{Capability, Client};
+//! use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+//! use a2a_typestate_client::{Capability, Client};
 //! use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-//! use a2a_types::Message;
+//! use a2a_typestate_types::Message;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -70,8 +70,8 @@ mod plan;
 
 use std::sync::Arc;
 
-use a2a_types::Message;
 use a2a_typestate::{Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimStatus, Verdict};
+use a2a_typestate_types::Message;
 
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
@@ -139,8 +139,8 @@ impl Client {
         let refusals = refusals(&task);
         let verified = task.verified();
         let refused_task = task.result().and_then(|r| match r {
-            a2a_types::SendMessageResponse::Task(task) => Some(task),
-            a2a_types::SendMessageResponse::Message(_) => None,
+            a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
+            a2a_typestate_types::SendMessageResponse::Message(_) => None,
         });
         let refusal = match task.settle() {
             Ok(task) => {

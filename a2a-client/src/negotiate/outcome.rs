@@ -1,8 +1,8 @@
 //! What a negotiated task ended in: its result, which claims were verified, and any refusal with
 //! the fallback that replaced the refused path.
 
-use a2a_types::{SendMessageResponse, Task, TaskState};
 use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
+use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
 
 use crate::cache::SuspectMark;
 use crate::discovery::AgentBaseUrl;

@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::{ContextId, Message, TaskId, TaskState};
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
+use a2a_typestate_types::{ContextId, Message, TaskId, TaskState};
 
 use crate::webhook::PushReceiver;
 
@@ -36,8 +36,8 @@ type Answer = dyn Fn(&InputRequest) -> Option<Message> + Send + Sync;
 /// set by the client to the paused task's, so a policy only writes the content.
 ///
 /// ```
-/// use a2a_client::negotiate::FollowUp;
-/// use a2a_types::Message;
+/// use a2a_typestate_client::negotiate::FollowUp;
+/// use a2a_typestate_types::Message;
 ///
 /// // Always answer with the same text (the design note's observed run needs one clarification).
 /// let policy = FollowUp::reply("use metric units");
@@ -96,8 +96,8 @@ impl fmt::Debug for FollowUp {
 /// depending on less is always safe, and an agent that does more than it declares is used as it is.
 ///
 /// ```
-/// use a2a_client::negotiate::{FollowUp, Negotiation};
-/// use a2a_client::Capability;
+/// use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
+/// use a2a_typestate_client::Capability;
 ///
 /// let negotiation = Negotiation::depending_on(&[Capability::Streaming, Capability::StateTransitionHistory])
 ///     .follow_up(FollowUp::reply("metric"));

@@ -1,11 +1,11 @@
 //! The JSON Canonicalization Scheme (JCS, RFC 8785): the one byte string a JSON value signs as.
 //!
 //! ```
-//! use a2a_client::signing::jcs;
+//! use a2a_typestate_client::signing::jcs;
 //!
 //! let value = serde_json::json!({"b": [1.0, 2.5e-3, "\u{20ac}\n"], "a": null});
 //! assert_eq!(jcs::canonicalize(&value)?, r#"{"a":null,"b":[1,0.0025,"€\n"]}"#.as_bytes());
-//! # Ok::<(), a2a_client::signing::jcs::JcsError>(())
+//! # Ok::<(), a2a_typestate_client::signing::jcs::JcsError>(())
 //! ```
 //!
 //! A card signature covers these bytes, so two implementations agree on a signature only if they

@@ -7,8 +7,8 @@
 //! with the answer.
 //!
 //! ```
-//! use a2a_client::signing::{CardSignaturePolicy, TrustStore};
-//! use a2a_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
+//! use a2a_typestate_client::signing::{CardSignaturePolicy, TrustStore};
+//! use a2a_typestate_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
 //!
 //! let jwks = serde_json::json!({"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "card-key-1",
 //!     "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]});
@@ -29,7 +29,7 @@
 //!     .card_trust_store(store)
 //!     .build()?;
 //! assert_eq!(client.config().card_signature_policy(), CardSignaturePolicy::Require);
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 //!
 //! # What is checked
@@ -61,7 +61,7 @@ mod trust;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use a2a_types::AgentCard;
+use a2a_typestate_types::AgentCard;
 use serde_json::Value;
 
 pub use algorithm::{Algorithm, KeyKind};

@@ -8,7 +8,7 @@
 //! checked against each form below; which one matched is reported in
 //! [`CardSigner::canonical_form`](super::CardSigner::canonical_form).
 
-use a2a_types::AgentCard;
+use a2a_typestate_types::AgentCard;
 use serde_json::{Map, Value};
 
 use super::jcs::{self, JcsError};

@@ -15,7 +15,7 @@ use crate::Error;
 /// its key must already be in the store.
 ///
 /// ```
-/// use a2a_client::signing::{Algorithm, TrustStore};
+/// use a2a_typestate_client::signing::{Algorithm, TrustStore};
 ///
 /// let jwks = serde_json::json!({"keys": [{
 ///     "kty": "OKP", "crv": "Ed25519", "kid": "card-key-1",
@@ -24,7 +24,7 @@ use crate::Error;
 /// let store = TrustStore::new().with_jwks(&jwks, "agents.example")?;
 /// assert_eq!(store.keys().len(), 1);
 /// assert!(store.allows(Algorithm::EdDsa) && !store.allows(Algorithm::Hs256));
-/// # Ok::<(), a2a_client::Error>(())
+/// # Ok::<(), a2a_typestate_client::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrustStore {

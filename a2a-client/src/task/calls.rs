@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use a2a_types::{CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask};
 use a2a_typestate::{
     Call, Capability, Channel, ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
     HistorySlot, Observed, PushSlot, SingleShot, StreamingSlot, TaskHandle,
+};
+use a2a_typestate_types::{
+    CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask,
 };
 
 use super::session::{PushWatch, Session};
@@ -280,7 +282,7 @@ async fn single_shot(
     loop {
         let mut request = SendMessageRequest::new(message);
         if !negotiation.accepted().is_empty() {
-            request = request.with_configuration(a2a_types::SendMessageConfiguration {
+            request = request.with_configuration(a2a_typestate_types::SendMessageConfiguration {
                 accepted_output_modes: negotiation.accepted().to_vec(),
                 ..Default::default()
             });

@@ -26,10 +26,10 @@
 //! over these same calls.
 //!
 //! ```
-//! use a2a_client::{Claims, Client, NoHistory, NoPush, Settlement, Streaming, Task};
-//! use a2a_client::negotiate::Negotiation;
+//! use a2a_typestate_client::{Claims, Client, NoHistory, NoPush, Settlement, Streaming, Task};
+//! use a2a_typestate_client::negotiate::Negotiation;
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_types::{Message, SendMessageResponse};
+//! use a2a_typestate_types::{Message, SendMessageResponse};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -64,11 +64,11 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use a2a_types::{SendMessageResponse, TaskState};
 use a2a_typestate::{
     CapabilitySet, ClaimSet, Claims, Deployment, Elapsed, HistorySlot, HistoryVerified, NarrowingError,
     PushSlot, PushVerified, Refusal, SettleResult, Settlement, SingleShot, StreamingSlot, StreamingVerified,
 };
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 
 use crate::{AgentConnection, Client, Error};
 pub(crate) use session::Session;

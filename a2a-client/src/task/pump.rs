@@ -1,10 +1,10 @@
 //! The one event loop every turn runs in: stream events, push callbacks, poll ticks and deadlines
 //! feed the handle in arrival order, until the turn ends, a claim is refused, or a bound runs out.
 
-use a2a_types::{GetTaskRequest, Message};
 use a2a_typestate::{
     Advice, Call, Capability, Channel, ClaimStatus, Observed, PendingReason, TaskHandle, Verdict,
 };
+use a2a_typestate_types::{GetTaskRequest, Message};
 use futures::StreamExt;
 use tokio::time::sleep_until;
 
@@ -297,7 +297,7 @@ impl Session {
 }
 
 /// The next stream item; never resolves while polling.
-async fn next_item(source: &mut Source) -> Option<Result<a2a_types::StreamResponse, Error>> {
+async fn next_item(source: &mut Source) -> Option<Result<a2a_typestate_types::StreamResponse, Error>> {
     match source {
         Source::Stream(stream, _) => stream.next().await,
         Source::Poll => std::future::pending().await,

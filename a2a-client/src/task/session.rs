@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{
+use a2a_typestate::{Call, Channel, Observed, TaskHandle, TransportFault as ObservedFault};
+use a2a_typestate_types::{
     Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
     TaskId, TaskState,
 };
-use a2a_typestate::{Call, Channel, Observed, TaskHandle, TransportFault as ObservedFault};
 use tokio::time::Instant;
 
 use super::snapshot::Snapshot;

@@ -1,7 +1,7 @@
 //! The task as the client has seen it so far, folded from send responses, stream events and
 //! `GetTask` results: what a run returns as its result.
 
-use a2a_types::{Message, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent};
+use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent};
 
 /// The last known task (or direct message) of a run.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +48,9 @@ impl Snapshot {
     }
 
     fn apply_artifact(&mut self, update: &TaskArtifactUpdateEvent) {
-        let task =
-            self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), a2a_types::TaskState::Working));
+        let task = self.task.get_or_insert_with(|| {
+            Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working)
+        });
         let id = &update.artifact.artifact_id;
         match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
             Some(existing) if update.append => existing.parts.extend(update.artifact.parts.iter().cloned()),
@@ -70,7 +71,7 @@ impl Snapshot {
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::{Artifact, Part, TaskState, TaskStatus, TaskStatusUpdateEvent};
+    use a2a_typestate_types::{Artifact, Part, TaskState, TaskStatus, TaskStatusUpdateEvent};
 
     use super::*;
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use serde_json::Value;
 
-use a2a_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 
 use super::{Endpoint, is_event_stream, protocol, read_json_unbounded, unexpected};
 use crate::retry::retry_after;
@@ -102,7 +102,7 @@ pub(crate) async fn open(
 
 /// The `result` of one SSE event of a JSON-RPC stream opened with request id `id`.
 pub(crate) fn event_result(event: SseEvent, id: &str) -> Result<Value, Error> {
-    let answer: Value = a2a_types::parse::from_slice_fast(event.data.as_bytes())
+    let answer: Value = a2a_typestate_types::parse::from_slice_fast(event.data.as_bytes())
         .map_err(|e| Error::bad_input("json-rpc stream event", e))?;
     result_of(answer, id, "json-rpc stream event")
 }

@@ -7,8 +7,8 @@
 //! `stream` ([`EventStream`]) and `poll` ([`TaskPoll`]).
 //!
 //! ```
-//! use a2a_client::transport::{A2A_JSON_MEDIA_TYPE, A2A_VERSION_HEADER};
-//! use a2a_client::{StreamEnd, TransportFault};
+//! use a2a_typestate_client::transport::{A2A_JSON_MEDIA_TYPE, A2A_VERSION_HEADER};
+//! use a2a_typestate_client::{StreamEnd, TransportFault};
 //!
 //! assert_eq!((A2A_VERSION_HEADER, A2A_JSON_MEDIA_TYPE), ("A2A-Version", "application/a2a+json"));
 //! // A stream either closed after its last event, or broke and must be reattached.
@@ -24,8 +24,8 @@ pub(crate) mod v03;
 
 use std::time::Duration;
 
-use a2a_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
-use a2a_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
+use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;
@@ -43,8 +43,8 @@ pub use stream::{EventStream, StreamEnd};
 pub const A2A_VERSION_HEADER: &str = "A2A-Version";
 /// The media type the HTTP+JSON binding sends (v1.0.1 §11.1); `application/json` is accepted back.
 pub const A2A_JSON_MEDIA_TYPE: &str = "application/a2a+json";
-/// Largest non-streaming response body read: 8 MiB, as `a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES`.
-pub const MAX_RESPONSE_BYTES: usize = a2a_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
+/// Largest non-streaming response body read: 8 MiB, as `a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES`.
+pub const MAX_RESPONSE_BYTES: usize = a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
 
 /// Which protocol is spoken at the selected interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,7 +338,8 @@ pub(crate) async fn read_json_unbounded(response: reqwest::Response, url: &str) 
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
-    a2a_types::parse::from_slice_fast(&body).map_err(|e| Error::bad_input("response body", e).with_url(url))
+    a2a_typestate_types::parse::from_slice_fast(&body)
+        .map_err(|e| Error::bad_input("response body", e).with_url(url))
 }
 
 /// Whether a response is an event stream (else it is a plain JSON answer, such as an error).
@@ -353,7 +354,7 @@ pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
 /// Reads a value of `T` from JSON, naming `what` and the JSON path on failure (the path is tracked
 /// only when the plain read fails: tracking it on every answer cost a third of the parse).
 pub(crate) fn read<T: serde::de::DeserializeOwned>(what: &'static str, value: Value) -> Result<T, Error> {
-    a2a_types::parse::from_value_fast(value).map_err(|e| Error::bad_input(what, e))
+    a2a_typestate_types::parse::from_value_fast(value).map_err(|e| Error::bad_input(what, e))
 }
 
 /// The error for a response that is neither the expected result nor an A2A error.

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_types::{GetTaskRequest, Task};
+use a2a_typestate_types::{GetTaskRequest, Task};
 use futures::stream::{BoxStream, Stream, StreamExt};
 
 use crate::config::PollCadence;

@@ -132,7 +132,7 @@ pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<reqwest
 
 /// The `StreamResponse` JSON of one SSE event, or the error the agent sent in its place.
 pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
-    let value: Value = a2a_types::parse::from_slice_fast(event.data.as_bytes())
+    let value: Value = a2a_typestate_types::parse::from_slice_fast(event.data.as_bytes())
         .map_err(|e| Error::bad_input("http+json stream event", e))?;
     if ProtocolError::is_rpc_status_body(&value) {
         let status = value.pointer("/error/code").and_then(Value::as_u64).unwrap_or(0);
@@ -162,7 +162,7 @@ async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: 
 mod tests {
     use super::*;
     use crate::discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
-    use a2a_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
+    use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
     use serde_json::json;
 
     fn endpoint(url: &str, tenant: Option<&str>) -> Endpoint {

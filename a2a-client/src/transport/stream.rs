@@ -4,7 +4,7 @@ use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use a2a_types::{StreamResponse, TaskId};
+use a2a_typestate_types::{StreamResponse, TaskId};
 use futures::stream::{BoxStream, Stream, StreamExt};
 
 use crate::{Error, ErrorKind, TransportFault};
@@ -133,7 +133,7 @@ impl Stream for EventStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_types::{Task, TaskState};
+    use a2a_typestate_types::{Task, TaskState};
 
     fn event(state: TaskState, last: bool) -> Decoded {
         Decoded { event: StreamResponse::Task(Task::new("t1", state)), last }

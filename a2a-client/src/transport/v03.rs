@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_types::v03::{self, ConversionLoss, Converted};
+use a2a_typestate_types::v03::{self, ConversionLoss, Converted};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

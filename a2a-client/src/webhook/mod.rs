@@ -15,9 +15,9 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use a2a_client::config::ClientConfig;
-//! use a2a_client::{PushArrival, PushReceiver};
-//! use a2a_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
+//! use a2a_typestate_client::config::ClientConfig;
+//! use a2a_typestate_client::{PushArrival, PushReceiver};
+//! use a2a_typestate_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let receiver = PushReceiver::start(&ClientConfig::default()).await?;
@@ -27,7 +27,7 @@
 //! // Nothing was posted: the wait ends at its bound and says so.
 //! let arrival = receiver.next_callback(&task, Duration::from_millis(10)).await?;
 //! assert!(matches!(arrival, PushArrival::Absent { .. }));
-//! # Ok::<(), a2a_client::Error>(())
+//! # Ok::<(), a2a_typestate_client::Error>(())
 //! # });
 //! ```
 
@@ -38,7 +38,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use a2a_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
+use a2a_typestate_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
 use hyper::header;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::Value;
@@ -152,15 +152,16 @@ impl PushCallback {
     ///
     /// # Errors
     /// [`crate::ErrorKind::BadInput`] with the JSON path when the body is not a 1.0 `StreamResponse`
-    /// (a 0.3 body, for instance: read those with `a2a_types::v03`).
+    /// (a 0.3 body, for instance: read those with `a2a_typestate_types::v03`).
     pub fn stream_response(&self) -> Result<StreamResponse, Error> {
-        a2a_types::parse::from_value(self.body.clone()).map_err(|e| Error::bad_input("push callback", e))
+        a2a_typestate_types::parse::from_value(self.body.clone())
+            .map_err(|e| Error::bad_input("push callback", e))
     }
 
     /// The task state the callback reports (a task snapshot or a status update); `None` for
     /// messages, artifact chunks and bodies that are not a 1.0 `StreamResponse`. This is what the
     /// verifier is told about a callback.
-    pub fn task_state(&self) -> Option<a2a_types::TaskState> {
+    pub fn task_state(&self) -> Option<a2a_typestate_types::TaskState> {
         self.stream_response().ok().and_then(|body| body.state())
     }
 }
@@ -392,7 +393,7 @@ fn admit(shared: &Shared, config_id: &str, headers: &HeaderMap) -> Result<(), St
 
 /// Reads an admitted body and queues it for the task's waiter.
 fn accept_body(shared: &Shared, config_id: &str, body: &[u8]) -> Result<StatusCode, StatusCode> {
-    let json: Value = a2a_types::parse::from_slice(body).map_err(|_| StatusCode::BAD_REQUEST)?;
+    let json: Value = a2a_typestate_types::parse::from_slice(body).map_err(|_| StatusCode::BAD_REQUEST)?;
     let task = task_id_of(&json).ok_or(StatusCode::BAD_REQUEST)?;
     let digest = shared.hasher.hash_one(serde_json::to_string(&json).unwrap_or_default());
 

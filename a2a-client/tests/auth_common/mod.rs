@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use a2a_client::auth::Credentials;
-use a2a_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
 use a2a_testkit::{Guard, OAuth2Guard, RunningAgent, ScriptedAgent};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
-use a2a_types::{Message, SendMessageRequest, SendMessageResponse};
+use a2a_typestate_client::auth::Credentials;
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse};
 
-pub fn builder() -> a2a_client::ClientBuilder {
+pub fn builder() -> a2a_typestate_client::ClientBuilder {
     let retry = RetryPolicy::new(3, Duration::from_millis(10), Duration::from_millis(50), 0.0).unwrap();
     Client::builder().retry_policy(retry).request_timeout(Duration::from_secs(20))
 }

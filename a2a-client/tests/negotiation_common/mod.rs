@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use a2a_client::{Client, ClientBuilder, PollCadence, RetryPolicy};
 use a2a_testkit::{Capabilities, RunningAgent, Script, ScriptedAgent};
-use a2a_types::{Message, Part, Role};
+use a2a_typestate_client::{Client, ClientBuilder, PollCadence, RetryPolicy};
+use a2a_typestate_types::{Message, Part, Role};
 
 pub fn ms(n: u64) -> Duration {
     Duration::from_millis(n)

@@ -6,10 +6,10 @@ pub mod scenarios;
 
 use std::time::Duration;
 
-use a2a_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
 use a2a_testkit::{Capabilities, RunningAgent, Script, ScriptedAgent};
-use a2a_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
-use a2a_types::{Message, SendMessageRequest, StreamResponse};
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Client, RetryPolicy};
+use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
 
 /// A client with quick, jitter-free retries (3 attempts, 10 ms then 20 ms).
 pub fn client() -> Client {

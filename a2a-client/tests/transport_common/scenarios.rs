@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use a2a_client::{AgentConnection, Client, ErrorKind, StreamEnd};
 use a2a_testkit::Script;
-use a2a_types::{
+use a2a_typestate_client::{AgentConnection, Client, ErrorKind, StreamEnd};
+use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
     GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTasksRequest, SendMessageConfiguration,
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskState,
@@ -138,7 +138,7 @@ pub async fn push_configs_round_trip_and_callbacks_arrive(client: &Client, conne
     assert_eq!(fetched.url, registration.url());
 
     let arrival = receiver.next_callback(&task.id, Duration::from_secs(10)).await.unwrap();
-    assert!(matches!(arrival, a2a_client::PushArrival::Delivered(_)), "{arrival:?}");
+    assert!(matches!(arrival, a2a_typestate_client::PushArrival::Delivered(_)), "{arrival:?}");
 
     let listed = connection
         .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {

@@ -26,7 +26,7 @@ pub enum CardShape {
 /// [`AgentCapabilities::legacy_state_transition_history`](crate::v1::AgentCapabilities::legacy_state_transition_history).
 ///
 /// ```
-/// use a2a_types::v03::{read_any_card, CardShape};
+/// use a2a_typestate_types::v03::{read_any_card, CardShape};
 ///
 /// let (shape, card) = read_any_card(
 ///     br#"{"name":"a","description":"d","url":"https://a.example/rpc","version":"1","protocolVersion":"0.3",

@@ -7,12 +7,12 @@ use crate::jsonrpc::{self, JsonRpcId, JsonRpcRequest, Version2};
 /// A 0.3 JSON-RPC method.
 ///
 /// ```
-/// use a2a_types::v03::Method;
+/// use a2a_typestate_types::v03::Method;
 ///
 /// assert_eq!(Method::from_name("tasks/resubscribe"), Some(Method::TasksResubscribe));
 /// assert_eq!(Method::TasksResubscribe.v1_name(), "SubscribeToTask");
 ///
-/// let request = Method::TasksGet.request(7, a2a_types::v03::TaskQueryParams {
+/// let request = Method::TasksGet.request(7, a2a_typestate_types::v03::TaskQueryParams {
 ///     id: "t1".into(),
 ///     history_length: None,
 ///     metadata: None,

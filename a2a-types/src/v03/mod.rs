@@ -7,7 +7,7 @@
 //! `a2a-v0.3.0.schema.json`), with the same path-carrying errors as the 1.0 types.
 //!
 //! ```
-//! use a2a_types::{parse, v03};
+//! use a2a_typestate_types::{parse, v03};
 //!
 //! let event: v03::StreamResult = parse::from_str(
 //!     r#"{"kind":"status-update","taskId":"t1","contextId":"c1","final":true,
@@ -16,7 +16,7 @@
 //! .unwrap();
 //! let converted = event.to_v1();
 //! assert!(converted.losses.is_empty()); // `final` is what 1.0 infers from the state
-//! assert_eq!(converted.value.state(), Some(a2a_types::TaskState::InputRequired));
+//! assert_eq!(converted.value.state(), Some(a2a_typestate_types::TaskState::InputRequired));
 //!
 //! let err = parse::from_str::<v03::Message>(
 //!     r#"{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"image"}]}"#,

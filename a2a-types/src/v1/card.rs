@@ -7,7 +7,7 @@
 //! readable through [`AgentCapabilities::legacy_state_transition_history`].
 //!
 //! ```
-//! use a2a_types::{parse, AgentCard};
+//! use a2a_typestate_types::{parse, AgentCard};
 //!
 //! let card: AgentCard = parse::from_str(
 //!     r#"{"name":"echo","description":"echoes","version":"1.0.0",

@@ -1,7 +1,7 @@
 //! What an agent sends back: stream events, webhook bodies and `SendMessage` results.
 //!
 //! ```
-//! use a2a_types::{parse, StreamResponse, TaskState};
+//! use a2a_typestate_types::{parse, StreamResponse, TaskState};
 //!
 //! let event: StreamResponse = parse::from_str(
 //!     r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#,

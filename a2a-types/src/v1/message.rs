@@ -1,7 +1,7 @@
 //! `Message` and `Part`: what a client and an agent say to each other.
 //!
 //! ```
-//! use a2a_types::{parse, Message, PartContent, Role};
+//! use a2a_typestate_types::{parse, Message, PartContent, Role};
 //!
 //! let msg: Message = parse::from_str(
 //!     r#"{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}"#,

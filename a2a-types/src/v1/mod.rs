@@ -4,7 +4,7 @@
 //! input. Every item here is re-exported at the crate root.
 //!
 //! ```
-//! use a2a_types::{parse, Message, SendMessageRequest, Task, TaskState};
+//! use a2a_typestate_types::{parse, Message, SendMessageRequest, Task, TaskState};
 //!
 //! // Written in lowerCamelCase, enums by name, defaults left out.
 //! let request = SendMessageRequest::new(Message::user_text("m-1", "hello"));

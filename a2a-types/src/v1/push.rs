@@ -1,7 +1,7 @@
 //! Push notification configuration: where an agent POSTs task updates, and with which credentials.
 //!
 //! ```
-//! use a2a_types::TaskPushNotificationConfig;
+//! use a2a_typestate_types::TaskPushNotificationConfig;
 //!
 //! let config = TaskPushNotificationConfig::new("https://client.example/hook").with_bearer("s3cret");
 //! let json = serde_json::to_string(&config).unwrap();

@@ -2,7 +2,7 @@
 //! JSON-RPC, the bodies and query parameters of HTTP+JSON).
 //!
 //! ```
-//! use a2a_types::{Message, SendMessageConfiguration, SendMessageRequest};
+//! use a2a_typestate_types::{Message, SendMessageConfiguration, SendMessageRequest};
 //!
 //! let request = SendMessageRequest::new(Message::user_text("m1", "hi"))
 //!     .with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() });

@@ -6,7 +6,7 @@
 //! scheme with no member or two members cannot be built; reading one is an error naming the field.
 //!
 //! ```
-//! use a2a_types::{parse, HTTPAuthSecurityScheme, SecurityScheme};
+//! use a2a_typestate_types::{parse, HTTPAuthSecurityScheme, SecurityScheme};
 //!
 //! let scheme: SecurityScheme =
 //!     parse::from_str(r#"{"httpAuthSecurityScheme":{"scheme":"Bearer","bearerFormat":"JWT"}}"#).unwrap();

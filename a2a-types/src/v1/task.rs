@@ -1,7 +1,7 @@
 //! `Task`, its `TaskStatus`, and the `Artifact`s it produces.
 //!
 //! ```
-//! use a2a_types::{parse, Task, TaskState};
+//! use a2a_typestate_types::{parse, Task, TaskState};
 //!
 //! let task: Task = parse::from_str(
 //!     r#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"},"history":[]}"#,

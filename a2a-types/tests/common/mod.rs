@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use a2a_types::jsonrpc::{JsonRpcRequest, JsonRpcSuccess};
-use a2a_types::{parse, v03};
+use a2a_typestate_types::jsonrpc::{JsonRpcRequest, JsonRpcSuccess};
+use a2a_typestate_types::{parse, v03};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

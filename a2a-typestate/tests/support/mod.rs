@@ -4,10 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{AgentCard, ContextId, TaskId, TaskState};
 use a2a_typestate::{
     Bounds, CapabilitySet, CardClaims, Channel, Deployment, ExchangeModes, Observed, Verifier,
 };
+use a2a_typestate_types::{AgentCard, ContextId, TaskId, TaskState};
 
 /// A card with the given `capabilities` JSON object and default modes.
 pub fn card_json(capabilities: &str, input: &[&str], output: &[&str]) -> AgentCard {
@@ -17,7 +17,7 @@ pub fn card_json(capabilities: &str, input: &[&str], output: &[&str]) -> AgentCa
         serde_json::to_string(input).unwrap(),
         serde_json::to_string(output).unwrap(),
     );
-    a2a_types::parse::from_str(&json).unwrap()
+    a2a_typestate_types::parse::from_str(&json).unwrap()
 }
 
 /// Claims lifted from a direct (non-gateway) card with `text/plain` in and out.

@@ -1,6 +1,6 @@
 // `settle_streaming` takes the task handle: after a refusal only the single-shot one is left.
-use a2a_client::{Claims, Streaming, Task};
-use a2a_types::Message;
+use a2a_typestate_client::{Claims, Streaming, Task};
+use a2a_typestate_types::Message;
 
 async fn stream_again(mut task: Task<Claims<Streaming>>) {
     if let Err(refusal) = task.settle_streaming() {

@@ -2,7 +2,7 @@
 // settle, and only then rely on the stream alone.
 use std::time::Duration;
 
-use a2a_types::{ContextId, TaskId, TaskState};
+use a2a_typestate_types::{ContextId, TaskId, TaskState};
 use a2a_typestate::{
     Channel, Claims, ExchangeModes, NoHistory, NoPush, Observed, Settlement, Streaming, StreamingVerified,
     Task,
