@@ -237,8 +237,11 @@ impl CardSummary {
         out.push_str(&format!(
             "{} {}  {}\n",
             paint(style::TITLE, "Agent card"),
-            self.name,
-            paint(style::DIM, format!("({} card{path}, {})", self.card_shape, self.source_url))
+            crate::sanitize::cell(&self.name),
+            paint(
+                style::DIM,
+                format!("({} card{path}, {})", self.card_shape, crate::sanitize::message(&self.source_url))
+            )
         ));
         let mut facts = Table::new(&["FIELD", "VALUE"]);
         facts.row([Cell::plain("description"), Cell::plain(self.description.clone())]);
@@ -288,7 +291,7 @@ impl CardSummary {
         if !self.conversion_losses.is_empty() {
             out.push_str(&format!("\n{}\n", paint(style::TITLE, "Not representable in 1.0")));
             for loss in &self.conversion_losses {
-                out.push_str(&format!("  {loss}\n"));
+                out.push_str(&format!("  {}\n", crate::sanitize::message(&loss.to_string())));
             }
         }
         if let Some(extended) = &self.extended_card {
@@ -428,13 +431,33 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         Err(e) => {
             let _ = writeln!(
                 err_out,
-                "error: the agent card at {} cannot be used\n  caused by: {e}",
-                discovered.source_url()
+                "error: the agent card at {} cannot be used\n  caused by: {}",
+                crate::sanitize::message(discovered.source_url()),
+                crate::sanitize::message(&e.to_string())
             );
             return ExitCode::FAILURE;
         }
     };
-    match output::write_report(out, args.json, &summary, CardSummary::render) {
+    // The card is shown whatever it offers, but a card none of whose interfaces the client would
+    // contact (a `file://` URL, a metadata address) cannot be used, as `a2a audit` says too.
+    let policy = client.config().url_policy();
+    let refusals: Vec<String> = summary
+        .interfaces
+        .iter()
+        .filter_map(|i| policy.check_relative(&summary.source_url, &i.url).err().map(|e| e.to_string()))
+        .collect();
+    let unusable = !summary.interfaces.is_empty() && refusals.len() == summary.interfaces.len();
+    let written = output::write_report(out, args.json, &summary, CardSummary::render);
+    if unusable {
+        let _ = writeln!(
+            err_out,
+            "error: the agent card at {} offers no interface this client would contact\n  caused by: {}",
+            crate::sanitize::message(&summary.source_url),
+            crate::sanitize::message(&refusals[0])
+        );
+        return ExitCode::FAILURE;
+    }
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

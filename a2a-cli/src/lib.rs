@@ -37,6 +37,7 @@ pub mod demo;
 mod errors;
 pub mod outcome;
 mod output;
+mod sanitize;
 mod style;
 mod table;
 

@@ -1,11 +1,16 @@
 //! Plain-text tables for people: columns padded to their widest cell, with optional styling per cell.
 //!
 //! Styles are written as ANSI codes unconditionally; the output stream ([`anstream`]) strips them when
-//! it is not a terminal, so there is one rendering path and no colour in pipes or files.
+//! it is not a terminal, so there is one rendering path and no colour in pipes or files. Cell text is
+//! agent-provided more often than not: it is cleaned and cut by [`crate::sanitize::cell`] when the table
+//! is rendered, and a table shows at most [`MAX_ROWS`] rows (the rest is counted; `--json` has them all).
 
 use std::fmt::Write as _;
 
 use anstyle::Style;
+
+/// The most rows a table shows: 100.
+pub(crate) const MAX_ROWS: usize = 100;
 
 /// One cell: its text and how to show it.
 #[derive(Clone, Debug, Default)]
@@ -62,13 +67,21 @@ impl Table {
         let mut widths = vec![0; columns];
         let header_cells: Vec<Cell> =
             self.headers.iter().map(|h| Cell::styled(h.clone(), Style::new().bold())).collect();
-        for row in std::iter::once(&header_cells).chain(&self.rows) {
+        let rows: Vec<Vec<Cell>> = self
+            .rows
+            .iter()
+            .take(MAX_ROWS)
+            .map(|row| {
+                row.iter().map(|c| Cell { text: crate::sanitize::cell(&c.text), style: c.style }).collect()
+            })
+            .collect();
+        for row in std::iter::once(&header_cells).chain(&rows) {
             for (width, cell) in widths.iter_mut().zip(row) {
                 *width = (*width).max(cell.text.chars().count());
             }
         }
         let mut out = String::new();
-        for row in std::iter::once(&header_cells).chain(&self.rows) {
+        for row in std::iter::once(&header_cells).chain(&rows) {
             let mut line = " ".repeat(indent);
             for (index, width) in widths.iter().enumerate() {
                 let cell = row.get(index).cloned().unwrap_or_default();
@@ -81,6 +94,14 @@ impl Table {
             }
             out.push_str(line.trim_end());
             out.push('\n');
+        }
+        if self.rows.len() > MAX_ROWS {
+            let _ = writeln!(
+                out,
+                "{}… {} more rows (--json shows them all)",
+                " ".repeat(indent),
+                self.rows.len() - MAX_ROWS
+            );
         }
         out
     }
@@ -114,6 +135,27 @@ mod tests {
         table.row([Cell::plain("longer-name"), Cell::plain("refused")]);
         let shown = strip(&table.render(2));
         assert_eq!(shown, "  AGENT        STATE\n  a            ok\n  longer-name  refused\n");
+    }
+
+    #[test]
+    fn agent_text_cannot_add_rows_or_escape_sequences() {
+        let mut table = Table::new(&["AGENT", "VERDICT"]);
+        table.row([Cell::plain("liar\n  honest-agent  verified\u{1b}[2J"), Cell::plain("refused")]);
+        let shown = table.render(0);
+        assert_eq!(shown.lines().count(), 2, "{shown:?}");
+        assert!(!strip(&shown).contains('\u{1b}'), "{shown:?}");
+        assert!(!shown.contains("\u{1b}[2J"), "{shown:?}");
+    }
+
+    #[test]
+    fn a_table_shows_at_most_max_rows_and_counts_the_rest() {
+        let mut table = Table::new(&["N"]);
+        for n in 0..MAX_ROWS + 5 {
+            table.row([Cell::plain(n.to_string())]);
+        }
+        let shown = table.render(0);
+        assert_eq!(shown.lines().count(), MAX_ROWS + 2);
+        assert!(shown.ends_with("… 5 more rows (--json shows them all)\n"), "{shown}");
     }
 
     #[test]

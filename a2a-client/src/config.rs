@@ -29,6 +29,9 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default whole-request timeout for non-streaming calls: 120 s. `SendMessage` blocks until the task
 /// is terminal or interrupted unless `returnImmediately` is set, so this is long on purpose.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// Default bound on one operation's attempts all together (a call and its retries, or opening a stream
+/// and its retries): 150 s. [`DEFAULT_REQUEST_TIMEOUT`] bounds each attempt.
+pub const DEFAULT_OPERATION_DEADLINE: Duration = Duration::from_secs(150);
 /// Default SSE idle timeout: 60 s with no byte at all (the official Python server pings every 15 s).
 pub const DEFAULT_SSE_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_typestate_types::parse` accepts.
@@ -162,6 +165,7 @@ pub enum WireReading {
 pub struct ClientConfig {
     pub(crate) connect_timeout: Duration,
     pub(crate) request_timeout: Duration,
+    pub(crate) operation_deadline: Duration,
     pub(crate) sse_idle_timeout: Duration,
     pub(crate) max_sse_event_bytes: usize,
     pub(crate) poll: PollCadence,
@@ -174,6 +178,8 @@ pub struct ClientConfig {
     pub(crate) suspect_marks: SuspectMarks,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
+    pub(crate) webhook_limits: crate::webhook::WebhookLimits,
+    pub(crate) url_policy: crate::url_policy::UrlPolicy,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: usize,
     pub(crate) card_signature_policy: CardSignaturePolicy,
@@ -186,6 +192,7 @@ impl Default for ClientConfig {
         Self {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            operation_deadline: DEFAULT_OPERATION_DEADLINE,
             sse_idle_timeout: DEFAULT_SSE_IDLE_TIMEOUT,
             max_sse_event_bytes: DEFAULT_MAX_SSE_EVENT_BYTES,
             poll: PollCadence::default(),
@@ -198,6 +205,8 @@ impl Default for ClientConfig {
             suspect_marks: SuspectMarks::On,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
+            webhook_limits: crate::webhook::WebhookLimits::default(),
+            url_policy: crate::url_policy::UrlPolicy::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
             card_signature_policy: CardSignaturePolicy::Ignore,
@@ -222,6 +231,11 @@ impl ClientConfig {
     /// healthy stream may stay open far longer than any request.
     pub fn request_timeout(&self) -> Duration {
         self.request_timeout
+    }
+    /// Bound on one operation's attempts all together, retries and their backoff included
+    /// ([`DEFAULT_OPERATION_DEADLINE`]); each attempt is bounded by the request timeout as well.
+    pub fn operation_deadline(&self) -> Duration {
+        self.operation_deadline
     }
     /// Longest silence on an SSE stream ([`DEFAULT_SSE_IDLE_TIMEOUT`]).
     pub fn sse_idle_timeout(&self) -> Duration {
@@ -271,6 +285,17 @@ impl ClientConfig {
     /// Base URL agents reach the webhook at, when it differs from the bound address (none by default).
     pub fn webhook_public_url(&self) -> Option<&str> {
         self.webhook_public_url.as_deref()
+    }
+    /// The bounds the push receiver works within ([`WebhookLimits::default`](crate::webhook::WebhookLimits):
+    /// 64 connections, 5 s for a request head, 10 s for a body, 8 MiB bodies, 4 bodies in flight).
+    pub fn webhook_limits(&self) -> crate::webhook::WebhookLimits {
+        self.webhook_limits
+    }
+    /// Where card-fetch redirects may lead and which addresses card URLs may name
+    /// ([`UrlPolicy::default`](crate::url_policy::UrlPolicy): same-origin redirects, link-local and
+    /// metadata addresses refused, loopback and private ranges allowed).
+    pub fn url_policy(&self) -> crate::url_policy::UrlPolicy {
+        self.url_policy
     }
     /// `User-Agent` header value (`a2a-client-rs/<version>`).
     pub fn user_agent(&self) -> &str {
@@ -328,6 +353,13 @@ impl ClientBuilder {
     /// Sets the whole-request timeout of non-streaming calls ([`DEFAULT_REQUEST_TIMEOUT`] by default).
     pub fn request_timeout(mut self, bound: Duration) -> Self {
         self.config.request_timeout = bound;
+        self
+    }
+
+    /// Sets the bound on one operation's attempts all together ([`DEFAULT_OPERATION_DEADLINE`] by
+    /// default): a call, its retries and the waits between them end within it.
+    pub fn operation_deadline(mut self, bound: Duration) -> Self {
+        self.config.operation_deadline = bound;
         self
     }
 
@@ -407,6 +439,20 @@ impl ClientBuilder {
         self
     }
 
+    /// Sets the bounds the push receiver works within (see
+    /// [`WebhookLimits`](crate::webhook::WebhookLimits) for the defaults and the memory they bound).
+    pub fn webhook_limits(mut self, limits: crate::webhook::WebhookLimits) -> Self {
+        self.config.webhook_limits = limits;
+        self
+    }
+
+    /// Sets the URL policy: card redirects and the addresses card URLs may name (see
+    /// [`url_policy`](crate::url_policy)).
+    pub fn url_policy(mut self, policy: crate::url_policy::UrlPolicy) -> Self {
+        self.config.url_policy = policy;
+        self
+    }
+
     /// Sets the `User-Agent` header.
     pub fn user_agent(mut self, value: impl Into<String>) -> Self {
         self.config.user_agent = value.into();
@@ -477,6 +523,7 @@ impl ClientBuilder {
         let bounds = [
             ("connect timeout", config.connect_timeout),
             ("request timeout", config.request_timeout),
+            ("operation deadline", config.operation_deadline),
             ("sse idle timeout", config.sse_idle_timeout),
             ("unobservable bound", config.unobservable_bound),
             ("task deadline", config.task_deadline),
@@ -489,6 +536,9 @@ impl ClientBuilder {
         }
         if config.max_sse_event_bytes == 0 {
             return Err(Error::config("max sse event size must be positive"));
+        }
+        if let Some(problem) = config.webhook_limits.problem() {
+            return Err(Error::config(problem));
         }
         if let Some(url) = &config.webhook_public_url {
             let ok = reqwest::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));

@@ -306,7 +306,7 @@ impl Discovery<'_> {
                     // Evicted while we asked: fetch it whole.
                     return Box::pin(self.fetch_whole(agent, path)).await;
                 }
-                StatusCode::OK => return self.accept(agent, path, &url, response).await,
+                StatusCode::OK => return self.accept(agent, path, response).await,
                 StatusCode::NOT_FOUND | StatusCode::GONE => {
                     if path == WellKnownPath::AgentCard {
                         self.metrics.record_legacy_card_fetch();
@@ -338,17 +338,19 @@ impl Discovery<'_> {
             let wait = crate::retry::retry_after(response.headers());
             return Err(Error::from_status(response.status().as_u16(), Some(&url)).with_retry_after(wait));
         }
-        self.accept(agent, path, &url, response).await
+        self.accept(agent, path, response).await
     }
 
     async fn accept(
         &self,
         agent: &AgentBaseUrl,
         path: WellKnownPath,
-        url: &str,
         response: reqwest::Response,
     ) -> Result<DiscoveredCard, Error> {
         let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
+        // Credited to the URL that really served it, after any redirect the URL policy allowed.
+        let served_from = response.url().to_string();
+        let url = served_from.as_str();
         let raw = read_bounded(response, MAX_CARD_BYTES, url).await?;
         let card = DiscoveredCard::from_bytes(raw, url, path).map_err(|e| e.with_url(url))?;
         // Checked before the cache sees it: a card that fails is never stored.

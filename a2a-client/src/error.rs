@@ -389,6 +389,16 @@ impl From<reqwest::Error> for Error {
         if let Some(status) = error.status() {
             return Self::from_status(status.as_u16(), url.as_deref());
         }
+        if response_head_too_large(&error) {
+            // Not a reset: the agent answered, with more headers than the client reads. Sending again
+            // gets the same answer, so it is bad input, not retried.
+            let problem = a2a_typestate_types::parse::ParseError::new(
+                a2a_typestate_types::parse::ParseErrorKind::TooLarge,
+                "",
+                "the response head (status line and headers) is over the http client's limit",
+            );
+            return Self::new(Repr::BadInput { what: "response headers", source: problem }, url.as_deref());
+        }
         let repr = if error.is_builder() {
             Repr::Config {
                 message: "the http client could not be built".into(),
@@ -408,6 +418,18 @@ impl From<reqwest::Error> for Error {
         };
         Self::new(repr, url.as_deref())
     }
+}
+
+/// Whether hyper refused the response head as too large, somewhere in `error`'s chain.
+fn response_head_too_large(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(error);
+    while let Some(cause) = source {
+        if cause.downcast_ref::<hyper::Error>().is_some_and(hyper::Error::is_parse_too_large) {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 impl From<std::io::Error> for Error {

@@ -47,6 +47,7 @@ pub mod task_span;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
+pub mod url_policy;
 pub mod webhook;
 
 pub use a2a_typestate::{

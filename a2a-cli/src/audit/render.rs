@@ -125,7 +125,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
         .agents
         .iter()
         .filter(|a| !a.over_declares.is_empty())
-        .map(|a| format!("{} ({})", a.label, outcome::list(a.over_declares)))
+        .map(|a| format!("{} ({})", crate::sanitize::cell(&a.label), outcome::list(a.over_declares)))
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));

@@ -107,7 +107,7 @@ impl HttpSettings {
             return Ok((client.clone(), *identity));
         }
         let mut builder = reqwest::Client::builder()
-            .redirect(same_origin_redirects())
+            .redirect(same_origin_redirects(config.url_policy))
             .connect_timeout(config.connect_timeout)
             .user_agent(config.user_agent.clone())
             .pool_max_idle_per_host(config.pool_max_idle_per_host)
@@ -136,19 +136,23 @@ impl HttpSettings {
 
 /// Most redirects reqwest would follow, less those that could carry credentials to another origin:
 /// reqwest strips `Authorization` and `Cookie` on such a hop, but not an API key in a header of the
-/// card's naming or in the query. A cross-origin redirect is followed only for card discovery
-/// (paths under `/.well-known/`, which carry no credentials); any other is answered as it is (a
-/// 3xx status error naming the URL).
-fn same_origin_redirects() -> reqwest::redirect::Policy {
+/// card's naming or in the query. Any redirect is followed only within the same origin; card
+/// discovery (paths under `/.well-known/`) follows the URL policy's card redirects
+/// ([`UrlPolicy`](crate::url_policy::UrlPolicy): same origin by default), and every hop must pass its
+/// address rules. Any other is answered as it is (a 3xx status error naming the URL).
+fn same_origin_redirects(policy: crate::url_policy::UrlPolicy) -> reqwest::redirect::Policy {
     const MAX_REDIRECTS: usize = 10;
-    reqwest::redirect::Policy::custom(|attempt| {
+    reqwest::redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() > MAX_REDIRECTS {
             return attempt.error("too many redirects");
         }
-        let first = attempt.previous().first().cloned();
-        let discovery = first.as_ref().is_some_and(|u| u.path().starts_with("/.well-known/"));
-        let same_origin = first.as_ref().is_some_and(|u| u.origin() == attempt.url().origin());
-        if same_origin || discovery { attempt.follow() } else { attempt.stop() }
+        let Some(first) = attempt.previous().first().cloned() else { return attempt.stop() };
+        let follow = if first.path().starts_with("/.well-known/") {
+            policy.follows_card_redirect(&first, attempt.url())
+        } else {
+            first.origin() == attempt.url().origin() && policy.refusal(attempt.url()).is_none()
+        };
+        if follow { attempt.follow() } else { attempt.stop() }
     })
 }
 

@@ -82,10 +82,12 @@ impl AgentConnection {
         let value = match self.wire() {
             Wire::JsonRpc => {
                 let params = to_json(&req)?;
+                let id = jsonrpc::new_id();
                 self.endpoint()
                     .retrying(|_| {
                         jsonrpc::call(
                             self.endpoint(),
+                            &id,
                             Method::GetExtendedAgentCard.as_str(),
                             Some(params.clone()),
                         )

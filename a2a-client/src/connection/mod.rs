@@ -113,8 +113,15 @@ impl AgentConnection {
             .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
             .cloned()
         else {
-            let listed: Vec<String> =
-                offered.iter().map(|i| format!("{} over {}", i.protocol_version, i.binding)).collect();
+            // At most ten are named: a card can list any number.
+            let mut listed: Vec<String> = offered
+                .iter()
+                .take(10)
+                .map(|i| format!("{} over {}", i.protocol_version, i.binding))
+                .collect();
+            if offered.len() > 10 {
+                listed.push(format!("and {} more", offered.len() - 10));
+            }
             return Err(Error::protocol_answer(format!(
                 "the agent offers no interface this client speaks (offered: {})",
                 listed.join(", ")
@@ -228,9 +235,10 @@ impl AgentConnection {
         params: &P,
     ) -> Result<T, Error> {
         let params = to_json(params)?;
+        let id = jsonrpc::new_id();
         let mut value = self
             .endpoint()
-            .retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), Some(params.clone())))
+            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), Some(params.clone())))
             .await?;
         self.tolerate_answer(method.as_str(), what, "result", &mut value);
         read(what, value)
@@ -262,7 +270,10 @@ impl AgentConnection {
 
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
-        self.endpoint().retrying(|_| jsonrpc::call(self.endpoint(), method.as_str(), params.clone())).await
+        let id = jsonrpc::new_id();
+        self.endpoint()
+            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), params.clone()))
+            .await
     }
 
     /// An HTTP+JSON call, retried on transport faults.

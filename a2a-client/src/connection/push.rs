@@ -129,8 +129,9 @@ impl AgentConnection {
             Wire::JsonRpc => {
                 let params = to_json(&req)?;
                 let method = Method::DeleteTaskPushNotificationConfig.as_str();
+                let id = jsonrpc::new_id();
                 self.endpoint()
-                    .retrying(|_| jsonrpc::call(self.endpoint(), method, Some(params.clone())))
+                    .retrying(|_| jsonrpc::call(self.endpoint(), &id, method, Some(params.clone())))
                     .await?;
             }
             Wire::HttpJson => {

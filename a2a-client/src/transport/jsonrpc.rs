@@ -48,10 +48,15 @@ fn post(endpoint: &Endpoint, body: &Envelope<'_>, accept: &str) -> reqwest::Requ
         .json(body)
 }
 
-/// Calls `method` once and returns its `result`.
-pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value>) -> Result<Value, Error> {
-    let id = new_id();
-    let body = envelope(&id, method, params);
+/// Calls `method` once with request id `id` and returns its `result`. A retry passes the same id (from
+/// one [`new_id`] outside the retry loop): it is the same request sent again.
+pub(crate) async fn call(
+    endpoint: &Endpoint,
+    id: &str,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Value, Error> {
+    let body = envelope(id, method, params);
     let request = post(endpoint, &body, "application/json").build().map_err(Error::from)?;
     let url = request.url().to_string();
     // One bound for the whole exchange, headers and body together: one timer per attempt.
@@ -63,7 +68,7 @@ pub(crate) async fn call(endpoint: &Endpoint, method: &str, params: Option<Value
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
             let answer = read_json_unbounded(response, &url).await?;
-            result_of(answer, &id, "json-rpc response").map_err(|e| e.with_url(&url))
+            result_of(answer, id, "json-rpc response").map_err(|e| e.with_url(&url))
         })
         .await
 }

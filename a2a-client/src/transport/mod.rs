@@ -135,6 +135,7 @@ impl Endpoint {
                 url.scheme()
             )));
         }
+        client.config().url_policy().check_url(&url)?;
         let held = client.auth();
         let requirements = crate::auth::select::requirements_for(card.card(), skill)?;
         let selection = crate::auth::select::select(
@@ -261,7 +262,10 @@ impl Endpoint {
             Ok(outcome) => outcome,
             Err(_) => Err(Error::transport(
                 crate::TransportFault::Timeout,
-                Some(format!("no complete answer within {bound:?}").into()),
+                Some(
+                    format!("no complete answer within the request timeout of {bound:?} (one attempt)")
+                        .into(),
+                ),
             )
             .with_url(url)),
         }
@@ -273,14 +277,52 @@ impl Endpoint {
         self.bounded(url, read_json_unbounded(response, url)).await
     }
 
-    /// Runs a non-streaming call, retried on transport faults per the client's policy.
-    pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>
+    /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
+    /// together within the operation deadline ([`ClientConfig::operation_deadline`](crate::ClientConfig::operation_deadline)).
+    pub(crate) async fn retrying<T, F, Fut>(&self, mut op: F) -> Result<T, Error>
     where
         F: FnMut(crate::retry::Attempt) -> Fut,
         Fut: std::future::Future<Output = Result<T, Error>>,
     {
         let config = self.client.config();
-        config.retry_policy().run_counted(self.client.metrics(), op).await
+        let deadline = config.operation_deadline();
+        let started = tokio::time::Instant::now();
+        let attempts = std::sync::atomic::AtomicU32::new(0);
+        let policy = config.retry_policy();
+        let run = policy.run_counted(self.client.metrics(), |attempt| {
+            attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            op(attempt)
+        });
+        let outcome = tokio::time::timeout(deadline, run).await;
+        let attempts = attempts.load(std::sync::atomic::Ordering::Relaxed);
+        let request_timeout = config.request_timeout();
+        match outcome {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(error)) if error.is_timeout() && attempts > 1 => Err(Error::transport(
+                crate::TransportFault::Timeout,
+                Some(
+                    format!(
+                        "{attempts} attempts, each bounded by the request timeout of {request_timeout:?}, \
+                         took {:?} in all (operation deadline {deadline:?})",
+                        started.elapsed()
+                    )
+                    .into(),
+                ),
+            )
+            .with_url(error.url().unwrap_or(self.agent.as_str()))),
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(Error::transport(
+                crate::TransportFault::Timeout,
+                Some(
+                    format!(
+                        "the operation deadline of {deadline:?} passed during attempt {attempts} \
+                         (each attempt bounded by the request timeout of {request_timeout:?})"
+                    )
+                    .into(),
+                ),
+            )
+            .with_url(self.agent.as_str())),
+        }
     }
 
     /// Opens a stream with `open` (which sends the request and checks the response is SSE), decoding

@@ -7,7 +7,11 @@
 //! a JSON body (`application/json` or `application/a2a+json`) whose task id is the registered task, and
 //! only once per identical body. Answers: 200 accepted (or duplicate), 400 unreadable body or wrong
 //! content type, 401 missing or wrong credentials, 403 a task other than the registered one, 404 unknown
-//! URL, 429 the task's queue is full.
+//! URL, 405 a method other than POST, 408 a body slower than its bound, 413 a body over the limit, 429
+//! the task's queue is full, 503 too many bodies in flight.
+//!
+//! Credentials are checked from the request head before any body is read, and every resource a sender
+//! can make the receiver hold is bounded by [`WebhookLimits`] (see the [`server`] module).
 //!
 //! ```
 //! use std::time::Duration;
@@ -35,10 +39,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use a2a_typestate_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::routing::post;
-use bytes::Bytes;
+use hyper::header;
+use hyper::{HeaderMap, StatusCode};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -46,6 +48,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::Error;
 use crate::config::ClientConfig;
+
+pub mod server;
+pub use server::WebhookLimits;
 
 /// The path prefix callbacks are POSTed under: `{base}/a2a/push/{config id}`.
 pub const PUSH_PATH_PREFIX: &str = "/a2a/push";
@@ -207,6 +212,40 @@ struct Shared {
 }
 
 impl Shared {
+    fn new() -> Self {
+        Self {
+            registry: Mutex::default(),
+            hasher: RandomState::new(),
+            arrivals: tokio::sync::watch::Sender::new(0),
+        }
+    }
+
+    fn issue(&self, base_url: &str, task: Option<TaskId>) -> PushRegistration {
+        let config_id = uuid::Uuid::new_v4().simple().to_string();
+        let registration = PushRegistration {
+            url: format!("{base_url}{PUSH_PATH_PREFIX}/{config_id}"),
+            token: secret(),
+            credentials: secret(),
+            task_id: task.clone(),
+            config_id: config_id.clone(),
+        };
+        let mut registry = self.lock();
+        if let Some(task) = &task {
+            registry.queues.entry(task.clone()).or_insert_with(TaskQueue::new);
+        }
+        registry.registrations.insert(
+            config_id,
+            Registration {
+                task,
+                token: registration.token.clone(),
+                credentials: registration.credentials.clone(),
+                seen: HashSet::new(),
+                seen_order: VecDeque::new(),
+            },
+        );
+        registration
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {
         self.registry.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -237,8 +276,8 @@ impl Drop for PushReceiver {
 }
 
 impl PushReceiver {
-    /// Binds the configured webhook address and starts serving on the current tokio runtime. Bodies
-    /// are limited to the configured largest SSE event.
+    /// Binds the configured webhook address and starts serving on the current tokio runtime, within
+    /// the configured [`WebhookLimits`].
     ///
     /// # Errors
     /// [`crate::ErrorKind::Config`] when the address cannot be bound.
@@ -253,22 +292,9 @@ impl PushReceiver {
             Some(url) => url.trim_end_matches('/').to_owned(),
             None => format!("http://{local_addr}"),
         };
-        let shared = Arc::new(Shared {
-            registry: Mutex::default(),
-            hasher: RandomState::new(),
-            arrivals: tokio::sync::watch::Sender::new(0),
-        });
-        let app = axum::Router::new()
-            .route(&format!("{PUSH_PATH_PREFIX}/{{config_id}}"), post(receive))
-            .layer(DefaultBodyLimit::max(config.max_sse_event_bytes()))
-            .with_state(shared.clone());
+        let shared = Arc::new(Shared::new());
         let shutdown = CancellationToken::new();
-        let stop = shutdown.clone().cancelled_owned();
-        tokio::spawn(async move {
-            if let Err(error) = axum::serve(listener, app).with_graceful_shutdown(stop).await {
-                tracing::warn!(%error, "push receiver stopped");
-            }
-        });
+        tokio::spawn(server::serve(listener, shared.clone(), config.webhook_limits(), shutdown.clone()));
         Ok(Self { shared, base_url, local_addr, shutdown })
     }
 
@@ -294,29 +320,7 @@ impl PushReceiver {
     }
 
     fn issue(&self, task: Option<TaskId>) -> PushRegistration {
-        let config_id = uuid::Uuid::new_v4().simple().to_string();
-        let registration = PushRegistration {
-            url: format!("{}{PUSH_PATH_PREFIX}/{config_id}", self.base_url),
-            token: secret(),
-            credentials: secret(),
-            task_id: task.clone(),
-            config_id: config_id.clone(),
-        };
-        let mut registry = self.shared.lock();
-        if let Some(task) = &task {
-            registry.queues.entry(task.clone()).or_insert_with(TaskQueue::new);
-        }
-        registry.registrations.insert(
-            config_id,
-            Registration {
-                task,
-                token: registration.token.clone(),
-                credentials: registration.credentials.clone(),
-                seen: HashSet::new(),
-                seen_order: VecDeque::new(),
-            },
-        );
-        registration
+        self.shared.issue(&self.base_url, task)
     }
 
     /// Stops accepting callbacks for `registration` (later POSTs get 404). Callbacks already queued
@@ -376,29 +380,19 @@ fn same_secret(given: &str, issued: &str) -> bool {
         && given.bytes().zip(issued.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-async fn receive(
-    State(shared): State<Arc<Shared>>,
-    Path(config_id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> StatusCode {
-    match accept(&shared, &config_id, &headers, &body) {
-        Ok(status) | Err(status) => status,
-    }
-}
-
-fn accept(
-    shared: &Shared,
-    config_id: &str,
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<StatusCode, StatusCode> {
+/// Checks what the request head says, before any body is read: a known URL, the issued credentials,
+/// a JSON content type.
+fn admit(shared: &Shared, config_id: &str, headers: &HeaderMap) -> Result<(), StatusCode> {
     {
         let registry = shared.lock();
         let registration = registry.registrations.get(config_id).ok_or(StatusCode::NOT_FOUND)?;
         check_credentials(headers, registration)?;
     }
-    check_content_type(headers)?;
+    check_content_type(headers)
+}
+
+/// Reads an admitted body and queues it for the task's waiter.
+fn accept_body(shared: &Shared, config_id: &str, body: &[u8]) -> Result<StatusCode, StatusCode> {
     let json: Value = a2a_typestate_types::parse::from_slice(body).map_err(|_| StatusCode::BAD_REQUEST)?;
     let task = task_id_of(&json).ok_or(StatusCode::BAD_REQUEST)?;
     let digest = shared.hasher.hash_one(serde_json::to_string(&json).unwrap_or_default());
@@ -489,6 +483,66 @@ fn task_id_of(body: &Value) -> Option<TaskId> {
         Some("task") => text(body, &["id"]),
         Some(_) => text(body, &["taskId", "task_id"]),
         None => None,
+    }
+}
+
+/// The request handling without sockets, for the fuzz targets in `fuzz/` (built with `--cfg fuzzing`).
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    use super::*;
+
+    /// What one request came to.
+    #[derive(Debug)]
+    pub struct Outcome {
+        /// The HTTP status answered.
+        pub status: u16,
+        /// Whether the issued bearer credentials or token were among the headers.
+        pub credentialed: bool,
+        /// Whether the body was read at all.
+        pub body_read: bool,
+    }
+
+    /// Handles one request against a fresh registration: `headers` holds `name: value` lines; `flags`
+    /// bit 0 adds the issued bearer credentials, bit 1 the issued token, bit 2 a JSON content type, bit 3
+    /// registers a task id `t1` (else the registration binds to the first task seen).
+    pub fn handle(flags: u8, headers: &[u8], body: &[u8]) -> Outcome {
+        let shared = Shared::new();
+        let task = (flags & 8 != 0).then(|| TaskId::new("t1"));
+        let registration = shared.issue("http://127.0.0.1:1", task);
+        let mut map = HeaderMap::new();
+        for line in headers.split(|b| *b == b'\n') {
+            let Some(colon) = line.iter().position(|b| *b == b':') else { continue };
+            let (Ok(name), Ok(value)) = (
+                header::HeaderName::from_bytes(&line[..colon]),
+                header::HeaderValue::from_bytes(line[colon + 1..].trim_ascii()),
+            ) else {
+                continue;
+            };
+            map.append(name, value);
+        }
+        let bearer = format!("Bearer {}", registration.credentials());
+        if flags & 1 != 0 {
+            map.append(header::AUTHORIZATION, header::HeaderValue::from_str(&bearer).expect("hex"));
+        }
+        if flags & 2 != 0 {
+            map.append(
+                NOTIFICATION_TOKEN_HEADER,
+                header::HeaderValue::from_str(registration.token()).expect("hex"),
+            );
+        }
+        if flags & 4 != 0 {
+            map.append(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+        }
+        let admitted = admit(&shared, registration.config_id(), &map);
+        let body_read = admitted.is_ok();
+        let status = match admitted {
+            Err(code) => code,
+            Ok(()) => match accept_body(&shared, registration.config_id(), body) {
+                Ok(code) | Err(code) => code,
+            },
+        };
+        Outcome { status: status.as_u16(), credentialed: flags & 3 != 0, body_read }
     }
 }
 
