@@ -160,10 +160,12 @@ async fn target(
         ClientKind::SdkGrpc => {
             let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
             let card = sdk.discover_agent(&base).await?;
-            let interface = a2a_typestate_types::discovery::offered_interfaces(card.json())
+            let interface = card
+                .offered_interfaces()
                 .map_err(|e| DriveError::Outcome(format!("{agent}: {e}")))?
-                .into_iter()
+                .iter()
                 .find(|i| i.binding == a2a_typestate_types::discovery::ProtocolBinding::Grpc)
+                .cloned()
                 .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no GRPC interface")))?;
             let connection = AgentConnection::open(sdk, base, card, interface)?;
             Ok(Target::Sdk { connection, claims: None })

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use a2a_typestate::{Capability, CardClaims, Deployment};
 use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
 use a2a_typestate_client::{Client, DiscoveredCard, Error, WellKnownPath};
-use a2a_typestate_types::discovery::{ProtocolVersion, offered_interfaces};
+use a2a_typestate_types::discovery::ProtocolVersion;
 use a2a_typestate_types::v03::CardShape;
 use serde::Serialize;
 
@@ -172,9 +172,9 @@ impl CardSummary {
     /// A [`a2a_typestate_types::parse::ParseError`] naming the path when the card offers no usable interface
     /// (no `supportedInterfaces` nor 0.3 `url`, or an interface without url or binding).
     pub fn of(discovered: &DiscoveredCard) -> Result<Self, a2a_typestate_types::parse::ParseError> {
-        let offered = offered_interfaces(discovered.json())?;
+        let offered = discovered.offered_interfaces().map_err(Clone::clone)?;
         let mut versions: Vec<ProtocolVersion> = Vec::new();
-        for interface in &offered {
+        for interface in offered {
             if !versions.contains(&interface.protocol_version) {
                 versions.push(interface.protocol_version.clone());
             }

@@ -8,6 +8,7 @@ use a2a_typestate::{ClaimSet, Deployment};
 use a2a_typestate_types::Message;
 
 use crate::AgentConnection;
+use crate::budget::DocumentBudget;
 use crate::config::{ClientBuilder, ClientConfig};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard, Discovery};
 use crate::negotiate::{Negotiation, TaskOutcome};
@@ -27,6 +28,8 @@ struct Inner {
     cache: DiscoveryCache,
     metrics: Metrics,
     auth: crate::auth::ClientAuth,
+    /// Room for the response bodies being read and parsed at once.
+    documents: DocumentBudget,
 }
 
 impl fmt::Debug for Client {
@@ -52,7 +55,8 @@ impl Client {
         metrics: Metrics,
         auth: crate::auth::ClientAuth,
     ) -> Self {
-        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth }) }
+        let documents = DocumentBudget::new(config.document_budget);
+        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents }) }
     }
 
     /// Credentials, interceptors and whether a client identity is presented.
@@ -76,6 +80,10 @@ impl Client {
     }
 
     /// The underlying HTTP client, for the transports.
+    pub(crate) fn documents(&self) -> &DocumentBudget {
+        &self.inner.documents
+    }
+
     pub(crate) fn http(&self) -> &reqwest::Client {
         &self.inner.http
     }
@@ -104,6 +112,7 @@ impl Client {
     pub async fn discover_agent(&self, agent: &AgentBaseUrl) -> Result<DiscoveredCard, Error> {
         let discovery = Discovery {
             http: self.http(),
+            budget: &self.inner.documents,
             cache: &self.inner.cache,
             metrics: &self.inner.metrics,
             request_timeout: self.inner.config.request_timeout,

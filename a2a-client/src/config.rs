@@ -66,6 +66,9 @@ pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V
 /// with the peak rather than the load. Eight serves eight calls to one agent back to back without
 /// reconnecting; a burst above that opens a connection per extra call and closes it afterwards.
 pub const DEFAULT_POOL_MAX_IDLE_PER_HOST: usize = 8;
+/// Bytes of response bodies (cards and answers) one client reads and parses at once: 64 MiB, eight
+/// bodies of the largest size. Further reads wait for room within their own bound.
+pub const DEFAULT_DOCUMENT_BUDGET: usize = 64 * 1024 * 1024;
 
 /// How often a non-streaming task is polled with `GetTask`: `initial`, then growing by `factor`, never
 /// above `cap`.
@@ -185,6 +188,7 @@ pub struct ClientConfig {
     pub(crate) card_signature_policy: CardSignaturePolicy,
     pub(crate) card_trust_store: TrustStore,
     pub(crate) wire_reading: WireReading,
+    pub(crate) document_budget: usize,
 }
 
 impl Default for ClientConfig {
@@ -212,6 +216,7 @@ impl Default for ClientConfig {
             card_signature_policy: CardSignaturePolicy::Ignore,
             card_trust_store: TrustStore::new(),
             wire_reading: WireReading::Strict,
+            document_budget: DEFAULT_DOCUMENT_BUDGET,
         }
     }
 }
@@ -300,6 +305,10 @@ impl ClientConfig {
     /// `User-Agent` header value (`a2a-client-rs/<version>`).
     pub fn user_agent(&self) -> &str {
         &self.user_agent
+    }
+    /// Bytes of response bodies read and parsed at once ([`DEFAULT_DOCUMENT_BUDGET`]).
+    pub fn document_budget(&self) -> usize {
+        self.document_budget
     }
     /// Idle connections kept open per host ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`]).
     pub fn pool_max_idle_per_host(&self) -> usize {
@@ -456,6 +465,15 @@ impl ClientBuilder {
     /// Sets the `User-Agent` header.
     pub fn user_agent(mut self, value: impl Into<String>) -> Self {
         self.config.user_agent = value.into();
+        self
+    }
+
+    /// Sets how many bytes of response bodies (cards and answers) this client reads and parses at once
+    /// ([`DEFAULT_DOCUMENT_BUDGET`] by default), whatever its concurrency: each read reserves its
+    /// `Content-Length`, or the body limit when none is sent, and waits while the budget is spent. A
+    /// budget below the body limit still reads every body, one at a time.
+    pub fn document_budget(mut self, bytes: usize) -> Self {
+        self.config.document_budget = bytes;
         self
     }
 

@@ -23,12 +23,14 @@ use std::time::Duration;
 
 use a2a_typestate::{CardClaims, Deployment};
 use a2a_typestate_types::AgentCard;
+use a2a_typestate_types::discovery::{OfferedInterface, offered_interfaces_from_slice};
 use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind};
 use a2a_typestate_types::v03::{CardShape, ConversionLoss};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde_json::Value;
 
+use crate::budget::{Body, DocumentBudget};
 use crate::cache::{DiscoveryCache, Freshness};
 use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, Verification};
 use crate::{Error, Metrics};
@@ -122,8 +124,10 @@ pub struct DiscoveredCard {
 #[derive(Clone)]
 struct CardDocument {
     raw: Bytes,
-    json: Value,
     card: AgentCard,
+    /// The interfaces the card offers, read once (the error names the path when it lists none or a
+    /// bad one: reported when a connection is opened, since a card can be read without one).
+    offered: Result<Vec<OfferedInterface>, ParseError>,
     /// The card's claims, lifted once when it was read, for a direct agent and for a gateway.
     direct_claims: Arc<CardClaims>,
     gateway_claims: Arc<CardClaims>,
@@ -144,11 +148,12 @@ impl DiscoveredCard {
     pub fn from_bytes(raw: Bytes, source_url: &str, path: WellKnownPath) -> Result<Self, Error> {
         let bad = |e| Error::bad_input("agent card", e).with_url(source_url);
         let (shape, converted) = a2a_typestate_types::v03::read_any_card(&raw).map_err(bad)?;
-        let json: Value = parse::from_slice(&raw).map_err(bad)?;
+        // The card is not kept as a whole `Value` as well: one can cost many times its bytes.
+        let offered = offered_interfaces_from_slice(&raw);
         let card = converted.value;
         let document = CardDocument {
             raw,
-            json,
+            offered,
             direct_claims: Arc::new(CardClaims::lift(&card, Deployment::Direct)),
             gateway_claims: Arc::new(CardClaims::lift(&card, Deployment::Gateway)),
             card,
@@ -182,7 +187,7 @@ impl DiscoveredCard {
 
     /// Whether the served document carries any signature (verified or not).
     pub fn is_signed(&self) -> bool {
-        signing::is_signed(&self.inner.json)
+        !self.inner.card.signatures.is_empty()
     }
 
     /// The card in the 1.0 model (a 0.3 card converted; its `stateTransitionHistory` claim is then
@@ -215,9 +220,21 @@ impl DiscoveredCard {
         &self.inner.raw
     }
 
-    /// The card as JSON, as served (1.0 or 0.3 shape).
-    pub fn json(&self) -> &Value {
-        &self.inner.json
+    /// The card as JSON, as served (1.0 or 0.3 shape), parsed from [`raw`](Self::raw) at each call:
+    /// discovery keeps the bytes and the typed card, not a whole `Value`, which can cost many times
+    /// the bytes it came from.
+    pub fn json(&self) -> Value {
+        // The bytes were read as JSON when the card was made, so they read again.
+        parse::from_slice(&self.inner.raw).unwrap_or_default()
+    }
+
+    /// The interfaces the card offers, in its order of preference (1.0 `supportedInterfaces`, or the
+    /// 0.3 `url`, `preferredTransport` and `additionalInterfaces`).
+    ///
+    /// # Errors
+    /// The [`ParseError`] naming the path when the card offers none or a malformed one.
+    pub fn offered_interfaces(&self) -> Result<&[OfferedInterface], &ParseError> {
+        self.inner.offered.as_deref()
     }
 
     /// The URL the card was fetched from.
@@ -251,6 +268,7 @@ impl fmt::Debug for DiscoveredCard {
 /// What one discovery needs besides the agent: the HTTP client, the cache, counters and bounds.
 pub(crate) struct Discovery<'a> {
     pub(crate) http: &'a reqwest::Client,
+    pub(crate) budget: &'a DocumentBudget,
     pub(crate) cache: &'a DiscoveryCache,
     pub(crate) metrics: &'a Metrics,
     pub(crate) request_timeout: Duration,
@@ -351,7 +369,7 @@ impl Discovery<'_> {
         // Credited to the URL that really served it, after any redirect the URL policy allowed.
         let served_from = response.url().to_string();
         let url = served_from.as_str();
-        let raw = read_bounded(response, MAX_CARD_BYTES, url).await?;
+        let raw = read_budgeted(response, MAX_CARD_BYTES, url, self.budget).await?.bytes;
         let card = DiscoveredCard::from_bytes(raw, url, path).map_err(|e| e.with_url(url))?;
         // Checked before the cache sees it: a card that fails is never stored.
         let card = self.check_signatures(card).await.map_err(|e| e.with_url(url))?;
@@ -371,15 +389,31 @@ impl Discovery<'_> {
                 _ => Err(Error::card_signature(signing::CardSignatureError::unsigned())),
             };
         }
+        let json = card.json();
         let fetched =
-            signing::fetch_trusted_jwks(self.http, self.trust_store, card.json(), self.request_timeout).await;
-        let verification = signing::verify_document(card.json(), card.card(), self.trust_store, &fetched)
+            signing::fetch_trusted_jwks(self.http, self.trust_store, &json, self.request_timeout).await;
+        let verification = signing::verify_document(&json, card.card(), self.trust_store, &fetched)
             .map_err(Error::card_signature)?;
         Ok(card.with_verification(verification))
     }
 }
 
-/// Reads a response body, refusing it as soon as it passes `limit` bytes.
+/// Reads a response body within the client's [`DocumentBudget`]: room for it is reserved first
+/// (its `Content-Length`, else `limit`), and held by the returned [`Body`] until the caller drops it
+/// after parsing.
+pub(crate) async fn read_budgeted(
+    response: reqwest::Response,
+    limit: usize,
+    url: &str,
+    budget: &DocumentBudget,
+) -> Result<Body, Error> {
+    let announced = response.content_length().and_then(|len| usize::try_from(len).ok());
+    let room = budget.reserve(announced.map_or(limit, |len| len.min(limit))).await;
+    Ok(Body::new(read_bounded(response, limit, url).await?, room))
+}
+
+/// Reads a response body, refusing it as soon as it passes `limit` bytes. For small documents
+/// (keys, tokens); an agent's cards and answers go through [`read_budgeted`].
 pub(crate) async fn read_bounded(
     mut response: reqwest::Response,
     limit: usize,

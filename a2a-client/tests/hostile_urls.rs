@@ -102,3 +102,27 @@ async fn the_strict_policy_refuses_a_loopback_interface() {
     let err = Client::builder().url_policy(strict).build().unwrap().connect(&base).await.unwrap_err();
     assert!(err.to_string().contains("strict address policy"), "{err}");
 }
+
+#[tokio::test]
+async fn a_push_url_at_a_metadata_address_is_never_handed_to_an_agent() {
+    let (base, seen) = serve(HashMap::new()).await;
+    let (card_base, _) = serve(HashMap::from([(CARD.to_owned(), ok(&card(&format!("{base}/a2a"))))])).await;
+    let client = Client::builder().build().unwrap();
+    let connection = client.connect(&card_base).await.unwrap();
+    let config =
+        a2a_typestate_types::TaskPushNotificationConfig::new("http://169.254.169.254/latest/meta-data")
+            .with_task_id(a2a_typestate_types::TaskId::new("t1"));
+    let err = connection.create_task_push_notification_config(config.clone()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+    assert!(err.to_string().contains("169.254.169.254"), "{err}");
+
+    let mut request =
+        a2a_typestate_types::SendMessageRequest::new(a2a_typestate_types::Message::user_text("m", "hi"));
+    request.configuration = Some(a2a_typestate_types::SendMessageConfiguration {
+        task_push_notification_config: Some(config),
+        ..Default::default()
+    });
+    let err = connection.send_message(request).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+    assert!(seen.lock().unwrap().is_empty(), "the agent was contacted: {:?}", seen.lock().unwrap());
+}

@@ -39,7 +39,7 @@ fn text(text: &str) -> SendMessageRequest {
 async fn rest_connection(client: &Client, peer: &RunningPeer) -> AgentConnection {
     let base = AgentBaseUrl::parse(peer.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let interface = offered_interfaces(card.json())
+    let interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.protocol_version == ProtocolVersion::V1_0 && i.binding == ProtocolBinding::HttpJson)

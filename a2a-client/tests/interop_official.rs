@@ -55,7 +55,7 @@ async fn connect_over(
 ) -> AgentConnection {
     let base = AgentBaseUrl::parse(peer.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let interface = offered_interfaces(card.json())
+    let interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.protocol_version == version && &i.binding == binding)
@@ -94,7 +94,7 @@ async fn connect_discovers_the_official_cards_and_selects_1_0() {
         let client = client();
         let connection = client.connect(peer.base_url()).await.unwrap();
         assert_eq!(connection.interface().protocol_version, ProtocolVersion::V1_0, "{kind}");
-        let offered = offered_interfaces(connection.card().json()).unwrap();
+        let offered = offered_interfaces(&connection.card().json()).unwrap();
         assert_eq!(connection.interface(), &offered[0], "{kind}: the card's first 1.0 interface");
         assert!(connection.card().card().capabilities.streaming == Some(true), "{kind}");
     }

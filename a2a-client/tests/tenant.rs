@@ -30,7 +30,7 @@ fn client() -> Client {
 async fn connection(client: &Client, agent: &RunningAgent, binding: ProtocolBinding) -> AgentConnection {
     let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let interface = offered_interfaces(card.json())
+    let interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.protocol_version == ProtocolVersion::V1_0 && i.binding == binding)

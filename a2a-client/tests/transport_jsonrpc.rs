@@ -144,7 +144,7 @@ async fn the_interface_tenant_is_sent_with_every_request_unless_the_caller_set_o
     let client = client();
     let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let mut interface = offered_interfaces(card.json())
+    let mut interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.binding == ProtocolBinding::JsonRpc && i.protocol_version == ProtocolVersion::V1_0)

@@ -168,12 +168,79 @@ pub fn offered_interfaces(card: &Value) -> Result<Vec<OfferedInterface>, ParseEr
 
 /// [`offered_interfaces`] on the raw bytes of a card, with the size limit of [`parse::from_slice`].
 ///
+/// Only the members that name interfaces are read into a `Value`; the rest of the document is
+/// checked for syntax and skipped, so a large card costs no more than its interfaces.
+///
 /// # Errors
 /// As [`offered_interfaces`], and a syntax or size error when the bytes are not a JSON document
 /// within the limit.
 pub fn offered_interfaces_from_slice(bytes: &[u8]) -> Result<Vec<OfferedInterface>, ParseError> {
-    let card: Value = parse::from_slice(bytes)?;
-    offered_interfaces(&card)
+    let card: InterfaceMembers = parse::from_slice(bytes)?;
+    offered_interfaces(&card.0)
+}
+
+/// The members of a card [`offered_interfaces`] reads, in both spellings.
+const INTERFACE_MEMBERS: &[&str] = &[
+    "supportedInterfaces",
+    "supported_interfaces",
+    "url",
+    "protocolVersion",
+    "protocol_version",
+    "preferredTransport",
+    "preferred_transport",
+    "additionalInterfaces",
+    "additional_interfaces",
+];
+
+/// A document reduced to its [`INTERFACE_MEMBERS`] (an object), or to its kind (anything else, so
+/// the error can say what was found).
+struct InterfaceMembers(Value);
+
+impl<'de> serde::Deserialize<'de> for InterfaceMembers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = Value;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an agent card")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+                let mut kept = serde_json::Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if INTERFACE_MEMBERS.contains(&key.as_str()) {
+                        kept.insert(key, map.next_value()?);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Value::Object(kept))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Value::Array(Vec::new()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+                Ok(Value::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+                Ok(Value::from(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+                Ok(Value::from(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+                Ok(Value::from(v))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Value, E> {
+                Ok(Value::String(String::new()))
+            }
+            fn visit_unit<E>(self) -> Result<Value, E> {
+                Ok(Value::Null)
+            }
+        }
+        d.deserialize_any(Members).map(InterfaceMembers)
+    }
 }
 
 /// Picks the interface a client should use: among those whose version is in `versions` and binding

@@ -22,8 +22,10 @@ pub mod jsonrpc;
 pub mod parse;
 pub mod protojson;
 pub mod tolerant;
+pub mod unknown;
 pub mod v03;
 pub mod v1;
 
 pub use ids::{ArtifactId, ContextId, MessageId, TaskId};
+pub use unknown::UnknownFields;
 pub use v1::*;

@@ -219,8 +219,8 @@ fn legacy_state_transition_history_stays_readable_on_a_1_0_card() {
 #[test]
 fn unknown_fields_of_card_and_capabilities_round_trip() {
     let card = card(PYTHON_COMPAT_CARD);
-    assert_eq!(card.extra["preferredTransport"], "JSONRPC");
-    assert_eq!(card.extra["url"], "http://127.0.0.1:41105/a2a/jsonrpc");
+    assert_eq!(card.extra.value("preferredTransport").unwrap_or_default(), "JSONRPC");
+    assert_eq!(card.extra.value("url").unwrap_or_default(), "http://127.0.0.1:41105/a2a/jsonrpc");
     let original: Value = serde_json::from_str(PYTHON_COMPAT_CARD).unwrap();
     assert_eq!(to_json(&card), original);
 
@@ -233,7 +233,7 @@ fn unknown_fields_of_card_and_capabilities_round_trip() {
 #[test]
 fn known_name_put_in_extra_by_hand_does_not_duplicate_the_field() {
     let mut card = AgentCard { name: "typed".into(), ..AgentCard::default() };
-    card.extra.insert("name".into(), json!("shadow"));
+    card.extra.insert_value("name", &json!("shadow"));
     let text = serde_json::to_string(&card).unwrap();
     assert_eq!(text.matches("\"name\"").count(), 1, "{text}");
     assert_eq!(to_json(&card)["name"], "typed");
@@ -301,7 +301,7 @@ fn full_card() -> AgentCard {
                 params: Some(serde_json::Map::from_iter([("k".to_owned(), json!("v"))])),
             }],
             extended_agent_card: Some(true),
-            extra: serde_json::Map::new(),
+            extra: a2a_typestate_types::UnknownFields::new(),
         },
         security_schemes: BTreeMap::from([
             (
@@ -389,7 +389,9 @@ fn full_card() -> AgentCard {
             header: Some(serde_json::Map::from_iter([("kid".to_owned(), json!("k1"))])),
         }],
         icon_url: Some("https://a.example/icon.png".into()),
-        extra: serde_json::Map::from_iter([("x-vendor".to_owned(), json!({"a": [1, 2]}))]),
+        extra: [("x-vendor".to_owned(), serde_json::value::to_raw_value(&json!({"a": [1, 2]})).unwrap())]
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -415,6 +417,15 @@ fn json_leaf() -> impl Strategy<Value = Value> {
 /// Extra keys start with `x` and contain a `-`, so they never collide with a known field name.
 fn extra() -> impl Strategy<Value = serde_json::Map<String, Value>> {
     proptest::collection::btree_map("x-[a-z]{1,6}", json_leaf(), 0..3).prop_map(|m| m.into_iter().collect())
+}
+
+/// Unknown card members, as the card keeps them: JSON text.
+fn unknown() -> impl Strategy<Value = a2a_typestate_types::UnknownFields> {
+    extra().prop_map(|m| {
+        m.into_iter()
+            .map(|(k, v)| (k, serde_json::value::to_raw_value(&v).expect("a Value writes")))
+            .collect()
+    })
 }
 
 fn interface() -> impl Strategy<Value = AgentInterface> {
@@ -476,7 +487,7 @@ fn capabilities() -> impl Strategy<Value = AgentCapabilities> {
             text().prop_map(|uri| AgentExtension { uri, ..AgentExtension::default() }),
             0..2,
         ),
-        extra(),
+        unknown(),
     )
         .prop_map(|(streaming, push_notifications, extended_agent_card, extensions, extra)| {
             AgentCapabilities { streaming, push_notifications, extensions, extended_agent_card, extra }
@@ -500,7 +511,7 @@ fn agent_card() -> impl Strategy<Value = AgentCard> {
             proptest::collection::btree_map(text(), scheme(), 0..3),
             proptest::collection::vec(skill(), 0..3),
             proptest::collection::vec(text(), 0..2),
-            extra(),
+            unknown(),
         ),
         (proptest::option::of(provider()), proptest::collection::vec(signature(), 0..2)),
     )

@@ -167,8 +167,8 @@ fn unknown_fields_are_ignored_on_tasks_and_kept_on_cards() {
         read(r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"working"},"x":1}"#);
     assert!(to_json(&task).get("x").is_none());
     let card: v03::AgentCard = read(&fixture("rich-card.json"));
-    assert_eq!(card.extra.get("x-vendor"), Some(&json!({"tier": "gold"})));
-    assert_eq!(card.capabilities.extra.get("vendorHint"), Some(&json!({"pollSeconds": 5})));
+    assert_eq!(card.extra.value("x-vendor"), Some(json!({"tier": "gold"})));
+    assert_eq!(card.capabilities.extra.value("vendorHint"), Some(json!({"pollSeconds": 5})));
 }
 
 // ---------------------------------------------------------------------------------------------------

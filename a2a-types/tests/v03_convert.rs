@@ -83,8 +83,8 @@ fn card_fields_moved_in_v1_land_in_their_v1_places() {
     let card: v03::AgentCard = read(&fixture("rich-card.json"));
     let v1 = card.to_v1().value;
     assert_eq!(v1.capabilities.extended_agent_card, Some(true));
-    assert_eq!(v1.capabilities.extra.get("vendorHint"), Some(&json!({"pollSeconds": 5})));
-    assert_eq!(v1.extra.get("x-vendor"), Some(&json!({"tier": "gold"})));
+    assert_eq!(v1.capabilities.extra.value("vendorHint"), Some(json!({"pollSeconds": 5})));
+    assert_eq!(v1.extra.value("x-vendor"), Some(json!({"tier": "gold"})));
     let json = to_json(&v1);
     assert_eq!(json["securityRequirements"][0], json!({"schemes": {"oauth": {"list": ["read"]}}}));
     assert_eq!(json["skills"][0]["securityRequirements"][0], json!({"schemes": {"bearer": {}}}));

@@ -3,6 +3,9 @@
 //! time it took and what the SDK did. RELIABILITY.md lists the commands and the figures.
 //!
 //! - `card-zeros`: read an 8 MiB card whose unknown field holds an array of zeros (`read_any_card`).
+//! - `card-discovery`: the same card through `DiscoveredCard::from_bytes`, all that discovery keeps.
+//! - `fleet-cards`: many agents serving that card, discovered at once by one client.
+//! - `stream-zeros`: a streamed task whose 20 artifact chunks are 8 MiB arrays of zeros each.
 //! - `webhook-unauthenticated`: 160 unauthenticated 8 MiB POSTs to the push receiver at once.
 //! - `webhook-slow-bodies`: 100 connections that send a head and then drip a body.
 //! - `webhook-idle`: 1,100 idle connections, then a genuine callback that must arrive within 10 s.
@@ -28,6 +31,22 @@ struct Cli {
 enum Attack {
     /// An 8 MiB card whose unknown field is an array of zeros, read with `read_any_card`.
     CardZeros,
+    /// The same card made a `DiscoveredCard` (what the discovery cache holds).
+    CardDiscovery,
+    /// `agents` agents serving the card of zeros, discovered at once by one client.
+    FleetCards {
+        #[arg(long, default_value_t = 8)]
+        agents: usize,
+        /// The client's document budget, in MiB.
+        #[arg(long, default_value_t = 64)]
+        budget_mib: usize,
+    },
+    /// `run_task` on a streaming agent whose artifact chunks are 8 MiB arrays of zeros.
+    StreamZeros {
+        /// How many 8 MiB chunks.
+        #[arg(long, default_value_t = 20)]
+        events: usize,
+    },
     /// 160 unauthenticated POSTs each announcing and sending 8 MiB, at once.
     WebhookUnauthenticated,
     /// 100 connections sending a valid head then one body byte per second.
@@ -54,7 +73,7 @@ fn report(attack: &str, started: Instant, outcome: &str) {
     );
 }
 
-fn card_zeros() {
+fn zeros_card() -> String {
     let mut doc = String::from(
         r#"{"name":"z","description":"","version":"1","skills":[],"capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"supportedInterfaces":[{"url":"http://127.0.0.1:9/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"padding":["#,
     );
@@ -62,6 +81,11 @@ fn card_zeros() {
         doc.push_str("0,");
     }
     doc.push_str("0]}");
+    doc
+}
+
+fn card_zeros() {
+    let doc = zeros_card();
     memory::reset_peak();
     let started = Instant::now();
     let outcome = match a2a_typestate_types::v03::read_any_card(doc.as_bytes()) {
@@ -69,6 +93,22 @@ fn card_zeros() {
         Err(e) => format!("refused: {e}"),
     };
     report("card-zeros", started, &outcome);
+}
+
+fn card_discovery() {
+    let doc = bytes::Bytes::from(zeros_card());
+    memory::reset_peak();
+    let started = Instant::now();
+    let card = a2a_typestate_client::DiscoveredCard::from_bytes(
+        doc,
+        "http://127.0.0.1:9/.well-known/agent-card.json",
+        a2a_typestate_client::WellKnownPath::AgentCard,
+    );
+    let outcome = match &card {
+        Ok(card) => format!("read, {} unknown field(s) kept", card.card().extra.len()),
+        Err(e) => format!("refused: {e}"),
+    };
+    report("card-discovery", started, &outcome);
 }
 
 async fn receiver() -> (PushReceiver, a2a_typestate_client::PushRegistration, TaskId) {
@@ -196,6 +236,9 @@ async fn hold_idle(addr: std::net::SocketAddr, count: usize) {
 
 fn main() {
     let cli = Cli::parse();
+    if let Attack::CardDiscovery = cli.attack {
+        return card_discovery();
+    }
     if let Attack::CardZeros = cli.attack {
         card_zeros();
         return;
@@ -203,11 +246,126 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
         match cli.attack {
-            Attack::CardZeros => {}
+            Attack::CardZeros | Attack::CardDiscovery => {}
+            Attack::StreamZeros { events } => stream_zeros(events).await,
+            Attack::FleetCards { agents, budget_mib } => fleet_cards(agents, budget_mib).await,
             Attack::WebhookUnauthenticated => webhook_unauthenticated().await,
             Attack::WebhookSlowBodies => webhook_slow_bodies().await,
             Attack::WebhookIdle => webhook_idle().await,
             Attack::HoldIdle { addr, count } => hold_idle(addr, count).await,
         }
     });
+}
+
+/// An agent whose `SendStreamingMessage` answer is a task, `events` artifact chunks of `chunk_bytes`
+/// each (a data part holding an array of zeros), then completion.
+async fn zeros_stream_agent(events: usize, chunk_bytes: usize) -> String {
+    use axum::routing::{get, post};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let card = serde_json::json!({
+        "name": "zeros", "description": "", "version": "1",
+        "supportedInterfaces": [{"url": format!("{base}/a2a"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": true},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["application/json"], "skills": []
+    })
+    .to_string();
+    let mut zeros = String::with_capacity(chunk_bytes);
+    zeros.push('[');
+    while zeros.len() < chunk_bytes - 256 {
+        zeros.push_str("0,");
+    }
+    zeros.push_str("0]");
+    let zeros = std::sync::Arc::new(zeros);
+    let app = axum::Router::new()
+        .route("/.well-known/agent-card.json", get(move || async move { ([("content-type", "application/json")], card) }))
+        .route(
+            "/a2a",
+            post(move |body: bytes::Bytes| {
+                let zeros = zeros.clone();
+                async move {
+                    let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+                    let id = request["id"].to_string();
+                    let frame = |result: String| format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}\n\n");
+                    let mut frames = vec![frame(
+                        r#"{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#.to_owned(),
+                    )];
+                    for index in 0..events {
+                        frames.push(frame(format!(
+                            r#"{{"artifactUpdate":{{"taskId":"t1","contextId":"c1","append":{},"artifact":{{"artifactId":"a1","parts":[{{"data":{}}}]}}}}}}"#,
+                            index > 0,
+                            zeros
+                        )));
+                    }
+                    frames.push(frame(
+                        r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}"#.to_owned(),
+                    ));
+                    let stream = futures::stream::iter(frames.into_iter().map(|f| Ok::<_, std::convert::Infallible>(bytes::Bytes::from(f))));
+                    axum::response::Response::builder()
+                        .header("content-type", "text/event-stream")
+                        .body(axum::body::Body::from_stream(stream))
+                        .expect("response")
+                }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+async fn stream_zeros(events: usize) {
+    let base = zeros_stream_agent(events, 8 * 1024 * 1024).await;
+    let client = a2a_typestate_client::Client::builder().build().expect("client");
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[
+        a2a_typestate_client::Capability::Streaming,
+    ]);
+    memory::reset_peak();
+    let started = Instant::now();
+    let outcome =
+        client.run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation).await;
+    let outcome = match outcome {
+        Ok(outcome) => format!("{:?} after {events} events of 8 MiB", outcome.state()),
+        Err(e) => format!("refused: {}", e.to_string().chars().take(300).collect::<String>()),
+    };
+    report("stream-zeros", started, &outcome);
+}
+
+/// `agents` agents serving the 8 MiB card of zeros, all discovered at once by one client with a
+/// document budget of `budget_mib`: what a fleet audit of hostile agents costs.
+async fn fleet_cards(agents: usize, budget_mib: usize) {
+    use axum::routing::get;
+    let card = std::sync::Arc::new(zeros_card());
+    let mut urls = Vec::new();
+    for _ in 0..agents {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        urls.push(format!("http://{}", listener.local_addr().expect("addr")));
+        let card = card.clone();
+        let app = axum::Router::new().route(
+            "/.well-known/agent-card.json",
+            get(move || {
+                let card = card.clone();
+                async move { ([("content-type", "application/json")], card.as_str().to_owned()) }
+            }),
+        );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
+    let client = a2a_typestate_client::Client::builder()
+        .document_budget(budget_mib * 1024 * 1024)
+        .build()
+        .expect("client");
+    memory::reset_peak();
+    let started = Instant::now();
+    let discovered = futures::future::join_all(urls.iter().map(|url| {
+        let client = client.clone();
+        async move {
+            let base = a2a_typestate_client::AgentBaseUrl::parse(url).expect("url");
+            client.discover_agent(&base).await.is_ok()
+        }
+    }))
+    .await;
+    let read = discovered.iter().filter(|ok| **ok).count();
+    report(
+        "fleet-cards",
+        started,
+        &format!("{read} of {agents} cards read at once, document budget {budget_mib} MiB"),
+    );
 }

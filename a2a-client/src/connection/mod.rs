@@ -35,9 +35,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_typestate_types::discovery::{
-    OfferedInterface, ProtocolBinding, ProtocolVersion, offered_interfaces, select_interface,
-};
+use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion, select_interface};
 use a2a_typestate_types::jsonrpc::Method;
 use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
@@ -106,9 +104,10 @@ impl AgentConnection {
     pub(crate) async fn discover(client: &Client, agent: &str) -> Result<AgentConnection, Error> {
         let agent = AgentBaseUrl::parse(agent)?;
         let card = client.discover_agent(&agent).await?;
-        let offered = offered_interfaces(card.json())
-            .map_err(|e| Error::bad_input("agent card", e).with_url(card.source_url()))?;
-        let Some(chosen) = select_interface(&offered, &SUPPORTED_VERSIONS, SUPPORTED_BINDINGS)
+        let offered = card
+            .offered_interfaces()
+            .map_err(|e| Error::bad_input("agent card", e.clone()).with_url(card.source_url()))?;
+        let Some(chosen) = select_interface(offered, &SUPPORTED_VERSIONS, SUPPORTED_BINDINGS)
             .filter(|i| Wire::of(i).is_some())
             .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
             .cloned()
@@ -220,6 +219,18 @@ impl AgentConnection {
         self.endpoint().wire
     }
 
+    /// Checks the webhook URL a request would hand the agent against the client's URL policy: an agent
+    /// told to post to a metadata or link-local address would be made to attack its own network.
+    fn check_push_url(
+        &self,
+        config: Option<&a2a_typestate_types::TaskPushNotificationConfig>,
+    ) -> Result<(), Error> {
+        match config {
+            Some(config) => self.endpoint().client.config().url_policy().check(&config.url),
+            None => Ok(()),
+        }
+    }
+
     /// Fills a 1.0 request's `tenant` from the interface when the caller left it unset.
     fn tenant(&self, tenant: &mut Option<String>) {
         if tenant.is_none() && self.wire() != Wire::JsonRpcV03 {
@@ -298,6 +309,9 @@ impl AgentConnection {
     /// agent's error; [`crate::ErrorKind::BadInput`] when the answer cannot be read.
     pub async fn send_message(&self, mut req: SendMessageRequest) -> Result<SendMessageResponse, Error> {
         self.tenant(&mut req.tenant);
+        self.check_push_url(
+            req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
+        )?;
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::SendMessage, "SendMessage result", &req).await,
             #[cfg(feature = "grpc")]
@@ -324,6 +338,9 @@ impl AgentConnection {
     /// like a call.
     pub async fn send_streaming_message(&self, mut req: SendMessageRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
+        self.check_push_url(
+            req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
+        )?;
         match self.wire() {
             Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
             Wire::HttpJson => {

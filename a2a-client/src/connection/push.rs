@@ -23,6 +23,7 @@ impl AgentConnection {
         mut cfg: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut cfg.tenant);
+        self.check_push_url(Some(&cfg))?;
         const WHAT: &str = "CreateTaskPushNotificationConfig result";
         match self.wire() {
             Wire::JsonRpc => self.rpc(Method::CreateTaskPushNotificationConfig, WHAT, &cfg).await,

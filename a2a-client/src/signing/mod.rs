@@ -161,13 +161,8 @@ impl TrustStore {
     /// [`CardSignatureError`] when the card has no signature, or none verifies (each failure says
     /// why).
     pub fn verify(&self, card: &crate::DiscoveredCard) -> Result<CardSigner, CardSignatureError> {
-        verify_document(card.json(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
+        verify_document(&card.json(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
     }
-}
-
-/// Whether the served document carries at least one signature entry.
-pub(crate) fn is_signed(json: &Value) -> bool {
-    json.get("signatures").and_then(Value::as_array).is_some_and(|s| !s.is_empty())
 }
 
 /// Checks the document's signatures with the store's keys and those `fetched` from trusted `jku`s.

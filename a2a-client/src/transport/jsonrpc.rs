@@ -67,7 +67,7 @@ pub(crate) async fn call(
             if !response.status().is_success() {
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
-            let answer = read_json_unbounded(response, &url).await?;
+            let answer = read_json_unbounded(response, &url, endpoint.client.documents()).await?;
             result_of(answer, id, "json-rpc response").map_err(|e| e.with_url(&url))
         })
         .await

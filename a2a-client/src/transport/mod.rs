@@ -33,7 +33,8 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;
 
-use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_bounded};
+use crate::budget::DocumentBudget;
+use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
 
@@ -274,7 +275,7 @@ impl Endpoint {
     /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout) as
     /// JSON; an empty body reads as `{}`.
     pub(crate) async fn read_json(&self, response: reqwest::Response, url: &str) -> Result<Value, Error> {
-        self.bounded(url, read_json_unbounded(response, url)).await
+        self.bounded(url, read_json_unbounded(response, url, self.client.documents())).await
     }
 
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
@@ -357,12 +358,17 @@ impl Endpoint {
 
 /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`]) as JSON, with no bound of its own
 /// (the caller bounds the exchange); an empty body reads as `{}`.
-pub(crate) async fn read_json_unbounded(response: reqwest::Response, url: &str) -> Result<Value, Error> {
-    let body = read_bounded(response, MAX_RESPONSE_BYTES, url).await?;
-    if body.iter().all(u8::is_ascii_whitespace) {
+pub(crate) async fn read_json_unbounded(
+    response: reqwest::Response,
+    url: &str,
+    budget: &DocumentBudget,
+) -> Result<Value, Error> {
+    // The room is held until the body is parsed.
+    let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, budget).await?;
+    if body.bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
-    a2a_typestate_types::parse::from_slice_fast(&body)
+    a2a_typestate_types::parse::from_slice_fast(&body.bytes)
         .map_err(|e| Error::bad_input("response body", e).with_url(url))
 }
 

@@ -103,7 +103,7 @@ pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, 
             if !response.status().is_success() {
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
-            let body = read_json_unbounded(response, &url).await?;
+            let body = read_json_unbounded(response, &url, endpoint.client.documents()).await?;
             if ProtocolError::is_rpc_status_body(&body) {
                 return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
             }

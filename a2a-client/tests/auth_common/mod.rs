@@ -36,7 +36,7 @@ pub async fn completes(connection: &AgentConnection) {
 pub async fn over_rest(client: &Client, agent: &RunningAgent) -> AgentConnection {
     let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let interface = offered_interfaces(card.json())
+    let interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.protocol_version == ProtocolVersion::V1_0 && i.binding == ProtocolBinding::HttpJson)

@@ -41,7 +41,7 @@ pub async fn connect_over(
 ) -> AgentConnection {
     let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let card = client.discover_agent(&base).await.unwrap();
-    let interface = offered_interfaces(card.json())
+    let interface = offered_interfaces(&card.json())
         .unwrap()
         .into_iter()
         .find(|i| i.protocol_version == version && i.binding == binding)

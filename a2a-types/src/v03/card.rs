@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::security::{SecurityRequirement, SecurityScheme};
 use crate::protojson::next_or_default;
+use crate::unknown::UnknownFields;
 
 /// A 0.3 Agent Card, as served at `/.well-known/agent-card.json` (0.3.0) or `/.well-known/agent.json`
 /// (0.2.x).
@@ -60,7 +61,7 @@ pub struct AgentCard {
     /// `capabilities.extendedAgentCard`).
     pub supports_authenticated_extended_card: Option<bool>,
     /// Fields the 0.3 schema does not define, kept and written back.
-    pub extra: Map<String, Value>,
+    pub extra: UnknownFields,
 }
 
 /// The optional features a 0.3 agent claims.
@@ -75,7 +76,7 @@ pub struct AgentCapabilities {
     /// Protocol extensions the agent supports.
     pub extensions: Vec<AgentExtension>,
     /// Fields the 0.3 schema does not define, kept and written back.
-    pub extra: Map<String, Value>,
+    pub extra: UnknownFields,
 }
 
 /// A further endpoint of a 0.3 agent.
@@ -211,7 +212,7 @@ impl<'de> Deserialize<'de> for AgentCard {
                     skills: Vec::new(),
                     signatures: Vec::new(),
                     supports_authenticated_extended_card: None,
-                    extra: Map::new(),
+                    extra: UnknownFields::new(),
                 };
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
@@ -235,10 +236,7 @@ impl<'de> Deserialize<'de> for AgentCard {
                         "supportsAuthenticatedExtendedCard" => {
                             card.supports_authenticated_extended_card = map.next_value()?;
                         }
-                        _ => {
-                            let value = map.next_value::<Value>()?;
-                            card.extra.insert(key, value);
-                        }
+                        _ => card.extra.read_next(key, &mut map)?,
                     }
                 }
                 card.name = present(name, "name")?;
@@ -323,10 +321,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                         "pushNotifications" => caps.push_notifications = map.next_value()?,
                         "stateTransitionHistory" => caps.state_transition_history = map.next_value()?,
                         "extensions" => caps.extensions = next_or_default(&mut map)?,
-                        _ => {
-                            let value = map.next_value::<Value>()?;
-                            caps.extra.insert(key, value);
-                        }
+                        _ => caps.extra.read_next(key, &mut map)?,
                     }
                 }
                 Ok(caps)

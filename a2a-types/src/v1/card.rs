@@ -35,6 +35,7 @@ use serde_json::{Map, Value};
 use super::message::wire;
 use super::security::{SecurityRequirement, SecurityScheme};
 use crate::protojson::{is_default, next_or_default};
+use crate::unknown::UnknownFields;
 
 /// A self-description of an agent (`AgentCard`).
 ///
@@ -75,7 +76,7 @@ pub struct AgentCard {
     pub icon_url: Option<String>,
     /// Fields this version of the proto does not define (0.3 leftovers such as `url` or
     /// `protocolVersion`, vendor additions), kept so the card writes back unchanged.
-    pub extra: Map<String, Value>,
+    pub extra: UnknownFields,
 }
 
 /// The JSON names [`AgentCard`] reads, lowerCamelCase first: anything else goes to `extra`.
@@ -146,10 +147,7 @@ impl<'de> Deserialize<'de> for AgentCard {
                         Some("skills") => card.skills = next_or_default(&mut map)?,
                         Some("signatures") => card.signatures = next_or_default(&mut map)?,
                         Some("iconUrl") => card.icon_url = next_non_empty(&mut map)?,
-                        _ => {
-                            let value = map.next_value::<Value>()?;
-                            card.extra.insert(key, value);
-                        }
+                        _ => card.extra.read_next(key, &mut map)?,
                     }
                 }
                 Ok(card)
@@ -214,7 +212,7 @@ pub struct AgentCapabilities {
     /// Whether an authenticated caller can fetch a richer card with `GetExtendedAgentCard`.
     pub extended_agent_card: Option<bool>,
     /// Fields the 1.0 proto does not define, kept so they stay readable and write back unchanged.
-    pub extra: Map<String, Value>,
+    pub extra: UnknownFields,
 }
 
 impl AgentCapabilities {
@@ -224,10 +222,10 @@ impl AgentCapabilities {
     /// The field was removed in 1.0 (#1396) but agents still send it, and an agent that claims it
     /// while dropping task history is over-declaring.
     pub fn legacy_state_transition_history(&self) -> Option<bool> {
-        self.extra
-            .get("stateTransitionHistory")
-            .or_else(|| self.extra.get("state_transition_history"))
-            .and_then(Value::as_bool)
+        let key = ["stateTransitionHistory", "state_transition_history"]
+            .into_iter()
+            .find(|key| self.extra.contains_key(key))?;
+        self.extra.bool(key)
     }
 }
 
@@ -247,10 +245,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                         Some("pushNotifications") => caps.push_notifications = map.next_value()?,
                         Some("extensions") => caps.extensions = next_or_default(&mut map)?,
                         Some("extendedAgentCard") => caps.extended_agent_card = map.next_value()?,
-                        _ => {
-                            let value = map.next_value::<Value>()?;
-                            caps.extra.insert(key, value);
-                        }
+                        _ => caps.extra.read_next(key, &mut map)?,
                     }
                 }
                 Ok(caps)

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::security::{requirement_from_v1, requirement_to_v1, scheme_from_v1, scheme_to_v1};
 use super::{Losses, at, conversions, index, non_empty};
+use crate::UnknownFields;
 use crate::v1;
 use crate::v03::{
     AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider,
@@ -70,7 +71,7 @@ pub(super) fn card_to_v1(c: &AgentCard, path: &str, losses: &mut Losses) -> v1::
         vec![interface(&c.url, c.preferred_transport.as_deref().unwrap_or(DEFAULT_TRANSPORT))];
     supported_interfaces.extend(c.additional_interfaces.iter().map(|i| interface(&i.url, &i.transport)));
 
-    let mut extra = Map::new();
+    let mut extra = UnknownFields::new();
     for (key, value) in &c.extra {
         if V1_CARD_NAMES.contains(&key.as_str()) {
             losses.lose(
@@ -132,7 +133,7 @@ fn capabilities_to_v1(
     path: &str,
     losses: &mut Losses,
 ) -> v1::AgentCapabilities {
-    let mut extra = Map::new();
+    let mut extra = UnknownFields::new();
     for (key, value) in &c.extra {
         if V1_CAPABILITY_NAMES.contains(&key.as_str()) {
             losses
@@ -143,7 +144,7 @@ fn capabilities_to_v1(
     }
     // Removed in 1.0, kept where `legacy_state_transition_history()` reads it.
     if let Some(history) = c.state_transition_history {
-        extra.insert(STATE_TRANSITION_HISTORY.to_owned(), Value::Bool(history));
+        extra.insert_value(STATE_TRANSITION_HISTORY, &Value::Bool(history));
     }
     v1::AgentCapabilities {
         streaming: c.streaming,
@@ -260,7 +261,7 @@ pub(super) fn card_from_v1(c: &v1::AgentCard, path: &str, losses: &mut Losses) -
             })
             .collect(),
         supports_authenticated_extended_card: c.capabilities.extended_agent_card,
-        extra: Map::new(),
+        extra: UnknownFields::new(),
     };
 
     // Members a 1.0 card keeps in `extra` that are 0.3 fields (a merged card's `url`,
@@ -269,15 +270,17 @@ pub(super) fn card_from_v1(c: &v1::AgentCard, path: &str, losses: &mut Losses) -
         Ok(Value::Object(written)) => written,
         _ => Map::new(),
     };
-    for (key, value) in &c.extra {
+    for (key, raw) in &c.extra {
+        // Only members named like a 0.3 field are parsed, to compare them.
+        let value = || serde_json::from_str::<Value>(raw.get()).unwrap_or_default();
         match written.get(key) {
-            Some(ours) if ours == value => {}
+            Some(ours) if *ours == value() => {}
             Some(ours) => losses.lose(
                 at(path, key),
-                format!("{value} is replaced by {ours}, the value converted from the 1.0 fields"),
+                format!("{} is replaced by {ours}, the value converted from the 1.0 fields", raw.get()),
             ),
             None => {
-                card.extra.insert(key.clone(), value.clone());
+                card.extra.insert(key.clone(), raw.clone());
             }
         }
     }

@@ -1,0 +1,100 @@
+//! What a document costs once read: unknown card members kept as text, and the per-client document
+//! budget that keeps a fleet of large bodies from multiplying the worst case. (The figures are in
+//! RELIABILITY.md, measured with `a2a-hostile`; these tests assert the behaviour.)
+
+use std::time::{Duration, Instant};
+
+use a2a_typestate_client::{AgentBaseUrl, Client};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+fn card_with_padding(padding: &str) -> String {
+    format!(
+        r#"{{"name":"a","description":"","version":"1","skills":[],"capabilities":{{}},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+            "supportedInterfaces":[{{"url":"http://127.0.0.1:9/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}}],
+            "padding":{padding}}}"#
+    )
+}
+
+fn zeros(bytes: usize) -> String {
+    let mut text = String::from("[0");
+    while text.len() < bytes {
+        text.push_str(",0");
+    }
+    text.push(']');
+    text
+}
+
+/// Serves `body` as the card to one request: the head and the first half at once, the rest after
+/// `pause`.
+async fn card_server(body: String, pause: Duration) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let Ok((mut stream, _)) = listener.accept().await else { return };
+        let mut buffer = vec![0u8; 8192];
+        let _ = stream.read(&mut buffer).await;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        );
+        let (first, rest) = body.as_bytes().split_at(body.len() / 2);
+        let _ = stream.write_all(head.as_bytes()).await;
+        let _ = stream.write_all(first).await;
+        tokio::time::sleep(pause).await;
+        let _ = stream.write_all(rest).await;
+    });
+    base
+}
+
+#[tokio::test]
+async fn an_unknown_card_member_is_kept_as_the_text_it_came_in() {
+    let padding = zeros(1024 * 1024);
+    let base = card_server(card_with_padding(&padding), Duration::ZERO).await;
+    let client = Client::builder().build().unwrap();
+    let card = client.discover_agent(&AgentBaseUrl::parse(&base).unwrap()).await.unwrap();
+    let kept = card.card().extra.get("padding").expect("the unknown member is kept");
+    assert_eq!(kept.get(), padding, "kept as its text, not as a Value per zero");
+    assert_eq!(card.json()["padding"].as_array().map(Vec::len), Some(padding.len() / 2));
+}
+
+#[tokio::test]
+async fn a_body_waits_for_room_while_another_holds_the_document_budget() {
+    let large = card_with_padding(&zeros(64 * 1024));
+    let small = card_with_padding("null");
+    let slow = card_server(large.clone(), Duration::from_millis(600)).await;
+    let quick = card_server(small, Duration::ZERO).await;
+    // Room for the large card only: the small one must wait until the large one is parsed.
+    let client = Client::builder().document_budget(large.len()).build().unwrap();
+
+    let started = Instant::now();
+    let first = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client.discover_agent(&AgentBaseUrl::parse(&slow).unwrap()).await.map(|_| started.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let second =
+        client.discover_agent(&AgentBaseUrl::parse(&quick).unwrap()).await.map(|_| started.elapsed());
+    let first = first.await.unwrap().expect("the large card is read");
+    let second = second.expect("the small card is read once there is room");
+    assert!(second >= first, "the small card was read at {second:?}, before the large one left at {first:?}");
+}
+
+#[tokio::test]
+async fn every_body_is_read_even_when_the_budget_is_smaller_than_one() {
+    let mut bases = Vec::new();
+    for _ in 0..4 {
+        bases.push(card_server(card_with_padding(&zeros(32 * 1024)), Duration::from_millis(20)).await);
+    }
+    let client = Client::builder().document_budget(1).build().unwrap();
+    let bases: Vec<AgentBaseUrl> = bases.iter().map(|b| AgentBaseUrl::parse(b).unwrap()).collect();
+    let reads = futures::future::join_all(bases.iter().map(|base| client.discover_agent(base))).await;
+    assert!(
+        reads.iter().all(Result::is_ok),
+        "{:?}",
+        reads.iter().filter_map(|r| r.as_ref().err()).collect::<Vec<_>>()
+    );
+}
