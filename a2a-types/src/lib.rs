@@ -18,6 +18,7 @@
 pub mod discovery;
 pub mod error;
 pub mod ids;
+pub mod json_text;
 pub mod jsonrpc;
 pub mod parse;
 pub mod protojson;
@@ -27,5 +28,6 @@ pub mod v03;
 pub mod v1;
 
 pub use ids::{ArtifactId, ContextId, MessageId, TaskId};
+pub use json_text::JsonText;
 pub use unknown::UnknownFields;
 pub use v1::*;

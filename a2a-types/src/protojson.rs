@@ -142,8 +142,13 @@ where
 }
 
 /// `deserialize_with` for a `google.protobuf.Value` held in an `Option`: an explicit `null` reads as
-/// `Some(Value::Null)`, so "member present with a null value" differs from "member absent". Pair it
-/// with `#[serde(default)]`.
+/// `Some(null)`, so "member present with a null value" differs from "member absent". Pair it with
+/// `#[serde(default)]`.
+pub fn present_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<crate::JsonText>, D::Error> {
+    crate::JsonText::deserialize(d).map(Some)
+}
+
+/// As [`present_text`], read into a `Value`.
 pub fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
     serde_json::Value::deserialize(d).map(Some)
 }

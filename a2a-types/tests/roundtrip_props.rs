@@ -76,7 +76,7 @@ fn part_content() -> impl Strategy<Value = PartContent> {
         text().prop_map(PartContent::Text),
         proptest::collection::vec(any::<u8>(), 0..16).prop_map(PartContent::Raw),
         non_empty().prop_map(PartContent::Url),
-        json_value().prop_map(PartContent::Data),
+        json_value().prop_map(|v| PartContent::Data(v.into())),
     ]
 }
 

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures::StreamExt;
 use libfuzzer_sys::fuzz_target;
 
-fn events(chunks: Vec<Bytes>) -> Vec<Result<a2a_typestate_client::SseEvent, String>> {
+fn events(chunks: Vec<Bytes>) -> Vec<Result<a2a_typestate_client::sse::SseEvent, String>> {
     thread_local! {
         static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()

@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::JsonText;
 use crate::ids::{ContextId, MessageId, TaskId};
 use crate::protojson::{self, is_default};
 use crate::v1::enums::Role;
@@ -135,8 +136,9 @@ pub enum PartContent {
     Raw(#[serde(with = "protojson::base64_bytes")] Vec<u8>),
     /// A link to the content.
     Url(String),
-    /// Any JSON value (`google.protobuf.Value`), `null` included.
-    Data(Value),
+    /// Any JSON value (`google.protobuf.Value`), `null` included, kept as the text it came in
+    /// ([`JsonText::value`] parses it).
+    Data(JsonText),
 }
 
 impl Part {
@@ -162,7 +164,7 @@ impl Part {
 
     /// A structured data part.
     pub fn data(data: Value) -> Self {
-        Self::new(PartContent::Data(data))
+        Self::new(PartContent::Data(JsonText::from_value(&data)))
     }
 
     /// Sets the media type.
@@ -199,8 +201,8 @@ struct PartRepr {
     raw: Option<Vec<u8>>,
     #[serde(default)]
     url: Option<String>,
-    #[serde(default, deserialize_with = "protojson::present_value")]
-    data: Option<Value>,
+    #[serde(default, deserialize_with = "protojson::present_text")]
+    data: Option<JsonText>,
     #[serde(default)]
     metadata: Option<Map<String, Value>>,
     #[serde(default, deserialize_with = "wire::non_empty")]

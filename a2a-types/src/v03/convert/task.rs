@@ -143,7 +143,7 @@ pub(super) fn part_to_v1(part: &Part, _path: &str, _losses: &mut Losses) -> v1::
             media_type: file.mime_type.clone(),
         },
         Part::Data(DataPart { data, metadata }) => v1::Part {
-            content: v1::PartContent::Data(Value::Object(data.clone())),
+            content: v1::PartContent::Data(crate::JsonText::from_value(&Value::Object(data.clone()))),
             metadata: metadata.clone(),
             filename: None,
             media_type: None,
@@ -176,14 +176,15 @@ pub(super) fn part_from_v1(part: &v1::Part, path: &str, losses: &mut Losses) -> 
         }
         v1::PartContent::Data(data) => {
             lose_file_fields("data", losses);
-            let data = match data {
-                Value::Object(object) => object.clone(),
+            // 0.3 reads data parts as objects, so the value is parsed here.
+            let data = match data.value() {
+                Value::Object(object) => object,
                 other => {
                     losses.lose(
                         at(path, "data"),
                         "0.3 data parts hold JSON objects only; the value is wrapped as {\"value\": ...}",
                     );
-                    Map::from_iter([("value".to_owned(), other.clone())])
+                    Map::from_iter([("value".to_owned(), other)])
                 }
             };
             Part::Data(DataPart { data, metadata })
