@@ -98,3 +98,63 @@ async fn every_body_is_read_even_when_the_budget_is_smaller_than_one() {
         reads.iter().filter_map(|r| r.as_ref().err()).collect::<Vec<_>>()
     );
 }
+
+/// A streaming agent whose task sends `chunks` artifact chunks, each a data part holding `data`.
+async fn data_stream_agent(chunks: usize, data: String) -> String {
+    use axum::routing::{get, post};
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let card = format!(
+        r#"{{"name":"d","description":"","version":"1","skills":[],"capabilities":{{"streaming":true}},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["application/json"],
+            "supportedInterfaces":[{{"url":"{base}/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}}]}}"#
+    );
+    let app = axum::Router::new()
+        .route("/.well-known/agent-card.json", get(move || async move { ([("content-type", "application/json")], card) }))
+        .route(
+            "/a2a",
+            post(move |body: bytes::Bytes| {
+                let data = data.clone();
+                async move {
+                    let request: serde_json::Value = serde_json::from_slice(&body).unwrap();
+                    let id = request["id"].to_string();
+                    let frame = |result: String| format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}\n\n");
+                    let mut body = frame(r#"{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#.into());
+                    for index in 0..chunks {
+                        body.push_str(&frame(format!(
+                            r#"{{"artifactUpdate":{{"taskId":"t1","contextId":"c1","append":{},"artifact":{{"artifactId":"a1","parts":[{{"data":{data}}}]}}}}}}"#,
+                            index > 0
+                        )));
+                    }
+                    body.push_str(&frame(
+                        r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}"#.into(),
+                    ));
+                    ([("content-type", "text/event-stream")], body)
+                }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+#[tokio::test]
+async fn streamed_data_chunks_are_kept_as_the_text_they_came_in() {
+    let data = zeros(256 * 1024);
+    let base = data_stream_agent(3, data.clone()).await;
+    let client = Client::builder().build().unwrap();
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[
+        a2a_typestate_client::Capability::Streaming,
+    ]);
+    let outcome = client
+        .run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation)
+        .await
+        .unwrap();
+    assert_eq!(outcome.state(), Some(a2a_typestate_types::TaskState::Completed));
+    let a2a_typestate_types::SendMessageResponse::Task(task) = &outcome.result else { panic!("a task") };
+    let parts = &task.artifacts[0].parts;
+    assert_eq!(parts.len(), 3, "the three chunks are appended");
+    for part in parts {
+        let a2a_typestate_types::PartContent::Data(text) = &part.content else { panic!("a data part") };
+        assert_eq!(text.get(), data, "kept as its text");
+    }
+}
