@@ -74,3 +74,53 @@ async fn without_an_answer_the_paused_task_is_the_result() {
     assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1);
     agent.shutdown().await;
 }
+
+/// `max_follow_ups` bounds the answers one task gets: with none allowed the question is left
+/// unanswered and the paused task is the result.
+#[tokio::test]
+async fn with_no_follow_up_allowed_the_question_is_not_answered() {
+    let agent = ScriptedAgent::builder().spawn().await.unwrap();
+    let negotiation = Negotiation::default().follow_up(FollowUp::reply("in metric units")).max_follow_ups(0);
+
+    let outcome =
+        client().run_task(&agent.base_url(), text("please clarify the plan"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.state(), Some(TaskState::InputRequired));
+    assert_eq!(agent.requests_for("SendMessage").len(), 1, "the first message only");
+    agent.shutdown().await;
+}
+
+/// Every answer given counts against the budget: an agent that keeps asking gets
+/// `max_follow_ups` answers and no more, and the paused task is the result.
+#[tokio::test]
+async fn an_agent_that_keeps_asking_gets_no_more_answers_than_the_budget() {
+    let agent =
+        ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let counter = answered.clone();
+    // Each answer makes the agent ask again; the policy itself would stop after five.
+    let negotiation = Negotiation::depending_on(&[Capability::Streaming]).max_follow_ups(2).follow_up(
+        FollowUp::with(move |_| {
+            let given = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            (given < 5).then(|| Message::user_text("", "metric, but please clarify the units"))
+        }),
+    );
+
+    let outcome =
+        client().run_task(&agent.base_url(), text("please clarify the plan"), &negotiation).await.unwrap();
+
+    assert_eq!(answered.load(std::sync::atomic::Ordering::SeqCst), 2);
+    assert_eq!(outcome.state(), Some(TaskState::InputRequired));
+    let sent = agent.requests_for("SendStreamingMessage");
+    assert_eq!(sent.len(), 3, "the first message and two answers");
+    let ids: std::collections::HashSet<_> =
+        sent.iter().filter_map(|r| r.body.as_ref()?.pointer("/params/message/messageId")?.as_str()).collect();
+    assert_eq!(ids.len(), 3, "every message has its own id: {ids:?}");
+    agent.shutdown().await;
+}
+
+#[test]
+fn a_follow_up_policy_shows_whether_it_answers() {
+    assert_eq!(format!("{:?}", FollowUp::none()), "FollowUp { answers: false }");
+    assert_eq!(format!("{:?}", FollowUp::reply("yes")), "FollowUp { answers: true }");
+}

@@ -107,3 +107,25 @@ async fn a_card_declared_poll_cadence_sets_how_often_the_task_is_polled() {
     assert!((3..=24).contains(&polls), "{polls} polls at the card's cadence");
     agent.shutdown().await;
 }
+
+/// The history relied on is asked for with the caller's `historyLength`.
+#[tokio::test]
+async fn the_history_is_asked_for_with_the_length_the_caller_set() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_state_transition_history())
+        .spawn()
+        .await
+        .unwrap();
+
+    let negotiation = history().history_length(5);
+    let outcome = client().run_task(&agent.base_url(), text("hello"), &negotiation).await.unwrap();
+
+    assert!(outcome.verified.contains(Capability::StateTransitionHistory));
+    let lengths: Vec<_> = agent
+        .requests_for("GetTask")
+        .iter()
+        .filter_map(|r| r.body.as_ref()?.pointer("/params/historyLength").cloned())
+        .collect();
+    assert_eq!(lengths, [serde_json::json!(5)], "{lengths:?}");
+    agent.shutdown().await;
+}

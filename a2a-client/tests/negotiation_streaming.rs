@@ -211,3 +211,28 @@ async fn a_refused_task_is_never_sent_again_on_the_negotiation_path() {
     assert_eq!(err.kind(), ErrorKind::Misuse);
     agent.shutdown().await;
 }
+
+/// Condition 3 also reads the message's `acceptedOutputModes`: a divergence reached while accepting
+/// only output types the card does not declare is not refused.
+#[tokio::test]
+async fn refusal_needs_the_divergence_reachable_through_the_default_output_modes() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .default_output_modes(["text/plain"])
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let negotiation = streaming().accepted_output_modes(["audio/mpeg"]);
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated, "audio/mpeg is outside text/plain");
+    assert!(outcome.refusal.is_none());
+    assert_eq!(count(&agent, "SendMessage"), 0, "no fallback");
+    let sent = agent.requests_for("SendStreamingMessage");
+    let accepted = sent[0].body.as_ref().and_then(|b| b.pointer("/params/configuration/acceptedOutputModes"));
+    assert_eq!(accepted, Some(&serde_json::json!(["audio/mpeg"])), "the modes asked for are the ones sent");
+    agent.shutdown().await;
+}

@@ -151,3 +151,22 @@ async fn streams_cut_every_time_are_reattached_within_the_budget_then_polled_to_
     assert_not_refused(&client, &agent);
     agent.shutdown().await;
 }
+
+/// Only the agent's own "not supported" turns an unclaimed stream into polling: a transport
+/// failure of the stream it was offered is the caller's error to retry, and the task is not sent a
+/// second time on another call.
+#[tokio::test]
+async fn an_unclaimed_stream_failing_in_transport_is_an_error_not_a_switch_to_polling() {
+    let agent =
+        spawn(Capabilities::none(), Script::honest().with_fault(Fault::BadGateway(Times::Always))).await;
+    let client = client();
+    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let err = client.run_task(&agent.base_url(), text("hello"), &depends).await.unwrap_err();
+
+    assert_eq!(err.kind(), ErrorKind::Transport, "{err}");
+    assert_eq!(count(&agent, "SendStreamingMessage"), 3, "the budget of three attempts was spent");
+    assert_eq!(count(&agent, "SendMessage"), 0, "not sent again on the polled path");
+    assert_not_refused(&client, &agent);
+    agent.shutdown().await;
+}

@@ -18,8 +18,9 @@ pub(crate) const CLARIFY_QUESTION: &str = "Please clarify: what exactly do you n
 pub(crate) enum Turn {
     /// A new task: submitted, working, then input-required or the answer.
     Opening { asks_for_input: bool },
-    /// A reply to input-required: working, then the answer.
-    FollowUp,
+    /// A reply to input-required: working, then the answer, or input-required again when the reply
+    /// itself asks for clarification.
+    FollowUp { asks_for_input: bool },
 }
 
 /// One change to a task.
@@ -45,7 +46,7 @@ pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, r
             steps.push((Step::Snapshot, step_delay));
             asks_for_input
         }
-        Turn::FollowUp => false,
+        Turn::FollowUp { asks_for_input } => asks_for_input,
     };
     steps.push((Step::Status(TaskState::Working, None), working_delay));
     if asks {

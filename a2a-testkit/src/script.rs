@@ -269,7 +269,8 @@ pub enum PushTiming {
 pub enum Clarify {
     /// Never asks.
     Never,
-    /// Asks when the first message's text contains this word (case-insensitive).
+    /// Asks when the first message's text contains this word (case-insensitive), and again after
+    /// each reply that contains it.
     WhenMessageContains(String),
     /// Asks on every new task (the observed run does).
     Always,

@@ -190,7 +190,10 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
             Some(task_id) => {
                 let record = state.tasks.get_mut(task_id).ok_or_else(|| A2aError::task_not_found(task_id))?;
                 continue_task(protocol, record, message)?;
-                (record, Turn::FollowUp)
+                // Only a reply that contains the word asks again; `Always` asks on new tasks only.
+                let asks_for_input = matches!(&shared.script.clarify,
+                    Clarify::WhenMessageContains(word) if text.to_lowercase().contains(&word.to_lowercase()));
+                (record, Turn::FollowUp { asks_for_input })
             }
             None => {
                 let record = new_task(protocol, message);
