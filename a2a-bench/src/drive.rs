@@ -114,6 +114,9 @@ pub struct DriveReport {
     pub open_files_before: usize,
     /// Open file descriptors after the calls: mostly the idle connections the pool kept.
     pub open_files_after: usize,
+    /// The most file descriptors open at once during the calls (sampled every 5 ms): the
+    /// connections the run held at its busiest, idle or not.
+    pub open_files_peak: usize,
 }
 
 /// Why a run failed.
@@ -530,9 +533,23 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
     let open_files_before = memory::open_files().unwrap_or_default();
     let baseline = memory::resident().unwrap_or_default();
     memory::reset_peak();
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = tokio::spawn({
+        let sampling = Arc::clone(&sampling);
+        async move {
+            let mut most = 0;
+            while sampling.load(Ordering::Relaxed) {
+                most = most.max(memory::open_files().unwrap_or_default());
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            most
+        }
+    });
     let (seconds, events) =
         run_calls(&targets, options.workload, options.expect_events, options.requests, options.in_flight)
             .await?;
+    sampling.store(false, Ordering::Relaxed);
+    let open_files_peak = sampler.await.unwrap_or_default();
     let peak = memory::resident().unwrap_or_default().peak_kib;
     let open_files_after = memory::open_files().unwrap_or_default();
     Ok(DriveReport {
@@ -550,6 +567,7 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
         kib_per_in_flight: peak.saturating_sub(baseline.current_kib) as f64 / options.in_flight as f64,
         open_files_before,
         open_files_after,
+        open_files_peak,
     })
 }
 

@@ -92,6 +92,8 @@ pub(crate) struct Endpoint {
     pub(crate) wire: Wire,
     /// The credentials this connection sends, chosen from the card's security requirements.
     pub(crate) auth: crate::auth::AuthLayer,
+    /// This agent's request counter in the client's metrics, found once so a call only adds to it.
+    pub(crate) requests: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// The HTTP/2 channel of a gRPC interface, opened on first use.
     #[cfg(feature = "grpc")]
     pub(crate) grpc: std::sync::Arc<grpc::GrpcChannel>,
@@ -150,6 +152,7 @@ impl Endpoint {
             http: client.http().clone(),
             timeout: client.config().request_timeout(),
         };
+        let requests = client.metrics().request_counter(agent.as_str());
         Ok(Self {
             client,
             agent,
@@ -158,6 +161,7 @@ impl Endpoint {
             url,
             wire,
             auth,
+            requests,
             #[cfg(feature = "grpc")]
             grpc: std::sync::Arc::default(),
         })
@@ -177,6 +181,11 @@ impl Endpoint {
     pub(crate) fn request(&self, method: reqwest::Method, url: reqwest::Url) -> reqwest::RequestBuilder {
         let request = self.client.http().request(method, url);
         if self.wire.is_v1() { request.header(A2A_VERSION_HEADER, "1.0") } else { request }
+    }
+
+    /// Counts one request to this agent.
+    pub(crate) fn record_request(&self) {
+        self.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The tenant to send, from the selected interface (v1.0.1 §8.3.2 rule 4).
@@ -230,7 +239,7 @@ impl Endpoint {
         for interceptor in interceptors {
             interceptor.before(&mut request, &context).await?;
         }
-        self.client.metrics().record_request(self.agent.as_str());
+        self.record_request();
         let started = std::time::Instant::now();
         let outcome = self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url));
         if !interceptors.is_empty() {
@@ -316,11 +325,15 @@ impl Endpoint {
 /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`]) as JSON, with no bound of its own
 /// (the caller bounds the exchange); an empty body reads as `{}`.
 pub(crate) async fn read_json_unbounded(response: reqwest::Response, url: &str) -> Result<Value, Error> {
-    let body = read_bounded(response, MAX_RESPONSE_BYTES, url).await?;
+    json_body(&read_bounded(response, MAX_RESPONSE_BYTES, url).await?, url)
+}
+
+/// A response body from `url` as JSON; an empty body reads as `{}`.
+pub(crate) fn json_body(body: &[u8], url: &str) -> Result<Value, Error> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
-    a2a_typestate_types::parse::from_slice_fast(&body)
+    a2a_typestate_types::parse::from_slice_fast(body)
         .map_err(|e| Error::bad_input("response body", e).with_url(url))
 }
 
