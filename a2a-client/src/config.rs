@@ -409,7 +409,7 @@ impl ClientBuilder {
     /// are closed. By default there is no cap, so steady load never reconnects: a cap below the calls
     /// a caller keeps in flight to one agent makes every call past it open a connection and close it
     /// again (BENCHMARKS.md, figure 2). A cap bounds the sockets and memory a burst leaves behind
-    /// (about 20 KiB per idle connection); `0` keeps none, so every call opens a connection.
+    /// (about 33 KiB per connection, figure 4); `0` keeps none, so every call opens a connection.
     pub fn pool_max_idle_per_host(mut self, connections: usize) -> Self {
         self.config.pool_max_idle_per_host = Some(connections);
         self
