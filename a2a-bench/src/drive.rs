@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
 use a2a_typestate_client::{AgentConnection, Client};
-use a2a_typestate_types::{Message, SendMessageRequest, StreamResponse};
+use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, StreamResponse};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
@@ -33,6 +33,12 @@ pub enum ClientKind {
     SdkVerified,
     /// As [`ClientKind::Sdk`], over the agent's GRPC interface (the testkit agent's card lists one).
     SdkGrpc,
+    /// Hand-written on `hyper-util` alone, no reqwest ([`crate::floor::send_message_hyper`]).
+    FloorHyper,
+    /// `a2a-client-lf` 0.2.9, the official Rust SDK's client (reqwest underneath).
+    A2aClientLf,
+    /// `a2a-protocol-client` 0.15.0 (hyper-util underneath).
+    A2aProtocolClient,
 }
 
 impl ClientKind {
@@ -43,6 +49,9 @@ impl ClientKind {
             ClientKind::Sdk => "a2a-client",
             ClientKind::SdkVerified => "a2a-client + verifier",
             ClientKind::SdkGrpc => "a2a-client over gRPC",
+            ClientKind::FloorHyper => "hyper-util + serde_json (hand-written)",
+            ClientKind::A2aClientLf => "a2a-client-lf 0.2.9",
+            ClientKind::A2aProtocolClient => "a2a-protocol-client 0.15.0",
         }
     }
 }
@@ -105,6 +114,9 @@ pub struct DriveReport {
     pub open_files_before: usize,
     /// Open file descriptors after the calls: mostly the idle connections the pool kept.
     pub open_files_after: usize,
+    /// The most file descriptors open at once during the calls (sampled every 5 ms): the
+    /// connections the run held at its busiest, idle or not.
+    pub open_files_peak: usize,
 }
 
 /// Why a run failed.
@@ -120,16 +132,75 @@ pub enum DriveError {
     /// A hand-written request failed.
     #[error("hand-written call failed")]
     Floor(#[from] FloorError),
+    /// `a2a-client-lf` reported an error.
+    #[error("a2a-client-lf call failed: {0}")]
+    Lf(#[from] a2a_lf::A2AError),
+    /// `a2a-protocol-client` reported an error.
+    #[error("a2a-protocol-client call failed")]
+    Protocol(#[from] a2a_protocol_client::ClientError),
     /// A call succeeded but its outcome was not the one the workload expects.
     #[error("unexpected outcome: {0}")]
     Outcome(String),
 }
 
+type LfClient = a2a_client_lf::A2AClient<Box<dyn a2a_client_lf::Transport>>;
+
 /// One agent, ready for calls through the chosen client.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 enum Target {
     Floor { http: reqwest::Client, jsonrpc_url: String },
+    FloorHyper { http: Arc<floor::HyperClient>, uri: hyper::Uri, jsonrpc_url: String },
     Sdk { connection: AgentConnection, claims: Option<Arc<CardClaims>> },
+    Lf { client: Arc<LfClient> },
+    Protocol { client: Arc<a2a_protocol_client::A2aClient> },
+}
+
+/// What a call answered, in the 1.0 JSON shape whichever client read it: the kind of each event
+/// (one for `SendMessage`), the last task state seen, the first artifact text. The comparison
+/// checks every client gives the same before it times any.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// `task`, `message`, `statusUpdate` or `artifactUpdate`, in order.
+    pub kinds: Vec<String>,
+    /// The last `status.state` seen.
+    pub state: String,
+    /// The first artifact's first text part.
+    pub text: String,
+}
+
+impl Answer {
+    /// Records one `SendMessage` result or stream event, given as the client's typed value.
+    fn record(&mut self, event: &impl Serialize) -> Result<(), DriveError> {
+        let value = serde_json::to_value(event).map_err(|e| DriveError::Outcome(e.to_string()))?;
+        self.record_value(&value);
+        Ok(())
+    }
+
+    fn record_value(&mut self, value: &Value) {
+        let Some((kind, body)) = value.as_object().and_then(|o| o.iter().next()) else {
+            self.kinds.push(format!("(not an object: {value})"));
+            return;
+        };
+        self.kinds.push(kind.clone());
+        if let Some(state) = body.pointer("/status/state").and_then(Value::as_str) {
+            self.state = state.to_owned();
+        }
+        let artifact = body.pointer("/artifacts/0").or_else(|| body.get("artifact"));
+        if self.text.is_empty()
+            && let Some(text) = artifact.and_then(|a| a.pointer("/parts/0/text")).and_then(Value::as_str)
+        {
+            self.text = text.to_owned();
+        }
+    }
+}
+
+fn jsonrpc_url_of(card: &Value, card_url: &str) -> Result<String, DriveError> {
+    card["supportedInterfaces"]
+        .as_array()
+        .and_then(|list| list.iter().find(|i| i["protocolBinding"] == "JSONRPC"))
+        .and_then(|i| i["url"].as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| DriveError::Outcome(format!("{card_url} offers no JSONRPC interface")))
 }
 
 async fn target(
@@ -139,17 +210,29 @@ async fn target(
     agent: &str,
 ) -> Result<Target, DriveError> {
     match client {
-        ClientKind::Floor => {
+        ClientKind::Floor | ClientKind::FloorHyper => {
             let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
             let http_err = |source| FloorError::Http { url: card_url.clone(), source };
             let card: Value =
                 http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
-            let jsonrpc_url = card["supportedInterfaces"]
-                .as_array()
-                .and_then(|list| list.iter().find(|i| i["protocolBinding"] == "JSONRPC"))
-                .and_then(|i| i["url"].as_str())
-                .ok_or_else(|| DriveError::Outcome(format!("{card_url} offers no JSONRPC interface")))?;
-            Ok(Target::Floor { http: http.clone(), jsonrpc_url: jsonrpc_url.to_owned() })
+            let jsonrpc_url = jsonrpc_url_of(&card, &card_url)?;
+            if client == ClientKind::FloorHyper {
+                let uri = jsonrpc_url
+                    .parse()
+                    .map_err(|e| DriveError::Outcome(format!("{jsonrpc_url} is not a URI: {e}")))?;
+                return Ok(Target::FloorHyper { http: Arc::new(floor::hyper_client()), uri, jsonrpc_url });
+            }
+            Ok(Target::Floor { http: http.clone(), jsonrpc_url })
+        }
+        ClientKind::A2aClientLf => {
+            let card = a2a_client_lf::agent_card::AgentCardResolver::new(None).resolve(agent).await?;
+            let client = a2a_client_lf::A2AClientFactory::builder().build().create_from_card(&card).await?;
+            Ok(Target::Lf { client: Arc::new(client) })
+        }
+        ClientKind::A2aProtocolClient => {
+            let card = a2a_protocol_client::resolve_agent_card(agent).await?;
+            let client = a2a_protocol_client::A2aClient::from_card(&card)?;
+            Ok(Target::Protocol { client: Arc::new(client) })
         }
         ClientKind::Sdk | ClientKind::SdkVerified => {
             let connection = sdk.connect(agent).await?;
@@ -216,23 +299,68 @@ impl Verification {
     }
 }
 
-/// One call; returns the events it received.
-async fn call(target: &Target, workload: Workload, expect_events: usize) -> Result<u64, DriveError> {
+fn completed(state: &str) -> Result<(), DriveError> {
+    if state == "TASK_STATE_COMPLETED" {
+        Ok(())
+    } else {
+        Err(DriveError::Outcome(format!("task ended {state}")))
+    }
+}
+
+/// One call; returns the events it received. With `answer`, records what the call answered (for
+/// the correctness check; off while timing).
+async fn call(
+    target: &Target,
+    workload: Workload,
+    expect_events: usize,
+    mut answer: Option<&mut Answer>,
+) -> Result<u64, DriveError> {
     let events = match (target, workload) {
         (Target::Floor { http, jsonrpc_url }, Workload::Send) => {
-            let state = floor::send_message(http, jsonrpc_url, "bench").await?;
-            if state != "TASK_STATE_COMPLETED" {
-                return Err(DriveError::Outcome(format!("task ended {state}")));
+            let result = floor::send_message(http, jsonrpc_url, "bench").await?;
+            completed(result["task"]["status"]["state"].as_str().unwrap_or_default())?;
+            if let Some(answer) = answer {
+                answer.record_value(&result);
+            }
+            1
+        }
+        (Target::FloorHyper { http, uri, jsonrpc_url }, Workload::Send) => {
+            let result = floor::send_message_hyper(http, uri, jsonrpc_url, "bench").await?;
+            completed(result["task"]["status"]["state"].as_str().unwrap_or_default())?;
+            if let Some(answer) = answer {
+                answer.record_value(&result);
             }
             1
         }
         (Target::Floor { http, jsonrpc_url }, Workload::Stream) => {
-            floor::send_streaming_message(http, jsonrpc_url, "bench").await? as u64
+            let on_event = |event: &Value| {
+                if let Some(answer) = answer.as_deref_mut() {
+                    answer.record_value(event);
+                }
+            };
+            floor::send_streaming_message(http, jsonrpc_url, "bench", on_event).await? as u64
+        }
+        (Target::FloorHyper { http, uri, jsonrpc_url }, Workload::Stream) => {
+            let on_event = |event: &Value| {
+                if let Some(answer) = answer.as_deref_mut() {
+                    answer.record_value(event);
+                }
+            };
+            floor::send_streaming_message_hyper(http, uri, jsonrpc_url, "bench", on_event).await? as u64
         }
         (Target::Sdk { connection, claims }, Workload::Send) => {
             let req = request();
             let mut verification = Verification::start(claims.as_ref(), &req)?;
             let response = connection.send_message(req).await?;
+            match &response {
+                SendMessageResponse::Task(task) => completed(task.status.state.as_str())?,
+                SendMessageResponse::Message(_) => {
+                    return Err(DriveError::Outcome("answered a message".into()));
+                }
+            }
+            if let Some(answer) = answer {
+                answer.record(&response)?;
+            }
             verification.observe(Observed::from_send_response(&response))?;
             verification.settle()?;
             1
@@ -244,11 +372,82 @@ async fn call(target: &Target, workload: Workload, expect_events: usize) -> Resu
             let mut events = 0u64;
             while let Some(event) = stream.next().await {
                 let event: StreamResponse = event?;
+                if let Some(answer) = answer.as_deref_mut() {
+                    answer.record(&event)?;
+                }
                 verification.observe(Observed::from_stream_response(&event, Channel::Stream))?;
                 events += 1;
             }
             verification.observe(Some(Observed::StreamClosed))?;
             verification.settle()?;
+            events
+        }
+        (Target::Lf { client }, Workload::Send) => {
+            let message = a2a_lf::Message::new(a2a_lf::Role::User, vec![a2a_lf::Part::text("bench")]);
+            let req =
+                a2a_lf::SendMessageRequest { message, configuration: None, metadata: None, tenant: None };
+            let response = client.send_message(&req).await?;
+            match &response {
+                a2a_lf::SendMessageResponse::Task(task) => {
+                    if task.status.state != a2a_lf::TaskState::Completed {
+                        return Err(DriveError::Outcome(format!("task ended {:?}", task.status.state)));
+                    }
+                }
+                a2a_lf::SendMessageResponse::Message(_) => {
+                    return Err(DriveError::Outcome("answered a message".into()));
+                }
+            }
+            if let Some(answer) = answer {
+                answer.record(&response)?;
+            }
+            1
+        }
+        (Target::Lf { client }, Workload::Stream) => {
+            let message = a2a_lf::Message::new(a2a_lf::Role::User, vec![a2a_lf::Part::text("bench")]);
+            let req =
+                a2a_lf::SendMessageRequest { message, configuration: None, metadata: None, tenant: None };
+            let mut stream = client.send_streaming_message(&req).await?;
+            let mut events = 0u64;
+            while let Some(event) = stream.next().await {
+                let event = event?;
+                if let Some(answer) = answer.as_deref_mut() {
+                    answer.record(&event)?;
+                }
+                events += 1;
+            }
+            events
+        }
+        (Target::Protocol { client }, Workload::Send) => {
+            use a2a_protocol_types::message::Message as PMessage;
+            let message = PMessage::user_text(uuid::Uuid::new_v4().to_string(), "bench");
+            let params = a2a_protocol_types::params::MessageSendParams::new(message);
+            let response = client.send_message(params).await?;
+            match &response {
+                a2a_protocol_types::responses::SendMessageResponse::Task(task) => {
+                    if task.status.state != a2a_protocol_types::task::TaskState::Completed {
+                        return Err(DriveError::Outcome(format!("task ended {:?}", task.status.state)));
+                    }
+                }
+                _ => return Err(DriveError::Outcome("answered a message".into())),
+            }
+            if let Some(answer) = answer {
+                answer.record(&response)?;
+            }
+            1
+        }
+        (Target::Protocol { client }, Workload::Stream) => {
+            use a2a_protocol_types::message::Message as PMessage;
+            let message = PMessage::user_text(uuid::Uuid::new_v4().to_string(), "bench");
+            let params = a2a_protocol_types::params::MessageSendParams::new(message);
+            let mut stream = client.stream_message(params).await?;
+            let mut events = 0u64;
+            while let Some(event) = stream.next().await {
+                let event = event?;
+                if let Some(answer) = answer.as_deref_mut() {
+                    answer.record(&event)?;
+                }
+                events += 1;
+            }
             events
         }
     };
@@ -282,7 +481,7 @@ async fn targets(
     let mut targets = Vec::with_capacity(agents.len());
     for agent in agents {
         let target = target(client, &sdk, &http, agent).await?;
-        call(&target, workload, expect).await?;
+        call(&target, workload, expect, None).await?;
         targets.push(target);
     }
     Ok(Arc::new(targets))
@@ -310,7 +509,7 @@ async fn run_calls(
                         return Ok::<(), DriveError>(());
                     }
                     let Some(target) = targets.get(n % targets.len()) else { return Ok(()) };
-                    events.fetch_add(call(target, workload, expect).await?, Ordering::Relaxed);
+                    events.fetch_add(call(target, workload, expect, None).await?, Ordering::Relaxed);
                 }
             })
         })
@@ -336,9 +535,23 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
     let open_files_before = memory::open_files().unwrap_or_default();
     let baseline = memory::resident().unwrap_or_default();
     memory::reset_peak();
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = tokio::spawn({
+        let sampling = Arc::clone(&sampling);
+        async move {
+            let mut most = 0;
+            while sampling.load(Ordering::Relaxed) {
+                most = most.max(memory::open_files().unwrap_or_default());
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            most
+        }
+    });
     let (seconds, events) =
         run_calls(&targets, options.workload, options.expect_events, options.requests, options.in_flight)
             .await?;
+    sampling.store(false, Ordering::Relaxed);
+    let open_files_peak = sampler.await.unwrap_or_default();
     let peak = memory::resident().unwrap_or_default().peak_kib;
     let open_files_after = memory::open_files().unwrap_or_default();
     Ok(DriveReport {
@@ -356,6 +569,7 @@ pub async fn drive(options: &DriveOptions) -> Result<DriveReport, DriveError> {
         kib_per_in_flight: peak.saturating_sub(baseline.current_kib) as f64 / options.in_flight as f64,
         open_files_before,
         open_files_after,
+        open_files_peak,
     })
 }
 
@@ -398,6 +612,11 @@ pub struct CompareRow {
     pub ratio: f64,
     /// The lowest and highest per-round ratio to the first client: the spread the noise left.
     pub ratio_range: (f64, f64),
+    /// This process's CPU time over the client's blocks per call (µs): the client's own CPU
+    /// when the agent runs in another process (`a2a-bench serve`).
+    pub cpu_us_per_call: f64,
+    /// The same per event received.
+    pub cpu_us_per_event: f64,
 }
 
 /// The result of [`compare`], printed as one JSON line.
@@ -411,6 +630,9 @@ pub struct CompareReport {
     pub rounds: usize,
     /// One row per client, the reference first.
     pub clients: Vec<CompareRow>,
+    /// What every client answered to the check call before timing (the same for all, or the run
+    /// fails).
+    pub checked: Answer,
 }
 
 /// Runs an interleaved comparison.
@@ -427,18 +649,22 @@ pub async fn compare(options: &CompareOptions) -> Result<CompareReport, DriveErr
     for client in &options.clients {
         prepared.push(targets(*client, &options.agents, workload, expect).await?);
     }
+    let checked = check_answers(&options.clients, &prepared, workload, expect).await?;
     let n = prepared.len();
-    let mut totals = vec![(0.0f64, 0u64); n];
+    let mut totals = vec![(0.0f64, 0u64, 0u64); n];
     let mut per_round = vec![Vec::with_capacity(options.rounds); n];
     for round in 0..options.rounds {
         for turn in 0..n {
             let which = (round + turn) % n;
             let Some(targets) = prepared.get(which) else { continue };
+            let cpu_before = memory::cpu_ns().unwrap_or_default();
             let (seconds, events) =
                 run_calls(targets, workload, expect, options.block, options.in_flight).await?;
+            let cpu = memory::cpu_ns().unwrap_or_default().saturating_sub(cpu_before);
             if let (Some(total), Some(rounds)) = (totals.get_mut(which), per_round.get_mut(which)) {
                 total.0 += seconds;
                 total.1 += events;
+                total.2 += cpu;
                 rounds.push(seconds);
             }
         }
@@ -450,7 +676,7 @@ pub async fn compare(options: &CompareOptions) -> Result<CompareReport, DriveErr
         .clients
         .iter()
         .zip(totals.iter().zip(&per_round))
-        .map(|(client, ((seconds, events), rounds))| {
+        .map(|(client, ((seconds, events, cpu_ns), rounds))| {
             let ratios = reference_rounds.iter().zip(rounds).map(|(r, s)| r / s);
             let ratio_range = ratios.fold((f64::INFINITY, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
             CompareRow {
@@ -462,8 +688,45 @@ pub async fn compare(options: &CompareOptions) -> Result<CompareReport, DriveErr
                 events_per_second: *events as f64 / seconds,
                 ratio: reference / seconds,
                 ratio_range,
+                cpu_us_per_call: *cpu_ns as f64 / 1e3 / requests as f64,
+                cpu_us_per_event: *cpu_ns as f64 / 1e3 / (*events).max(1) as f64,
             }
         })
         .collect();
-    Ok(CompareReport { workload, in_flight: options.in_flight, rounds: options.rounds, clients })
+    Ok(CompareReport { workload, in_flight: options.in_flight, rounds: options.rounds, clients, checked })
+}
+
+/// One call through each client to the first agent, recording what it answered; every client must
+/// answer what the first did, and the answer must be a completed task (streams: a task snapshot
+/// first, the completed status last).
+async fn check_answers(
+    clients: &[ClientKind],
+    prepared: &[Arc<Vec<Target>>],
+    workload: Workload,
+    expect: usize,
+) -> Result<Answer, DriveError> {
+    let mut reference: Option<Answer> = None;
+    for (client, targets) in clients.iter().zip(prepared) {
+        let Some(target) = targets.first() else { continue };
+        let mut answer = Answer::default();
+        call(target, workload, expect, Some(&mut answer)).await?;
+        let well_formed = answer.state == "TASK_STATE_COMPLETED"
+            && answer.kinds.first().map(String::as_str) == Some("task")
+            && (workload == Workload::Send
+                || answer.kinds.last().map(String::as_str) == Some("statusUpdate"));
+        if !well_formed {
+            return Err(DriveError::Outcome(format!("{} answered {answer:?}", client.label())));
+        }
+        match &reference {
+            None => reference = Some(answer),
+            Some(first) if *first == answer => {}
+            Some(first) => {
+                return Err(DriveError::Outcome(format!(
+                    "{} answered {answer:?}, unlike the first client's {first:?}",
+                    client.label()
+                )));
+            }
+        }
+    }
+    Ok(reference.unwrap_or_default())
 }

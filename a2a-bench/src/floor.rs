@@ -1,10 +1,14 @@
-//! The floor: what a hand-written client does with `reqwest` and `serde_json` alone.
+//! The floors: what a hand-written client does with `reqwest` and `serde_json` alone, and the same
+//! on `hyper-util` alone (no reqwest).
 //!
-//! No discovery cache, no typed model, no verifier, no retries, no bounds beyond reqwest's: one
-//! POST, the body parsed to a `serde_json::Value`, and for streams a blank-line split of the body
-//! with each `data:` parsed to a `Value`. The SDK's overhead is measured against this.
+//! No discovery cache, no typed model, no verifier, no retries, no bounds beyond the HTTP stack's:
+//! one POST, the body parsed to a `serde_json::Value`, and for streams a blank-line split of the
+//! body with each `data:` parsed to a `Value`. The SDK's overhead is measured against these; the
+//! two floors side by side give what the HTTP stack alone costs.
 
+use bytes::Bytes;
 use futures::StreamExt;
+use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
 
 /// Why a hand-written request failed.
@@ -28,6 +32,15 @@ pub enum FloorError {
         /// What serde_json reported.
         #[source]
         source: serde_json::Error,
+    },
+    /// The hyper-util exchange failed.
+    #[error("http request to {url} failed (hyper-util)")]
+    Hyper {
+        /// The endpoint.
+        url: String,
+        /// What hyper or hyper-util reported.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The answer was JSON but not a JSON-RPC result with the expected member.
     #[error("the answer from {url} has no result.{expected}: {answer}")]
@@ -63,7 +76,7 @@ fn unexpected(url: &str, expected: &'static str, answer: &Value) -> FloorError {
     }
 }
 
-/// One `SendMessage` round trip; returns the task's state.
+/// One `SendMessage` round trip; returns the answer's `result`.
 ///
 /// # Errors
 ///
@@ -72,7 +85,7 @@ pub async fn send_message(
     http: &reqwest::Client,
     jsonrpc_url: &str,
     text: &str,
-) -> Result<String, FloorError> {
+) -> Result<Value, FloorError> {
     let http_err = |source| FloorError::Http { url: jsonrpc_url.to_owned(), source };
     let body = http
         .post(jsonrpc_url)
@@ -84,15 +97,22 @@ pub async fn send_message(
         .bytes()
         .await
         .map_err(http_err)?;
-    let answer: Value = serde_json::from_slice(&body)
-        .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
-    answer["result"]["task"]["status"]["state"]
-        .as_str()
-        .map(str::to_owned)
-        .ok_or_else(|| unexpected(jsonrpc_url, "task.status.state", &answer))
+    task_result(jsonrpc_url, &body)
 }
 
-/// One `SendStreamingMessage`, read to its end; returns the number of events.
+/// The `result` of a `SendMessage` answer, which must be a task with a state.
+fn task_result(jsonrpc_url: &str, body: &[u8]) -> Result<Value, FloorError> {
+    let mut answer: Value = serde_json::from_slice(body)
+        .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
+    if answer["result"]["task"]["status"]["state"].is_string() {
+        Ok(answer["result"].take())
+    } else {
+        Err(unexpected(jsonrpc_url, "task.status.state", &answer))
+    }
+}
+
+/// One `SendStreamingMessage`, read to its end; returns the number of events, each event's
+/// `result` given to `on_event` as it arrives.
 ///
 /// # Errors
 ///
@@ -101,6 +121,7 @@ pub async fn send_streaming_message(
     http: &reqwest::Client,
     jsonrpc_url: &str,
     text: &str,
+    mut on_event: impl FnMut(&Value),
 ) -> Result<usize, FloorError> {
     let http_err = |source| FloorError::Http { url: jsonrpc_url.to_owned(), source };
     let response = http
@@ -112,12 +133,32 @@ pub async fn send_streaming_message(
         .await
         .map_err(http_err)?;
     let mut body = response.bytes_stream();
-    let mut pending: Vec<u8> = Vec::new();
-    let mut events = 0usize;
+    let mut frames = Frames::default();
     while let Some(chunk) = body.next().await {
+        frames.push(jsonrpc_url, &chunk.map_err(http_err)?, &mut on_event)?;
+    }
+    Ok(frames.events)
+}
+
+/// The blank-line split of an SSE body, shared by both floors.
+#[derive(Default)]
+struct Frames {
+    pending: Vec<u8>,
+    events: usize,
+}
+
+impl Frames {
+    /// Adds a chunk of the body; parses every `data:` frame it completes.
+    fn push(
+        &mut self,
+        jsonrpc_url: &str,
+        chunk: &[u8],
+        on_event: &mut impl FnMut(&Value),
+    ) -> Result<(), FloorError> {
+        let pending = &mut self.pending;
         // Search only the bytes that can complete a blank line: one byte back from the new chunk.
         let mut scan_from = pending.len().saturating_sub(1);
-        pending.extend_from_slice(&chunk.map_err(http_err)?);
+        pending.extend_from_slice(chunk);
         let mut start = 0;
         while let Some(at) =
             pending.get(scan_from..).and_then(|rest| rest.windows(2).position(|w| w == b"\n\n"))
@@ -127,15 +168,89 @@ pub async fn send_streaming_message(
             if let Some(data) = frame.strip_prefix(b"data: ") {
                 let event: Value = serde_json::from_slice(data)
                     .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
-                if event.get("result").is_none() {
-                    return Err(unexpected(jsonrpc_url, "(any)", &event));
+                match event.get("result") {
+                    Some(result) => on_event(result),
+                    None => return Err(unexpected(jsonrpc_url, "(any)", &event)),
                 }
-                events += 1;
+                self.events += 1;
             }
             start = end + 2;
             scan_from = start;
         }
         pending.drain(..start);
+        Ok(())
     }
-    Ok(events)
+}
+
+/// The hyper-util floor's client: plain HTTP/1.1 over `HttpConnector` (`TCP_NODELAY` and the
+/// connect timeout as reqwest's), a pool that keeps every idle connection, as reqwest's does.
+pub type HyperClient =
+    hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+/// A [`HyperClient`] with the settings of the reqwest floor.
+pub fn hyper_client() -> HyperClient {
+    let mut connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_connect_timeout(Some(std::time::Duration::from_secs(10)));
+    hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build(connector)
+}
+
+fn hyper_post(
+    uri: &hyper::Uri,
+    accept: &str,
+    body: &Value,
+) -> Result<hyper::Request<Full<Bytes>>, FloorError> {
+    let bytes =
+        serde_json::to_vec(body).map_err(|source| FloorError::Json { url: uri.to_string(), source })?;
+    hyper::Request::post(uri.clone())
+        .header("A2A-Version", "1.0")
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .header(hyper::header::ACCEPT, accept)
+        .body(Full::new(Bytes::from(bytes)))
+        .map_err(|e| FloorError::Hyper { url: uri.to_string(), source: e.into() })
+}
+
+/// As [`send_message`], on hyper-util.
+///
+/// # Errors
+///
+/// As [`send_message`].
+pub async fn send_message_hyper(
+    http: &HyperClient,
+    uri: &hyper::Uri,
+    url: &str,
+    text: &str,
+) -> Result<Value, FloorError> {
+    let hyper_err =
+        |e: Box<dyn std::error::Error + Send + Sync>| FloorError::Hyper { url: url.to_owned(), source: e };
+    let request = hyper_post(uri, "application/json", &send_message_body("SendMessage", text))?;
+    let response = http.request(request).await.map_err(|e| hyper_err(e.into()))?;
+    let body = response.into_body().collect().await.map_err(|e| hyper_err(e.into()))?.to_bytes();
+    task_result(url, &body)
+}
+
+/// As [`send_streaming_message`], on hyper-util.
+///
+/// # Errors
+///
+/// As [`send_streaming_message`].
+pub async fn send_streaming_message_hyper(
+    http: &HyperClient,
+    uri: &hyper::Uri,
+    url: &str,
+    text: &str,
+    mut on_event: impl FnMut(&Value),
+) -> Result<usize, FloorError> {
+    let hyper_err =
+        |e: Box<dyn std::error::Error + Send + Sync>| FloorError::Hyper { url: url.to_owned(), source: e };
+    let request = hyper_post(uri, "text/event-stream", &send_message_body("SendStreamingMessage", text))?;
+    let response = http.request(request).await.map_err(|e| hyper_err(e.into()))?;
+    let mut body = response.into_body();
+    let mut frames = Frames::default();
+    while let Some(frame) = body.frame().await {
+        if let Ok(chunk) = frame.map_err(|e| hyper_err(e.into()))?.into_data() {
+            frames.push(url, &chunk, &mut on_event)?;
+        }
+    }
+    Ok(frames.events)
 }

@@ -31,6 +31,19 @@ pub fn open_files() -> Option<usize> {
     Some(std::fs::read_dir("/proc/self/fd").ok()?.count())
 }
 
+/// CPU time this process's live threads have run, in nanoseconds (the first field of each
+/// `/proc/self/task/*/schedstat`); `None` where `/proc` is not available. Threads that exited are
+/// not counted: the benchmark's runtime keeps its worker threads for the whole run.
+pub fn cpu_ns() -> Option<u64> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        let Ok(stat) = std::fs::read_to_string(path) else { continue };
+        total += stat.split_whitespace().next().and_then(|ns| ns.parse::<u64>().ok()).unwrap_or(0);
+    }
+    Some(total)
+}
+
 /// Resets the peak (`VmHWM`) to the current RSS. Returns whether the kernel accepted it.
 pub fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()

@@ -59,13 +59,6 @@ pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
 /// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
 pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 
-/// Default number of idle connections kept open per agent host: 8.
-///
-/// Each idle keep-alive connection holds about 20 KiB (BENCHMARKS.md, figure 4). Left unbounded (as
-/// reqwest is by default) the pool keeps every connection the busiest moment needed, so memory grows
-/// with the peak rather than the load. Eight serves eight calls to one agent back to back without
-/// reconnecting; a burst above that opens a connection per extra call and closes it afterwards.
-pub const DEFAULT_POOL_MAX_IDLE_PER_HOST: usize = 8;
 /// Bytes of response bodies (cards and answers) one client reads and parses at once: 64 MiB, eight
 /// bodies of the largest size. Further reads wait for room within their own bound.
 pub const DEFAULT_DOCUMENT_BUDGET: usize = 64 * 1024 * 1024;
@@ -184,7 +177,7 @@ pub struct ClientConfig {
     pub(crate) webhook_limits: crate::webhook::WebhookLimits,
     pub(crate) url_policy: crate::url_policy::UrlPolicy,
     pub(crate) user_agent: String,
-    pub(crate) pool_max_idle_per_host: usize,
+    pub(crate) pool_max_idle_per_host: Option<usize>,
     pub(crate) card_signature_policy: CardSignaturePolicy,
     pub(crate) card_trust_store: TrustStore,
     pub(crate) wire_reading: WireReading,
@@ -212,7 +205,7 @@ impl Default for ClientConfig {
             webhook_limits: crate::webhook::WebhookLimits::default(),
             url_policy: crate::url_policy::UrlPolicy::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
-            pool_max_idle_per_host: DEFAULT_POOL_MAX_IDLE_PER_HOST,
+            pool_max_idle_per_host: None,
             card_signature_policy: CardSignaturePolicy::Ignore,
             card_trust_store: TrustStore::new(),
             wire_reading: WireReading::Strict,
@@ -310,8 +303,8 @@ impl ClientConfig {
     pub fn document_budget(&self) -> usize {
         self.document_budget
     }
-    /// Idle connections kept open per host ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`]).
-    pub fn pool_max_idle_per_host(&self) -> usize {
+    /// The most idle connections kept open per host; `None` (the default) keeps every one.
+    pub fn pool_max_idle_per_host(&self) -> Option<usize> {
         self.pool_max_idle_per_host
     }
     /// What discovery does with card signatures ([`CardSignaturePolicy::Ignore`] by default).
@@ -477,11 +470,13 @@ impl ClientBuilder {
         self
     }
 
-    /// Sets how many idle connections are kept open per host for reuse
-    /// ([`DEFAULT_POOL_MAX_IDLE_PER_HOST`] by default); connections returned beyond it are closed. `0`
-    /// keeps none: every call opens a connection.
+    /// Caps the idle connections kept open per host for reuse; connections returned beyond the cap
+    /// are closed. By default there is no cap, so steady load never reconnects: a cap below the calls
+    /// a caller keeps in flight to one agent makes every call past it open a connection and close it
+    /// again (BENCHMARKS.md, figure 2). A cap bounds the sockets and memory a burst leaves behind
+    /// (about 33 KiB per connection, figure 4); `0` keeps none, so every call opens a connection.
     pub fn pool_max_idle_per_host(mut self, connections: usize) -> Self {
-        self.config.pool_max_idle_per_host = connections;
+        self.config.pool_max_idle_per_host = Some(connections);
         self
     }
 
@@ -607,7 +602,7 @@ mod tests {
         assert_eq!(config.suspect_ttl(), Duration::from_secs(3600));
         assert_eq!(config.suspect_marks(), SuspectMarks::On);
         assert_eq!(config.webhook_addr().to_string(), "127.0.0.1:0");
-        assert_eq!(config.pool_max_idle_per_host(), 8);
+        assert_eq!(config.pool_max_idle_per_host(), None, "no cap: steady load never reconnects");
         assert_eq!(config.card_signature_policy(), CardSignaturePolicy::Ignore);
         assert!(config.card_trust_store().is_empty());
     }
@@ -625,7 +620,7 @@ mod tests {
     #[test]
     fn idle_connections_per_host_are_configurable_down_to_none() {
         let client = ClientBuilder::new().pool_max_idle_per_host(0).build().unwrap();
-        assert_eq!(client.config().pool_max_idle_per_host(), 0);
+        assert_eq!(client.config().pool_max_idle_per_host(), Some(0));
     }
 
     #[test]

@@ -430,12 +430,22 @@ pub(crate) async fn read_bounded(
     if response.content_length().is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| Error::from(e).with_url(url))? {
-        if body.len() + chunk.len() > limit {
+    let read = |chunk: Result<Option<Bytes>, reqwest::Error>| chunk.map_err(|e| Error::from(e).with_url(url));
+    // A body that comes in one chunk (most answers) is returned as it is, without a copy.
+    let Some(first) = read(response.chunk().await)? else { return Ok(Bytes::new()) };
+    if first.len() > limit {
+        return Err(too_large());
+    }
+    let Some(second) = read(response.chunk().await)? else { return Ok(first) };
+    let mut body = Vec::with_capacity(first.len() + second.len());
+    body.extend_from_slice(&first);
+    let mut chunk = Some(second);
+    while let Some(more) = chunk {
+        if body.len() + more.len() > limit {
             return Err(too_large());
         }
-        body.extend_from_slice(&chunk);
+        body.extend_from_slice(&more);
+        chunk = read(response.chunk().await)?;
     }
     Ok(Bytes::from(body))
 }

@@ -1,7 +1,7 @@
 //! Counters a caller can read: requests per agent, negotiation round trips, refusals by capability,
 //! fallbacks and retries.
 //!
-//! Counting is a relaxed atomic add (per-agent counters take a read lock to find their slot), so
+//! Counting is a relaxed atomic add (a connection finds its agent's counter once, when it opens), so
 //! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out.
 //!
 //! ```
@@ -87,18 +87,17 @@ pub struct MetricsSnapshot {
 impl Metrics {
     /// Counts one request to `agent` (its base URL).
     pub fn record_request(&self, agent: &str) {
-        let found = self
-            .inner
-            .requests
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(agent)
-            .map(|counter| counter.fetch_add(1, Ordering::Relaxed))
-            .is_some();
-        if !found {
+        self.request_counter(agent).fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The counter of requests to `agent`, for a connection to hold: counting through it is one
+    /// atomic add, with no lookup per call.
+    pub(crate) fn request_counter(&self, agent: &str) -> Arc<AtomicU64> {
+        let found = self.inner.requests.read().unwrap_or_else(PoisonError::into_inner).get(agent).cloned();
+        found.unwrap_or_else(|| {
             let mut map = self.inner.requests.write().unwrap_or_else(PoisonError::into_inner);
-            map.entry(agent.to_owned()).or_default().fetch_add(1, Ordering::Relaxed);
-        }
+            Arc::clone(map.entry(agent.to_owned()).or_default())
+        })
     }
 
     /// Counts one negotiation round trip.

@@ -110,8 +110,10 @@ impl HttpSettings {
             .redirect(same_origin_redirects(config.url_policy))
             .connect_timeout(config.connect_timeout)
             .user_agent(config.user_agent.clone())
-            .pool_max_idle_per_host(config.pool_max_idle_per_host)
             .default_headers(headers);
+        if let Some(idle) = config.pool_max_idle_per_host {
+            builder = builder.pool_max_idle_per_host(idle);
+        }
         if self.only_added_roots {
             builder = builder.tls_certs_only(self.roots.iter().cloned());
         } else {

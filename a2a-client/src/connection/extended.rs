@@ -81,16 +81,11 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         let value = match self.wire() {
             Wire::JsonRpc => {
-                let params = to_json(&req)?;
-                let id = jsonrpc::new_id();
-                self.endpoint()
+                let request = jsonrpc::Request::new(Method::GetExtendedAgentCard.as_str(), Some(&req))?;
+                let endpoint = self.endpoint();
+                endpoint
                     .retrying(|_| {
-                        jsonrpc::call(
-                            self.endpoint(),
-                            &id,
-                            Method::GetExtendedAgentCard.as_str(),
-                            Some(params.clone()),
-                        )
+                        jsonrpc::call::<serde_json::Value>(endpoint, &request, "extended agent card")
                     })
                     .await?
             }

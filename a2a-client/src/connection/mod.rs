@@ -238,19 +238,20 @@ impl AgentConnection {
         }
     }
 
-    /// A 1.0 JSON-RPC call, retried on transport faults.
+    /// A 1.0 JSON-RPC call, retried on transport faults. The request is written once; the answer is
+    /// read straight into `T`, except under tolerant reading, which rewrites it as JSON first.
     async fn rpc<P: Serialize, T: DeserializeOwned>(
         &self,
         method: Method,
         what: &'static str,
         params: &P,
     ) -> Result<T, Error> {
-        let params = to_json(params)?;
-        let id = jsonrpc::new_id();
-        let mut value = self
-            .endpoint()
-            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), Some(params.clone())))
-            .await?;
+        let request = jsonrpc::Request::new(method.as_str(), Some(params))?;
+        let endpoint = self.endpoint();
+        if !self.tolerant() {
+            return endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await;
+        }
+        let mut value: Value = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await?;
         self.tolerate_answer(method.as_str(), what, "result", &mut value);
         read(what, value)
     }
@@ -281,10 +282,9 @@ impl AgentConnection {
 
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
-        let id = jsonrpc::new_id();
-        self.endpoint()
-            .retrying(|_| jsonrpc::call(self.endpoint(), &id, method.as_str(), params.clone()))
-            .await
+        let request = jsonrpc::Request::new(method.as_str(), params.as_ref())?;
+        let endpoint = self.endpoint();
+        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result")).await
     }
 
     /// An HTTP+JSON call, retried on transport faults.
@@ -503,24 +503,32 @@ impl AgentConnection {
     }
 
     async fn stream_v1<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
-        let params = to_json(params)?;
+        let request = jsonrpc::Request::new(method.as_str(), Some(params))?;
         let endpoint = self.endpoint();
-        let id = jsonrpc::new_id();
-        let answering = id.clone();
-        let inner = self.tolerant().then(|| Arc::clone(&self.inner));
+        let answering: Arc<str> = request.id().into();
+        const WHAT: &str = "stream event";
+        let Some(inner) = self.tolerant().then(|| Arc::clone(&self.inner)) else {
+            return endpoint
+                .open_stream(
+                    || jsonrpc::open(endpoint, &request),
+                    move |event| {
+                        let event = jsonrpc::event_result::<StreamResponse>(&event, &answering, WHAT)?;
+                        Ok(Decoded { event, last: false })
+                    },
+                )
+                .await;
+        };
         let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let call = method.as_str();
         endpoint
             .open_stream(
-                || jsonrpc::open(endpoint, &id, method.as_str(), Some(params.clone())),
+                || jsonrpc::open(endpoint, &request),
                 move |event| {
-                    let mut value = jsonrpc::event_result(event, &answering)?;
+                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    if let Some(inner) = &inner {
-                        let log = &inner.deviations;
-                        log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
-                    }
-                    Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
+                    let log = &inner.deviations;
+                    log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
+                    Ok(Decoded { event: read::<StreamResponse>(WHAT, value)?, last: false })
                 },
             )
             .await
@@ -547,14 +555,14 @@ impl AgentConnection {
     }
 
     async fn stream_v03(&self, method: v03::Method, params: Value) -> Result<EventStream, Error> {
+        let request = jsonrpc::Request::new(method.as_str(), Some(&params))?;
         let endpoint = self.endpoint();
         let inner = Arc::clone(&self.inner);
-        let id = jsonrpc::new_id();
-        let answering = id.clone();
+        let answering: Arc<str> = request.id().into();
         endpoint
             .open_stream(
-                || jsonrpc::open(endpoint, &id, method.as_str(), Some(params.clone())),
-                move |event| crate::transport::v03::decode_event(&inner.losses, event, &answering),
+                || jsonrpc::open(endpoint, &request),
+                move |event| crate::transport::v03::decode_event(&inner.losses, &event, &answering),
             )
             .await
     }

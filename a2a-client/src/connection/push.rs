@@ -128,11 +128,17 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         match self.wire() {
             Wire::JsonRpc => {
-                let params = to_json(&req)?;
-                let method = Method::DeleteTaskPushNotificationConfig.as_str();
-                let id = jsonrpc::new_id();
-                self.endpoint()
-                    .retrying(|_| jsonrpc::call(self.endpoint(), &id, method, Some(params.clone())))
+                let request =
+                    jsonrpc::Request::new(Method::DeleteTaskPushNotificationConfig.as_str(), Some(&req))?;
+                let endpoint = self.endpoint();
+                endpoint
+                    .retrying(|_| {
+                        jsonrpc::call::<serde_json::Value>(
+                            endpoint,
+                            &request,
+                            "DeleteTaskPushNotificationConfig result",
+                        )
+                    })
                     .await?;
             }
             Wire::HttpJson => {

@@ -143,7 +143,7 @@ async fn unary(
             let message: $request = to_proto(concat!($what, " request"), params)?;
             let mut request = endpoint.grpc_request(message, attempt).await?;
             request.set_timeout(timeout);
-            endpoint.client.metrics().record_request(endpoint.agent.as_str());
+            endpoint.record_request();
             let started = std::time::Instant::now();
             let answer =
                 client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
@@ -224,7 +224,7 @@ pub(crate) async fn open_stream(
             async move {
                 let mut client = endpoint.grpc_client(max_event)?;
                 let opened = async {
-                    endpoint.client.metrics().record_request(endpoint.agent.as_str());
+                    endpoint.record_request();
                     let answer = match method {
                         Method::SendStreamingMessage => {
                             let message: pb::SendMessageRequest =

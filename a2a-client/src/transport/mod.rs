@@ -93,6 +93,8 @@ pub(crate) struct Endpoint {
     pub(crate) wire: Wire,
     /// The credentials this connection sends, chosen from the card's security requirements.
     pub(crate) auth: crate::auth::AuthLayer,
+    /// This agent's request counter in the client's metrics, found once so a call only adds to it.
+    pub(crate) requests: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// The HTTP/2 channel of a gRPC interface, opened on first use.
     #[cfg(feature = "grpc")]
     pub(crate) grpc: std::sync::Arc<grpc::GrpcChannel>,
@@ -152,6 +154,7 @@ impl Endpoint {
             http: client.http().clone(),
             timeout: client.config().request_timeout(),
         };
+        let requests = client.metrics().request_counter(agent.as_str());
         Ok(Self {
             client,
             agent,
@@ -160,6 +163,7 @@ impl Endpoint {
             url,
             wire,
             auth,
+            requests,
             #[cfg(feature = "grpc")]
             grpc: std::sync::Arc::default(),
         })
@@ -179,6 +183,11 @@ impl Endpoint {
     pub(crate) fn request(&self, method: reqwest::Method, url: reqwest::Url) -> reqwest::RequestBuilder {
         let request = self.client.http().request(method, url);
         if self.wire.is_v1() { request.header(A2A_VERSION_HEADER, "1.0") } else { request }
+    }
+
+    /// Counts one request to this agent.
+    pub(crate) fn record_request(&self) {
+        self.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The tenant to send, from the selected interface (v1.0.1 §8.3.2 rule 4).
@@ -232,7 +241,7 @@ impl Endpoint {
         for interceptor in interceptors {
             interceptor.before(&mut request, &context).await?;
         }
-        self.client.metrics().record_request(self.agent.as_str());
+        self.record_request();
         let started = std::time::Instant::now();
         let outcome = self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url));
         if !interceptors.is_empty() {
@@ -365,10 +374,15 @@ pub(crate) async fn read_json_unbounded(
 ) -> Result<Value, Error> {
     // The room is held until the body is parsed.
     let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, budget).await?;
-    if body.bytes.iter().all(u8::is_ascii_whitespace) {
+    json_body(&body.bytes, url)
+}
+
+/// A response body from `url` as JSON; an empty body reads as `{}`.
+pub(crate) fn json_body(body: &[u8], url: &str) -> Result<Value, Error> {
+    if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
-    a2a_typestate_types::parse::from_slice_fast(&body.bytes)
+    a2a_typestate_types::parse::from_slice_fast(body)
         .map_err(|e| Error::bad_input("response body", e).with_url(url))
 }
 

@@ -68,9 +68,8 @@ impl LossLog {
 
 /// Decodes one 0.3 stream event of the stream opened with request id `id`: the result read as a 0.3 `StreamResult`, converted; a status update
 /// with `final: true` is the last event.
-pub(crate) fn decode_event(log: &LossLog, event: SseEvent, id: &str) -> Result<Decoded, Error> {
-    let value = super::jsonrpc::event_result(event, id)?;
-    let wire: v03::StreamResult = read("0.3 stream event", value)?;
+pub(crate) fn decode_event(log: &LossLog, event: &SseEvent, id: &str) -> Result<Decoded, Error> {
+    let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, "0.3 stream event")?;
     let last = matches!(&wire, v03::StreamResult::StatusUpdate(update) if update.is_final);
     let converted = wire.to_v1();
     log.record("stream", "0.3 -> 1.0", &converted.losses);
