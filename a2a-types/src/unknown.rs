@@ -5,7 +5,7 @@
 //! rather than as `serde_json::Value` because a `Value` can cost far more than the bytes it was read
 //! from (each `0` of an array of zeros becomes a 32-byte `Value`): as text, an unknown member of N
 //! bytes costs N bytes, whatever it holds. It is parsed only when asked for, with
-//! [`UnknownFields::value`].
+//! [`UnknownFields::value`]. Each member is a [`JsonText`], as data parts are.
 //!
 //! ```
 //! use a2a_typestate_types::{parse, AgentCard};
@@ -23,15 +23,16 @@ use std::fmt;
 use serde::de::{MapAccess, Visitor};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-use serde_json::value::RawValue;
+
+use crate::JsonText;
 
 /// Members a type does not define, by name, each kept as the JSON text it was read from.
 ///
 /// Names are kept in sorted order (as `serde_json::Map` keeps them without `preserve_order`); a
 /// name given twice keeps its last value, as a JSON object read into a map does. Two sets are equal
 /// when they hold the same names with equal JSON values, whatever the whitespace.
-#[derive(Clone, Default)]
-pub struct UnknownFields(BTreeMap<String, Box<RawValue>>);
+#[derive(Clone, Default, PartialEq)]
+pub struct UnknownFields(BTreeMap<String, JsonText>);
 
 impl UnknownFields {
     /// No members.
@@ -40,14 +41,13 @@ impl UnknownFields {
     }
 
     /// The JSON text of member `key`.
-    pub fn get(&self, key: &str) -> Option<&RawValue> {
-        self.0.get(key).map(AsRef::as_ref)
+    pub fn get(&self, key: &str) -> Option<&JsonText> {
+        self.0.get(key)
     }
 
-    /// Member `key` parsed as a `Value`. `None` when absent (the text was valid JSON when read, so
-    /// it parses again).
+    /// Member `key` parsed as a `Value`.
     pub fn value(&self, key: &str) -> Option<Value> {
-        self.get(key).and_then(|raw| serde_json::from_str(raw.get()).ok())
+        self.get(key).map(JsonText::value)
     }
 
     /// Member `key` when it is a JSON boolean.
@@ -64,20 +64,18 @@ impl UnknownFields {
         self.0.contains_key(key)
     }
 
-    /// Sets member `key` to the JSON text `raw`, returning the text it replaces.
-    pub fn insert(&mut self, key: impl Into<String>, raw: Box<RawValue>) -> Option<Box<RawValue>> {
-        self.0.insert(key.into(), raw)
+    /// Sets member `key` to `text`, returning the text it replaces.
+    pub fn insert(&mut self, key: impl Into<String>, text: JsonText) -> Option<JsonText> {
+        self.0.insert(key.into(), text)
     }
 
     /// Sets member `key` to `value` written as JSON, returning the text it replaces.
-    pub fn insert_value(&mut self, key: impl Into<String>, value: &Value) -> Option<Box<RawValue>> {
-        // A `Value` always writes: its object keys are strings.
-        let raw = serde_json::value::to_raw_value(value).ok()?;
-        self.insert(key, raw)
+    pub fn insert_value(&mut self, key: impl Into<String>, value: &Value) -> Option<JsonText> {
+        self.insert(key, JsonText::from_value(value))
     }
 
     /// Removes member `key`, returning its text.
-    pub fn remove(&mut self, key: &str) -> Option<Box<RawValue>> {
+    pub fn remove(&mut self, key: &str) -> Option<JsonText> {
         self.0.remove(key)
     }
 
@@ -97,7 +95,7 @@ impl UnknownFields {
     }
 
     /// The members in name order, with their JSON text.
-    pub fn iter(&self) -> btree_map::Iter<'_, String, Box<RawValue>> {
+    pub fn iter(&self) -> btree_map::Iter<'_, String, JsonText> {
         self.0.iter()
     }
 
@@ -106,47 +104,35 @@ impl UnknownFields {
     /// # Errors
     /// The map's error when the value is not well-formed JSON.
     pub fn read_next<'de, A: MapAccess<'de>>(&mut self, key: String, map: &mut A) -> Result<(), A::Error> {
-        let raw = map.next_value::<Box<RawValue>>()?;
-        self.insert(key, raw);
+        let text = map.next_value::<JsonText>()?;
+        self.insert(key, text);
         Ok(())
     }
 }
 
 impl fmt::Debug for UnknownFields {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.0.iter().map(|(key, raw)| (key, raw.get()))).finish()
+        f.debug_map().entries(self.0.iter()).finish()
     }
 }
 
-impl PartialEq for UnknownFields {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len()
-            && self.0.iter().zip(&other.0).all(|((ka, a), (kb, b))| {
-                ka == kb
-                    && (a.get() == b.get()
-                        || serde_json::from_str::<Value>(a.get()).ok()
-                            == serde_json::from_str::<Value>(b.get()).ok())
-            })
-    }
-}
-
-impl FromIterator<(String, Box<RawValue>)> for UnknownFields {
-    fn from_iter<I: IntoIterator<Item = (String, Box<RawValue>)>>(iter: I) -> Self {
+impl FromIterator<(String, JsonText)> for UnknownFields {
+    fn from_iter<I: IntoIterator<Item = (String, JsonText)>>(iter: I) -> Self {
         Self(iter.into_iter().collect())
     }
 }
 
 impl IntoIterator for UnknownFields {
-    type Item = (String, Box<RawValue>);
-    type IntoIter = btree_map::IntoIter<String, Box<RawValue>>;
+    type Item = (String, JsonText);
+    type IntoIter = btree_map::IntoIter<String, JsonText>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
     }
 }
 
 impl<'a> IntoIterator for &'a UnknownFields {
-    type Item = (&'a String, &'a Box<RawValue>);
-    type IntoIter = btree_map::Iter<'a, String, Box<RawValue>>;
+    type Item = (&'a String, &'a JsonText);
+    type IntoIter = btree_map::Iter<'a, String, JsonText>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
@@ -209,6 +195,6 @@ mod tests {
     #[test]
     fn read_from_a_value_too() {
         let fields: UnknownFields = serde_json::from_value(json!({"a": {"b": null}})).unwrap();
-        assert_eq!(fields.get("a").map(RawValue::get), Some(r#"{"b":null}"#));
+        assert_eq!(fields.get("a").map(JsonText::get), Some(r#"{"b":null}"#));
     }
 }

@@ -389,7 +389,7 @@ fn full_card() -> AgentCard {
             header: Some(serde_json::Map::from_iter([("kid".to_owned(), json!("k1"))])),
         }],
         icon_url: Some("https://a.example/icon.png".into()),
-        extra: [("x-vendor".to_owned(), serde_json::value::to_raw_value(&json!({"a": [1, 2]})).unwrap())]
+        extra: [("x-vendor".to_owned(), a2a_typestate_types::JsonText::from_value(&json!({"a": [1, 2]})))]
             .into_iter()
             .collect(),
     }
@@ -422,9 +422,7 @@ fn extra() -> impl Strategy<Value = serde_json::Map<String, Value>> {
 /// Unknown card members, as the card keeps them: JSON text.
 fn unknown() -> impl Strategy<Value = a2a_typestate_types::UnknownFields> {
     extra().prop_map(|m| {
-        m.into_iter()
-            .map(|(k, v)| (k, serde_json::value::to_raw_value(&v).expect("a Value writes")))
-            .collect()
+        m.into_iter().map(|(k, v)| (k, a2a_typestate_types::JsonText::from_value(&v))).collect()
     })
 }
 
