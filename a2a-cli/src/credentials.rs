@@ -18,6 +18,7 @@ use a2a_typestate_client::ClientBuilder;
 use a2a_typestate_client::auth::{
     ApiKey, BearerToken, ClientIdentity, Credentials, OAuth2ClientCredentials, Secret,
 };
+use a2a_typestate_client::net::Certificate;
 use clap::Args;
 use serde::Deserialize;
 
@@ -145,9 +146,11 @@ impl CredentialArgs {
         }
         for path in &self.ca_cert {
             let pem = read_file("ca-cert", path)?;
-            let root = reqwest::Certificate::from_pem(&pem)
+            let roots = Certificate::bundle_from_pem(&pem)
                 .map_err(|_| format!("--ca-cert: {} holds no PEM certificate", path.display()))?;
-            builder = builder.add_root_certificate(root);
+            for root in roots {
+                builder = builder.add_root_certificate(root);
+            }
         }
         Ok(builder.credentials(credentials))
     }

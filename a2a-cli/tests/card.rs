@@ -3,7 +3,7 @@
 mod common;
 
 use a2a_testkit::{Capabilities, CardPath, Protocol, ScriptedAgent};
-use common::{a2a, has_escape_codes, serve_card, serve_nothing, stderr, stdout};
+use common::{a2a, a2a_with_env, has_escape_codes, serve_card, serve_nothing, stderr, stdout};
 use serde_json::Value;
 
 #[tokio::test]
@@ -122,4 +122,25 @@ async fn an_argument_that_is_not_a_url_is_named_in_the_error() {
     assert_eq!(output.status.code(), Some(1));
     let said = stderr(&output);
     assert!(said.starts_with("error: `agent.example`: ") && said.contains("not a url"), "{said}");
+}
+
+#[tokio::test]
+async fn the_environments_proxy_variables_carry_the_card_request_and_no_proxy_is_honoured() {
+    let target = ScriptedAgent::builder().name("behind-a-proxy").spawn().await.unwrap();
+    // The "proxy" is a second agent: it answers what it is sent, so it serves its own card.
+    let proxy = ScriptedAgent::builder().name("the-proxy").spawn().await.unwrap();
+    let via = format!("http://{}", proxy.addr());
+    let output = a2a_with_env(&["card", &target.base_url()], &[("HTTP_PROXY", &via)]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(target.requests().is_empty(), "the target was reached directly");
+    let through = proxy.requests();
+    assert_eq!(through.len(), 1);
+    assert_eq!(through[0].header("host"), Some(target.addr().to_string().as_str()));
+
+    let output =
+        a2a_with_env(&["card", &target.base_url()], &[("http_proxy", &via), ("NO_PROXY", "127.0.0.1")]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("behind-a-proxy"), "{}", stdout(&output));
+    assert_eq!(target.requests().len(), 1, "NO_PROXY sends the request direct");
+    assert_eq!(proxy.requests().len(), 1);
 }

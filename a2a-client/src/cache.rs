@@ -101,12 +101,12 @@ pub(crate) struct Freshness {
 
 impl Freshness {
     /// Reads `Cache-Control`, `Age` and `ETag`; `default_ttl` applies when no lifetime is given.
-    pub(crate) fn from_headers(headers: &reqwest::header::HeaderMap, default_ttl: Duration) -> Self {
+    pub(crate) fn from_headers(headers: &http::header::HeaderMap, default_ttl: Duration) -> Self {
         let text = |name| headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>();
         let mut no_store = false;
         let mut no_cache = false;
         let mut max_age = None;
-        for directive in text(reqwest::header::CACHE_CONTROL).iter().flat_map(|v| v.split(',')) {
+        for directive in text(http::header::CACHE_CONTROL).iter().flat_map(|v| v.split(',')) {
             let directive = directive.trim().to_ascii_lowercase();
             match directive.split_once('=') {
                 Some(("max-age", value)) => max_age = value.trim_matches('"').parse::<u64>().ok(),
@@ -115,13 +115,13 @@ impl Freshness {
                 _ => {}
             }
         }
-        let age = text(reqwest::header::AGE).first().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
+        let age = text(http::header::AGE).first().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
         let lifetime = match (no_cache, max_age) {
             (true, _) => Duration::ZERO,
             (false, Some(max_age)) => Duration::from_secs(max_age.saturating_sub(age)),
             (false, None) => default_ttl,
         };
-        let etag = text(reqwest::header::ETAG).first().map(|v| (*v).to_owned());
+        let etag = text(http::header::ETAG).first().map(|v| (*v).to_owned());
         Self { no_store, lifetime, etag }
     }
 }
@@ -577,7 +577,7 @@ impl DiscoveryCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reqwest::header::{HeaderMap, HeaderValue};
+    use http::header::{HeaderMap, HeaderValue};
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut map = HeaderMap::new();

@@ -23,7 +23,7 @@ pub struct Client {
 }
 
 struct Inner {
-    http: reqwest::Client,
+    http: crate::net::HttpClient,
     config: ClientConfig,
     cache: DiscoveryCache,
     metrics: Metrics,
@@ -49,7 +49,7 @@ impl Client {
     }
 
     pub(crate) fn from_parts(
-        http: reqwest::Client,
+        http: crate::net::HttpClient,
         config: ClientConfig,
         cache: DiscoveryCache,
         metrics: Metrics,
@@ -79,12 +79,14 @@ impl Client {
         &self.inner.metrics
     }
 
-    /// The underlying HTTP client, for the transports.
+    /// Room for the response bodies being read and parsed at once.
     pub(crate) fn documents(&self) -> &DocumentBudget {
         &self.inner.documents
     }
 
-    pub(crate) fn http(&self) -> &reqwest::Client {
+    /// The HTTP stack every request of this client goes through; hand it to
+    /// [`ClientBuilder::http_client`] to share its connections with another client.
+    pub fn http_client(&self) -> &crate::net::HttpClient {
         &self.inner.http
     }
 
@@ -111,7 +113,7 @@ impl Client {
     /// As [`Client::discover`].
     pub async fn discover_agent(&self, agent: &AgentBaseUrl) -> Result<DiscoveredCard, Error> {
         let discovery = Discovery {
-            http: self.http(),
+            http: &self.inner.http,
             budget: &self.inner.documents,
             cache: &self.inner.cache,
             metrics: &self.inner.metrics,

@@ -336,7 +336,7 @@ pub struct ClientBuilder {
     cache: Option<DiscoveryCache>,
     metrics: Option<Metrics>,
     /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
-    pub(crate) http: crate::auth::HttpSettings,
+    pub(crate) http: crate::net::HttpSettings,
     replica_name: Option<String>,
 }
 
@@ -554,7 +554,7 @@ impl ClientBuilder {
             return Err(Error::config(problem));
         }
         if let Some(url) = &config.webhook_public_url {
-            let ok = reqwest::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            let ok = url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
             if !ok {
                 return Err(Error::config("webhook public url must be an absolute http or https url"));
             }
@@ -564,11 +564,11 @@ impl ClientBuilder {
                 "card signature policy needs a trust store with at least one key or jku",
             ));
         }
-        let (http, has_client_identity) = self.http.http_client(&config)?;
+        let http = self.http.http_client(&config)?;
         let auth = crate::auth::ClientAuth {
             credentials: self.http.credentials,
             interceptors: self.http.interceptors,
-            has_client_identity,
+            has_client_identity: http.presents_identity(),
         };
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));

@@ -27,11 +27,13 @@ use a2a_typestate_types::discovery::{OfferedInterface, offered_interfaces_from_s
 use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind};
 use a2a_typestate_types::v03::{CardShape, ConversionLoss};
 use bytes::Bytes;
-use reqwest::StatusCode;
+use http::StatusCode;
+use http::header::{HeaderValue, IF_NONE_MATCH};
 use serde_json::Value;
 
 use crate::budget::{Body, DocumentBudget};
 use crate::cache::{DiscoveryCache, Freshness};
+use crate::net::{HttpClient, Response, within};
 use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, Verification};
 use crate::{Error, Metrics};
 
@@ -54,8 +56,8 @@ impl AgentBaseUrl {
     /// [`crate::ErrorKind::Misuse`] when `url` is not an absolute http or https URL, or carries
     /// credentials (they belong in headers, and would end up in cache keys and logs).
     pub fn parse(url: &str) -> Result<Self, Error> {
-        let mut parsed = reqwest::Url::parse(url)
-            .map_err(|e| Error::misuse(format!("agent base url is not a url: {e}")))?;
+        let mut parsed =
+            url::Url::parse(url).map_err(|e| Error::misuse(format!("agent base url is not a url: {e}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(Error::misuse(format!(
                 "agent base url must be http or https, not {}",
@@ -267,13 +269,26 @@ impl fmt::Debug for DiscoveredCard {
 
 /// What one discovery needs besides the agent: the HTTP client, the cache, counters and bounds.
 pub(crate) struct Discovery<'a> {
-    pub(crate) http: &'a reqwest::Client,
+    pub(crate) http: &'a HttpClient,
     pub(crate) budget: &'a DocumentBudget,
     pub(crate) cache: &'a DiscoveryCache,
     pub(crate) metrics: &'a Metrics,
     pub(crate) request_timeout: Duration,
     pub(crate) signature_policy: CardSignaturePolicy,
     pub(crate) trust_store: &'a TrustStore,
+}
+
+/// What one well-known path answered: a card, or another status to act on.
+enum Fetched {
+    Card(ReadCard),
+    Answer(StatusCode, Response),
+}
+
+/// A card as read, before its signatures are checked.
+struct ReadCard {
+    card: DiscoveredCard,
+    freshness: Freshness,
+    url: String,
 }
 
 impl Discovery<'_> {
@@ -302,17 +317,25 @@ impl Discovery<'_> {
                 .as_ref()
                 .filter(|c| c.card().well_known_path() == path)
                 .and_then(|c| c.etag().map(str::to_owned));
-            let mut request = self
-                .http
-                .get(&url)
-                .timeout(self.request_timeout)
-                .header(reqwest::header::ACCEPT, "application/json");
-            if let Some(etag) = &validator {
-                request = request.header(reqwest::header::IF_NONE_MATCH, etag);
+            let mut request = self.http.get_json(&url)?;
+            if let Some(etag) = validator.as_deref().and_then(|etag| HeaderValue::from_str(etag).ok()) {
+                request.headers_mut().insert(IF_NONE_MATCH, etag);
             }
             self.metrics.record_request(agent.as_str());
-            let response = request.send().await.map_err(|e| Error::from(e).with_url(&url))?;
-            let status = response.status();
+            // One bound for the whole exchange, the card's body included (boxed: discovery is off
+            // the hot path, and its state would otherwise sit in every caller's future).
+            let fetched = Box::pin(within(self.request_timeout, &url, async {
+                let response = self.http.send(request).await.map_err(|e| e.with_url(&url))?;
+                let status = response.status();
+                if status == StatusCode::OK {
+                    return self.read_card(path, response, &url).await.map(Fetched::Card);
+                }
+                Ok(Fetched::Answer(status, response))
+            }));
+            let (status, response) = match fetched.await? {
+                Fetched::Card(read) => return self.admit(agent, read).await,
+                Fetched::Answer(status, response) => (status, response),
+            };
             match status {
                 StatusCode::NOT_MODIFIED if validator.is_some() => {
                     let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
@@ -324,7 +347,6 @@ impl Discovery<'_> {
                     // Evicted while we asked: fetch it whole.
                     return Box::pin(self.fetch_whole(agent, path)).await;
                 }
-                StatusCode::OK => return self.accept(agent, path, response).await,
                 StatusCode::NOT_FOUND | StatusCode::GONE => {
                     if path == WellKnownPath::AgentCard {
                         self.metrics.record_legacy_card_fetch();
@@ -344,35 +366,39 @@ impl Discovery<'_> {
     async fn fetch_whole(&self, agent: &AgentBaseUrl, path: WellKnownPath) -> Result<DiscoveredCard, Error> {
         let url = agent.join(path.path());
         self.metrics.record_request(agent.as_str());
-        let response = self
-            .http
-            .get(&url)
-            .timeout(self.request_timeout)
-            .header(reqwest::header::ACCEPT, "application/json")
-            .send()
-            .await
-            .map_err(|e| Error::from(e).with_url(&url))?;
-        if response.status() != StatusCode::OK {
-            let wait = crate::retry::retry_after(response.headers());
-            return Err(Error::from_status(response.status().as_u16(), Some(&url)).with_retry_after(wait));
-        }
-        self.accept(agent, path, response).await
+        let request = self.http.get_json(&url)?;
+        let read = Box::pin(within(self.request_timeout, &url, async {
+            let response = self.http.send(request).await.map_err(|e| e.with_url(&url))?;
+            if response.status() != StatusCode::OK {
+                let wait = crate::retry::retry_after(response.headers());
+                return Err(Error::from_status(response.status().as_u16(), Some(&url)).with_retry_after(wait));
+            }
+            self.read_card(path, response, &url).await
+        }))
+        .await?;
+        self.admit(agent, read).await
     }
 
-    async fn accept(
+    /// Reads the card an OK answer carries, within the document budget.
+    async fn read_card(
         &self,
-        agent: &AgentBaseUrl,
         path: WellKnownPath,
-        response: reqwest::Response,
-    ) -> Result<DiscoveredCard, Error> {
+        response: Response,
+        requested: &str,
+    ) -> Result<ReadCard, Error> {
         let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
         // Credited to the URL that really served it, after any redirect the URL policy allowed.
-        let served_from = response.url().to_string();
-        let url = served_from.as_str();
-        let raw = read_budgeted(response, MAX_CARD_BYTES, url, self.budget).await?.bytes;
-        let card = DiscoveredCard::from_bytes(raw, url, path).map_err(|e| e.with_url(url))?;
+        let url = response.redirected_to().map_or_else(|| requested.to_owned(), url::Url::to_string);
+        let raw = read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
+        let card = DiscoveredCard::from_bytes(raw, &url, path).map_err(|e| e.with_url(&url))?;
+        Ok(ReadCard { card, freshness, url })
+    }
+
+    /// Checks a read card's signatures (each key fetch bounded on its own) and caches it.
+    async fn admit(&self, agent: &AgentBaseUrl, read: ReadCard) -> Result<DiscoveredCard, Error> {
+        let ReadCard { card, freshness, url } = read;
         // Checked before the cache sees it: a card that fails is never stored.
-        let card = self.check_signatures(card).await.map_err(|e| e.with_url(url))?;
+        let card = self.check_signatures(card).await.map_err(|e| e.with_url(&url))?;
         self.cache.store(agent, card.clone(), freshness);
         Ok(card)
     }
@@ -402,7 +428,7 @@ impl Discovery<'_> {
 /// (its `Content-Length`, else `limit`), and held by the returned [`Body`] until the caller drops it
 /// after parsing.
 pub(crate) async fn read_budgeted(
-    response: reqwest::Response,
+    response: Response,
     limit: usize,
     url: &str,
     budget: &DocumentBudget,
@@ -414,11 +440,7 @@ pub(crate) async fn read_budgeted(
 
 /// Reads a response body, refusing it as soon as it passes `limit` bytes. For small documents
 /// (keys, tokens); an agent's cards and answers go through [`read_budgeted`].
-pub(crate) async fn read_bounded(
-    mut response: reqwest::Response,
-    limit: usize,
-    url: &str,
-) -> Result<Bytes, Error> {
+pub(crate) async fn read_bounded(mut response: Response, limit: usize, url: &str) -> Result<Bytes, Error> {
     let too_large = || {
         let problem = ParseError::new(
             ParseErrorKind::TooLarge,
@@ -430,7 +452,7 @@ pub(crate) async fn read_bounded(
     if response.content_length().is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
-    let read = |chunk: Result<Option<Bytes>, reqwest::Error>| chunk.map_err(|e| Error::from(e).with_url(url));
+    let read = |chunk: Result<Option<Bytes>, Error>| chunk.map_err(|e| e.with_url(url));
     // A body that comes in one chunk (most answers) is returned as it is, without a copy.
     let Some(first) = read(response.chunk().await)? else { return Ok(Bytes::new()) };
     if first.len() > limit {

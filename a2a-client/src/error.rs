@@ -24,7 +24,7 @@ use a2a_typestate_types::parse::ParseError;
 
 pub use crate::protocol_error::ProtocolError;
 
-/// A boxed error from below the client (reqwest, hyper, io), kept as the source.
+/// A boxed error from below the client (hyper, rustls, io), kept as the source.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// What went wrong, at the level a caller decides on.
@@ -383,73 +383,75 @@ impl From<ProtocolError> for Error {
     }
 }
 
-impl From<reqwest::Error> for Error {
-    fn from(error: reqwest::Error) -> Self {
-        let url = error.url().map(|u| u.as_str().to_owned());
-        if let Some(status) = error.status() {
-            return Self::from_status(status.as_u16(), url.as_deref());
-        }
-        if response_head_too_large(&error) {
-            // Not a reset: the agent answered, with more headers than the client reads. Sending again
-            // gets the same answer, so it is bad input, not retried.
-            let problem = a2a_typestate_types::parse::ParseError::new(
-                a2a_typestate_types::parse::ParseErrorKind::TooLarge,
-                "",
-                "the response head (status line and headers) is over the http client's limit",
-            );
-            return Self::new(Repr::BadInput { what: "response headers", source: problem }, url.as_deref());
-        }
-        let repr = if error.is_builder() {
-            Repr::Config {
-                message: "the http client could not be built".into(),
-                source: Some(Box::new(error.without_url())),
-            }
-        } else {
-            let fault = if error.is_timeout() {
-                TransportFault::Timeout
-            } else if error.is_connect() {
-                TransportFault::Connect
-            } else if error.is_body() || error.is_request() || error.is_decode() {
-                TransportFault::Reset
-            } else {
-                TransportFault::Other
-            };
-            Repr::Transport { fault, source: Some(Box::new(error.without_url())) }
-        };
-        Self::new(repr, url.as_deref())
+impl From<hyper_util::client::legacy::Error> for Error {
+    fn from(error: hyper_util::client::legacy::Error) -> Self {
+        let fault = if error.is_connect() { Some(TransportFault::Connect) } else { None };
+        from_http_stack(fault, Box::new(error))
     }
 }
 
-/// Whether hyper refused the response head as too large, somewhere in `error`'s chain.
-fn response_head_too_large(error: &reqwest::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(error);
+impl From<hyper::Error> for Error {
+    fn from(error: hyper::Error) -> Self {
+        from_http_stack(None, Box::new(error))
+    }
+}
+
+/// An error of the HTTP stack as a transport fault (`known` when the caller already knows which),
+/// or as bad input when hyper refused the response head as too large.
+fn from_http_stack(known: Option<TransportFault>, error: Box<dyn std::error::Error + Send + Sync>) -> Error {
+    let mut fault = known;
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
     while let Some(cause) = source {
-        if cause.downcast_ref::<hyper::Error>().is_some_and(hyper::Error::is_parse_too_large) {
-            return true;
+        if let Some(hyper) = cause.downcast_ref::<hyper::Error>() {
+            if hyper.is_parse_too_large() {
+                // Not a reset: the agent answered, with more headers than the client reads. Sending
+                // again gets the same answer, so it is bad input, not retried.
+                let problem = a2a_typestate_types::parse::ParseError::new(
+                    a2a_typestate_types::parse::ParseErrorKind::TooLarge,
+                    "",
+                    "the response head (status line and headers) is over the http client's limit",
+                );
+                return Error::new(Repr::BadInput { what: "response headers", source: problem }, None);
+            }
+            if hyper.is_timeout() {
+                fault.get_or_insert(TransportFault::Timeout);
+            } else if hyper.is_incomplete_message()
+                || hyper.is_closed()
+                || hyper.is_canceled()
+                || hyper.is_body_write_aborted()
+            {
+                fault.get_or_insert(TransportFault::Reset);
+            }
+        } else if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            fault.get_or_insert(io_fault(io.kind()));
         }
         source = cause.source();
     }
-    false
+    Error::transport(fault.unwrap_or(TransportFault::Reset), Some(error))
 }
 
 impl From<std::io::Error> for Error {
     fn from(error: std::io::Error) -> Self {
-        use std::io::ErrorKind as Io;
-        let fault = match error.kind() {
-            Io::TimedOut => TransportFault::Timeout,
-            Io::ConnectionRefused | Io::NotConnected | Io::AddrNotAvailable => TransportFault::Connect,
-            Io::ConnectionReset | Io::ConnectionAborted | Io::BrokenPipe | Io::UnexpectedEof => {
-                TransportFault::Reset
-            }
-            _ => TransportFault::Other,
-        };
-        Self::transport(fault, Some(Box::new(error)))
+        Self::transport(io_fault(error.kind()), Some(Box::new(error)))
+    }
+}
+
+/// The transport fault an I/O error of `kind` is.
+fn io_fault(kind: std::io::ErrorKind) -> TransportFault {
+    use std::io::ErrorKind as Io;
+    match kind {
+        Io::TimedOut => TransportFault::Timeout,
+        Io::ConnectionRefused | Io::NotConnected | Io::AddrNotAvailable => TransportFault::Connect,
+        Io::ConnectionReset | Io::ConnectionAborted | Io::BrokenPipe | Io::UnexpectedEof => {
+            TransportFault::Reset
+        }
+        _ => TransportFault::Other,
     }
 }
 
 /// Removes user info, query and fragment, which is where URLs carry secrets.
 pub(crate) fn redact_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
+    match url::Url::parse(url) {
         Ok(mut parsed) => {
             // Both setters only fail for URLs that cannot have credentials; nothing to remove then.
             let _ = parsed.set_username("");

@@ -33,6 +33,7 @@ pub mod discovery;
 pub mod error;
 pub mod metrics;
 pub mod negotiate;
+pub mod net;
 mod protocol_error;
 pub mod retry;
 pub mod shared;

@@ -200,8 +200,8 @@ impl RetryPolicy {
 }
 
 /// The wait a response asks for in `Retry-After`, when given in delta-seconds (RFC 9110 §10.2.3).
-pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+pub(crate) fn retry_after(headers: &http::header::HeaderMap) -> Option<Duration> {
+    let value = headers.get(http::header::RETRY_AFTER)?.to_str().ok()?;
     value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
@@ -329,10 +329,10 @@ mod tests {
 
     #[test]
     fn retry_after_is_read_in_seconds_and_only_on_transport_faults() {
-        let mut headers = reqwest::header::HeaderMap::new();
-        headers.insert(reqwest::header::RETRY_AFTER, " 7 ".parse().unwrap());
+        let mut headers = http::header::HeaderMap::new();
+        headers.insert(http::header::RETRY_AFTER, " 7 ".parse().unwrap());
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
-        headers.insert(reqwest::header::RETRY_AFTER, "Fri, 31 Dec 1999 23:59:59 GMT".parse().unwrap());
+        headers.insert(http::header::RETRY_AFTER, "Fri, 31 Dec 1999 23:59:59 GMT".parse().unwrap());
         assert_eq!(retry_after(&headers), None, "an HTTP-date is not read");
         let status = Error::from_status(401, None).with_retry_after(Some(Duration::from_secs(7)));
         assert_eq!(status.retry_after(), None);

@@ -106,7 +106,7 @@ impl fmt::Debug for SseStream {
 }
 
 impl SseStream {
-    /// Parses `body` (such as `reqwest::Response::bytes_stream()`) within `limits`.
+    /// Parses `body`, a stream of chunks, within `limits`.
     pub fn new<S, E>(body: S, limits: SseLimits) -> Self
     where
         S: Stream<Item = Result<Bytes, E>> + Send + 'static,
@@ -122,8 +122,8 @@ impl SseStream {
     }
 
     /// Parses the body of `response` within `limits`.
-    pub fn from_response(response: reqwest::Response, limits: SseLimits) -> Self {
-        Self::new(response.bytes_stream(), limits)
+    pub fn from_response(response: crate::net::Response, limits: SseLimits) -> Self {
+        Self::new(response.into_stream(), limits)
     }
 
     fn fail(&mut self, error: Error) -> Poll<Option<Result<SseEvent, Error>>> {

@@ -94,8 +94,7 @@ impl UrlPolicy {
     /// # Errors
     /// [`crate::ErrorKind::Config`] naming the URL and the rule it breaks.
     pub fn check(&self, url: &str) -> Result<(), Error> {
-        let parsed =
-            reqwest::Url::parse(url).map_err(|e| Error::config(format!("{url} is not a url: {e}")))?;
+        let parsed = url::Url::parse(url).map_err(|e| Error::config(format!("{url} is not a url: {e}")))?;
         self.check_url(&parsed)
     }
 
@@ -105,13 +104,12 @@ impl UrlPolicy {
     /// # Errors
     /// As [`UrlPolicy::check`].
     pub fn check_relative(&self, base: &str, url: &str) -> Result<(), Error> {
-        let base =
-            reqwest::Url::parse(base).map_err(|e| Error::config(format!("{base} is not a url: {e}")))?;
+        let base = url::Url::parse(base).map_err(|e| Error::config(format!("{base} is not a url: {e}")))?;
         let joined = base.join(url).map_err(|e| Error::config(format!("{url} is not a url: {e}")))?;
         self.check_url(&joined)
     }
 
-    pub(crate) fn check_url(&self, url: &reqwest::Url) -> Result<(), Error> {
+    pub(crate) fn check_url(&self, url: &url::Url) -> Result<(), Error> {
         match self.refusal(url) {
             Some(why) => Err(Error::config(format!("the url policy refuses {}: {why}", redact(url)))),
             None => Ok(()),
@@ -119,7 +117,7 @@ impl UrlPolicy {
     }
 
     /// Why `url` is refused, if it is.
-    pub(crate) fn refusal(&self, url: &reqwest::Url) -> Option<&'static str> {
+    pub(crate) fn refusal(&self, url: &url::Url) -> Option<&'static str> {
         if !matches!(url.scheme(), "http" | "https") {
             return Some("only http and https urls are contacted");
         }
@@ -143,13 +141,13 @@ impl UrlPolicy {
     }
 
     /// Whether a redirect from `first` (the URL asked for) to `next` is followed.
-    pub(crate) fn follows_card_redirect(&self, first: &reqwest::Url, next: &reqwest::Url) -> bool {
+    pub(crate) fn follows_card_redirect(&self, first: &url::Url, next: &url::Url) -> bool {
         let origin_ok = self.redirects == CardRedirects::AnyOrigin || first.origin() == next.origin();
         origin_ok && self.refusal(next).is_none()
     }
 }
 
-fn redact(url: &reqwest::Url) -> String {
+fn redact(url: &url::Url) -> String {
     crate::error::redact_url(url.as_str())
 }
 
@@ -207,8 +205,8 @@ fn refused_v6(ip: Ipv6Addr, strict: bool) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    fn url(text: &str) -> reqwest::Url {
-        reqwest::Url::parse(text).unwrap()
+    fn url(text: &str) -> url::Url {
+        url::Url::parse(text).unwrap()
     }
 
     #[test]

@@ -11,6 +11,7 @@ use a2a_testkit::{Guard, RunningAgent, ScriptedAgent, TestPki};
 use a2a_typestate_client::auth::{
     BearerToken, ClientIdentity, Credentials, Interceptor, RequestContext, ResponseInfo, Secret,
 };
+use a2a_typestate_client::net::{Certificate, Proxy};
 use a2a_typestate_client::{ErrorKind, RetryPolicy};
 use futures::future::BoxFuture;
 
@@ -25,7 +26,7 @@ async fn mutual_tls_authenticates_with_a_client_certificate_of_the_agents_ca() {
     let pki = TestPki::generate().unwrap();
     let agent = mtls_agent(&pki).await;
     assert!(agent.base_url().starts_with("https://127.0.0.1:"));
-    let root = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let root = Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
     let client = builder()
         .add_root_certificate(root)
         .client_identity(ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap())
@@ -38,7 +39,7 @@ async fn mutual_tls_authenticates_with_a_client_certificate_of_the_agents_ca() {
 async fn mutual_tls_without_a_client_identity_fails_at_connect_and_a_foreign_one_never_gets_through() {
     let pki = TestPki::generate().unwrap();
     let agent = mtls_agent(&pki).await;
-    let root = || reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let root = || Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
     // The TLS server asks every connection for a certificate, so without one even discovery
     // fails; with the card cached by a client that has one, connect itself names the mtls scheme.
     let shared_cache =
@@ -70,7 +71,7 @@ async fn mutual_tls_without_a_client_identity_fails_at_connect_and_a_foreign_one
 async fn an_agent_over_https_is_reached_with_a_custom_root_and_refused_without_it() {
     let pki = TestPki::generate().unwrap();
     let agent = ScriptedAgent::builder().tls(pki.clone()).spawn().await.unwrap();
-    let root = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let root = Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
     let trusting = builder().add_root_certificate(root).build().unwrap();
     completes(&trusting.connect(&agent.base_url()).await.unwrap()).await;
     let err =
@@ -79,16 +80,21 @@ async fn an_agent_over_https_is_reached_with_a_custom_root_and_refused_without_i
 }
 
 #[tokio::test]
-async fn a_brought_http_client_is_used_and_cannot_be_combined_with_tls_settings() {
+async fn a_shared_http_client_is_used_and_cannot_be_combined_with_tls_settings() {
     let agent = guarded(Guard::bearer("tok-own")).await;
-    let own = reqwest::Client::builder().no_proxy().build().unwrap();
+    let first = builder().default_header("X-Stack", Secret::new("first")).build().unwrap();
+    let own = first.http_client().clone();
     let client = builder()
         .http_client(own.clone())
         .credentials(Credentials::new().with(BearerToken::new(Secret::new("tok-own"))))
         .build()
         .unwrap();
     completes(&client.connect(&agent.base_url()).await.unwrap()).await;
-    let err = builder().http_client(own).no_proxy().build().unwrap_err();
+    let sent = &agent.requests_for("SendMessage")[0];
+    assert_eq!(sent.header("x-stack"), Some("first"), "the shared stack's own headers are sent");
+    let err = builder().http_client(own.clone()).no_proxy().build().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Config);
+    let err = builder().http_client(own).only_added_root_certificates().build().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Config);
 }
 
@@ -97,13 +103,86 @@ async fn a_configured_proxy_carries_every_request() {
     // The "proxy" is a second agent: it answers what it is sent, so the target never sees a request.
     let target = ScriptedAgent::builder().spawn().await.unwrap();
     let proxy = ScriptedAgent::builder().spawn().await.unwrap();
-    let client = builder().proxy(reqwest::Proxy::http(proxy.base_url()).unwrap()).build().unwrap();
+    let client = builder().proxy(Proxy::http(&proxy.base_url()).unwrap()).build().unwrap();
     client.discover(&target.base_url()).await.unwrap();
     assert!(target.requests().is_empty(), "the target was reached directly");
     let through = proxy.requests();
     assert_eq!(through.len(), 1);
     assert_eq!(through[0].path, "/.well-known/agent-card.json");
     assert_eq!(through[0].header("host"), Some(target.addr().to_string().as_str()));
+}
+
+#[tokio::test]
+async fn a_proxy_with_user_info_is_sent_proxy_authorization_on_plain_http() {
+    let target = ScriptedAgent::builder().spawn().await.unwrap();
+    let proxy = ScriptedAgent::builder().spawn().await.unwrap();
+    let via = format!("http://proxy-user:proxy-pass@{}", proxy.addr());
+    let client = builder().proxy(Proxy::all(&via).unwrap()).build().unwrap();
+    client.discover(&target.base_url()).await.unwrap();
+    let through = proxy.requests();
+    assert_eq!(through.len(), 1);
+    // base64("proxy-user:proxy-pass")
+    assert_eq!(through[0].header("proxy-authorization"), Some("Basic cHJveHktdXNlcjpwcm94eS1wYXNz"));
+    assert!(target.requests().is_empty());
+}
+
+/// A `CONNECT` proxy: records each request head, then joins the client to the target it names.
+async fn tunnel_proxy() -> (std::net::SocketAddr, Arc<Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let seen = heads.clone();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && client.read_exact(&mut byte).await.is_ok() {
+                    head.push(byte[0]);
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                seen.lock().unwrap().push(head.clone());
+                let Some(target) = head.strip_prefix("CONNECT ").and_then(|rest| rest.split(' ').next())
+                else {
+                    return;
+                };
+                let Ok(mut upstream) = tokio::net::TcpStream::connect(target).await else { return };
+                if client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n").await.is_ok() {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+                }
+            });
+        }
+    });
+    (addr, heads)
+}
+
+#[tokio::test]
+async fn https_through_a_proxy_runs_in_a_connect_tunnel_verified_end_to_end() {
+    let pki = TestPki::generate().unwrap();
+    let agent = ScriptedAgent::builder().tls(pki.clone()).spawn().await.unwrap();
+    let (proxy, heads) = tunnel_proxy().await;
+    let root = || Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let via = format!("http://tunnel:secret@{proxy}");
+    let client = builder().add_root_certificate(root()).proxy(Proxy::https(&via).unwrap()).build().unwrap();
+    completes(&client.connect(&agent.base_url()).await.unwrap()).await;
+    let heads = heads.lock().unwrap().clone();
+    assert!(!heads.is_empty());
+    let target = agent.addr().to_string();
+    for head in &heads {
+        assert!(head.starts_with(&format!("CONNECT {target} HTTP/1.1")), "{head}");
+        let auth = head.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("proxy-authorization").then(|| value.trim().to_owned())
+        });
+        // base64("tunnel:secret")
+        assert_eq!(auth.as_deref(), Some("Basic dHVubmVsOnNlY3JldA=="), "{head}");
+    }
+    // Without the agent's root the tunnel opens but the handshake through it is refused.
+    let untrusting =
+        builder().retry_policy(RetryPolicy::no_retry()).proxy(Proxy::https(&via).unwrap()).build().unwrap();
+    assert!(untrusting.discover(&agent.base_url()).await.is_err());
 }
 
 #[derive(Debug, Default)]
@@ -115,7 +194,7 @@ struct Recorder {
 impl Interceptor for Recorder {
     fn before<'a>(
         &'a self,
-        request: &'a mut reqwest::Request,
+        request: &'a mut a2a_typestate_client::net::Request,
         context: &'a RequestContext<'a>,
     ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
         self.before.fetch_add(1, Ordering::Relaxed);
@@ -150,7 +229,7 @@ async fn interceptors_run_after_the_auth_layer_and_see_status_and_timing() {
     impl Interceptor for Shared {
         fn before<'a>(
             &'a self,
-            request: &'a mut reqwest::Request,
+            request: &'a mut a2a_typestate_client::net::Request,
             context: &'a RequestContext<'a>,
         ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
             self.0.before(request, context)

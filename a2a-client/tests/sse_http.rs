@@ -37,7 +37,10 @@ async fn sse_server(chunks: mpsc::Receiver<Bytes>) -> String {
 }
 
 async fn open(url: &str, limits: SseLimits) -> SseStream {
-    let response = reqwest::get(url).await.unwrap();
+    let http = a2a_typestate_client::Client::builder().build().unwrap().http_client().clone();
+    let mut request = a2a_typestate_client::net::Request::new(Default::default());
+    *request.uri_mut() = url.parse().unwrap();
+    let response = http.send(request).await.unwrap();
     assert_eq!(response.status(), 200);
     SseStream::from_response(response, limits)
 }

@@ -8,7 +8,29 @@ use std::process::Output;
 /// Runs the built binary with `args`, stdout and stderr captured (so neither is a terminal), with the
 /// environment variables that force or forbid colour removed.
 pub async fn a2a(args: &[&str]) -> Output {
-    tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"))
+    a2a_with_env(args, &[]).await
+}
+
+/// The proxy variables the binary reads, each removed unless `env` sets it.
+const PROXY_VARIABLES: [&str; 8] = [
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
+
+/// As [`a2a`], with `env` set (and no proxy variable but those in `env`).
+pub async fn a2a_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"));
+    for name in PROXY_VARIABLES {
+        command.env_remove(name);
+    }
+    command
+        .envs(env.iter().copied())
         .args(args)
         .env_remove("CLICOLOR_FORCE")
         .env_remove("CLICOLOR")

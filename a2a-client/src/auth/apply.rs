@@ -6,7 +6,7 @@ use std::time::Duration;
 use a2a_typestate_types::v1::SecurityScheme;
 use base64::Engine as _;
 use futures::future::BoxFuture;
-use reqwest::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
+use http::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
 
 use super::intercept::{Interceptor, RequestContext};
 use super::provider::{Credential, CredentialRequest};
@@ -19,7 +19,7 @@ use crate::discovery::AgentBaseUrl;
 pub(crate) struct AuthLayer {
     pub(crate) agent: AgentBaseUrl,
     pub(crate) selection: Selection,
-    pub(crate) http: reqwest::Client,
+    pub(crate) http: crate::net::HttpClient,
     pub(crate) timeout: Duration,
 }
 
@@ -74,7 +74,7 @@ impl AuthLayer {
 impl Interceptor for AuthLayer {
     fn before<'a>(
         &'a self,
-        request: &'a mut reqwest::Request,
+        request: &'a mut crate::net::Request,
         _context: &'a RequestContext<'a>,
     ) -> BoxFuture<'a, Result<(), Error>> {
         Box::pin(async move {
@@ -108,9 +108,27 @@ fn mismatch(planned: &PlannedScheme) -> Error {
     ))
 }
 
+/// Adds `name=value` to the request's query, form-encoded, after any pairs it has.
+fn append_query_pair(request: &mut crate::net::Request, name: &str, value: &str) -> Result<(), Error> {
+    let uri = request.uri();
+    let pair: String = url::form_urlencoded::Serializer::new(String::new()).append_pair(name, value).finish();
+    let path = uri.path();
+    let joined = match uri.query().filter(|q| !q.is_empty()) {
+        Some(query) => format!("{path}?{query}&{pair}"),
+        None => format!("{path}?{pair}"),
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(
+        joined.parse().map_err(|_| Error::config("an api key cannot be carried in the request's query"))?,
+    );
+    *request.uri_mut() = http::Uri::from_parts(parts)
+        .map_err(|_| Error::config("an api key cannot be carried in the request's query"))?;
+    Ok(())
+}
+
 /// Puts `credential` where `planned`'s scheme says.
 fn place(
-    request: &mut reqwest::Request,
+    request: &mut crate::net::Request,
     planned: &PlannedScheme,
     credential: Credential,
 ) -> Result<(), Error> {
@@ -127,10 +145,7 @@ fn place(
                 request.headers_mut().insert(name, sensitive(secret.expose())?);
                 Ok(())
             }
-            "query" => {
-                request.url_mut().query_pairs_mut().append_pair(&key.name, secret.expose());
-                Ok(())
-            }
+            "query" => append_query_pair(request, &key.name, secret.expose()),
             "cookie" => {
                 let pair = format!("{}={}", key.name, secret.expose());
                 let joined = match request.headers().get(COOKIE).and_then(|v| v.to_str().ok()) {
@@ -184,15 +199,18 @@ mod tests {
         }))
     }
 
-    fn request(url: &str) -> reqwest::Request {
-        reqwest::Request::new(reqwest::Method::POST, reqwest::Url::parse(url).unwrap())
+    fn request(url: &str) -> crate::net::Request {
+        let mut request = crate::net::Request::new(bytes::Bytes::new());
+        *request.method_mut() = http::Method::POST;
+        *request.uri_mut() = url.parse().unwrap();
+        request
     }
 
     #[test]
     fn api_keys_join_existing_queries_and_cookies_and_headers_are_sensitive() {
         let mut req = request("http://a.example/rest/tasks?historyLength=1");
         place(&mut req, &key_in("query"), Credential::ApiKey(Secret::new("v 1"))).unwrap();
-        assert_eq!(req.url().query(), Some("historyLength=1&k=v+1"));
+        assert_eq!(req.uri().query(), Some("historyLength=1&k=v+1"));
         req.headers_mut().insert(COOKIE, HeaderValue::from_static("session=abc"));
         place(&mut req, &key_in("cookie"), Credential::ApiKey(Secret::new("v2"))).unwrap();
         assert_eq!(req.headers()[COOKIE], "session=abc; k=v2");

@@ -16,7 +16,7 @@
 //! impl Interceptor for Traceparent {
 //!     fn before<'a>(
 //!         &'a self,
-//!         request: &'a mut reqwest::Request,
+//!         request: &'a mut a2a_typestate_client::net::Request,
 //!         _context: &'a RequestContext<'a>,
 //!     ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
 //!         let n = self.0.fetch_add(1, Ordering::Relaxed);
@@ -115,7 +115,7 @@ pub trait Interceptor: Send + Sync + fmt::Debug + 'static {
     /// An error stops the request: it is returned to the caller as is.
     fn before<'a>(
         &'a self,
-        request: &'a mut reqwest::Request,
+        request: &'a mut crate::net::Request,
         context: &'a RequestContext<'a>,
     ) -> BoxFuture<'a, Result<(), Error>> {
         let _ = (request, context);

@@ -51,7 +51,6 @@ pub use oauth2::{ClientAuthentication, DEFAULT_REFRESH_MARGIN, OAuth2ClientCrede
 pub use provider::{ApiKey, BasicAuth, BearerToken, Credential, CredentialProvider, CredentialRequest};
 pub use secret::Secret;
 pub use tls::ClientIdentity;
-pub(crate) use tls::HttpSettings;
 
 use crate::Error;
 use crate::discovery::AgentBaseUrl;

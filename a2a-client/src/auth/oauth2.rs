@@ -2,8 +2,8 @@
 //! flow, from RFC 8414 metadata, or from OpenID Connect discovery; tokens cached per token endpoint
 //! and scopes, and fetched again shortly before they expire or after the agent answers 401.
 //!
-//! Written here rather than taken from the `oauth2` crate: its HTTP integration is built on reqwest
-//! 0.12, while this client uses reqwest 0.13 (its proxy, roots and client identity must reach the
+//! Written here rather than taken from the `oauth2` crate: its HTTP integration is built on reqwest,
+//! while this client runs on its own HTTP stack (whose proxy, roots and client identity must reach the
 //! token endpoint too), and the exchange itself is one form POST.
 
 use std::collections::HashMap;
@@ -183,9 +183,9 @@ impl OAuth2ClientCredentials {
         if let Some(known) = self.endpoints.lock().map_err(|_| poisoned())?.get(url) {
             return Ok(known.clone());
         }
-        let answer = bounded(request.timeout(), url, async {
-            let response =
-                request.http().get(url).header(reqwest::header::ACCEPT, "application/json").send().await?;
+        let get = request.http().get_json(url)?;
+        let answer = crate::net::within(request.timeout(), url, async {
+            let response = request.http().send(get).await.map_err(|e| e.with_url(url))?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
                 return Err(Error::from_status(status, Some(url)));
@@ -211,26 +211,26 @@ impl OAuth2ClientCredentials {
             form.push(("client_id", self.client_id.as_str()));
             form.push(("client_secret", self.client_secret.expose()));
         }
-        let mut body = reqwest::Url::parse("http://form.invalid/").map_err(|_| poisoned())?;
-        body.query_pairs_mut().extend_pairs(form);
-        let body = body.query().unwrap_or_default().to_owned();
-        let mut post = request
-            .http()
-            .post(url)
-            .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .header(reqwest::header::ACCEPT, "application/json")
-            .body(body);
+        let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
+        let mut post = request.http().get_json(url)?;
+        *post.method_mut() = http::Method::POST;
+        *post.body_mut() = body.into();
+        let headers = post.headers_mut();
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
         if self.authentication == ClientAuthentication::BasicHeader {
-            post = post.header(
-                reqwest::header::AUTHORIZATION,
+            headers.insert(
+                http::header::AUTHORIZATION,
                 super::apply::basic_value(
                     &form_encode(&self.client_id),
                     &form_encode(self.client_secret.expose()),
                 )?,
             );
         }
-        let answer = bounded(request.timeout(), url, async {
-            let response = post.send().await.map_err(|e| Error::from(e).with_url(url))?;
+        let answer = crate::net::within(request.timeout(), url, async {
+            let response = request.http().send(post).await.map_err(|e| e.with_url(url))?;
             let status = response.status().as_u16();
             let body = read_small_json(response, url).await;
             if !(200..300).contains(&status) {
@@ -326,12 +326,7 @@ impl CredentialProvider for OAuth2ClientCredentials {
 /// `application/x-www-form-urlencoded` encoding of one value (RFC 6749 §2.3.1 asks it of the
 /// client id and secret before they go into the basic header).
 fn form_encode(value: &str) -> String {
-    let mut url = match reqwest::Url::parse("http://form.invalid/") {
-        Ok(url) => url,
-        Err(_) => return value.to_owned(),
-    };
-    url.query_pairs_mut().append_pair("v", value);
-    url.query().and_then(|q| q.strip_prefix("v=")).unwrap_or(value).to_owned()
+    url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
 
 /// A server-sent word, cut short and without control characters, for an error message.
@@ -343,22 +338,7 @@ fn poisoned() -> Error {
     Error::config("oauth2 client state is unusable after a panic")
 }
 
-async fn bounded<T>(
-    bound: Duration,
-    url: &str,
-    exchange: impl std::future::Future<Output = Result<T, Error>>,
-) -> Result<T, Error> {
-    match tokio::time::timeout(bound, exchange).await {
-        Ok(outcome) => outcome,
-        Err(_) => Err(Error::transport(
-            crate::TransportFault::Timeout,
-            Some(format!("no complete answer within {bound:?}").into()),
-        )
-        .with_url(url)),
-    }
-}
-
-async fn read_small_json(response: reqwest::Response, url: &str) -> Result<Value, Error> {
+async fn read_small_json(response: crate::net::Response, url: &str) -> Result<Value, Error> {
     let body = crate::discovery::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
     a2a_typestate_types::parse::from_slice(&body)
         .map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))

@@ -35,7 +35,7 @@ pub struct CredentialRequest<'a> {
     pub(crate) scheme_name: &'a str,
     pub(crate) scheme: &'a SecurityScheme,
     pub(crate) scopes: &'a [String],
-    pub(crate) http: &'a reqwest::Client,
+    pub(crate) http: &'a crate::net::HttpClient,
     pub(crate) timeout: Duration,
 }
 
@@ -62,7 +62,7 @@ impl<'a> CredentialRequest<'a> {
 
     /// The client's HTTP client (its proxy, root certificates and client identity), for providers
     /// that fetch tokens.
-    pub fn http(&self) -> &'a reqwest::Client {
+    pub fn http(&self) -> &'a crate::net::HttpClient {
         self.http
     }
 

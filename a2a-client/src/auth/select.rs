@@ -229,7 +229,7 @@ mod tests {
         assert!(format!("{chosen:?}").contains("BearerToken"));
         let elsewhere = AgentBaseUrl::parse("http://other.example").unwrap();
         let request = |agent: &AgentBaseUrl| {
-            let http = reqwest::Client::new();
+            let http = crate::Client::builder().build().unwrap().http_client().clone();
             let provider = credentials.provider_for(agent, "bearer", scheme).unwrap();
             let request = CredentialRequest {
                 agent,

@@ -91,7 +91,7 @@ impl AgentConnection {
             }
             Wire::HttpJson => {
                 let call = Call {
-                    verb: reqwest::Method::GET,
+                    verb: http::Method::GET,
                     segments: vec!["extendedAgentCard".into()],
                     message: Some(to_json(&req)?),
                     path_fields: &[],

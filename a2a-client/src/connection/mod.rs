@@ -466,7 +466,7 @@ impl AgentConnection {
             Wire::Grpc => self.grpc(Method::GetExtendedAgentCard, WHAT, &req).await,
             Wire::HttpJson => {
                 let call = Call {
-                    verb: reqwest::Method::GET,
+                    verb: http::Method::GET,
                     segments: vec!["extendedAgentCard".into()],
                     message: Some(to_json(&req)?),
                     path_fields: &[],
@@ -577,7 +577,7 @@ fn post<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: reqwest::Method::POST, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
 }
 
 fn get<'a, T: Serialize>(
@@ -585,7 +585,7 @@ fn get<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: reqwest::Method::GET, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
 }
 
 fn not_in_v03(operation: &str) -> Error {

@@ -143,7 +143,7 @@ impl AgentConnection {
             }
             Wire::HttpJson => {
                 let call = Call {
-                    verb: reqwest::Method::DELETE,
+                    verb: http::Method::DELETE,
                     segments: push_segments(&req.task_id, Some(&req.id)),
                     message: Some(to_json(&req)?),
                     path_fields: &["taskId", "id"],

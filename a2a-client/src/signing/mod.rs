@@ -239,7 +239,7 @@ pub const MAX_JKU_PER_CARD: usize = 4;
 /// [`MAX_SIGNATURES_CHECKED`] signatures). Untrusted ones are never asked; a trusted one that
 /// redirects is refused.
 pub(crate) async fn fetch_trusted_jwks(
-    http: &reqwest::Client,
+    http: &crate::net::HttpClient,
     store: &TrustStore,
     json: &Value,
     timeout: Duration,
@@ -259,22 +259,20 @@ pub(crate) async fn fetch_trusted_jwks(
     fetched
 }
 
-async fn fetch_jwks(http: &reqwest::Client, url: &str, timeout: Duration) -> Result<Value, String> {
-    let response = http
-        .get(url)
-        .timeout(timeout)
-        .header(reqwest::header::ACCEPT, "application/json")
-        .send()
-        .await
-        .map_err(|e| crate::Error::from(e).to_string())?;
-    if !response.status().is_success() {
-        return Err(format!("http {}", response.status().as_u16()));
-    }
-    // The trusted URL itself must answer: a redirect would let another URL choose the keys.
-    if response.url().as_str() != url {
-        return Err(format!("redirected to {}, which is not the trusted url", response.url()));
-    }
-    let body =
-        crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map_err(|e| e.to_string())?;
+async fn fetch_jwks(http: &crate::net::HttpClient, url: &str, timeout: Duration) -> Result<Value, String> {
+    let request = http.get_json(url).map_err(|e| e.to_string())?;
+    let body = crate::net::within(timeout, url, async {
+        let response = http.send(request).await.map_err(|e| e.with_url(url))?;
+        if !response.status().is_success() {
+            return Ok(Err(format!("http {}", response.status().as_u16())));
+        }
+        // The trusted URL itself must answer: a redirect would let another URL choose the keys.
+        if let Some(elsewhere) = response.redirected_to() {
+            return Ok(Err(format!("redirected to {elsewhere}, which is not the trusted url")));
+        }
+        crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map(Ok)
+    })
+    .await
+    .map_err(|e| e.to_string())??;
     serde_json::from_slice(&body).map_err(|e| format!("not json: {e}"))
 }

@@ -99,7 +99,7 @@ impl TrustStore {
     /// # Errors
     /// [`crate::ErrorKind::Config`] when `url` is not an absolute http(s) URL.
     pub fn with_trusted_jku(mut self, url: &str, issuer: &str) -> Result<Self, Error> {
-        let parsed = reqwest::Url::parse(url)
+        let parsed = url::Url::parse(url)
             .ok()
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .ok_or_else(|| Error::config(format!("trusted jku '{url}' is not an absolute http(s) url")))?;
@@ -140,7 +140,7 @@ impl TrustStore {
 
     /// The trusted `jku` entry for `url`, compared after URL normalisation.
     pub(crate) fn jku_entry(&self, url: &str) -> Option<&TrustedJku> {
-        let normalised = reqwest::Url::parse(url).ok()?.to_string();
+        let normalised = url::Url::parse(url).ok()?.to_string();
         self.jku.iter().find(|entry| entry.url == normalised)
     }
 }

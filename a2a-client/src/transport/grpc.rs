@@ -84,7 +84,9 @@ impl Endpoint {
     /// the interceptors write their headers on a stand-in HTTP request, and those headers are sent.
     async fn grpc_request<P>(&self, message: P, attempt: u32) -> Result<tonic::Request<P>, Error> {
         use crate::auth::{Interceptor as _, RequestContext};
-        let mut carrier = reqwest::Request::new(reqwest::Method::POST, self.url.clone());
+        let mut carrier = crate::net::Request::new(bytes::Bytes::new());
+        *carrier.method_mut() = http::Method::POST;
+        *carrier.uri_mut() = self.uri.clone();
         let context = RequestContext { agent: &self.agent, attempt };
         self.auth.before(&mut carrier, &context).await?;
         for interceptor in &self.client.auth().interceptors {
@@ -99,7 +101,7 @@ impl Endpoint {
                 metadata.append(key, value);
             }
         }
-        if carrier.url().query().is_some() {
+        if carrier.uri().query().is_some() {
             tracing::debug!(agent = %self.agent.as_str(), "a credential placed in the query has no gRPC form and is not sent");
         }
         Ok(request)

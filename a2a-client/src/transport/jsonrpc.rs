@@ -68,12 +68,9 @@ impl Request {
     }
 }
 
-fn post(endpoint: &Endpoint, request: &Request, accept: &str) -> reqwest::RequestBuilder {
-    endpoint
-        .request(reqwest::Method::POST, endpoint.url.clone())
-        .header(reqwest::header::ACCEPT, accept)
-        .header(reqwest::header::CONTENT_TYPE, "application/json")
-        .body(request.body.clone())
+fn post(endpoint: &Endpoint, request: &Request, accept: &'static str) -> crate::net::Request {
+    let body = Some(("application/json", request.body.clone()));
+    endpoint.request(http::Method::POST, endpoint.uri.clone(), accept, body)
 }
 
 /// Sends `request` once and reads its `result` as `T` (`what` names it in errors).
@@ -82,24 +79,24 @@ pub(crate) async fn call<T: DeserializeOwned>(
     request: &Request,
     what: &'static str,
 ) -> Result<T, Error> {
-    let http = post(endpoint, request, "application/json").build().map_err(Error::from)?;
-    let url = http.url().to_string();
+    let http = post(endpoint, request, "application/json");
+    let url = endpoint.url.as_str();
     // One bound for the whole exchange, headers and body together: one timer per attempt.
     endpoint
-        .bounded(&url, async {
-            let response = endpoint.send_unbounded(http, &url).await?;
+        .bounded(url, async {
+            let response = endpoint.send_unbounded(http, url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
-                return Err(error_answer(endpoint, response, status, &url).await);
+                return Err(error_answer(endpoint, response, status, url).await);
             }
             // The room in the document budget is held until the body is parsed.
-            let body = read_budgeted(response, MAX_RESPONSE_BYTES, &url, endpoint.client.documents()).await?;
+            let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, endpoint.client.documents()).await?;
             let body = &body.bytes;
             if let Some(result) = our_result(body, &request.id) {
                 return Ok(result);
             }
-            let answer = json_body(body, &url)?;
-            read(what, result_of(answer, &request.id, "json-rpc response").map_err(|e| e.with_url(&url))?)
+            let answer = json_body(body, url)?;
+            read(what, result_of(answer, &request.id, "json-rpc response").map_err(|e| e.with_url(url))?)
         })
         .await
 }
@@ -107,21 +104,22 @@ pub(crate) async fn call<T: DeserializeOwned>(
 /// Sends a streaming request: the response when it is an event stream; an A2A error when the agent
 /// answered plain JSON instead (as the official servers do for -32004). Every event of the stream
 /// must answer the request's id ([`event_result`]).
-pub(crate) async fn open(endpoint: &Endpoint, request: &Request) -> Result<reqwest::Response, Error> {
-    let url = endpoint.url.to_string();
-    let response = endpoint.send(post(endpoint, request, "text/event-stream")).await?;
+pub(crate) async fn open(endpoint: &Endpoint, request: &Request) -> Result<crate::net::Response, Error> {
+    let url = endpoint.url.as_str();
+    let response = endpoint.send(post(endpoint, request, "text/event-stream"), url).await?;
     let status = response.status().as_u16();
     if !response.status().is_success() {
-        return Err(error_answer(endpoint, response, status, &url).await);
+        return Err(error_answer(endpoint, response, status, url).await);
     }
     if is_event_stream(&response) {
         return Ok(response);
     }
-    let answer = endpoint.read_json(response, &url).await?;
+    let answer = endpoint.read_json(response, url).await?;
     Err(match result_of(answer, &request.id, "json-rpc response") {
-        Err(error) => error.with_url(&url),
-        Ok(_) => unexpected("json-rpc response", "expected an event stream, got a plain JSON result")
-            .with_url(&url),
+        Err(error) => error.with_url(url),
+        Ok(_) => {
+            unexpected("json-rpc response", "expected an event stream, got a plain JSON result").with_url(url)
+        }
     })
 }
 
@@ -200,7 +198,7 @@ fn result_of(mut answer: Value, id: &str, what: &'static str) -> Result<Value, E
 }
 
 /// The error for a non-2xx answer: a JSON-RPC error when the body holds one, else the status.
-async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
+async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, status: u16, url: &str) -> Error {
     let wait = retry_after(response.headers());
     if status == 401 || status == 403 {
         return endpoint.rejected(status, url);

@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::budget::DocumentBudget;
 use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_budgeted};
+use crate::net::{Request, Response};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
 
@@ -89,7 +90,9 @@ pub(crate) struct Endpoint {
     pub(crate) card: DiscoveredCard,
     pub(crate) interface: OfferedInterface,
     /// The interface URL, resolved against the card's URL when the card gave a relative one.
-    pub(crate) url: reqwest::Url,
+    pub(crate) url: url::Url,
+    /// The same URL as a request URI, parsed once for every call to it.
+    pub(crate) uri: http::Uri,
     pub(crate) wire: Wire,
     /// The credentials this connection sends, chosen from the card's security requirements.
     pub(crate) auth: crate::auth::AuthLayer,
@@ -126,8 +129,8 @@ impl Endpoint {
                 interface.protocol_version, interface.binding, interface.url
             )));
         };
-        let base = reqwest::Url::parse(card.source_url())
-            .or_else(|_| reqwest::Url::parse(agent.as_str()))
+        let base = url::Url::parse(card.source_url())
+            .or_else(|_| url::Url::parse(agent.as_str()))
             .map_err(|e| Error::protocol_answer(format!("agent url is not a url: {e}")))?;
         let url = base.join(&interface.url).map_err(|e| {
             Error::protocol_answer(format!("interface url {} is not a url: {e}", interface.url))
@@ -139,6 +142,7 @@ impl Endpoint {
             )));
         }
         client.config().url_policy().check_url(&url)?;
+        let uri = crate::net::uri_of(url.as_str())?;
         let held = client.auth();
         let requirements = crate::auth::select::requirements_for(card.card(), skill)?;
         let selection = crate::auth::select::select(
@@ -151,7 +155,7 @@ impl Endpoint {
         let auth = crate::auth::AuthLayer {
             agent: agent.clone(),
             selection,
-            http: client.http().clone(),
+            http: client.http_client().clone(),
             timeout: client.config().request_timeout(),
         };
         let requests = client.metrics().request_counter(agent.as_str());
@@ -161,6 +165,7 @@ impl Endpoint {
             card,
             interface,
             url,
+            uri,
             wire,
             auth,
             requests,
@@ -179,10 +184,28 @@ impl Endpoint {
         self.auth.rejected(status, url)
     }
 
-    /// A request to `url` with the headers of this interface's protocol version.
-    pub(crate) fn request(&self, method: reqwest::Method, url: reqwest::Url) -> reqwest::RequestBuilder {
-        let request = self.client.http().request(method, url);
-        if self.wire.is_v1() { request.header(A2A_VERSION_HEADER, "1.0") } else { request }
+    /// A request to `uri` with `accept`, `body` and the headers of this interface's protocol
+    /// version (a body's media type is `content_type`).
+    pub(crate) fn request(
+        &self,
+        method: http::Method,
+        uri: http::Uri,
+        accept: &'static str,
+        body: Option<(&'static str, bytes::Bytes)>,
+    ) -> Request {
+        use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+        let mut request = Request::new(body.as_ref().map(|(_, bytes)| bytes.clone()).unwrap_or_default());
+        *request.method_mut() = method;
+        *request.uri_mut() = uri;
+        let headers = request.headers_mut();
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        if let Some((content_type, _)) = body {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+        }
+        if self.wire.is_v1() {
+            headers.insert(A2A_VERSION_HEADER, HeaderValue::from_static("1.0"));
+        }
+        request
     }
 
     /// Counts one request to this agent.
@@ -201,23 +224,17 @@ impl Endpoint {
 
     /// Sends one request, counted against the agent, its wait bounded by the request timeout (for a
     /// stream: until the response headers arrive; the SSE idle bound takes over after).
-    pub(crate) async fn send(&self, request: reqwest::RequestBuilder) -> Result<reqwest::Response, Error> {
-        let request = request.build().map_err(Error::from)?;
-        let url = request.url().to_string();
-        self.bounded(&url, self.send_unbounded(request, &url)).await
+    pub(crate) async fn send(&self, request: Request, url: &str) -> Result<Response, Error> {
+        self.bounded(url, self.send_unbounded(request, url)).await
     }
 
     /// Sends one request, counted against the agent, with no bound of its own: for a caller that
     /// bounds the whole exchange once ([`Endpoint::bounded`]), so each attempt pays one timer.
-    pub(crate) async fn send_unbounded(
-        &self,
-        request: reqwest::Request,
-        url: &str,
-    ) -> Result<reqwest::Response, Error> {
+    pub(crate) async fn send_unbounded(&self, request: Request, url: &str) -> Result<Response, Error> {
         // A copy for the one resend after a 401, when a provider can refresh (bodies here are bytes).
-        let copy = if self.auth.sends_credentials() { request.try_clone() } else { None };
+        let copy = self.auth.sends_credentials().then(|| crate::net::copy(&request));
         let response = self.exchange(request, url, 1).await?;
-        if response.status() == reqwest::StatusCode::UNAUTHORIZED
+        if response.status() == http::StatusCode::UNAUTHORIZED
             && let Some(copy) = copy
             && self.auth.refresh_after_rejection()
         {
@@ -228,22 +245,19 @@ impl Endpoint {
     }
 
     /// One send: the auth layer and the interceptors before, the interceptors after.
-    async fn exchange(
-        &self,
-        mut request: reqwest::Request,
-        url: &str,
-        attempt: u32,
-    ) -> Result<reqwest::Response, Error> {
+    async fn exchange(&self, mut request: Request, url: &str, attempt: u32) -> Result<Response, Error> {
         use crate::auth::{Interceptor as _, RequestContext, ResponseInfo};
         let context = RequestContext { agent: &self.agent, attempt };
-        self.auth.before(&mut request, &context).await?;
+        if self.auth.sends_credentials() {
+            self.auth.before(&mut request, &context).await?;
+        }
         let interceptors = &self.client.auth().interceptors;
         for interceptor in interceptors {
             interceptor.before(&mut request, &context).await?;
         }
         self.record_request();
         let started = std::time::Instant::now();
-        let outcome = self.client.http().execute(request).await.map_err(|e| Error::from(e).with_url(url));
+        let outcome = self.client.http_client().send(request).await.map_err(|e| e.with_url(url));
         if !interceptors.is_empty() {
             let shown = crate::error::redact_url(url);
             let info = ResponseInfo {
@@ -262,28 +276,18 @@ impl Endpoint {
     }
 
     /// Runs `exchange` within the request timeout: a timeout fault naming `url` when it runs out.
-    pub(crate) async fn bounded<T>(
+    /// (Not an `async fn` of its own: a second layer would hold `exchange` twice in debug builds.)
+    pub(crate) fn bounded<'a, T: 'a>(
         &self,
-        url: &str,
-        exchange: impl std::future::Future<Output = Result<T, Error>>,
-    ) -> Result<T, Error> {
-        let bound = self.request_timeout();
-        match tokio::time::timeout(bound, exchange).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(Error::transport(
-                crate::TransportFault::Timeout,
-                Some(
-                    format!("no complete answer within the request timeout of {bound:?} (one attempt)")
-                        .into(),
-                ),
-            )
-            .with_url(url)),
-        }
+        url: &'a str,
+        exchange: impl std::future::Future<Output = Result<T, Error>> + 'a,
+    ) -> impl std::future::Future<Output = Result<T, Error>> + 'a {
+        crate::net::within(self.request_timeout(), url, exchange)
     }
 
     /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout) as
     /// JSON; an empty body reads as `{}`.
-    pub(crate) async fn read_json(&self, response: reqwest::Response, url: &str) -> Result<Value, Error> {
+    pub(crate) async fn read_json(&self, response: Response, url: &str) -> Result<Value, Error> {
         self.bounded(url, read_json_unbounded(response, url, self.client.documents())).await
     }
 
@@ -341,7 +345,7 @@ impl Endpoint {
     pub(crate) async fn open_stream<F, Fut, D>(&self, open: F, decode: D) -> Result<EventStream, Error>
     where
         F: Fn() -> Fut,
-        Fut: std::future::Future<Output = Result<reqwest::Response, Error>>,
+        Fut: std::future::Future<Output = Result<Response, Error>>,
         D: Fn(SseEvent) -> Result<Decoded, Error> + Send + Sync + Clone + 'static,
     {
         let limits = SseLimits::from_config(self.client.config());
@@ -368,7 +372,7 @@ impl Endpoint {
 /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`]) as JSON, with no bound of its own
 /// (the caller bounds the exchange); an empty body reads as `{}`.
 pub(crate) async fn read_json_unbounded(
-    response: reqwest::Response,
+    response: Response,
     url: &str,
     budget: &DocumentBudget,
 ) -> Result<Value, Error> {
@@ -387,10 +391,10 @@ pub(crate) fn json_body(body: &[u8], url: &str) -> Result<Value, Error> {
 }
 
 /// Whether a response is an event stream (else it is a plain JSON answer, such as an error).
-pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
+pub(crate) fn is_event_stream(response: &Response) -> bool {
     response
         .headers()
-        .get(reqwest::header::CONTENT_TYPE)
+        .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/event-stream"))
 }

@@ -13,7 +13,7 @@ use crate::{Error, ProtocolError};
 /// whose non-path fields become the query (GET, DELETE) or the body (POST).
 #[derive(Debug)]
 pub(crate) struct Call<'a> {
-    pub(crate) verb: reqwest::Method,
+    pub(crate) verb: http::Method,
     pub(crate) segments: Vec<String>,
     pub(crate) message: Option<Value>,
     /// The request fields already carried in the path, left out of query and body.
@@ -21,7 +21,7 @@ pub(crate) struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn url(&self, endpoint: &Endpoint) -> Result<reqwest::Url, Error> {
+    fn url(&self, endpoint: &Endpoint) -> Result<url::Url, Error> {
         let mut url = endpoint.url.clone();
         {
             let mut path = url.path_segments_mut().map_err(|()| {
@@ -34,7 +34,7 @@ impl Call<'_> {
             }
             path.extend(&self.segments);
         }
-        if self.verb == reqwest::Method::GET || self.verb == reqwest::Method::DELETE {
+        if self.verb == http::Method::GET || self.verb == http::Method::DELETE {
             let pairs = self.query_pairs();
             if !pairs.is_empty() {
                 url.query_pairs_mut().extend_pairs(pairs);
@@ -66,17 +66,21 @@ impl Call<'_> {
         pairs
     }
 
-    fn request(&self, endpoint: &Endpoint, accept: &str) -> Result<(reqwest::RequestBuilder, String), Error> {
+    fn request(
+        &self,
+        endpoint: &Endpoint,
+        accept: &'static str,
+    ) -> Result<(crate::net::Request, String), Error> {
         let url = self.url(endpoint)?;
-        let shown = url.to_string();
-        let mut request = endpoint.request(self.verb.clone(), url).header(reqwest::header::ACCEPT, accept);
-        if self.verb == reqwest::Method::POST {
-            let body = Value::Object(self.remaining().unwrap_or_default());
-            let bytes = serde_json::to_vec(&body)
+        let uri = crate::net::uri_of(url.as_str())?;
+        let mut body = None;
+        if self.verb == http::Method::POST {
+            let fields = Value::Object(self.remaining().unwrap_or_default());
+            let bytes = serde_json::to_vec(&fields)
                 .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
-            request = request.header(reqwest::header::CONTENT_TYPE, A2A_JSON_MEDIA_TYPE).body(bytes);
+            body = Some((A2A_JSON_MEDIA_TYPE, bytes.into()));
         }
-        Ok((request, shown))
+        Ok((endpoint.request(self.verb.clone(), uri, accept, body), url.into()))
     }
 }
 
@@ -90,11 +94,12 @@ fn scalar(value: &Value) -> Option<String> {
     }
 }
 
+/// What a non-streaming call accepts back: the binding's media type, or plain JSON.
+const ACCEPT_ANSWER: &str = "application/a2a+json, application/json";
+
 /// Makes `call` once and returns the response message (`{}` for an empty body).
 pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
-    let accept = format!("{A2A_JSON_MEDIA_TYPE}, application/json");
-    let (request, url) = call.request(endpoint, &accept)?;
-    let request = request.build().map_err(Error::from)?;
+    let (request, url) = call.request(endpoint, ACCEPT_ANSWER)?;
     // One bound for the whole exchange, headers and body together: one timer per attempt.
     endpoint
         .bounded(&url, async {
@@ -113,9 +118,9 @@ pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, 
 }
 
 /// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.
-pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<reqwest::Response, Error> {
+pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<crate::net::Response, Error> {
     let (request, url) = call.request(endpoint, "text/event-stream")?;
-    let response = endpoint.send(request).await?;
+    let response = endpoint.send(request, &url).await?;
     let status = response.status().as_u16();
     if !response.status().is_success() {
         return Err(error_answer(endpoint, response, status, &url).await);
@@ -145,7 +150,7 @@ pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
 }
 
 /// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status.
-async fn error_answer(endpoint: &Endpoint, response: reqwest::Response, status: u16, url: &str) -> Error {
+async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, status: u16, url: &str) -> Error {
     let wait = crate::retry::retry_after(response.headers());
     if status == 401 || status == 403 {
         return endpoint.rejected(status, url);
@@ -184,7 +189,7 @@ mod tests {
     }
 
     fn call<'a>(
-        verb: reqwest::Method,
+        verb: http::Method,
         segments: &[&str],
         message: Value,
         path_fields: &'a [&'a str],
@@ -200,7 +205,7 @@ mod tests {
     #[test]
     fn paths_are_relative_to_the_interface_url_with_the_tenant_first() {
         let endpoint = endpoint("http://agent.example/a2a/rest/", Some("acme"));
-        let send = call(reqwest::Method::POST, &["message:send"], json!({"message": {}}), &[]);
+        let send = call(http::Method::POST, &["message:send"], json!({"message": {}}), &[]);
         assert_eq!(send.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/acme/message:send");
         let untenanted = endpoint_without_tenant();
         assert_eq!(send.url(&untenanted).unwrap().as_str(), "http://agent.example/a2a/rest/message:send");
@@ -213,15 +218,14 @@ mod tests {
     #[test]
     fn a_tenant_the_caller_set_wins_over_the_interface_tenant_and_is_not_repeated() {
         let endpoint = endpoint("http://agent.example/rest", Some("acme"));
-        let get =
-            call(reqwest::Method::GET, &["tasks", "t1"], json!({"tenant": "other", "id": "t1"}), &["id"]);
+        let get = call(http::Method::GET, &["tasks", "t1"], json!({"tenant": "other", "id": "t1"}), &["id"]);
         assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/rest/other/tasks/t1");
     }
 
     #[test]
     fn ids_are_percent_encoded_as_one_path_segment() {
         let endpoint = endpoint_without_tenant();
-        let get = call(reqwest::Method::GET, &["tasks", "a/b c?"], json!({"id": "a/b c?"}), &["id"]);
+        let get = call(http::Method::GET, &["tasks", "a/b c?"], json!({"id": "a/b c?"}), &["id"]);
         assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/tasks/a%2Fb%20c%3F");
     }
 
@@ -230,7 +234,7 @@ mod tests {
         let endpoint = endpoint_without_tenant();
         let message = json!({"id": "t1", "historyLength": 0, "includeArtifacts": true,
             "status": "TASK_STATE_WORKING", "tenant": "x"});
-        let get = call(reqwest::Method::GET, &["tasks"], message, &["id"]);
+        let get = call(http::Method::GET, &["tasks"], message, &["id"]);
         let url = get.url(&endpoint).unwrap();
         let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
         pairs.sort();
@@ -243,7 +247,7 @@ mod tests {
     fn post_bodies_leave_the_tenant_and_path_fields_out() {
         let endpoint = endpoint_without_tenant();
         let cancel = call(
-            reqwest::Method::POST,
+            http::Method::POST,
             &["tasks", "t1:cancel"],
             json!({"id": "t1", "tenant": "x", "metadata": {}}),
             &["id"],

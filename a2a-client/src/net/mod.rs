@@ -1,0 +1,344 @@
+//! The HTTP stack under every request the client sends: one hyper-util connection pool over rustls
+//! (HTTP/1.1, and HTTP/2 where an https agent offers it), with the builder's roots, client
+//! identity, proxy, connect timeout, user agent and default headers.
+//!
+//! It is hyper-util rather than reqwest because of what one call costs: with 64 calls in flight,
+//! a hand-written client on each spent 36.7 µs (reqwest) and 22.1 µs (hyper-util) of CPU per call
+//! (BENCHMARKS.md, figure 2). A request here is the `http` crate's own ([`Request`]), handed to
+//! the pool as it is.
+//!
+//! Redirects: a GET follows at most ten, within the agent's origin, each hop passing the URL
+//! policy; card discovery follows the policy's card redirects instead
+//! ([`UrlPolicy`](crate::url_policy::UrlPolicy), same origin by default). Any other request, and any
+//! redirect not followed, is answered as it is (a 3xx status error naming the URL): a POST is never
+//! replayed to a URL the caller did not choose.
+//!
+//! ```
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::net::{Certificate, Proxy};
+//!
+//! let client = Client::builder().proxy(Proxy::http("http://proxy.internal:3128")?).build()?;
+//! // Another client on the same connections, proxy and roots, with its own cache and policy.
+//! let second = Client::builder().http_client(client.http_client().clone()).build()?;
+//! assert!(Certificate::from_pem(b"not pem").is_err());
+//! # drop(second);
+//! # Ok::<(), a2a_typestate_client::Error>(())
+//! ```
+
+mod connect;
+mod proxy;
+mod settings;
+mod tls;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::Stream;
+use futures::future::BoxFuture;
+use http::header::{
+    AUTHORIZATION, CONTENT_LENGTH, COOKIE, HeaderMap, HeaderValue, LOCATION, PROXY_AUTHORIZATION, USER_AGENT,
+};
+use http::{Method, StatusCode, Uri};
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::Incoming;
+use hyper_util::client::legacy;
+use hyper_util::client::proxy::matcher::Matcher;
+use url::Url;
+
+use crate::Error;
+use crate::url_policy::UrlPolicy;
+
+pub use proxy::Proxy;
+pub(crate) use settings::HttpSettings;
+pub use tls::Certificate;
+pub(crate) use tls::provider;
+
+/// A request as it is sent, and as an [`Interceptor`](crate::auth::Interceptor) sees it: method,
+/// URI, headers, and the body as bytes.
+pub type Request = http::Request<Bytes>;
+
+/// Redirects a GET follows at most.
+const MAX_REDIRECTS: usize = 10;
+
+type Pool = legacy::Client<hyper_rustls::HttpsConnector<connect::Connector>, Full<Bytes>>;
+
+/// The client's HTTP stack: a connection pool and the settings every request gets. Cheap to clone;
+/// clones share the pool. Hand one to [`ClientBuilder::http_client`](crate::ClientBuilder::http_client)
+/// to run several [`Client`](crate::Client)s on the same connections.
+#[derive(Clone)]
+pub struct HttpClient {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Pool,
+    user_agent: HeaderValue,
+    default_headers: HeaderMap,
+    /// Kept for `Proxy-Authorization` on plain http requests sent to a proxy whole.
+    proxy: Option<Arc<Matcher>>,
+    presents_identity: bool,
+    url_policy: UrlPolicy,
+}
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpClient")
+            .field("user_agent", &self.inner.user_agent)
+            .field("default_headers", &self.inner.default_headers.keys().collect::<Vec<_>>())
+            .field("proxy", &self.inner.proxy.is_some())
+            .field("presents_identity", &self.inner.presents_identity)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What [`HttpClient::new`] is made of.
+pub(crate) struct Parts<'a> {
+    pub(crate) roots: &'a [Certificate],
+    pub(crate) only_added_roots: bool,
+    pub(crate) identity: Option<&'a crate::auth::ClientIdentity>,
+    pub(crate) proxy: Option<Matcher>,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) pool_max_idle_per_host: Option<usize>,
+    pub(crate) user_agent: &'a str,
+    pub(crate) default_headers: HeaderMap,
+    pub(crate) url_policy: UrlPolicy,
+}
+
+impl HttpClient {
+    pub(crate) fn new(parts: Parts<'_>) -> Result<Self, Error> {
+        let tls = tls::client_config(parts.roots, parts.only_added_roots, parts.identity)?;
+        let mut direct = legacy::connect::HttpConnector::new();
+        direct.enforce_http(false);
+        direct.set_nodelay(true);
+        direct.set_connect_timeout(Some(parts.connect_timeout));
+        let proxy = parts.proxy.map(Arc::new);
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .enable_http2()
+            .wrap_connector(connect::Connector { direct, proxy: proxy.clone() });
+        let mut pool = legacy::Client::builder(hyper_util::rt::TokioExecutor::new());
+        pool.pool_timer(hyper_util::rt::TokioTimer::new());
+        if let Some(idle) = parts.pool_max_idle_per_host {
+            pool.pool_max_idle_per_host(idle);
+        }
+        let user_agent = HeaderValue::from_str(parts.user_agent)
+            .map_err(|_| Error::config("the user agent holds characters a header cannot carry"))?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                pool: pool.build(connector),
+                user_agent,
+                default_headers: parts.default_headers,
+                proxy,
+                presents_identity: parts.identity.is_some(),
+                url_policy: parts.url_policy,
+            }),
+        })
+    }
+
+    /// Whether this client presents a client identity (mutual TLS).
+    pub fn presents_identity(&self) -> bool {
+        self.inner.presents_identity
+    }
+
+    /// A GET of `url` asking for JSON.
+    pub(crate) fn get_json(&self, url: &str) -> Result<Request, Error> {
+        let mut request = Request::new(Bytes::new());
+        *request.uri_mut() = uri_of(url)?;
+        request.headers_mut().insert(http::header::ACCEPT, HeaderValue::from_static("application/json"));
+        Ok(request)
+    }
+
+    /// Sends `request`: the user agent and default headers are added where the request has none
+    /// of its own, and a GET follows redirects as the module says. The answer's head is read; its
+    /// body is left to the caller.
+    ///
+    /// The future is boxed, one allocation per request: the exchange's state then stays off the
+    /// stack of every future that awaits it (a task's run awaits many).
+    ///
+    /// # Errors
+    /// A transport fault (connect, reset, a response head over hyper's limit as bad input).
+    pub fn send(&self, mut request: Request) -> BoxFuture<'_, Result<Response, Error>> {
+        Box::pin(async move {
+            self.prepare(&mut request);
+            if request.method() == Method::GET {
+                return self.send_following(request).await;
+            }
+            Ok(Response::new(self.execute(request).await?, None))
+        })
+    }
+
+    fn prepare(&self, request: &mut Request) {
+        let inner = &*self.inner;
+        let headers = request.headers_mut();
+        if !headers.contains_key(USER_AGENT) {
+            headers.insert(USER_AGENT, inner.user_agent.clone());
+        }
+        for name in inner.default_headers.keys() {
+            if !headers.contains_key(name) {
+                for value in inner.default_headers.get_all(name) {
+                    headers.append(name.clone(), value.clone());
+                }
+            }
+        }
+        if let Some(matcher) = &inner.proxy
+            && request.uri().scheme() == Some(&http::uri::Scheme::HTTP)
+            && let Some(auth) =
+                matcher.intercept(request.uri()).as_ref().and_then(|via| via.basic_auth().cloned())
+        {
+            request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
+        }
+    }
+
+    async fn execute(&self, request: Request) -> Result<http::Response<Incoming>, Error> {
+        let (head, body) = request.into_parts();
+        self.inner.pool.request(http::Request::from_parts(head, Full::new(body))).await.map_err(Error::from)
+    }
+
+    async fn send_following(&self, request: Request) -> Result<Response, Error> {
+        let first = Url::parse(&request.uri().to_string())
+            .map_err(|e| Error::misuse(format!("request uri {} is not a url: {e}", request.uri())))?;
+        let mut headers = request.headers().clone();
+        let mut request = request;
+        let mut at = first.clone();
+        let mut redirected = None;
+        let mut hops = 0;
+        loop {
+            let response = self.execute(request).await?;
+            let next = redirect_target(&response, &at)
+                .filter(|next| hops < MAX_REDIRECTS && self.follows(&first, next));
+            let Some(next) = next else { return Ok(Response::new(response, redirected)) };
+            hops += 1;
+            if next.origin() != at.origin() {
+                // What credentials the request carried stay with the origin they were meant for.
+                for name in [AUTHORIZATION, COOKIE, PROXY_AUTHORIZATION] {
+                    headers.remove(name);
+                }
+            }
+            request = Request::new(Bytes::new());
+            *request.uri_mut() = uri_of(next.as_str())?;
+            *request.headers_mut() = headers.clone();
+            self.prepare(&mut request);
+            at = next.clone();
+            redirected = Some(next);
+        }
+    }
+
+    fn follows(&self, first: &Url, next: &Url) -> bool {
+        let policy = &self.inner.url_policy;
+        if first.path().starts_with("/.well-known/") {
+            policy.follows_card_redirect(first, next)
+        } else {
+            first.origin() == next.origin() && policy.refusal(next).is_none()
+        }
+    }
+}
+
+/// Where a redirect answer points, resolved against the URL that answered.
+fn redirect_target(response: &http::Response<Incoming>, at: &Url) -> Option<Url> {
+    let redirect = matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308);
+    if !redirect {
+        return None;
+    }
+    let location = response.headers().get(LOCATION)?.to_str().ok()?;
+    at.join(location).ok().filter(|next| matches!(next.scheme(), "http" | "https"))
+}
+
+/// `url` as a request URI.
+pub(crate) fn uri_of(url: &str) -> Result<Uri, Error> {
+    url.parse::<Uri>()
+        .map_err(|e| Error::misuse(format!("{} is not a request uri: {e}", crate::error::redact_url(url))))
+}
+
+/// A copy of `request`, for the one resend after a 401 (its body is bytes, so copying is cheap).
+pub(crate) fn copy(request: &Request) -> Request {
+    let mut copy = Request::new(request.body().clone());
+    *copy.method_mut() = request.method().clone();
+    *copy.uri_mut() = request.uri().clone();
+    *copy.version_mut() = request.version();
+    *copy.headers_mut() = request.headers().clone();
+    copy
+}
+
+/// Runs `exchange` within `bound`: a timeout fault naming `url` when it runs out.
+pub(crate) async fn within<T>(
+    bound: Duration,
+    url: &str,
+    exchange: impl std::future::Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    match tokio::time::timeout(bound, exchange).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(Error::transport(
+            crate::TransportFault::Timeout,
+            Some(format!("no complete answer within the request timeout of {bound:?} (one attempt)").into()),
+        )
+        .with_url(url)),
+    }
+}
+
+/// An answer: its head read, its body still on the wire.
+#[derive(Debug)]
+pub struct Response {
+    head: http::response::Parts,
+    body: Incoming,
+    /// Boxed: set only after a redirect, and every future that holds a response carries it.
+    redirected_to: Option<Box<Url>>,
+}
+
+impl Response {
+    fn new(response: http::Response<Incoming>, redirected_to: Option<Url>) -> Self {
+        let (head, body) = response.into_parts();
+        Self { head, body, redirected_to: redirected_to.map(Box::new) }
+    }
+
+    /// The status.
+    pub fn status(&self) -> StatusCode {
+        self.head.status
+    }
+
+    /// The headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.head.headers
+    }
+
+    /// The URL that answered, when a redirect was followed to it.
+    pub fn redirected_to(&self) -> Option<&Url> {
+        self.redirected_to.as_deref()
+    }
+
+    /// The announced body length.
+    pub(crate) fn content_length(&self) -> Option<u64> {
+        self.head
+            .headers
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+    }
+
+    /// The next chunk of the body; `None` at its end.
+    pub(crate) async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
+        while let Some(frame) = self.body.frame().await {
+            if let Ok(data) = frame.map_err(Error::from)?.into_data() {
+                return Ok(Some(data));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The whole body, refused as soon as it passes `limit` bytes.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::BadInput`] past `limit`; a transport fault when the body breaks off.
+    pub async fn bytes(self, limit: usize, url: &str) -> Result<Bytes, Error> {
+        crate::discovery::read_bounded(self, limit, url).await
+    }
+
+    /// The body as a stream of chunks.
+    pub(crate) fn into_stream(self) -> impl Stream<Item = Result<Bytes, Error>> + Send + 'static {
+        use futures::TryStreamExt as _;
+        http_body_util::BodyDataStream::new(self.body).map_err(Error::from)
+    }
+}

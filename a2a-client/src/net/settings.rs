@@ -1,0 +1,151 @@
+//! How the HTTP stack is made: the [`ClientBuilder`] methods for roots, a client identity, a proxy,
+//! default headers or a stack shared with another client, beside the credentials and interceptors.
+
+use std::fmt;
+use std::sync::Arc;
+
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+
+use super::{Certificate, HttpClient, Parts, Proxy};
+use crate::Error;
+use crate::auth::{ClientIdentity, Credentials, Interceptor, Secret};
+use crate::config::{ClientBuilder, ClientConfig};
+
+/// What the builder collected for the HTTP stack.
+#[derive(Default)]
+pub(crate) struct HttpSettings {
+    roots: Vec<Certificate>,
+    only_added_roots: bool,
+    identity: Option<ClientIdentity>,
+    proxy: Option<Proxy>,
+    no_proxy: bool,
+    headers: Vec<(String, Secret)>,
+    shared: Option<HttpClient>,
+    pub(crate) credentials: Credentials,
+    pub(crate) interceptors: Vec<Arc<dyn Interceptor>>,
+}
+
+impl fmt::Debug for HttpSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpSettings")
+            .field("roots", &self.roots.len())
+            .field("identity", &self.identity)
+            .field("proxy", &self.proxy)
+            .field("default_headers", &self.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>())
+            .field("shared_http_client", &self.shared.is_some())
+            .field("credentials", &self.credentials)
+            .field("interceptors", &self.interceptors)
+            .finish()
+    }
+}
+
+impl HttpSettings {
+    /// The HTTP stack: the shared one, or one made from these settings and `config`.
+    pub(crate) fn http_client(&self, config: &ClientConfig) -> Result<HttpClient, Error> {
+        let mut headers = HeaderMap::new();
+        for (name, value) in &self.headers {
+            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                Error::config(format!("default header name {name:?} is not a valid header name"))
+            })?;
+            let mut value = HeaderValue::from_str(value.expose()).map_err(|_| {
+                Error::config(format!("default header {name} holds characters a header cannot carry"))
+            })?;
+            value.set_sensitive(true);
+            headers.append(header, value);
+        }
+        if let Some(shared) = &self.shared {
+            let customised = !self.roots.is_empty()
+                || self.only_added_roots
+                || self.identity.is_some()
+                || self.proxy.is_some()
+                || self.no_proxy
+                || !headers.is_empty();
+            if customised {
+                return Err(Error::config(
+                    "roots, a client identity, a proxy or default headers cannot be added to a shared http \
+                     client: set them on the client it comes from",
+                ));
+            }
+            return Ok(shared.clone());
+        }
+        let proxy = match (&self.proxy, self.no_proxy) {
+            (_, true) => None,
+            (Some(proxy), false) => Some(proxy.matcher()),
+            (None, false) => super::proxy::from_env(),
+        };
+        HttpClient::new(Parts {
+            roots: &self.roots,
+            only_added_roots: self.only_added_roots,
+            identity: self.identity.as_ref(),
+            proxy,
+            connect_timeout: config.connect_timeout,
+            pool_max_idle_per_host: config.pool_max_idle_per_host,
+            user_agent: &config.user_agent,
+            default_headers: headers,
+            url_policy: config.url_policy,
+        })
+    }
+}
+
+impl ClientBuilder {
+    /// Sets the credential providers for agents that require credentials (none by default).
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.http.credentials = credentials;
+        self
+    }
+
+    /// Adds an interceptor, run around every request an agent connection sends, after the auth
+    /// layer (see [`crate::auth::Interceptor`]).
+    pub fn interceptor(mut self, interceptor: impl Interceptor) -> Self {
+        self.http.interceptors.push(Arc::new(interceptor));
+        self
+    }
+
+    /// Adds a header sent with every request, card discovery included. Its value is treated as a
+    /// secret: marked sensitive and never shown.
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        self.http.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Sends requests through `proxy` (by default the environment's proxy variables apply).
+    pub fn proxy(mut self, proxy: Proxy) -> Self {
+        self.http.proxy = Some(proxy);
+        self
+    }
+
+    /// Ignores the environment's proxy variables (and any proxy set here).
+    pub fn no_proxy(mut self) -> Self {
+        self.http.no_proxy = true;
+        self.http.proxy = None;
+        self
+    }
+
+    /// Trusts `root` besides the system's roots.
+    pub fn add_root_certificate(mut self, root: Certificate) -> Self {
+        self.http.roots.push(root);
+        self
+    }
+
+    /// Trusts only the roots added with [`ClientBuilder::add_root_certificate`], not the system's
+    /// (for a private CA).
+    pub fn only_added_root_certificates(mut self) -> Self {
+        self.http.only_added_roots = true;
+        self
+    }
+
+    /// Presents `identity` to agents that ask for a client certificate; cards whose requirements
+    /// name a mutual TLS scheme are then met.
+    pub fn client_identity(mut self, identity: ClientIdentity) -> Self {
+        self.http.identity = Some(identity);
+        self
+    }
+
+    /// Sends through `http`, another client's stack ([`Client::http_client`](crate::Client::http_client)):
+    /// its connections, roots, identity, proxy, connect timeout, user agent and default headers are
+    /// then used, and cannot be set here as well.
+    pub fn http_client(mut self, http: HttpClient) -> Self {
+        self.http.shared = Some(http);
+        self
+    }
+}
