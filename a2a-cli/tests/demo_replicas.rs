@@ -72,3 +72,14 @@ async fn three_replicas_sharing_redis_pay_for_each_lie_once_and_local_caches_pay
         .sum();
     assert!(received > 0, "the later replicas got the marks through redis: {shared_run:#}");
 }
+
+#[tokio::test]
+async fn a_redis_url_that_is_none_is_refused_before_any_replica_starts() {
+    for given in ["", "http://127.0.0.1:6379/"] {
+        let output = a2a(&["demo", "--replicas", "2", "--redis", given]).await;
+        assert!(!output.status.success(), "{}", stdout(&output));
+        let err = stderr(&output);
+        assert!(err.contains(&format!("--redis {given:?} is not a redis url")), "{err}");
+        assert!(stdout(&output).is_empty(), "nothing ran: {}", stdout(&output));
+    }
+}

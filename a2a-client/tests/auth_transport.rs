@@ -80,6 +80,23 @@ async fn an_agent_over_https_is_reached_with_a_custom_root_and_refused_without_i
 }
 
 #[tokio::test]
+async fn trusting_only_added_roots_with_none_added_refuses_https_with_a_clear_reason() {
+    let pki = TestPki::generate().unwrap();
+    let agent = ScriptedAgent::builder().tls(pki.clone()).spawn().await.unwrap();
+    let client =
+        builder().retry_policy(RetryPolicy::no_retry()).only_added_root_certificates().build().unwrap();
+    let err = client.discover(&agent.base_url()).await.unwrap_err();
+    let mut chain = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        chain.push_str(&format!(" | {cause}"));
+        source = cause.source();
+    }
+    assert!(chain.contains("no root certificate to verify the agent with"), "{chain}");
+    assert!(agent.requests().is_empty());
+}
+
+#[tokio::test]
 async fn a_shared_http_client_is_used_and_cannot_be_combined_with_tls_settings() {
     let agent = guarded(Guard::bearer("tok-own")).await;
     let first = builder().default_header("X-Stack", Secret::new("first")).build().unwrap();

@@ -89,6 +89,13 @@ pub enum DemoError {
     Client(a2a_typestate_client::Error),
     /// An agent's own card could not be read (a testkit defect).
     Card(String),
+    /// `--redis` names no usable Redis server.
+    Redis {
+        /// The URL given.
+        url: String,
+        /// Why it cannot be used.
+        source: a2a_typestate_client::Error,
+    },
 }
 
 impl std::fmt::Display for DemoError {
@@ -97,6 +104,9 @@ impl std::fmt::Display for DemoError {
             Self::Fleet(_) => f.write_str("cannot start the demo fleet"),
             Self::Client(_) => f.write_str("cannot configure the client"),
             Self::Card(what) => write!(f, "cannot read a fleet agent's card: {what}"),
+            Self::Redis { url, .. } => {
+                write!(f, "--redis {url:?} is not a redis url (such as redis://127.0.0.1:6379/)")
+            }
         }
     }
 }
@@ -105,7 +115,7 @@ impl std::error::Error for DemoError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Fleet(e) => Some(e),
-            Self::Client(e) => Some(e),
+            Self::Client(e) | Self::Redis { source: e, .. } => Some(e),
             Self::Card(_) => None,
         }
     }

@@ -287,9 +287,14 @@ impl AgentConnection {
         endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result")).await
     }
 
-    /// An HTTP+JSON call, retried on transport faults.
+    /// An HTTP+JSON call, retried on transport faults. The answer is read straight into `T`,
+    /// except under tolerant reading, which rewrites it as JSON first.
     async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
-        let mut value = self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
+        let endpoint = self.endpoint();
+        if !self.tolerant() {
+            return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
+        }
+        let mut value = endpoint.retrying(|_| rest::call(endpoint, &call)).await?;
         let operation = match what {
             "SendMessage result" => "SendMessage",
             "GetTask result" => "GetTask",

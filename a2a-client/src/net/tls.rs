@@ -1,12 +1,15 @@
 //! TLS for every https request: rustls on the crypto provider the rest of the client uses, the
-//! system's roots (read once per process) plus any added, and the client identity for mutual TLS.
+//! system's roots (read once per process, at its first https handshake) plus any added, and the
+//! client identity for mutual TLS.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use rustls::RootCertStore;
-use rustls::pki_types::CertificateDer;
+use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject as _;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 
 use crate::Error;
 use crate::auth::ClientIdentity;
@@ -61,16 +64,24 @@ pub(crate) fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     PROVIDER.get_or_init(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider())).clone()
 }
 
-/// The system's roots, read once: every client of the process shares them.
-fn system_roots() -> &'static [CertificateDer<'static>] {
-    static ROOTS: OnceLock<Vec<CertificateDer<'static>>> = OnceLock::new();
-    ROOTS.get_or_init(|| {
-        let found = rustls_native_certs::load_native_certs();
-        if !found.errors.is_empty() {
-            tracing::debug!(errors = found.errors.len(), "some system root certificates did not load");
-        }
-        found.certs
-    })
+/// The system's roots, read once per process, at the first https handshake of any client: a
+/// process that speaks only plain http never reads or keeps them.
+fn system_roots() -> Arc<RootCertStore> {
+    static ROOTS: OnceLock<Arc<RootCertStore>> = OnceLock::new();
+    ROOTS
+        .get_or_init(|| {
+            let found = rustls_native_certs::load_native_certs();
+            if !found.errors.is_empty() {
+                tracing::debug!(errors = found.errors.len(), "some system root certificates did not load");
+            }
+            let mut roots = RootCertStore::empty();
+            let (_, ignored) = roots.add_parsable_certificates(found.certs);
+            if ignored > 0 {
+                tracing::debug!(ignored, "some system root certificates are not usable");
+            }
+            Arc::new(roots)
+        })
+        .clone()
 }
 
 /// The rustls configuration: the system's roots unless `only_added`, then `added`; `identity`
@@ -80,19 +91,18 @@ pub(crate) fn client_config(
     only_added: bool,
     identity: Option<&ClientIdentity>,
 ) -> Result<rustls::ClientConfig, Error> {
-    let mut roots = RootCertStore::empty();
-    if !only_added {
-        roots.add_parsable_certificates(system_roots().iter().cloned());
-    }
+    // The added roots are checked now, so a bad one is a build error, not a handshake failure.
+    let mut own = RootCertStore::empty();
     for root in added {
-        roots
-            .add(root.der.clone())
+        own.add(root.der.clone())
             .map_err(|e| Error::config(format!("a root certificate is not usable: {e}")))?;
     }
+    let verifier = Arc::new(FirstHandshake { added: own, only_added, verifier: OnceLock::new() });
     let builder = rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| Error::config(format!("tls could not be set up: {e}")))?
-        .with_root_certificates(roots);
+        .dangerous()
+        .with_custom_certificate_verifier(verifier);
     match identity {
         Some(identity) => {
             let (chain, key) = identity.parts();
@@ -101,5 +111,74 @@ pub(crate) fn client_config(
                 .map_err(|_| Error::config("the client identity's key does not match a usable certificate"))
         }
         None => Ok(builder.with_no_client_auth()),
+    }
+}
+
+/// rustls's own WebPKI verifier, made at the first handshake from the system's roots (unless only
+/// added ones are trusted) and the added ones. It checks exactly what rustls checks: this type only
+/// puts off reading the roots.
+#[derive(Debug)]
+struct FirstHandshake {
+    added: RootCertStore,
+    only_added: bool,
+    verifier: OnceLock<Result<Arc<WebPkiServerVerifier>, rustls::Error>>,
+}
+
+impl FirstHandshake {
+    fn verifier(&self) -> Result<&Arc<WebPkiServerVerifier>, rustls::Error> {
+        self.verifier
+            .get_or_init(|| {
+                let roots = match (self.only_added, self.added.is_empty()) {
+                    (true, _) => Arc::new(self.added.clone()),
+                    (false, true) => system_roots(),
+                    (false, false) => {
+                        let mut roots = (*system_roots()).clone();
+                        roots.roots.extend(self.added.roots.iter().cloned());
+                        Arc::new(roots)
+                    }
+                };
+                WebPkiServerVerifier::builder_with_provider(roots, provider()).build().map_err(|e| {
+                    rustls::Error::General(format!(
+                        "no root certificate to verify the agent with ({e}): the system has none and none were added"
+                    ))
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl ServerCertVerifier for FirstHandshake {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        self.verifier()?.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verifier()?.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verifier()?.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        provider().signature_verification_algorithms.supported_schemes()
     }
 }

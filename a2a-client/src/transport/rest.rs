@@ -5,7 +5,13 @@
 
 use serde_json::Value;
 
-use super::{A2A_JSON_MEDIA_TYPE, Endpoint, is_event_stream, protocol, read_json_unbounded, unexpected};
+use serde::de::DeserializeOwned;
+
+use super::{
+    A2A_JSON_MEDIA_TYPE, Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected,
+};
+use crate::budget::Body;
+use crate::discovery::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
@@ -99,22 +105,51 @@ const ACCEPT_ANSWER: &str = "application/a2a+json, application/json";
 
 /// Makes `call` once and returns the response message (`{}` for an empty body).
 pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
+    let (body, status, url) = answer(endpoint, call).await?;
+    message_of(&body.bytes, status, &url)
+}
+
+/// Makes `call` once and reads the response message straight from its bytes into `T` (`what`
+/// names it in errors). Only a body that does not read as `T` is read again through a `Value`, to
+/// tell the agent's error (a `google.rpc.Status`) from bad input, with its path.
+pub(crate) async fn call_typed<T: DeserializeOwned>(
+    endpoint: &Endpoint,
+    call: &Call<'_>,
+    what: &'static str,
+) -> Result<T, Error> {
+    let (body, status, url) = answer(endpoint, call).await?;
+    if let Ok(message) = serde_json::from_slice(&body.bytes) {
+        return Ok(message);
+    }
+    read(what, message_of(&body.bytes, status, &url)?).map_err(|e| e.with_url(&url))
+}
+
+/// Sends `call` once: the body of a 2xx answer (held in the document budget until dropped), its
+/// status and the URL; the agent's error otherwise. One bound for the whole exchange, headers and
+/// body together: one timer per attempt.
+async fn answer(endpoint: &Endpoint, call: &Call<'_>) -> Result<(Body, u16, String), Error> {
     let (request, url) = call.request(endpoint, ACCEPT_ANSWER)?;
-    // One bound for the whole exchange, headers and body together: one timer per attempt.
-    endpoint
+    let body = endpoint
         .bounded(&url, async {
             let response = endpoint.send_unbounded(request, &url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
                 return Err(error_answer(endpoint, response, status, &url).await);
             }
-            let body = read_json_unbounded(response, &url, endpoint.client.documents()).await?;
-            if ProtocolError::is_rpc_status_body(&body) {
-                return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
-            }
-            Ok(body)
+            let body = read_budgeted(response, MAX_RESPONSE_BYTES, &url, endpoint.client.documents()).await?;
+            Ok((body, status))
         })
-        .await
+        .await?;
+    Ok((body.0, body.1, url))
+}
+
+/// The response message in `body`, or the agent's error when it is a `google.rpc.Status`.
+fn message_of(body: &[u8], status: u16, url: &str) -> Result<Value, Error> {
+    let message = json_body(body, url)?;
+    if ProtocolError::is_rpc_status_body(&message) {
+        return Err(protocol(ProtocolError::from_rpc_status(status, &message), url));
+    }
+    Ok(message)
 }
 
 /// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.

@@ -162,6 +162,13 @@ impl ReplicasReport {
 /// [`DemoError`] when the fleet cannot start; a replica that fails is in the report instead.
 pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> {
     let started = Instant::now();
+    // Refused before anything starts: a URL no replica can use would leave every replica on its
+    // local cache, and the shared-cache run would measure nothing.
+    if let Some(url) = &options.redis {
+        a2a_typestate_client::shared::redis::RedisBackend::builder(url.clone())
+            .build()
+            .map_err(|source| DemoError::Redis { url: url.clone(), source })?;
+    }
     let fleet = demo_fleet().await.map_err(DemoError::Fleet)?;
     let (redis, local) = match &options.redis {
         Some(url) => {
