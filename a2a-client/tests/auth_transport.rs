@@ -7,12 +7,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_testkit::{Guard, RunningAgent, ScriptedAgent, TestPki};
+use a2a_testkit::{Binding, Guard, RunningAgent, ScriptedAgent, TestPki};
 use a2a_typestate_client::auth::{
     BearerToken, ClientIdentity, Credentials, Interceptor, RequestContext, ResponseInfo, Secret,
 };
 use a2a_typestate_client::net::{Certificate, Proxy};
 use a2a_typestate_client::{ErrorKind, RetryPolicy};
+use a2a_typestate_types::discovery::ProtocolBinding;
 use futures::future::BoxFuture;
 
 use auth_common::*;
@@ -65,6 +66,42 @@ async fn mutual_tls_without_a_client_identity_fails_at_connect_and_a_foreign_one
         .unwrap();
     assert!(foreign.discover(&agent.base_url()).await.is_err());
     assert_eq!(agent.requests().len(), seen, "no request passed the handshake with a foreign certificate");
+}
+
+#[tokio::test]
+async fn grpc_over_tls_is_checked_with_the_added_root_and_presents_the_client_identity() {
+    let pki = TestPki::generate().unwrap();
+    let agent = ScriptedAgent::builder()
+        .guard(Guard::MutualTls)
+        .tls(pki.clone())
+        .bindings([Binding::Grpc])
+        .spawn()
+        .await
+        .unwrap();
+    let root = || Certificate::from_pem(pki.ca_pem.as_bytes()).unwrap();
+    let identity = || ClientIdentity::from_pem(pki.client_identity_pem.as_bytes()).unwrap();
+    let client = builder().add_root_certificate(root()).client_identity(identity()).build().unwrap();
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    assert_eq!(connection.interface().binding, ProtocolBinding::Grpc);
+    completes(&connection).await;
+    assert_eq!(agent.requests_for("SendMessage")[0].path, "/lf.a2a.v1.A2AService/SendMessage");
+
+    // The card cached, a client that trusts only other roots never gets a call through.
+    let cache = a2a_typestate_client::DiscoveryCache::new(Duration::from_secs(60), Duration::from_secs(60));
+    let sharing =
+        builder().add_root_certificate(root()).client_identity(identity()).discovery_cache(cache.clone());
+    sharing.build().unwrap().discover(&agent.base_url()).await.unwrap();
+    let untrusting = builder()
+        .retry_policy(RetryPolicy::no_retry())
+        .only_added_root_certificates()
+        .client_identity(identity())
+        .discovery_cache(cache)
+        .build()
+        .unwrap();
+    let seen = agent.requests_for("SendMessage").len();
+    let connection = untrusting.connect(&agent.base_url()).await.unwrap();
+    assert!(connection.send_message(text("hi")).await.is_err());
+    assert_eq!(agent.requests_for("SendMessage").len(), seen);
 }
 
 #[tokio::test]

@@ -16,6 +16,9 @@ use crate::Error;
 pub struct ClientIdentity {
     chain: Vec<CertificateDer<'static>>,
     key: Arc<PrivateKeyDer<'static>>,
+    /// The PEM it was read from, for the gRPC binding's TLS (which takes PEM).
+    #[cfg_attr(not(feature = "grpc"), allow(dead_code))]
+    pem: Arc<[u8]>,
 }
 
 impl fmt::Debug for ClientIdentity {
@@ -42,7 +45,7 @@ impl ClientIdentity {
         }
         // Refused here, not at the first handshake: a key the crypto provider cannot load.
         crate::net::provider().key_provider.load_private_key(key.clone_key()).map_err(|_| unusable())?;
-        Ok(Self { chain, key: Arc::new(key) })
+        Ok(Self { chain, key: Arc::new(key), pem: pem.into() })
     }
 
     /// As [`ClientIdentity::from_pem`], with the chain and the key in two documents.
@@ -54,6 +57,12 @@ impl ClientIdentity {
         pem.push(b'\n');
         pem.extend_from_slice(certificate_chain);
         Self::from_pem(&pem)
+    }
+
+    /// The PEM holding the chain and the key.
+    #[cfg(feature = "grpc")]
+    pub(crate) fn pem(&self) -> &[u8] {
+        &self.pem
     }
 
     /// The chain and a copy of the key, for the TLS configuration.

@@ -142,8 +142,8 @@ impl ClientBuilder {
     }
 
     /// Sends through `http`, another client's stack ([`Client::http_client`](crate::Client::http_client)):
-    /// its connections, roots, identity, proxy, connect timeout, user agent and default headers are
-    /// then used, and cannot be set here as well.
+    /// its connections, roots, identity, proxy, connect timeout, user agent, default headers and
+    /// redirect rules (from that client's URL policy) are then used, and cannot be set here as well.
     pub fn http_client(mut self, http: HttpClient) -> Self {
         self.http.shared = Some(http);
         self

@@ -86,32 +86,36 @@ fn system_roots() -> Arc<RootCertStore> {
 
 /// The rustls configuration: the system's roots unless `only_added`, then `added`; `identity`
 /// presented to servers that ask for a client certificate.
+///
+/// The verifier is returned too: the gRPC binding's TLS checks agents with the same one.
 pub(crate) fn client_config(
     added: &[Certificate],
     only_added: bool,
     identity: Option<&ClientIdentity>,
-) -> Result<rustls::ClientConfig, Error> {
+) -> Result<(rustls::ClientConfig, Arc<dyn ServerCertVerifier>), Error> {
     // The added roots are checked now, so a bad one is a build error, not a handshake failure.
     let mut own = RootCertStore::empty();
     for root in added {
         own.add(root.der.clone())
             .map_err(|e| Error::config(format!("a root certificate is not usable: {e}")))?;
     }
-    let verifier = Arc::new(FirstHandshake { added: own, only_added, verifier: OnceLock::new() });
+    let verifier: Arc<dyn ServerCertVerifier> =
+        Arc::new(FirstHandshake { added: own, only_added, verifier: OnceLock::new() });
     let builder = rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .map_err(|e| Error::config(format!("tls could not be set up: {e}")))?
         .dangerous()
-        .with_custom_certificate_verifier(verifier);
-    match identity {
+        .with_custom_certificate_verifier(verifier.clone());
+    let config = match identity {
         Some(identity) => {
             let (chain, key) = identity.parts();
             builder
                 .with_client_auth_cert(chain, key)
-                .map_err(|_| Error::config("the client identity's key does not match a usable certificate"))
+                .map_err(|_| Error::config("the client identity's key does not match a usable certificate"))?
         }
-        None => Ok(builder.with_no_client_auth()),
-    }
+        None => builder.with_no_client_auth(),
+    };
+    Ok((config, verifier))
 }
 
 /// rustls's own WebPKI verifier, made at the first handshake from the system's roots (unless only

@@ -11,7 +11,8 @@
 //!
 //! The channel is opened on first use and shared by every call on the connection (HTTP/2
 //! multiplexes them). `http://` interface URLs are spoken in cleartext (h2c), `https://` with TLS
-//! and the system's roots.
+//! checked by the HTTP stack's verifier (the system's roots and any added) and presenting its client
+//! identity; the stack's proxy does not apply to gRPC.
 
 pub(crate) mod convert;
 mod status;
@@ -60,8 +61,16 @@ impl Endpoint {
                 .map_err(|e| format!("user agent: {e}"))?
                 .tcp_nodelay(true);
             let endpoint = if self.url.scheme() == "https" {
+                // The HTTP stack's own verifier (its roots, system and added) and identity, so an
+                // agent is checked over gRPC exactly as over the other bindings.
+                let tls = self.client.http_client().grpc_tls();
+                let mut config = tonic::transport::ClientTlsConfig::new();
+                if let Some(identity) = &tls.identity {
+                    config =
+                        config.identity(tonic::transport::Identity::from_pem(identity.pem(), identity.pem()));
+                }
                 endpoint
-                    .tls_config(tonic::transport::ClientTlsConfig::new().with_native_roots())
+                    .tls_config_with_verifier(config, tls.verifier.clone())
                     .map_err(|e| format!("tls: {e}"))?
             } else {
                 endpoint
