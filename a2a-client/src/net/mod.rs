@@ -5,12 +5,12 @@
 //! It is hyper-util rather than reqwest because of what one call costs: with 64 calls in flight,
 //! a hand-written client on each spent 32.3 µs (reqwest) and 20.7 µs (hyper-util) of CPU per call
 //! (BENCHMARKS.md, figure 2). A request here is the `http` crate's own ([`Request`], the crate
-//! re-exported as [`http`](self::http) for its methods, headers and URIs), handed to the pool as it
+//! re-exported as [`http`] for its methods, headers and URIs), handed to the pool as it
 //! is.
 //!
 //! Redirects: a GET follows at most ten, within the agent's origin, each hop passing the URL
 //! policy; card discovery follows the policy's card redirects instead
-//! ([`UrlPolicy`](crate::url_policy::UrlPolicy), same origin by default). Any other request, and any
+//! ([`UrlPolicy`], same origin by default). Any other request, and any
 //! redirect not followed, is answered as it is (a 3xx status error naming the URL): a POST is never
 //! replayed to a URL the caller did not choose.
 //!

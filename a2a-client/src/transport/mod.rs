@@ -184,8 +184,8 @@ impl Endpoint {
         self.auth.rejected(status, url)
     }
 
-    /// A request to `uri` with `accept`, `body` and the headers of this interface's protocol
-    /// version (a body's media type is `content_type`).
+    /// A request to `uri` accepting `accept`, with `body` (its media type and bytes) when there is
+    /// one, and the headers of this interface's protocol version.
     pub(crate) fn request(
         &self,
         method: http::Method,
