@@ -96,6 +96,7 @@ impl AgentConnection {
                     message: Some(to_json(&req)?),
                     path_fields: &[],
                 };
+                let call = call.prepare(self.endpoint())?;
                 self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?
             }
             Wire::JsonRpcV03 => self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?,

@@ -291,6 +291,7 @@ impl AgentConnection {
     /// except under tolerant reading, which rewrites it as JSON first.
     async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
         let endpoint = self.endpoint();
+        let call = call.prepare(endpoint)?;
         if !self.tolerant() {
             return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
         }
@@ -541,12 +542,19 @@ impl AgentConnection {
 
     async fn stream_rest(&self, operation: &'static str, call: Call<'_>) -> Result<EventStream, Error> {
         let endpoint = self.endpoint();
+        let call = call.prepare_stream(endpoint)?;
         let inner = self.tolerant().then(|| Arc::clone(&self.inner));
         let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         endpoint
             .open_stream(
                 || rest::open(endpoint, &call),
                 move |event| {
+                    // Read once, straight into the event, unless tolerant reading rewrites it.
+                    if inner.is_none()
+                        && let Ok(event) = serde_json::from_str::<StreamResponse>(&event.data)
+                    {
+                        return Ok(Decoded { event, last: false });
+                    }
                     let mut value = rest::event_value(event)?;
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     if let Some(inner) = &inner {

@@ -148,6 +148,7 @@ impl AgentConnection {
                     message: Some(to_json(&req)?),
                     path_fields: &["taskId", "id"],
                 };
+                let call = call.prepare(self.endpoint())?;
                 self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?;
             }
             #[cfg(feature = "grpc")]

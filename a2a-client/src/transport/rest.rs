@@ -72,11 +72,18 @@ impl Call<'_> {
         pairs
     }
 
-    fn request(
-        &self,
-        endpoint: &Endpoint,
-        accept: &'static str,
-    ) -> Result<(crate::net::Request, String), Error> {
+    /// The request for a call that is answered with one message, written once: every attempt
+    /// sends it again as it is.
+    pub(crate) fn prepare(&self, endpoint: &Endpoint) -> Result<Prepared, Error> {
+        self.prepared(endpoint, ACCEPT_ANSWER)
+    }
+
+    /// As [`Call::prepare`], for a call answered with an event stream.
+    pub(crate) fn prepare_stream(&self, endpoint: &Endpoint) -> Result<Prepared, Error> {
+        self.prepared(endpoint, "text/event-stream")
+    }
+
+    fn prepared(&self, endpoint: &Endpoint, accept: &'static str) -> Result<Prepared, Error> {
         let url = self.url(endpoint)?;
         let uri = crate::net::uri_of(url.as_str())?;
         let mut body = None;
@@ -86,8 +93,15 @@ impl Call<'_> {
                 .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
             body = Some((A2A_JSON_MEDIA_TYPE, bytes.into()));
         }
-        Ok((endpoint.request(self.verb.clone(), uri, accept, body), url.into()))
+        Ok(Prepared { request: endpoint.request(self.verb.clone(), uri, accept, body), url: url.into() })
     }
+}
+
+/// A call's request, written once, and its URL for errors.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    request: crate::net::Request,
+    url: String,
 }
 
 /// A query parameter value: strings as they are, numbers and booleans as JSON writes them.
@@ -104,9 +118,9 @@ fn scalar(value: &Value) -> Option<String> {
 const ACCEPT_ANSWER: &str = "application/a2a+json, application/json";
 
 /// Makes `call` once and returns the response message (`{}` for an empty body).
-pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, Error> {
-    let (body, status, url) = answer(endpoint, call).await?;
-    message_of(&body.bytes, status, &url)
+pub(crate) async fn call(endpoint: &Endpoint, call: &Prepared) -> Result<Value, Error> {
+    let (body, status) = answer(endpoint, call).await?;
+    message_of(&body.bytes, status, &call.url)
 }
 
 /// Makes `call` once and reads the response message straight from its bytes into `T` (`what`
@@ -114,33 +128,32 @@ pub(crate) async fn call(endpoint: &Endpoint, call: &Call<'_>) -> Result<Value, 
 /// tell the agent's error (a `google.rpc.Status`) from bad input, with its path.
 pub(crate) async fn call_typed<T: DeserializeOwned>(
     endpoint: &Endpoint,
-    call: &Call<'_>,
+    call: &Prepared,
     what: &'static str,
 ) -> Result<T, Error> {
-    let (body, status, url) = answer(endpoint, call).await?;
+    let (body, status) = answer(endpoint, call).await?;
     if let Ok(message) = serde_json::from_slice(&body.bytes) {
         return Ok(message);
     }
-    read(what, message_of(&body.bytes, status, &url)?).map_err(|e| e.with_url(&url))
+    read(what, message_of(&body.bytes, status, &call.url)?).map_err(|e| e.with_url(&call.url))
 }
 
 /// Sends `call` once: the body of a 2xx answer (held in the document budget until dropped), its
 /// status and the URL; the agent's error otherwise. One bound for the whole exchange, headers and
 /// body together: one timer per attempt.
-async fn answer(endpoint: &Endpoint, call: &Call<'_>) -> Result<(Body, u16, String), Error> {
-    let (request, url) = call.request(endpoint, ACCEPT_ANSWER)?;
-    let body = endpoint
-        .bounded(&url, async {
-            let response = endpoint.send_unbounded(request, &url).await?;
+async fn answer(endpoint: &Endpoint, call: &Prepared) -> Result<(Body, u16), Error> {
+    let url = call.url.as_str();
+    endpoint
+        .bounded(url, async {
+            let response = endpoint.send_unbounded(crate::net::copy(&call.request), url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
-                return Err(error_answer(endpoint, response, status, &url).await);
+                return Err(error_answer(endpoint, response, status, url).await);
             }
-            let body = read_budgeted(response, MAX_RESPONSE_BYTES, &url, endpoint.client.documents()).await?;
+            let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, endpoint.client.documents()).await?;
             Ok((body, status))
         })
-        .await?;
-    Ok((body.0, body.1, url))
+        .await
 }
 
 /// The response message in `body`, or the agent's error when it is a `google.rpc.Status`.
@@ -153,21 +166,21 @@ fn message_of(body: &[u8], status: u16, url: &str) -> Result<Value, Error> {
 }
 
 /// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.
-pub(crate) async fn open(endpoint: &Endpoint, call: &Call<'_>) -> Result<crate::net::Response, Error> {
-    let (request, url) = call.request(endpoint, "text/event-stream")?;
-    let response = endpoint.send(request, &url).await?;
+pub(crate) async fn open(endpoint: &Endpoint, call: &Prepared) -> Result<crate::net::Response, Error> {
+    let url = call.url.as_str();
+    let response = endpoint.send(crate::net::copy(&call.request), url).await?;
     let status = response.status().as_u16();
     if !response.status().is_success() {
-        return Err(error_answer(endpoint, response, status, &url).await);
+        return Err(error_answer(endpoint, response, status, url).await);
     }
     if is_event_stream(&response) {
         return Ok(response);
     }
-    let body = endpoint.read_json(response, &url).await?;
+    let body = endpoint.read_json(response, url).await?;
     if ProtocolError::is_rpc_status_body(&body) {
-        return Err(protocol(ProtocolError::from_rpc_status(status, &body), &url));
+        return Err(protocol(ProtocolError::from_rpc_status(status, &body), url));
     }
-    Err(unexpected("http+json response", "expected an event stream, got a plain JSON body").with_url(&url))
+    Err(unexpected("http+json response", "expected an event stream, got a plain JSON body").with_url(url))
 }
 
 /// The `StreamResponse` JSON of one SSE event, or the error the agent sent in its place.
