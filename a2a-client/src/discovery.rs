@@ -278,6 +278,12 @@ pub(crate) struct Discovery<'a> {
     pub(crate) trust_store: &'a TrustStore,
 }
 
+/// The error for an answer that is not a card: its status, with the wait it asks for.
+fn status_error(response: &Response, url: &str) -> Error {
+    let wait = crate::retry::retry_after(response.headers());
+    Error::from_status(response.status().as_u16(), Some(url)).with_retry_after(wait)
+}
+
 /// What one well-known path answered: a card, or another status to act on.
 enum Fetched {
     Card(ReadCard),
@@ -317,22 +323,7 @@ impl Discovery<'_> {
                 .as_ref()
                 .filter(|c| c.card().well_known_path() == path)
                 .and_then(|c| c.etag().map(str::to_owned));
-            let mut request = self.http.get_json(&url)?;
-            if let Some(etag) = validator.as_deref().and_then(|etag| HeaderValue::from_str(etag).ok()) {
-                request.headers_mut().insert(IF_NONE_MATCH, etag);
-            }
-            self.metrics.record_request(agent.as_str());
-            // One bound for the whole exchange, the card's body included (boxed: discovery is off
-            // the hot path, and its state would otherwise sit in every caller's future).
-            let fetched = Box::pin(within(self.request_timeout, &url, async {
-                let response = self.http.send(request).await.map_err(|e| e.with_url(&url))?;
-                let status = response.status();
-                if status == StatusCode::OK {
-                    return self.read_card(path, response, &url).await.map(Fetched::Card);
-                }
-                Ok(Fetched::Answer(status, response))
-            }));
-            let (status, response) = match fetched.await? {
+            let (status, response) = match self.fetch(agent, path, validator.as_deref()).await? {
                 Fetched::Card(read) => return self.admit(agent, read).await,
                 Fetched::Answer(status, response) => (status, response),
             };
@@ -353,10 +344,7 @@ impl Discovery<'_> {
                     }
                     last = Some(Error::from_status(status.as_u16(), Some(&url)));
                 }
-                _ => {
-                    let wait = crate::retry::retry_after(response.headers());
-                    return Err(Error::from_status(status.as_u16(), Some(&url)).with_retry_after(wait));
-                }
+                _ => return Err(status_error(&response, &url)),
             }
         }
         Err(last.unwrap_or_else(|| Error::from_status(404, Some(&agent.join(AGENT_CARD_PATH)))))
@@ -364,19 +352,37 @@ impl Discovery<'_> {
 
     /// Fetches `path` without a validator.
     async fn fetch_whole(&self, agent: &AgentBaseUrl, path: WellKnownPath) -> Result<DiscoveredCard, Error> {
+        match self.fetch(agent, path, None).await? {
+            Fetched::Card(read) => self.admit(agent, read).await,
+            Fetched::Answer(_, response) => Err(status_error(&response, &agent.join(path.path()))),
+        }
+    }
+
+    /// One request for `path` (conditional on `validator`, an ETag, when given), counted against
+    /// the agent: the card when the answer is OK, else the answer. One bound for the whole exchange,
+    /// the card's body included (boxed: discovery is off the hot path, and its state would otherwise
+    /// sit in every caller's future).
+    async fn fetch(
+        &self,
+        agent: &AgentBaseUrl,
+        path: WellKnownPath,
+        validator: Option<&str>,
+    ) -> Result<Fetched, Error> {
         let url = agent.join(path.path());
+        let mut request = crate::net::json_request(http::Method::GET, &url)?;
+        if let Some(etag) = validator.and_then(|etag| HeaderValue::from_str(etag).ok()) {
+            request.headers_mut().insert(IF_NONE_MATCH, etag);
+        }
         self.metrics.record_request(agent.as_str());
-        let request = self.http.get_json(&url)?;
-        let read = Box::pin(within(self.request_timeout, &url, async {
+        Box::pin(within(self.request_timeout, &url, async {
             let response = self.http.send(request).await.map_err(|e| e.with_url(&url))?;
-            if response.status() != StatusCode::OK {
-                let wait = crate::retry::retry_after(response.headers());
-                return Err(Error::from_status(response.status().as_u16(), Some(&url)).with_retry_after(wait));
+            let status = response.status();
+            if status == StatusCode::OK {
+                return self.read_card(path, response, &url).await.map(Fetched::Card);
             }
-            self.read_card(path, response, &url).await
+            Ok(Fetched::Answer(status, response))
         }))
-        .await?;
-        self.admit(agent, read).await
+        .await
     }
 
     /// Reads the card an OK answer carries, within the document budget.

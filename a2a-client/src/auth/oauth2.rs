@@ -183,7 +183,7 @@ impl OAuth2ClientCredentials {
         if let Some(known) = self.endpoints.lock().map_err(|_| poisoned())?.get(url) {
             return Ok(known.clone());
         }
-        let get = request.http().get_json(url)?;
+        let get = crate::net::json_request(http::Method::GET, url)?;
         let answer = crate::net::within(request.timeout(), url, async {
             let response = request.http().send(get).await.map_err(|e| e.with_url(url))?;
             let status = response.status().as_u16();
@@ -212,8 +212,7 @@ impl OAuth2ClientCredentials {
             form.push(("client_secret", self.client_secret.expose()));
         }
         let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
-        let mut post = request.http().get_json(url)?;
-        *post.method_mut() = http::Method::POST;
+        let mut post = crate::net::json_request(http::Method::POST, url)?;
         *post.body_mut() = body.into();
         let headers = post.headers_mut();
         headers.insert(

@@ -80,19 +80,13 @@ struct Inner {
     default_headers: HeaderMap,
     /// Kept for `Proxy-Authorization` on plain http requests sent to a proxy whole.
     proxy: Option<Arc<Matcher>>,
-    presents_identity: bool,
+    /// The client identity the TLS configuration presents (kept for the gRPC binding's TLS too).
+    identity: Option<crate::auth::ClientIdentity>,
     url_policy: UrlPolicy,
-    /// What the gRPC binding's own TLS (tonic's) needs to check agents as this stack does.
+    /// The verifier the TLS configuration checks agents with, for the gRPC binding's own TLS
+    /// (tonic's), so it checks them as this stack does.
     #[cfg(feature = "grpc")]
-    grpc_tls: GrpcTls,
-}
-
-/// The verifier and client identity of the stack, for the gRPC binding.
-#[cfg(feature = "grpc")]
-#[derive(Clone)]
-pub(crate) struct GrpcTls {
-    pub(crate) verifier: Arc<dyn rustls::client::danger::ServerCertVerifier>,
-    pub(crate) identity: Option<crate::auth::ClientIdentity>,
+    verifier: Arc<dyn rustls::client::danger::ServerCertVerifier>,
 }
 
 impl fmt::Debug for HttpClient {
@@ -101,7 +95,7 @@ impl fmt::Debug for HttpClient {
             .field("user_agent", &self.inner.user_agent)
             .field("default_headers", &self.inner.default_headers.keys().collect::<Vec<_>>())
             .field("proxy", &self.inner.proxy.is_some())
-            .field("presents_identity", &self.inner.presents_identity)
+            .field("presents_identity", &self.presents_identity())
             .finish_non_exhaustive()
     }
 }
@@ -121,7 +115,9 @@ pub(crate) struct Parts<'a> {
 
 impl HttpClient {
     pub(crate) fn new(parts: Parts<'_>) -> Result<Self, Error> {
-        let (tls, _verifier) = tls::client_config(parts.roots, parts.only_added_roots, parts.identity)?;
+        let (tls, verifier) = tls::client_config(parts.roots, parts.only_added_roots, parts.identity)?;
+        #[cfg(not(feature = "grpc"))]
+        drop(verifier);
         let mut direct = legacy::connect::HttpConnector::new();
         direct.enforce_http(false);
         direct.set_nodelay(true);
@@ -146,31 +142,25 @@ impl HttpClient {
                 user_agent,
                 default_headers: parts.default_headers,
                 proxy,
-                presents_identity: parts.identity.is_some(),
+                identity: parts.identity.cloned(),
                 url_policy: parts.url_policy,
                 #[cfg(feature = "grpc")]
-                grpc_tls: GrpcTls { verifier: _verifier, identity: parts.identity.cloned() },
+                verifier,
             }),
         })
     }
 
-    /// The verifier and identity for the gRPC binding's TLS.
+    /// The verifier and the client identity, for the gRPC binding's TLS.
     #[cfg(feature = "grpc")]
-    pub(crate) fn grpc_tls(&self) -> &GrpcTls {
-        &self.inner.grpc_tls
+    pub(crate) fn grpc_tls(
+        &self,
+    ) -> (&Arc<dyn rustls::client::danger::ServerCertVerifier>, Option<&crate::auth::ClientIdentity>) {
+        (&self.inner.verifier, self.inner.identity.as_ref())
     }
 
     /// Whether this client presents a client identity (mutual TLS).
     pub fn presents_identity(&self) -> bool {
-        self.inner.presents_identity
-    }
-
-    /// A GET of `url` asking for JSON.
-    pub(crate) fn get_json(&self, url: &str) -> Result<Request, Error> {
-        let mut request = Request::new(Bytes::new());
-        *request.uri_mut() = uri_of(url)?;
-        request.headers_mut().insert(http::header::ACCEPT, HeaderValue::from_static("application/json"));
-        Ok(request)
+        self.inner.identity.is_some()
     }
 
     /// Sends `request`: the user agent and default headers are added where the request has none
@@ -225,13 +215,14 @@ impl HttpClient {
         let mut headers = request.headers().clone();
         let mut request = request;
         let mut at = first.clone();
-        let mut redirected = None;
         let mut hops = 0;
         loop {
             let response = self.execute(request).await?;
             let next = redirect_target(&response, &at)
                 .filter(|next| hops < MAX_REDIRECTS && self.follows(&first, next));
-            let Some(next) = next else { return Ok(Response::new(response, redirected)) };
+            let Some(next) = next else {
+                return Ok(Response::new(response, (hops > 0).then_some(at)));
+            };
             hops += 1;
             if next.origin() != at.origin() {
                 // What credentials the request carried stay with the origin they were meant for.
@@ -243,8 +234,7 @@ impl HttpClient {
             *request.uri_mut() = uri_of(next.as_str())?;
             *request.headers_mut() = headers.clone();
             self.prepare(&mut request);
-            at = next.clone();
-            redirected = Some(next);
+            at = next;
         }
     }
 
@@ -266,6 +256,15 @@ fn redirect_target(response: &http::Response<Incoming>, at: &Url) -> Option<Url>
     }
     let location = response.headers().get(LOCATION)?.to_str().ok()?;
     at.join(location).ok().filter(|next| matches!(next.scheme(), "http" | "https"))
+}
+
+/// A request for `url` with `method`, asking for JSON, with no body yet.
+pub(crate) fn json_request(method: Method, url: &str) -> Result<Request, Error> {
+    let mut request = Request::new(Bytes::new());
+    *request.method_mut() = method;
+    *request.uri_mut() = uri_of(url)?;
+    request.headers_mut().insert(http::header::ACCEPT, HeaderValue::from_static("application/json"));
+    Ok(request)
 }
 
 /// `url` as a request URI.

@@ -260,7 +260,7 @@ pub(crate) async fn fetch_trusted_jwks(
 }
 
 async fn fetch_jwks(http: &crate::net::HttpClient, url: &str, timeout: Duration) -> Result<Value, String> {
-    let request = http.get_json(url).map_err(|e| e.to_string())?;
+    let request = crate::net::json_request(http::Method::GET, url).map_err(|e| e.to_string())?;
     let body = crate::net::within(timeout, url, async {
         let response = http.send(request).await.map_err(|e| e.with_url(url))?;
         if !response.status().is_success() {

@@ -63,14 +63,14 @@ impl Endpoint {
             let endpoint = if self.url.scheme() == "https" {
                 // The HTTP stack's own verifier (its roots, system and added) and identity, so an
                 // agent is checked over gRPC exactly as over the other bindings.
-                let tls = self.client.http_client().grpc_tls();
+                let (verifier, identity) = self.client.http_client().grpc_tls();
                 let mut config = tonic::transport::ClientTlsConfig::new();
-                if let Some(identity) = &tls.identity {
+                if let Some(identity) = identity {
                     config =
                         config.identity(tonic::transport::Identity::from_pem(identity.pem(), identity.pem()));
                 }
                 endpoint
-                    .tls_config_with_verifier(config, tls.verifier.clone())
+                    .tls_config_with_verifier(config, verifier.clone())
                     .map_err(|e| format!("tls: {e}"))?
             } else {
                 endpoint
