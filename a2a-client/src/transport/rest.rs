@@ -159,10 +159,16 @@ async fn answer(endpoint: &Endpoint, call: &Prepared) -> Result<(Body, u16), Err
 /// The response message in `body`, or the agent's error when it is a `google.rpc.Status`.
 fn message_of(body: &[u8], status: u16, url: &str) -> Result<Value, Error> {
     let message = json_body(body, url)?;
-    if ProtocolError::is_rpc_status_body(&message) {
-        return Err(protocol(ProtocolError::from_rpc_status(status, &message), url));
+    match agent_error(&message, status, url) {
+        Some(error) => Err(error),
+        None => Ok(message),
     }
-    Ok(message)
+}
+
+/// The agent's error when `body` (answered with `status`) is a `google.rpc.Status`.
+fn agent_error(body: &Value, status: u16, url: &str) -> Option<Error> {
+    ProtocolError::is_rpc_status_body(body)
+        .then(|| protocol(ProtocolError::from_rpc_status(status, body), url))
 }
 
 /// Opens a streaming call: the response when it is an event stream, the agent's error otherwise.
@@ -177,10 +183,9 @@ pub(crate) async fn open(endpoint: &Endpoint, call: &Prepared) -> Result<crate::
         return Ok(response);
     }
     let body = endpoint.read_json(response, url).await?;
-    if ProtocolError::is_rpc_status_body(&body) {
-        return Err(protocol(ProtocolError::from_rpc_status(status, &body), url));
-    }
-    Err(unexpected("http+json response", "expected an event stream, got a plain JSON body").with_url(url))
+    Err(agent_error(&body, status, url).unwrap_or_else(|| {
+        unexpected("http+json response", "expected an event stream, got a plain JSON body").with_url(url)
+    }))
 }
 
 /// The `StreamResponse` JSON of one SSE event, or the error the agent sent in its place.
@@ -203,12 +208,9 @@ async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, statu
     if status == 401 || status == 403 {
         return endpoint.rejected(status, url);
     }
-    match endpoint.read_json(response, url).await {
-        Ok(body) if ProtocolError::is_rpc_status_body(&body) => {
-            protocol(ProtocolError::from_rpc_status(status, &body), url)
-        }
-        _ => Error::from_status(status, Some(url)).with_retry_after(wait),
-    }
+    let body = endpoint.read_json(response, url).await.ok();
+    body.and_then(|body| agent_error(&body, status, url))
+        .unwrap_or_else(|| Error::from_status(status, Some(url)).with_retry_after(wait))
 }
 
 #[cfg(test)]
