@@ -194,12 +194,14 @@ impl Endpoint {
         body: Option<(&'static str, bytes::Bytes)>,
     ) -> Request {
         use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
-        let mut request = Request::new(body.as_ref().map(|(_, bytes)| bytes.clone()).unwrap_or_default());
+        let (content_type, bytes) =
+            body.map_or((None, bytes::Bytes::new()), |(kind, bytes)| (Some(kind), bytes));
+        let mut request = Request::new(bytes);
         *request.method_mut() = method;
         *request.uri_mut() = uri;
         let headers = request.headers_mut();
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
-        if let Some((content_type, _)) = body {
+        if let Some(content_type) = content_type {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         }
         if self.wire.is_v1() {
