@@ -12,7 +12,7 @@ use crate::budget::DocumentBudget;
 use crate::config::{ClientBuilder, ClientConfig};
 use crate::discovery::{AgentBaseUrl, DiscoveredCard, Discovery};
 use crate::negotiate::{Negotiation, TaskOutcome};
-use crate::task::{DynTask, Task};
+use crate::task::{DynTask, Task, TaskEntry};
 use crate::webhook::PushReceiver;
 use crate::{DiscoveryCache, Error, Metrics};
 
@@ -172,13 +172,28 @@ impl Client {
     /// A new task handle on the agent at `agent` (its base URL, through the discovery cache),
     /// narrowed to the claims `C` depends on: the typed front door (see [`crate::task`]).
     ///
+    /// An agent that is capability-suspect (it contradicted its card, and the mark is inside its
+    /// TTL) is handed out as [`TaskEntry::Suspect`]: the single-shot handle and the mark, so the
+    /// task goes out at once with no negotiation round trip (unless marks are
+    /// [off](crate::SuspectMarks::Off)).
+    ///
     /// # Errors
     /// As [`Client::connect`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) when the card does
-    /// not claim what `C` holds (use [`Client::dyn_task`] and `Task::try_from` to get the handle
-    /// back instead).
-    pub async fn task<C: ClaimSet>(&self, agent: &str) -> Result<Task<C>, Error> {
-        let handle = self.dyn_task(agent).await?;
-        Task::try_from(handle).map_err(|error| Error::misuse(error.to_string()))
+    /// not claim what `C` holds, saying which claim is missing and where it would come from (use
+    /// [`Client::dyn_task`] and `Task::try_from` to get the handle back instead). A 1.0 card has
+    /// no state-transition history claim: it comes from 0.3 cards and the legacy field only.
+    pub async fn task<C: ClaimSet>(&self, agent: &str) -> Result<TaskEntry<C>, Error> {
+        let conn = self.connect(agent).await?;
+        let handle = conn.dyn_task(Deployment::Direct);
+        if self.config().suspect_marks() == crate::SuspectMarks::On
+            && let Some(mark) = self.discovery_cache().is_suspect(conn.agent())
+        {
+            return Ok(TaskEntry::Suspect(handle.into_suspect_single_shot(), mark));
+        }
+        match Task::try_from(handle) {
+            Ok(task) => Ok(TaskEntry::Claimed(task)),
+            Err(error) => Err(Error::misuse(narrowing_advice(&error)).with_url(conn.agent().as_str())),
+        }
     }
 
     /// A new dynamic task handle on the agent at `agent`, holding every claim its card makes.
@@ -220,4 +235,22 @@ impl Client {
     ) -> Result<TaskOutcome, Error> {
         crate::task_span::run_in_span(self, agent, message, negotiation).await
     }
+}
+
+/// Why `Client::task` could not give the typed handle, and what would.
+fn narrowing_advice(error: &a2a_typestate::NarrowingError<DynTask>) -> String {
+    use a2a_typestate::{Capability, ClaimStatus, Mismatch};
+    let why = match error.mismatch() {
+        Mismatch::Claim { capability: Capability::StateTransitionHistory, held: ClaimStatus::Unclaimed, .. } => {
+            "; the history claim comes only from a 0.3 card's `capabilities.stateTransitionHistory` (or a 1.0 card \
+             carrying it as a legacy field): 1.0 removed it, so an honest 1.0 agent never makes it (ask for \
+             `Claims<Streaming>` or `Claims<Streaming, NoHistory, Push>` instead)"
+        }
+        Mismatch::Claim { held: ClaimStatus::Unclaimed, .. } => {
+            "; the card does not declare it: ask for a handle without that claim, or use `dyn_task` and read \
+             what the card claims"
+        }
+        _ => "",
+    };
+    format!("{error}{why}")
 }

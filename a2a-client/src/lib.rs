@@ -52,11 +52,20 @@ pub mod transport;
 pub mod url_policy;
 pub mod webhook;
 
+// What the client's signatures use, so one crate is enough for an orchestrator: the claim markers
+// and their traits (compiler diagnostics name them by these paths), the verdict model, and the
+// wire types every call takes or returns (the whole model is `types`).
 pub use a2a_typestate::{
-    AgentCardLifecycleViolation, Capability, Claims, History, HistoryVerified, LifecycleFault,
-    NarrowingError, NoHistory, NoPush, NoStreaming, Push, PushVerified, Refusal, Settlement, SingleShot,
-    Streaming, StreamingVerified,
+    Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimSet, ClaimStatus, Claims,
+    Contradiction, Deployment, Evidence, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
+    HasVerifiedHistory, HasVerifiedPush, HasVerifiedStreaming, History, HistorySettled, HistorySlot,
+    HistoryVerified, LifecycleFault, NarrowingError, NoHistory, NoPush, NoStreaming, Pending,
+    PendingReason, Push, PushSettled, PushSlot, PushVerified, Refusal, SettleResult, Settlement,
+    SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot,
+    StreamingVerified, Tracked, Verdict,
 };
+pub use a2a_typestate_types as types;
+pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState};
 #[cfg(feature = "test-util")]
 pub use cache::ManualClock;
 pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
@@ -69,7 +78,7 @@ pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
 pub use shared::{BackendStatus, CacheBackend};
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
-pub use task::{DynTask, Task, TaskCall};
+pub use task::{Answer, DynTask, Task, TaskCall, TaskEntry};
 pub use transport::deviation::WireDeviation;
 pub use transport::{EventStream, StreamEnd, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};

@@ -33,6 +33,7 @@ struct Counters {
     negotiation_round_trips: AtomicU64,
     refusals: [AtomicU64; Capability::ALL.len()],
     fallbacks: AtomicU64,
+    suspect_single_shots: AtomicU64,
     legacy_card_fetches: AtomicU64,
     retries: AtomicU64,
     replica: OnceLock<String>,
@@ -61,8 +62,13 @@ pub struct MetricsSnapshot {
     pub negotiation_round_trips: u64,
     /// Claims refused because the agent contradicted its card, by capability (every capability listed).
     pub refusals: BTreeMap<Capability, u64>,
-    /// Single-shot `SendMessage` fallbacks after a refused claim (the design note's step (c)).
+    /// Single-shot `SendMessage` fallbacks after a refused claim (step (c) of the refusal rules),
+    /// whether `run_task` or a typed handle sent them.
     pub fallbacks: u64,
+    /// Tasks sent single-shot at once because the agent was capability-suspect (what a mark saves:
+    /// no negotiation round trip), whether `run_task` or [`Client::task`](crate::Client::task)
+    /// found the mark.
+    pub suspect_single_shots: u64,
     /// Discoveries that found no `/.well-known/agent-card.json` and tried the 0.2/0.3
     /// `/.well-known/agent.json`. Kept apart from [`fallbacks`](Self::fallbacks), which counts refusals.
     pub legacy_card_fetches: u64,
@@ -115,6 +121,11 @@ impl Metrics {
     /// Counts one single-shot fallback after a refusal.
     pub fn record_fallback(&self) {
         self.inner.fallbacks.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one task sent single-shot at once to a capability-suspect agent.
+    pub fn record_suspect_single_shot(&self) {
+        self.inner.suspect_single_shots.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts one discovery that went on to the legacy `/.well-known/agent.json` path.
@@ -187,6 +198,7 @@ impl Metrics {
             negotiation_round_trips: self.inner.negotiation_round_trips.load(Ordering::Relaxed),
             refusals,
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
+            suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
             legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
             replica: self.inner.replica.get().cloned(),

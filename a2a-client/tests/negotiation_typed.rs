@@ -10,14 +10,14 @@ use a2a_testkit::{Capabilities, Lie, Script};
 use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{
-    Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push, Settlement,
+    Answer, Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push, Settlement,
     SingleShot, Streaming, StreamingVerified, Task,
 };
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, ms, spawn, text};
 
 async fn typed<C: a2a_typestate::ClaimSet>(agent: &a2a_testkit::RunningAgent) -> Task<C> {
-    client().task::<C>(&agent.base_url()).await.unwrap()
+    client().task::<C>(&agent.base_url()).await.unwrap().claimed().unwrap()
 }
 
 #[tokio::test]
@@ -38,7 +38,7 @@ async fn honest_streamer_is_verified_from_what_the_stream_delivered() {
 async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot_handle_still_sends() {
     let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
-    let mut task = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap();
+    let mut task = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap().claimed().unwrap();
 
     task.send_streaming_message(text("hello")).await.unwrap();
     assert_eq!(count(&agent, "GetTask"), 1, "an unverified claim is confirmed with GetTask");
@@ -52,7 +52,8 @@ async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot
         .suspect_marks(&a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap());
     assert_eq!(marks.len(), 1, "a typed refusal marks the agent suspect as run_task does");
     let single_shot: Task<SingleShot> = refusal.into_task();
-    let answer = single_shot.send_message(text("again"), &Negotiation::default()).await.unwrap();
+    let mut single_shot = single_shot;
+    let answer = single_shot.send_message(text("again")).await.unwrap().into_answered().expect("a single-shot handle has no claim to contradict");
     let SendMessageResponse::Task(result) = answer else { panic!("expected a task") };
     assert_eq!(result.state(), TaskState::Completed, "the single-shot send returns the result");
     assert_eq!(count(&agent, "SendMessage"), 1, "one blocking send, nothing streamed");
@@ -63,14 +64,18 @@ async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot
     agent.shutdown().await;
 }
 
+// The rule changed with issue 22: an agent's "not supported" to a card claiming streaming is a
+// contradiction the call records and returns, never an `Err` (before, the call returned the
+// agent's -32004 as `ErrorKind::Protocol` and a user's `?` never reached the settle).
 #[tokio::test]
-async fn streaming_answered_unsupported_is_refused() {
+async fn streaming_answered_unsupported_is_a_contradiction_not_an_error_and_is_refused() {
     let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let mut task = typed::<Claims<Streaming>>(&agent).await;
 
-    let error = task.send_streaming_message(text("hello")).await.unwrap_err();
+    let answer = task.send_streaming_message(text("hello")).await.expect("a contradiction is no error");
 
-    assert_eq!(error.kind(), ErrorKind::Protocol, "the call returns what the agent answered");
+    let Some(seen) = answer.contradiction() else { panic!("the -32004 was not recorded as a contradiction") };
+    assert_eq!(seen.capability(), Capability::Streaming);
     let Err(refusal) = task.settle_streaming() else { panic!("-32004 was not refused") };
     assert!(matches!(refusal.violation().contradiction(), Contradiction::AgentSaysUnsupported { .. }));
     agent.shutdown().await;
@@ -93,7 +98,7 @@ async fn narrowing_to_a_claim_the_card_does_not_make_hands_the_handle_back() {
     let mut polling = Task::<Claims<NoStreaming, NoHistory, NoPush>>::try_from(error.into_handle())
         .expect("a handle that claims nothing always fits");
     let answer = polling.send_message(text("hello")).await.unwrap();
-    assert!(matches!(answer, SendMessageResponse::Task(_)));
+    assert!(matches!(answer, Answer::Answered(SendMessageResponse::Task(_))));
     assert_eq!(polling.state(), Some(TaskState::Completed), "the send's answer was observed");
     agent.shutdown().await;
 }
@@ -144,6 +149,7 @@ async fn history_relied_on_is_verified_when_the_agent_keeps_it() {
 
     let fetched = task.get_task_history(10).await.unwrap();
 
+    let fetched = fetched.into_answered().expect("an honest history contradicts nothing");
     assert!(!fetched.history.is_empty());
     let Ok(Settlement::Verified(task)) = task.settle_history() else { panic!("not verified") };
     let _ = task.handle().rely_on_history();
@@ -169,7 +175,7 @@ async fn push_callback_during_the_turn_verifies_the_push_claim() {
     let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
     task.watch_push(receiver).unwrap();
 
     task.send_message(text("hello")).await.unwrap();
@@ -186,7 +192,7 @@ async fn push_registered_with_the_create_call_verifies_the_push_claim() {
     let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
     task.send_message(text("please clarify")).await.unwrap();
     assert_eq!(task.state(), Some(TaskState::InputRequired));
 
@@ -204,7 +210,7 @@ async fn silent_push_is_refused_once_the_arrival_bound_after_the_terminal_transi
     let agent = spawn(Capabilities::none(), Script::honest().with(Lie::SilentPush).step_delay(ms(150))).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap();
+    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
     task.watch_push(receiver).unwrap();
     task.send_message(text("hello")).await.unwrap();
 

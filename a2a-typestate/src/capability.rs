@@ -8,7 +8,7 @@
 //! assert_eq!(Capability::StateTransitionHistory.card_field(), "stateTransitionHistory");
 //! ```
 //!
-//! The type-level markers live in [`crate::claims`]; this module names the same capabilities for
+//! The type-level markers live in [`Claims`](crate::Claims); this module names the same capabilities for
 //! code that decides at run time (verdicts, violations, the dynamic handle).
 
 use std::fmt;

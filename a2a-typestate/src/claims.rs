@@ -1,35 +1,4 @@
-//! Claims as types: the markers that make up the type parameter of [`Task`](crate::Task).
-//!
-//! ```
-//! use a2a_typestate::{Claims, NoHistory, Push, SingleShot, StreamingVerified, Task};
-//!
-//! // Streaming verified, no history claim, push claimed but not yet verified:
-//! type Watched = Task<Claims<StreamingVerified, NoHistory, Push>>;
-//! // What is left after a refusal:
-//! type Fallback = Task<SingleShot>;
-//! // The markers cost nothing: the typed handle is as large as the dynamic one.
-//! assert_eq!(size_of::<Watched>(), size_of::<Fallback>());
-//! assert_eq!(size_of::<Watched>(), size_of::<a2a_typestate::DynTask>());
-//! ```
-//!
-//! A task handle is `Task<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
-//! or [`Claims<S, H, P>`](Claims), one slot per capability:
-//!
-//! | slot | no claim | declared, unverified | verified |
-//! | --- | --- | --- | --- |
-//! | `S`: streaming | [`NoStreaming`] | [`Streaming`] | [`StreamingVerified`] |
-//! | `H`: state-transition history | [`NoHistory`] | [`History`] | [`HistoryVerified`] |
-//! | `P`: push notifications | [`NoPush`] | [`Push`] | [`PushVerified`] |
-//!
-//! One parameter holding the claim set (rather than `Task<S, H, P>`) keeps `Task<SingleShot>` a
-//! single, distinct state and lets a fourth axis be added to `Claims` with a default, without
-//! touching code that names today's handles.
-//!
-//! Every marker is an uninhabited enum: it exists only in types, costs nothing at run time, and
-//! nobody can construct one. Every trait here is **sealed**: it cannot be implemented outside this
-//! crate, so no code can declare a claim of its own. Claims are lifted from a card in exactly one
-//! place, [`CardClaims::lift`](crate::CardClaims::lift); a `*Verified` marker is reached only through
-//! a `settle_*` method of [`Task`](crate::Task), after the verifier said so.
+//! The claim markers and the sealed traits that gate a task handle's calls; documented on [`Claims`].
 
 use std::convert::Infallible;
 use std::fmt;
@@ -104,6 +73,39 @@ marker!(
 /// Uninhabited (it holds an [`Infallible`]), so it exists only as a type. The defaults make the
 /// common cases short: `Claims<Streaming>` claims streaming only, `Claims` claims nothing
 /// but still tracks the lifecycle (polling).
+///
+/// # The markers
+///
+/// ```
+/// use a2a_typestate::{Claims, NoHistory, Push, SingleShot, StreamingVerified, Task};
+///
+/// // Streaming verified, no history claim, push claimed but not yet verified:
+/// type Watched = Task<Claims<StreamingVerified, NoHistory, Push>>;
+/// // What is left after a refusal:
+/// type Fallback = Task<SingleShot>;
+/// // The markers cost nothing: the typed handle is as large as the dynamic one.
+/// assert_eq!(size_of::<Watched>(), size_of::<Fallback>());
+/// assert_eq!(size_of::<Watched>(), size_of::<a2a_typestate::DynTask>());
+/// ```
+///
+/// A task handle is `Task<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
+/// or [`Claims<S, H, P>`](Claims), one slot per capability:
+///
+/// | slot | no claim | declared, unverified | verified |
+/// | --- | --- | --- | --- |
+/// | `S`: streaming | [`NoStreaming`] | [`Streaming`] | [`StreamingVerified`] |
+/// | `H`: state-transition history | [`NoHistory`] | [`History`] | [`HistoryVerified`] |
+/// | `P`: push notifications | [`NoPush`] | [`Push`] | [`PushVerified`] |
+///
+/// One parameter holding the claim set (rather than `Task<S, H, P>`) keeps `Task<SingleShot>` a
+/// single, distinct state and lets a fourth axis be added to `Claims` with a default, without
+/// touching code that names today's handles.
+///
+/// Every marker is an uninhabited enum: it exists only in types, costs nothing at run time, and
+/// nobody can construct one. Every trait here is **sealed**: it cannot be implemented outside this
+/// crate, so no code can declare a claim of its own. Claims are lifted from a card in exactly one
+/// place, [`CardClaims::lift`](crate::CardClaims::lift); a `*Verified` marker is reached only through
+/// a `settle_*` method of [`Task`](crate::Task), after the verifier said so.
 pub struct Claims<S = NoStreaming, H = NoHistory, P = NoPush> {
     _slots: PhantomData<SlotTypes<S, H, P>>,
     _uninhabited: Infallible,
@@ -276,8 +278,8 @@ impl HasPushClaim for PushVerified {}
 #[diagnostic::on_unimplemented(
     message = "this task handle's streaming claim is not verified",
     label = "relies on a verified streaming claim; this handle's streaming slot is `{Self}`",
-    note = "exercise the claim first (`stream_permit`), feed what the stream delivered to `observe`, then \
-            `settle_streaming` turns `Streaming` into `StreamingVerified`"
+    note = "exercise the claim first (`send_streaming_message` on the client's `Task<Claims<Streaming, ..>>`), \
+            then `settle_streaming` turns `Streaming` into `StreamingVerified`"
 )]
 pub trait HasVerifiedStreaming: HasStreamingClaim {}
 impl HasVerifiedStreaming for StreamingVerified {}
@@ -286,7 +288,7 @@ impl HasVerifiedStreaming for StreamingVerified {}
 #[diagnostic::on_unimplemented(
     message = "this task handle's state-transition history claim is not verified",
     label = "relies on a verified history claim; this handle's history slot is `{Self}`",
-    note = "exercise the claim first (`history_permit`), feed the `GetTask` history to `observe`, then \
+    note = "exercise the claim first (`get_task_history` on the client's `Task<Claims<_, History, _>>`), then \
             `settle_history` turns `History` into `HistoryVerified`"
 )]
 pub trait HasVerifiedHistory: HasHistoryClaim {}
@@ -296,11 +298,71 @@ impl HasVerifiedHistory for HistoryVerified {}
 #[diagnostic::on_unimplemented(
     message = "this task handle's push-notification claim is not verified",
     label = "relies on a verified push claim; this handle's push slot is `{Self}`",
-    note = "exercise the claim first (`push_permit`), feed the callbacks to `observe`, then `settle_push` \
-            turns `Push` into `PushVerified`"
+    note = "exercise the claim first (`watch_push` before the first send, then `await_push_callback` on the \
+            client's `Task<Claims<_, _, Push>>`), then `settle_push` turns `Push` into `PushVerified`"
 )]
 pub trait HasVerifiedPush: HasPushClaim {}
 impl HasVerifiedPush for PushVerified {}
+
+// What each `settle_*` takes: a claim set whose slot holds the claim, still unverified. The
+// associated type is the same set with that slot upgraded, so one generic method serves every
+// combination of the other slots, and a handle without the claim gets these words, not E0599.
+
+/// A claim set holding an unverified streaming claim: what `settle_streaming` takes. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle holds no unverified streaming claim to settle",
+    label = "`settle_streaming` needs the streaming slot to be `Streaming`; this handle is `Task<{Self}>`",
+    note = "`settle_streaming` turns `Task<Claims<Streaming, ..>>` into `Task<Claims<StreamingVerified, ..>>`: get \
+            the handle with `client.task::<Claims<Streaming>>(url)` and exercise the claim with \
+            `send_streaming_message` first",
+    note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
+            no claim to settle"
+)]
+pub trait SettlesStreaming: ClaimSet {
+    /// The same claim set with the streaming slot verified.
+    type Verified: ClaimSet;
+}
+impl<H: HistorySlot, P: PushSlot> SettlesStreaming for Claims<Streaming, H, P> {
+    type Verified = Claims<StreamingVerified, H, P>;
+}
+
+/// A claim set holding an unverified state-transition history claim: what `settle_history` takes.
+/// Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle holds no unverified state-transition history claim to settle",
+    label = "`settle_history` needs the history slot to be `History`; this handle is `Task<{Self}>`",
+    note = "`settle_history` turns `Task<Claims<_, History, _>>` into `Task<Claims<_, HistoryVerified, _>>`: the \
+            claim comes from a 0.3 card's `stateTransitionHistory` (1.0 cards carry it only as a legacy field); \
+            get the handle with `client.task::<Claims<NoStreaming, History>>(url)` and exercise it with \
+            `get_task_history` first",
+    note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
+            no claim to settle"
+)]
+pub trait SettlesHistory: ClaimSet {
+    /// The same claim set with the history slot verified.
+    type Verified: ClaimSet;
+}
+impl<S: StreamingSlot, P: PushSlot> SettlesHistory for Claims<S, History, P> {
+    type Verified = Claims<S, HistoryVerified, P>;
+}
+
+/// A claim set holding an unverified push-notification claim: what `settle_push` takes. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this task handle holds no unverified push-notification claim to settle",
+    label = "`settle_push` needs the push slot to be `Push`; this handle is `Task<{Self}>`",
+    note = "`settle_push` turns `Task<Claims<_, _, Push>>` into `Task<Claims<_, _, PushVerified>>`: get the \
+            handle with `client.task::<Claims<NoStreaming, NoHistory, Push>>(url)` and exercise the claim with \
+            `watch_push` and `await_push_callback` first",
+    note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
+            no claim to settle"
+)]
+pub trait SettlesPush: ClaimSet {
+    /// The same claim set with the push slot verified.
+    type Verified: ClaimSet;
+}
+impl<S: StreamingSlot, H: HistorySlot> SettlesPush for Claims<S, H, Push> {
+    type Verified = Claims<S, H, PushVerified>;
+}
 
 #[cfg(test)]
 mod tests {

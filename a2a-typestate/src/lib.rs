@@ -4,7 +4,7 @@
 //! An Agent Card is a *claim*, not a contract. This crate
 //! - lifts `streaming`, `stateTransitionHistory` and `pushNotifications` from a card, once
 //!   ([`CardClaims::lift`]), into a [`DynTask`] and, by narrowing, a typed [`Task<C>`](Task) whose
-//!   gated operations exist only when the claim does ([`claims`]);
+//!   gated operations exist only when the claim does ([`Claims`]);
 //! - follows the task's [`Lifecycle`] over `TaskState`;
 //! - judges each claim from what the client observed ([`Verifier`], [`verify`] has the rules),
 //!   answering verified, pending or refused, with [`Advice`] on what to do;
@@ -59,7 +59,7 @@
 pub mod bounds;
 pub mod capability;
 pub mod card;
-pub mod claims;
+mod claims;
 mod dyn_task;
 mod handle;
 pub mod lifecycle;
@@ -80,7 +80,8 @@ pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTEN
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,
-    PushSlot, PushVerified, SingleShot, Streaming, StreamingSlot, StreamingVerified, Tracked,
+    PushSlot, PushVerified, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSlot,
+    StreamingVerified, Tracked,
 };
 pub use dyn_task::{DynTask, MissingClaim};
 pub use handle::TaskHandle;
@@ -92,7 +93,7 @@ pub use permit::{
 };
 pub use refusal::Refusal;
 pub use state::ObserveError;
-pub use task::{SettleResult, Settlement, Task};
+pub use task::{HistorySettled, PushSettled, SettleResult, Settlement, StreamingSettled, Task};
 pub use verdict::{Advice, LifecycleFault, Pending, PendingReason, Verdict};
 pub use verify::Verifier;
 pub use violation::{AgentCardLifecycleViolation, Contradiction, Evidence};

@@ -8,9 +8,8 @@ use a2a_typestate_types::{ContextId, TaskId, TaskState};
 use crate::capability::Capability;
 use crate::card::CardClaims;
 use crate::claims::{
-    ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
-    HasVerifiedStreaming, History, HistorySlot, HistoryVerified, Push, PushSlot, PushVerified, SingleShot,
-    Streaming, StreamingSlot, StreamingVerified, Tracked,
+    ClaimSet, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
+    HasVerifiedStreaming, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Tracked,
 };
 use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
@@ -27,7 +26,7 @@ use crate::verify::Verifier;
 /// verified. No I/O: the client makes the calls (with the permits this hands out) and feeds back
 /// what it observed.
 ///
-/// `C` is [`SingleShot`] or [`Claims<S, H, P>`](Claims); see [`crate::claims`] for the markers.
+/// `C` is [`SingleShot`] or [`Claims<S, H, P>`](Claims); see [`Claims`] for the markers.
 /// A `Task` is obtained by narrowing a [`DynTask`] (`Task::try_from(dyn_task)`), which comes from
 /// [`CardClaims::lift`]; verified states come only out of the `settle_*` methods. It is not
 /// `Clone`: each transition takes `self`, so a handle consumed by a refusal cannot be used again.
@@ -245,12 +244,8 @@ impl<C: ClaimSet> Task<C> {
     }
 }
 
-impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
-    fn settle_into<V: ClaimSet>(
-        mut self,
-        capability: Capability,
-        now: Elapsed,
-    ) -> SettleResult<Task<V>, Self> {
+impl<C: ClaimSet> Task<C> {
+    fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<Task<V>, Self> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),
@@ -264,36 +259,50 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
 /// it in its own handle).
 pub type SettleResult<V, U, R = Task<SingleShot>> = Result<Settlement<V, U>, Refusal<R>>;
 
-impl<H: HistorySlot, P: PushSlot> Task<Claims<Streaming, H, P>> {
+/// The type `settle_streaming` upgrades `C` to.
+pub type StreamingSettled<C> = <C as SettlesStreaming>::Verified;
+/// The type `settle_history` upgrades `C` to.
+pub type HistorySettled<C> = <C as SettlesHistory>::Verified;
+/// The type `settle_push` upgrades `C` to.
+pub type PushSettled<C> = <C as SettlesPush>::Verified;
+
+// The settles, written once over every claim set and bounded on a trait that names the slot: on a
+// handle without the unverified claim the error says so in these words instead of E0599.
+impl<C: ClaimSet> Task<C> {
     /// Asks the verifier about the streaming claim at `now` and moves the handle accordingly.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] (with the handle downgraded to `Task<SingleShot>`) when all three refusal
     /// conditions held.
-    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<Claims<StreamingVerified, H, P>>, Self> {
+    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<StreamingSettled<C>>, Self>
+    where
+        C: SettlesStreaming,
+    {
         self.settle_into(Capability::Streaming, now)
     }
-}
 
-impl<S: StreamingSlot, P: PushSlot> Task<Claims<S, History, P>> {
     /// Asks the verifier about the state-transition history claim at `now` and moves the handle.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry).
-    pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<Claims<S, HistoryVerified, P>>, Self> {
+    pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<HistorySettled<C>>, Self>
+    where
+        C: SettlesHistory,
+    {
         self.settle_into(Capability::StateTransitionHistory, now)
     }
-}
 
-impl<S: StreamingSlot, H: HistorySlot> Task<Claims<S, H, Push>> {
     /// Asks the verifier about the push claim at `now` and moves the handle.
     ///
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held.
-    pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<Claims<S, H, PushVerified>>, Self> {
+    pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<PushSettled<C>>, Self>
+    where
+        C: SettlesPush,
+    {
         self.settle_into(Capability::PushNotifications, now)
     }
 }

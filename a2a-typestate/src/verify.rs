@@ -135,12 +135,24 @@ impl Verifier {
         self.checked().iter().filter_map(|c| Some((c, self.verdict(c, now)?))).collect()
     }
 
-    /// The first refusal among the checked claims at `now`, if any.
+    /// The refusal that decides at `now`: the one whose evidence came first, if any.
     pub fn refusal(&self, now: Elapsed) -> Option<AgentCardLifecycleViolation> {
-        self.verdicts(now).into_iter().find_map(|(_, v)| match v {
-            Verdict::Refused(violation) => Some(violation),
-            _ => None,
-        })
+        self.refusals(now).into_iter().next()
+    }
+
+    /// Every refusal among the checked claims at `now`, the first by evidence first: the one place
+    /// that orders them, so every handle and driver names the same one as deciding.
+    pub fn refusals(&self, now: Elapsed) -> Vec<AgentCardLifecycleViolation> {
+        let mut refusals: Vec<_> = self
+            .verdicts(now)
+            .into_iter()
+            .filter_map(|(_, v)| match v {
+                Verdict::Refused(violation) => Some(violation),
+                _ => None,
+            })
+            .collect();
+        refusals.sort_by_key(|violation| violation.evidence().seq);
+        refusals
     }
 
     /// The poll interval to use: the card's declared cadence (clamped), else the client's bound.

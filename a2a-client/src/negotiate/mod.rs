@@ -71,7 +71,7 @@ mod plan;
 
 use std::sync::Arc;
 
-use a2a_typestate::{Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimStatus, Verdict};
+use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus};
 use a2a_typestate_types::Message;
 
 pub use outcome::{TaskOutcome, TaskPath};
@@ -79,7 +79,7 @@ pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRe
 
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
-use plan::new_message_id;
+pub(crate) use plan::new_message_id;
 
 /// [`Client::run_task`]: the dynamic driver, over a [`DynTask`]'s calls.
 pub(crate) async fn run_task(
@@ -92,11 +92,10 @@ pub(crate) async fn run_task(
     let base = conn.agent().clone();
     let marks_on = client.config().suspect_marks() == SuspectMarks::On;
     let mut task = conn.dyn_task(negotiation.deployment_kind());
+    task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
+    task.set_follow_up(negotiation.follow_up_policy().clone(), negotiation.follow_up_budget());
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-        let result = task
-            .into_single_shot()
-            .send_message(message, negotiation)
-            .await
+        let result = answered(task.into_suspect_single_shot().send_message(message).await)
             .map_err(|error| error.with_negotiation_round_trips(0))?;
         return Ok(TaskOutcome {
             agent: base,
@@ -118,7 +117,7 @@ pub(crate) async fn run_task(
     let round_trips = task.round_trips();
     run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
 
-    let refusals = refusals(&task);
+    let refusals = task.handle().verifier().refusals(task.elapsed());
     let verified = task.verified();
     let push_registration = task.push_registration_attempts().to_vec();
     let verdicts = task.handle().verifier().verdicts(task.elapsed());
@@ -162,13 +161,11 @@ pub(crate) async fn run_task(
         return Err(Error::from(first).with_negotiation_round_trips(round_trips));
     }
     tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
-    client.metrics().record_fallback();
     let mut fallback = message;
     fallback.message_id = new_message_id().into();
     fallback.task_id = None;
-    let result = single_shot
-        .send_message(fallback, negotiation)
-        .await
+    let mut single_shot = single_shot;
+    let result = answered(single_shot.send_message(fallback).await)
         .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
     Ok(TaskOutcome {
         agent: base,
@@ -195,7 +192,6 @@ pub(crate) async fn run_task(
 async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) -> Result<(), Error> {
     let holds = |task: &DynTask, capability| task.handle().status(capability) != ClaimStatus::Unclaimed;
     let depends = negotiation.depends();
-    task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
     task.set_history_length(negotiation.history_len());
     if depends.contains(Capability::PushNotifications) {
         let receiver = match negotiation.receiver() {
@@ -226,11 +222,10 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
         } else {
             task.send_message(message).await
         };
-        // An answer that refused a claim ends the path; the settle reads the refusal.
-        if task.is_refused() {
+        // An answer that contradicted a claim ends the path; the settle reads the refusal.
+        if turn?.is_contradicted() {
             return Ok(());
         }
-        turn?;
         if let Some(request) = task.input_request()
             && answers < negotiation.follow_up_budget()
         {
@@ -240,29 +235,18 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
     }
     let ended = task.state().is_some_and(|state| state.is_terminal());
     if ended && holds(task, Capability::StateTransitionHistory) && !task.history_fetched() {
-        let fetched = task.get_task_history(negotiation.history_len()).await;
-        if task.is_refused() {
+        if task.get_task_history(negotiation.history_len()).await?.is_contradicted() {
             return Ok(());
         }
-        fetched?;
     }
     task.await_push_callback().await;
     Ok(())
 }
 
-/// Every refusal the handle's verifier holds, the first by evidence first.
-fn refusals(task: &DynTask) -> Vec<AgentCardLifecycleViolation> {
-    let now = task.elapsed();
-    let mut refusals: Vec<AgentCardLifecycleViolation> = task
-        .handle()
-        .verifier()
-        .verdicts(now)
-        .into_iter()
-        .filter_map(|(_, verdict)| match verdict {
-            Verdict::Refused(violation) => Some(violation),
-            _ => None,
-        })
-        .collect();
-    refusals.sort_by_key(|violation| violation.evidence().seq);
-    refusals
+/// The single-shot send's answer: a single-shot handle holds no claim, so nothing is contradicted.
+fn answered(answer: Result<crate::Answer<a2a_typestate_types::SendMessageResponse>, Error>) -> Result<a2a_typestate_types::SendMessageResponse, Error> {
+    match answer? {
+        crate::Answer::Answered(response) => Ok(response),
+        crate::Answer::Contradicted(violation) => Err(Error::from(violation)),
+    }
 }

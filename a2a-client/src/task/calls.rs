@@ -4,20 +4,33 @@
 use std::sync::Arc;
 
 use a2a_typestate::{
-    Call, Capability, Channel, ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
-    HistorySlot, Observed, PushSlot, SingleShot, StreamingSlot, TaskHandle,
+    Call, Capability, Channel, ClaimSet, HasHistoryClaim, HasPushClaim, HasStreamingClaim, Observed,
+    TaskHandle, Tracked,
 };
 use a2a_typestate_types::{
-    CancelTaskRequest, Message, SendMessageRequest, SendMessageResponse, Task as WireTask,
+    CancelTaskRequest, Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    Task as WireTask,
 };
 
-use super::session::{PushWatch, Session};
+use super::answer::Answer;
+use super::session::{PushWatch, Session, SingleShotReason};
+use super::snapshot::Snapshot;
 use super::{DynTask, Task, TaskCall};
-use crate::negotiate::{InputRequest, Negotiation};
+use crate::Error;
+use crate::negotiate::{FollowUp, InputRequest};
 use crate::webhook::{PushReceiver, PushRegistration};
-use crate::{AgentConnection, Error};
 
 impl Session {
+    /// How a call that may exercise a claim returns: the contradiction when the verifier now
+    /// refuses a claim the handle holds, whatever the call itself came back with (an agent's "not
+    /// supported" is what contradicted the claim, not an error of the call); else its result.
+    fn answer<H: TaskHandle, T>(&self, handle: &H, result: Result<T, Error>) -> Result<Answer<T>, Error> {
+        match handle.verifier().refusal(self.now()) {
+            Some(violation) => Ok(Answer::Contradicted(violation)),
+            None => result.map(Answer::Answered),
+        }
+    }
+
     fn result(&self) -> Result<SendMessageResponse, Error> {
         self.snapshot.response().ok_or_else(|| {
             Error::protocol_answer("the agent answered neither a task nor a message")
@@ -114,21 +127,23 @@ impl Session {
 impl<C: ClaimSet> Task<C> {
     /// Sends `message` with `SendStreamingMessage` and follows the task until the turn ends; the
     /// first message starts the task, later ones continue it (`taskId`/`contextId` set). Returns
-    /// the task (or direct message) as last seen. Needs a streaming claim.
+    /// the task (or direct message) as last seen, or the contradiction of a claim (an agent that
+    /// answers "not supported" to a card claiming streaming, a stream that ends without the
+    /// artifact `GetTask` has): no error, `settle_streaming` then returns the refusal. Needs a
+    /// streaming claim.
     ///
     /// # Errors
     /// A [`LifecycleFault`](crate::LifecycleFault) when the task shows no progress past the
     /// unobservable bound or runs past its deadline; a transport fault that outlived the retry
-    /// budget; an error the agent sent. An answer that contradicts a claim is no error: the turn
-    /// ends and `settle_*` returns the refusal.
-    pub fn send_streaming_message(&mut self, message: Message) -> TaskCall<'_, SendMessageResponse>
+    /// budget; an error the agent sent that contradicts no claim.
+    pub fn send_streaming_message(&mut self, message: Message) -> TaskCall<'_, Answer<SendMessageResponse>>
     where
         C::Streaming: HasStreamingClaim,
     {
         let _permit = self.handle.stream_permit();
         Box::pin(async move {
-            self.session.stream_turn(&mut self.handle, message).await?;
-            self.session.result()
+            let turn = self.session.stream_turn(&mut self.handle, message).await;
+            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
         })
     }
 
@@ -138,30 +153,34 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id, or once
     /// the task ended; otherwise as [`send_streaming_message`](Self::send_streaming_message).
-    pub fn subscribe_to_task(&mut self) -> TaskCall<'_, SendMessageResponse>
+    pub fn subscribe_to_task(&mut self) -> TaskCall<'_, Answer<SendMessageResponse>>
     where
         C::Streaming: HasStreamingClaim,
     {
         let _permit = self.handle.stream_permit();
         Box::pin(async move {
-            self.session.subscribe_turn(&mut self.handle).await?;
-            self.session.result()
+            let turn = self.session.subscribe_turn(&mut self.handle).await;
+            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
         })
     }
 
     /// Fetches the task with at most `history_length` history messages (`GetTask` with
     /// `historyLength`) and relies on that history to rebuild the states the client missed: the
-    /// first such fetch is the history claim's check. Needs a history claim.
+    /// first such fetch is the history claim's check (an empty history is the contradiction, and
+    /// its advice is to abandon the task). Needs a history claim.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
-    /// otherwise as [`AgentConnection::get_task`].
-    pub fn get_task_history(&mut self, history_length: u32) -> TaskCall<'_, WireTask>
+    /// otherwise as [`AgentConnection::get_task`](crate::AgentConnection::get_task).
+    pub fn get_task_history(&mut self, history_length: u32) -> TaskCall<'_, Answer<WireTask>>
     where
         C::History: HasHistoryClaim,
     {
         let _permit = self.handle.history_permit();
-        Box::pin(self.session.fetch(&mut self.handle, Some(history_length.max(1))))
+        Box::pin(async move {
+            let fetched = self.session.fetch(&mut self.handle, Some(history_length.max(1))).await;
+            self.session.answer(&self.handle, fetched)
+        })
     }
 
     /// Watches push callbacks on `receiver` for this task: the config rides inline on the first
@@ -185,21 +204,24 @@ impl<C: ClaimSet> Task<C> {
     }
 
     /// Registers a webhook on `receiver` for the existing task
-    /// (`CreateTaskPushNotificationConfig`) and watches its callbacks. Needs a push claim.
+    /// (`CreateTaskPushNotificationConfig`) and watches its callbacks. A `-32003` answer to a card
+    /// claiming push is the contradiction, read with `settle_push`. Needs a push claim.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
-    /// otherwise as [`AgentConnection::create_task_push_notification_config`] (a `-32003` answer
-    /// is observed: with the claim unverified it is a refusal, read it with `settle_push`).
+    /// otherwise as [`AgentConnection::create_task_push_notification_config`](crate::AgentConnection::create_task_push_notification_config).
     pub fn create_task_push_notification_config(
         &mut self,
         receiver: Arc<PushReceiver>,
-    ) -> TaskCall<'_, PushRegistration>
+    ) -> TaskCall<'_, Answer<PushRegistration>>
     where
         C::Push: HasPushClaim,
     {
         let _permit = self.handle.push_permit();
-        Box::pin(self.session.create_push_config(&mut self.handle, receiver))
+        Box::pin(async move {
+            let created = self.session.create_push_config(&mut self.handle, receiver).await;
+            self.session.answer(&self.handle, created)
+        })
     }
 
     /// After the task ended, reads push callbacks until the push claim is verified or the arrival
@@ -224,89 +246,100 @@ impl<C: ClaimSet> Task<C> {
     pub fn set_accepted_output_modes(&mut self, modes: impl IntoIterator<Item = impl Into<String>>) {
         self.session.accepted = modes.into_iter().map(Into::into).collect();
     }
-}
 
-impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Task<Claims<S, H, P>> {
-    /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` at the card's
-    /// cadence or the client's bounded one until the turn ends; later messages continue the task.
+    /// Sets how a single-shot send answers a task that pauses to ask for input (`INPUT_REQUIRED`,
+    /// `AUTH_REQUIRED`), at most `budget` times: each answer is one more blocking `SendMessage` on
+    /// the same task. By default none is answered and the paused task is the result.
+    pub fn set_follow_up(&mut self, policy: FollowUp, budget: u32) {
+        self.session.follow_up = policy;
+        self.session.follow_up_budget = budget;
+    }
+
+    /// Sends `message` with `SendMessage`. On a tracked handle (`Task<Claims<..>>`) it goes with
+    /// `returnImmediately` and `GetTask` is polled at the card's cadence or the client's bounded
+    /// one until the turn ends; later messages continue the task. On `Task<SingleShot>` (the
+    /// fallback after a refusal, or a suspect agent) it is the blocking, single-shot send that
+    /// expects no intermediate states: a new task, whose paused states are answered by the
+    /// [follow-up policy](Self::set_follow_up). A message with an empty id is given a random one.
     ///
     /// # Errors
-    /// As [`send_streaming_message`](Task::send_streaming_message).
-    pub fn send_message(&mut self, message: Message) -> TaskCall<'_, SendMessageResponse> {
-        let _permit = self.handle.send_permit();
+    /// As [`send_streaming_message`](Task::send_streaming_message); on `Task<SingleShot>`, as
+    /// [`AgentConnection::send_message`](crate::AgentConnection::send_message).
+    pub fn send_message(&mut self, message: Message) -> TaskCall<'_, Answer<SendMessageResponse>> {
         Box::pin(async move {
-            self.session.poll_turn(&mut self.handle, message).await?;
-            self.session.result()
+            if C::SLOTS.is_none() {
+                return self.session.single_shot_send(message).await.map(Answer::Answered);
+            }
+            let turn = self.session.poll_turn(&mut self.handle, message).await;
+            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
         })
     }
 
-    /// Polls the task once (`GetTask`, relying on no history).
+    /// Polls the task once (`GetTask`, relying on no history). Needs a tracked handle.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
-    /// otherwise as [`AgentConnection::get_task`].
-    pub fn get_task(&mut self) -> TaskCall<'_, WireTask> {
+    /// otherwise as [`AgentConnection::get_task`](crate::AgentConnection::get_task).
+    pub fn get_task(&mut self) -> TaskCall<'_, WireTask>
+    where
+        C: Tracked,
+    {
         Box::pin(self.session.fetch(&mut self.handle, None))
     }
 
-    /// Asks the agent to cancel the task (`CancelTask`).
+    /// Asks the agent to cancel the task (`CancelTask`). Needs a tracked handle.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
-    /// otherwise as [`AgentConnection::cancel_task`].
-    pub fn cancel_task(&mut self) -> TaskCall<'_, WireTask> {
+    /// otherwise as [`AgentConnection::cancel_task`](crate::AgentConnection::cancel_task).
+    pub fn cancel_task(&mut self) -> TaskCall<'_, WireTask>
+    where
+        C: Tracked,
+    {
         Box::pin(self.session.cancel(&mut self.handle))
     }
 }
 
-impl Task<SingleShot> {
-    /// The single-shot send: blocking `SendMessage`s (no stream, no push config, no
-    /// `returnImmediately`) expecting no intermediate states, the fallback after a refusal.
-    /// `negotiation` gives the accepted output modes and the follow-up policy for a task that asks
-    /// for input.
-    ///
-    /// # Errors
-    /// As [`AgentConnection::send_message`].
-    pub async fn send_message(
-        &self,
-        message: Message,
-        negotiation: &Negotiation,
-    ) -> Result<SendMessageResponse, Error> {
-        let _permit = self.handle.single_shot_send();
-        single_shot(&self.session.conn, message, negotiation).await
-    }
-}
-
-/// The lifecycle-agnostic path: blocking `SendMessage`s expecting no intermediate states; a paused
-/// task is answered by the follow-up policy with another blocking send, each answer counted.
-async fn single_shot(
-    conn: &AgentConnection,
-    mut message: Message,
-    negotiation: &Negotiation,
-) -> Result<SendMessageResponse, Error> {
-    let mut follow_ups = 0;
-    loop {
-        let mut request = SendMessageRequest::new(message);
-        if !negotiation.accepted().is_empty() {
-            request = request.with_configuration(a2a_typestate_types::SendMessageConfiguration {
-                accepted_output_modes: negotiation.accepted().to_vec(),
-                ..Default::default()
-            });
+impl Session {
+    /// The lifecycle-agnostic path: a blocking `SendMessage` expecting no intermediate states; a
+    /// paused task is answered by the follow-up policy with another blocking send on it, each
+    /// answer counted against the budget. Counted as what made the handle single-shot.
+    pub(crate) async fn single_shot_send(&mut self, mut message: Message) -> Result<SendMessageResponse, Error> {
+        let metrics = self.conn.client().metrics();
+        match self.single_shot {
+            Some(SingleShotReason::Refused) => metrics.record_fallback(),
+            Some(SingleShotReason::Suspect) => metrics.record_suspect_single_shot(),
+            Some(SingleShotReason::Chosen) | None => {}
         }
-        let response = conn.send_message(request).await?;
-        let SendMessageResponse::Task(task) = &response else { return Ok(response) };
-        if !task.status.state.is_interrupted() || follow_ups >= negotiation.follow_up_budget() {
-            return Ok(response);
+        let mut follow_ups = 0;
+        loop {
+            if message.message_id.as_str().is_empty() {
+                message.message_id = crate::negotiate::new_message_id().into();
+            }
+            let mut request = SendMessageRequest::new(message);
+            if !self.accepted.is_empty() {
+                request = request.with_configuration(SendMessageConfiguration {
+                    accepted_output_modes: self.accepted.clone(),
+                    ..SendMessageConfiguration::default()
+                });
+            }
+            let response = self.conn.send_message(request).await?;
+            self.snapshot = Snapshot::default();
+            self.snapshot.apply_send(&response);
+            let SendMessageResponse::Task(task) = &response else { return Ok(response) };
+            if !task.status.state.is_interrupted() || follow_ups >= self.follow_up_budget {
+                return Ok(response);
+            }
+            let request = InputRequest {
+                task_id: task.id.clone(),
+                context_id: task.context_id.clone(),
+                state: task.status.state,
+                question: task.status.message.clone(),
+            };
+            let Some(answer) = self.follow_up.answer(&request) else { return Ok(response) };
+            message = answer;
+            follow_ups += 1;
         }
-        let request = InputRequest {
-            task_id: task.id.clone(),
-            context_id: task.context_id.clone(),
-            state: task.status.state,
-            question: task.status.message.clone(),
-        };
-        let Some(answer) = negotiation.follow_up_policy().answer(&request) else { return Ok(response) };
-        message = answer;
-        follow_ups += 1;
     }
 }
 
@@ -320,10 +353,7 @@ impl DynTask {
         };
         match missing {
             Some(missing) => Err(Error::misuse(missing.to_string())),
-            None if self.handle.is_single_shot() => Err(Error::misuse(
-                "a single-shot task handle tracks no lifecycle: use Task<SingleShot>::send_message",
-            )),
-            None => Ok(()),
+            None => self.require_tracked(),
         }
     }
 
@@ -331,7 +361,7 @@ impl DynTask {
         match self.handle.send_permit() {
             Some(_) => Ok(()),
             None => Err(Error::misuse(
-                "a single-shot task handle tracks no lifecycle: use Task<SingleShot>::send_message",
+                "a single-shot task handle tracks no lifecycle: only send_message is left on it",
             )),
         }
     }
@@ -341,10 +371,10 @@ impl DynTask {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a streaming claim; otherwise as
     /// [`Task::send_streaming_message`].
-    pub async fn send_streaming_message(&mut self, message: Message) -> Result<SendMessageResponse, Error> {
+    pub async fn send_streaming_message(&mut self, message: Message) -> Result<Answer<SendMessageResponse>, Error> {
         self.require(Capability::Streaming)?;
-        self.session.stream_turn(&mut self.handle, message).await?;
-        self.session.result()
+        let turn = self.session.stream_turn(&mut self.handle, message).await;
+        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
     }
 
     /// As [`Task::subscribe_to_task`].
@@ -352,27 +382,30 @@ impl DynTask {
     /// # Errors
     /// As [`Task::subscribe_to_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a
     /// streaming claim.
-    pub async fn subscribe_to_task(&mut self) -> Result<SendMessageResponse, Error> {
+    pub async fn subscribe_to_task(&mut self) -> Result<Answer<SendMessageResponse>, Error> {
         self.require(Capability::Streaming)?;
-        self.session.subscribe_turn(&mut self.handle).await?;
-        self.session.result()
+        let turn = self.session.subscribe_turn(&mut self.handle).await;
+        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
     }
 
-    /// As [`Task::send_message`] on a tracked handle.
+    /// As [`Task::send_message`]: polled on a tracked handle, the single-shot send on a single-shot
+    /// one.
     ///
     /// # Errors
-    /// As [`Task::send_message`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
+    /// As [`Task::send_message`].
+    pub async fn send_message(&mut self, message: Message) -> Result<Answer<SendMessageResponse>, Error> {
+        if self.handle.is_single_shot() {
+            return self.session.single_shot_send(message).await.map(Answer::Answered);
+        }
+        let turn = self.session.poll_turn(&mut self.handle, message).await;
+        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+    }
+
+    /// As [`Task::get_task`].
+    ///
+    /// # Errors
+    /// As [`Task::get_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
     /// handle.
-    pub async fn send_message(&mut self, message: Message) -> Result<SendMessageResponse, Error> {
-        self.require_tracked()?;
-        self.session.poll_turn(&mut self.handle, message).await?;
-        self.session.result()
-    }
-
-    /// As [`Task::get_task`].
-    ///
-    /// # Errors
-    /// As [`Task::get_task`].
     pub async fn get_task(&mut self) -> Result<WireTask, Error> {
         self.require_tracked()?;
         self.session.fetch(&mut self.handle, None).await
@@ -383,9 +416,10 @@ impl DynTask {
     /// # Errors
     /// As [`Task::get_task_history`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a
     /// history claim.
-    pub async fn get_task_history(&mut self, history_length: u32) -> Result<WireTask, Error> {
+    pub async fn get_task_history(&mut self, history_length: u32) -> Result<Answer<WireTask>, Error> {
         self.require(Capability::StateTransitionHistory)?;
-        self.session.fetch(&mut self.handle, Some(history_length.max(1))).await
+        let fetched = self.session.fetch(&mut self.handle, Some(history_length.max(1))).await;
+        self.session.answer(&self.handle, fetched)
     }
 
     /// As [`Task::watch_push`].
@@ -407,9 +441,10 @@ impl DynTask {
     pub async fn create_task_push_notification_config(
         &mut self,
         receiver: Arc<PushReceiver>,
-    ) -> Result<PushRegistration, Error> {
+    ) -> Result<Answer<PushRegistration>, Error> {
         self.require(Capability::PushNotifications)?;
-        self.session.create_push_config(&mut self.handle, receiver).await
+        let created = self.session.create_push_config(&mut self.handle, receiver).await;
+        self.session.answer(&self.handle, created)
     }
 
     /// As [`Task::await_push_callback`]; returns at once without a push claim.
@@ -422,7 +457,8 @@ impl DynTask {
     /// As [`Task::cancel_task`].
     ///
     /// # Errors
-    /// As [`Task::cancel_task`].
+    /// As [`Task::cancel_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
+    /// handle.
     pub async fn cancel_task(&mut self) -> Result<WireTask, Error> {
         self.require_tracked()?;
         self.session.cancel(&mut self.handle).await
@@ -433,14 +469,19 @@ impl DynTask {
         self.session.accepted = modes.into_iter().map(Into::into).collect();
     }
 
+    /// As [`Task::set_follow_up`].
+    pub fn set_follow_up(&mut self, policy: FollowUp, budget: u32) {
+        self.session.follow_up = policy;
+        self.session.follow_up_budget = budget;
+    }
+
     /// Sets the `historyLength` the turns ask for when they rebuild missed states from the history
     /// (default [`DEFAULT_HISTORY_LENGTH`](crate::negotiate::DEFAULT_HISTORY_LENGTH)).
     pub fn set_history_length(&mut self, length: u32) {
         self.session.history_length = length.max(1);
     }
 
-    /// `true` when the last turn ended on a state the agent has not moved on from: what the agent
-    /// asks for, when it asks for input.
+    /// What the agent asks for, when the last turn ended on a question it has not moved on from.
     pub fn input_request(&self) -> Option<InputRequest> {
         self.session.turn_ended().then(|| self.session.input_request()).flatten()
     }
@@ -451,10 +492,11 @@ impl DynTask {
     pub(crate) async fn send_streaming_unclaimed(
         &mut self,
         message: Message,
-    ) -> Result<SendMessageResponse, Error> {
+    ) -> Result<Answer<SendMessageResponse>, Error> {
         self.require_tracked()?;
-        self.session.stream_turn(&mut self.handle, message).await?;
-        self.session.result()
+        // No claim to contradict: the agent's "not supported" goes back as the error it is.
+        let turn = self.session.stream_turn(&mut self.handle, message).await;
+        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
     }
 
     /// A webhook for an agent whose card does not claim push, for a caller that depends on it: the

@@ -1,60 +1,66 @@
 //! The task handle: one task against one agent, whose type says which of the card's claims it
 //! holds, and the one engine every way of running a task goes through.
 //!
-//! A handle starts from a discovered card: [`Client::task`](crate::Client::task) narrows it at once to the claims the
-//! caller depends on (`Task<Claims<Streaming, History>>`); [`Client::dyn_task`](crate::Client::dyn_task) gives the dynamic
-//! [`DynTask`] holding every claim the card makes, narrowed later with `Task::try_from` (which hands
-//! it back on failure). The calls carry the spec's names and exist only where the type holds the
-//! claim they exercise:
+//! A handle starts from a discovered card: [`Client::task`](crate::Client::task) narrows it at once
+//! to the claims the caller depends on (`Task<Claims<Streaming>>`), or hands out the single-shot
+//! handle with the mark when the agent is capability-suspect ([`TaskEntry`]);
+//! [`Client::dyn_task`](crate::Client::dyn_task) gives the dynamic [`DynTask`] holding every claim
+//! the card makes, narrowed later with `Task::try_from` (which hands it back on failure). The calls
+//! carry the spec's names and exist only where the type holds the claim they exercise:
 //!
 //! | call | needs |
 //! | --- | --- |
 //! | [`send_streaming_message`](Task::send_streaming_message), [`subscribe_to_task`](Task::subscribe_to_task) | a streaming claim |
-//! | [`get_task_history`](Task::get_task_history) | a state-transition history claim |
+//! | [`get_task_history`](Task::get_task_history) | a state-transition history claim (0.3 cards, or the legacy 1.0 field) |
 //! | [`watch_push`](Task::watch_push), [`create_task_push_notification_config`](Task::create_task_push_notification_config), [`await_push_callback`](Task::await_push_callback) | a push claim |
-//! | [`send_message`](Task::send_message), [`get_task`](Task::get_task), [`cancel_task`](Task::cancel_task) | a tracked handle (`Claims<..>`) |
-//! | [`send_message`](Task::<SingleShot>::send_message) (blocking, single-shot) | `Task<SingleShot>` |
+//! | [`get_task`](Task::get_task), [`cancel_task`](Task::cancel_task) | a tracked handle (`Claims<..>`) |
+//! | [`send_message`](Task::send_message) | any handle: polled on a tracked one, the blocking single-shot send on `Task<SingleShot>` |
 //!
 //! Each send is one *turn*: the message goes out, then one event loop feeds the handle with what
 //! arrives, in arrival order — stream events, push callbacks, poll ticks, deadlines — until the
-//! turn ends (a terminal state, a new question, a direct answer), a claim is refused, or a bound
-//! runs out (a [`LifecycleFault`](crate::LifecycleFault): no progress past the unobservable bound,
-//! or the task deadline). Then `settle_*` consumes the handle and returns it verified, still
+//! turn ends (a terminal state, a new question, a direct answer), a claim is contradicted, or a
+//! bound runs out (a [`LifecycleFault`](crate::LifecycleFault): no progress past the unobservable
+//! bound, or the task deadline). A contradiction is never an error: the call returns
+//! [`Answer::Contradicted`], and `settle_*` then consumes the handle and returns it verified, still
 //! pending, or a [`Refusal`] carrying the handle downgraded to `Task<SingleShot>`, whose only call
 //! is the single-shot send; a refusal also marks the agent capability-suspect in the discovery
-//! cache, however it was settled. [`Client::run_task`](crate::Client::run_task) is the dynamic driver
-//! over these same calls.
+//! cache, however it was settled. [`Client::run_task`](crate::Client::run_task) is the dynamic
+//! driver over these same calls.
 //!
 //! ```
-//! use a2a_typestate_client::{Claims, Client, NoHistory, NoPush, Settlement, Streaming, Task};
-//! use a2a_typestate_client::negotiate::Negotiation;
+//! use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task, TaskEntry};
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_typestate_types::{Message, SendMessageResponse};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // A card claiming streaming, from an agent whose artifact only comes through GetTask.
-//! let agent = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamWithoutArtifact)).spawn().await?;
+//! // A card claiming streaming, from an agent that answers "not supported" to a stream.
+//! let agent = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
 //! let client = Client::builder().build()?;
-//! let mut task: Task<Claims<Streaming>> = client.task(&agent.base_url()).await?;
+//! let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await? else {
+//!     unreachable!("a new client holds no suspect mark");
+//! };
 //!
-//! task.send_streaming_message(Message::user_text("m1", "hi")).await?; // exists: streaming is claimed
+//! let answer = task.send_streaming_message(Message::user_text("m1", "hi")).await?; // no error
+//! assert!(answer.is_contradicted());
 //! match task.settle_streaming() {
 //!     Ok(Settlement::Verified(task)) => { let _ = task.handle().rely_on_streaming(); }
 //!     Ok(Settlement::Pending(_task, why)) => println!("pending: {why}"),
 //!     Err(refusal) => {
 //!         println!("{}", refusal.violation());
 //!         // Only the single-shot send is left (`single_shot.send_streaming_message(..)` does not compile).
-//!         let single_shot = refusal.into_task();
-//!         let answer = single_shot.send_message(Message::user_text("m2", "hi"), &Negotiation::default()).await?;
-//!         assert!(matches!(answer, SendMessageResponse::Task(_))); // the fallback's result
+//!         let mut single_shot: Task = refusal.into_task();
+//!         let answer = single_shot.send_message(Message::user_text("m2", "hi")).await?;
+//!         assert!(answer.answered().is_some()); // the fallback's result
 //!     }
 //! }
+//! // The agent is suspect now: the next typed entry is the single-shot handle, with the mark.
+//! assert!(matches!(client.task::<Claims<Streaming>>(&agent.base_url()).await?, TaskEntry::Suspect(..)));
 //! # agent.shutdown().await;
 //! # Ok(())
 //! # }
 //! ```
 
+mod answer;
 mod calls;
 mod pump;
 mod push;
@@ -66,14 +72,16 @@ use std::future::Future;
 use std::pin::Pin;
 
 use a2a_typestate::{
-    CapabilitySet, ClaimSet, Claims, Deployment, Elapsed, HistorySlot, HistoryVerified, NarrowingError,
-    PushSlot, PushVerified, Refusal, SettleResult, Settlement, SingleShot, StreamingSlot, StreamingVerified,
+    CapabilitySet, ClaimSet, Deployment, Elapsed, HistorySettled, NarrowingError, PushSettled, Refusal,
+    SettleResult, Settlement, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, StreamingSettled,
 };
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 
-use crate::{AgentConnection, Error};
+use crate::{AgentConnection, Error, SuspectMark};
+pub use answer::Answer;
 pub use push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 pub(crate) use session::Session;
+use session::SingleShotReason;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
 /// allow reports its compile error once, at the call.
@@ -175,12 +183,13 @@ impl<C: ClaimSet> Task<C> {
     }
 
     /// Gives up every claim: the lifecycle-agnostic fallback, by choice.
-    pub fn into_single_shot(self) -> Task<SingleShot> {
+    pub fn into_single_shot(mut self) -> Task<SingleShot> {
+        self.session.single_shot.get_or_insert(SingleShotReason::Chosen);
         Task { session: self.session, handle: self.handle.into_single_shot() }
     }
 
     fn resettle<V: ClaimSet>(
-        session: Session,
+        mut session: Session,
         settled: SettleResult<a2a_typestate::Task<V>, a2a_typestate::Task<C>>,
     ) -> SettleResult<Task<V>, Self, Task<SingleShot>> {
         match settled {
@@ -195,10 +204,11 @@ impl<C: ClaimSet> Task<C> {
 }
 
 impl Session {
-    /// What every refusal leads to, whichever handle settled it: counted, and the agent marked
+    /// What every refusal leads to, whichever handle settled it: counted, the agent marked
     /// capability-suspect in the discovery cache (unless marks are off) so its next tasks go
-    /// single-shot at once.
-    fn after_refusal(&self, violations: &[a2a_typestate::AgentCardLifecycleViolation]) {
+    /// single-shot at once, and the handle's sends from here on counted as the fallback.
+    fn after_refusal(&mut self, violations: &[a2a_typestate::AgentCardLifecycleViolation]) {
+        self.single_shot = Some(SingleShotReason::Refused);
         let client = self.conn.client();
         for violation in violations {
             client.metrics().record_refusal(violation.capability());
@@ -213,41 +223,79 @@ impl Session {
     }
 }
 
-impl<H: HistorySlot, P: PushSlot> Task<Claims<a2a_typestate::Streaming, H, P>> {
-    /// Asks the verifier about the streaming claim now and moves the handle accordingly.
+// The settles, written once over every claim set and bounded on the trait naming the slot they
+// upgrade, so a handle without the unverified claim reads the domain's words, not E0599.
+impl<C: ClaimSet> Task<C> {
+    /// Asks the verifier about the streaming claim now and moves the handle accordingly: verified
+    /// (`Streaming` becomes `StreamingVerified`), still pending with the reason, or refused.
     ///
     /// # Errors
     /// A [`Refusal`] carrying the handle downgraded to `Task<SingleShot>` when all three refusal
-    /// conditions held.
-    pub fn settle_streaming(
-        self,
-    ) -> SettleResult<Task<Claims<StreamingVerified, H, P>>, Self, Task<SingleShot>> {
+    /// conditions held; the agent is marked capability-suspect.
+    pub fn settle_streaming(self) -> SettleResult<Task<StreamingSettled<C>>, Self, Task<SingleShot>>
+    where
+        C: SettlesStreaming,
+    {
         let now = self.elapsed();
         Self::resettle(self.session, self.handle.settle_streaming(now))
     }
-}
 
-impl<S: StreamingSlot, P: PushSlot> Task<Claims<S, a2a_typestate::History, P>> {
     /// Asks the verifier about the state-transition history claim now.
     ///
     /// # Errors
     /// A [`Refusal`] when all three refusal conditions held (its advice: abandon the task).
-    pub fn settle_history(self) -> SettleResult<Task<Claims<S, HistoryVerified, P>>, Self, Task<SingleShot>> {
+    pub fn settle_history(self) -> SettleResult<Task<HistorySettled<C>>, Self, Task<SingleShot>>
+    where
+        C: SettlesHistory,
+    {
         let now = self.elapsed();
         Self::resettle(self.session, self.handle.settle_history(now))
     }
-}
 
-impl<S: StreamingSlot, H: HistorySlot> Task<Claims<S, H, a2a_typestate::Push>> {
     /// Asks the verifier about the push claim now (an absent callback is a refusal only once the
     /// task ended and the arrival bound ran out: [`await_push_callback`](Task::await_push_callback)
     /// waits for that).
     ///
     /// # Errors
     /// A [`Refusal`] when all three refusal conditions held.
-    pub fn settle_push(self) -> SettleResult<Task<Claims<S, H, PushVerified>>, Self, Task<SingleShot>> {
+    pub fn settle_push(self) -> SettleResult<Task<PushSettled<C>>, Self, Task<SingleShot>>
+    where
+        C: SettlesPush,
+    {
         let now = self.elapsed();
         Self::resettle(self.session, self.handle.settle_push(now))
+    }
+}
+
+/// What [`Client::task`](crate::Client::task) hands out: the typed handle to negotiate with, or,
+/// for an agent already caught over-declaring (a suspect mark inside its TTL), the single-shot
+/// handle with the mark, so the caller sends at once with no negotiation round trip.
+#[derive(Debug)]
+pub enum TaskEntry<C: ClaimSet> {
+    /// The card makes the claims `C` holds: exercise them, then settle.
+    Claimed(Task<C>),
+    /// The agent is capability-suspect: only the single-shot send, and why.
+    Suspect(Task<SingleShot>, SuspectMark),
+}
+
+impl<C: ClaimSet> TaskEntry<C> {
+    /// The typed handle, or the single-shot one with its mark.
+    ///
+    /// # Errors
+    /// The single-shot handle and the mark when the agent is suspect.
+    pub fn claimed(self) -> Result<Task<C>, (Task<SingleShot>, SuspectMark)> {
+        match self {
+            Self::Claimed(task) => Ok(task),
+            Self::Suspect(task, mark) => Err((task, mark)),
+        }
+    }
+
+    /// The mark, when the agent is suspect.
+    pub fn suspect_mark(&self) -> Option<&SuspectMark> {
+        match self {
+            Self::Claimed(_) => None,
+            Self::Suspect(_, mark) => Some(mark),
+        }
     }
 }
 
@@ -314,18 +362,12 @@ impl DynTask {
     /// Settles every held, unverified claim now: verified ones are upgraded, pending ones stay.
     ///
     /// # Errors
-    /// A [`Refusal`] for the first refused claim (by evidence), carrying the handle downgraded to
-    /// `Task<SingleShot>`.
+    /// A [`Refusal`] for the claim whose contradiction came first (by evidence), carrying the
+    /// handle downgraded to `Task<SingleShot>`; every refused claim marks the agent.
     pub fn settle(self) -> Result<Self, Refusal<Task<SingleShot>>> {
         let now = self.elapsed();
-        let refused: Vec<_> = self
-            .handle
-            .verifier()
-            .verdicts(now)
-            .into_iter()
-            .filter_map(|(_, v)| v.violation().cloned())
-            .collect();
-        let DynTask { session, handle } = self;
+        let refused = self.handle.verifier().refusals(now);
+        let DynTask { mut session, handle } = self;
         match handle.settle(now) {
             Ok(handle) => Ok(DynTask { session, handle }),
             Err(refusal) => {
@@ -335,9 +377,16 @@ impl DynTask {
         }
     }
 
+    /// The single-shot handle for an agent found capability-suspect when the task began.
+    pub(crate) fn into_suspect_single_shot(mut self) -> Task<SingleShot> {
+        self.session.single_shot = Some(SingleShotReason::Suspect);
+        self.into_single_shot()
+    }
+
     /// Gives up every claim: the lifecycle-agnostic fallback.
     pub fn into_single_shot(self) -> Task<SingleShot> {
-        let DynTask { session, handle } = self;
+        let DynTask { mut session, handle } = self;
+        session.single_shot.get_or_insert(SingleShotReason::Chosen);
         let handle = a2a_typestate::Task::<SingleShot>::try_from(handle)
             .unwrap_or_else(|error| error.into_handle().into_single_shot());
         Task { session, handle }

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use super::push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 use super::snapshot::Snapshot;
+use crate::negotiate::FollowUp;
 use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
 use crate::{AgentConnection, Error};
 
@@ -57,6 +58,22 @@ pub(crate) struct Session {
     pub(crate) history_length: u32,
     /// The `acceptedOutputModes` every message is sent with (empty: any).
     pub(crate) accepted: Vec<String>,
+    /// How a single-shot send answers a task that asks for input, and how many times at most.
+    pub(crate) follow_up: FollowUp,
+    pub(crate) follow_up_budget: u32,
+    /// Why this handle is single-shot, when it is: what its sends are counted as.
+    pub(crate) single_shot: Option<SingleShotReason>,
+}
+
+/// Why a handle sends single-shot: every send is counted by it, whichever path made the handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SingleShotReason {
+    /// A claim was refused on this task (the fallback, step (c) of the refusal rules).
+    Refused,
+    /// The agent was capability-suspect when the task began.
+    Suspect,
+    /// The caller gave the claims up.
+    Chosen,
 }
 
 impl Drop for Session {
@@ -84,6 +101,9 @@ impl Session {
             round_trips: 0,
             history_length: crate::negotiate::DEFAULT_HISTORY_LENGTH,
             accepted: Vec::new(),
+            follow_up: FollowUp::none(),
+            follow_up_budget: crate::negotiate::DEFAULT_MAX_FOLLOW_UPS,
+            single_shot: None,
         }
     }
 
