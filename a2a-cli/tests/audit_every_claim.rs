@@ -46,10 +46,8 @@ async fn spawn(capabilities: Capabilities, script: Script) -> RunningAgent {
 
 #[tokio::test]
 async fn a_card_lying_about_three_capabilities_is_refused_three_times_each_with_its_own_evidence() {
-    let script = Script::honest()
-        .with(Lie::StreamingRefused)
-        .with(Lie::EmptyHistory)
-        .with(Lie::PushConfigUnsupported);
+    let script =
+        Script::honest().with(Lie::StreamingRefused).with(Lie::EmptyHistory).with(Lie::PushConfigUnsupported);
     let agent = spawn(Capabilities::none(), script).await;
 
     let (status, audited) = audit_json(&agent.base_url()).await;
@@ -77,7 +75,7 @@ async fn a_card_lying_about_three_capabilities_is_refused_three_times_each_with_
 async fn the_official_over_declaring_python_peer_has_every_claim_exercised_and_each_lie_named() {
     let peer = OfficialPeer::start(PeerKind::PythonOverDeclaring).await.unwrap_or_else(|e| panic!("{e}"));
 
-    let (status, audited) = audit_json(&peer.base_url()).await;
+    let (status, audited) = audit_json(peer.base_url()).await;
 
     assert_eq!(status, Some(1), "{audited:#}");
     // -32004 to SendStreamingMessage in the first probe; -32003 to the push-config calls in the

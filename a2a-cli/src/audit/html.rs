@@ -100,11 +100,7 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
     }
     push_registration(out, &agent.push_registration);
     for later in &agent.claim_probes {
-        let _ = writeln!(
-            out,
-            "<h3>probe depending on {} alone</h3>",
-            later.capability.card_field()
-        );
+        let _ = writeln!(out, "<h3>probe depending on {} alone</h3>", later.capability.card_field());
         if let Some(error) = &later.error {
             let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(error));
         }

@@ -105,7 +105,9 @@ impl Probe {
     }
 
     pub(super) fn push_registration(&self) -> Vec<String> {
-        self.outcome().map(|o| o.push_registration.iter().map(ToString::to_string).collect()).unwrap_or_default()
+        self.outcome()
+            .map(|o| o.push_registration.iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
     }
 
     pub(super) fn deviations(&self) -> Vec<DeviationReport> {
@@ -136,7 +138,8 @@ pub(super) async fn probe_each_unsettled_claim(
     }
     let mut probes = Vec::new();
     for claim in claims.iter_mut() {
-        let unsettled = matches!(claim.verdict, ClaimVerdict::NotExercised { .. } | ClaimVerdict::Unverified { .. });
+        let unsettled =
+            matches!(claim.verdict, ClaimVerdict::NotExercised { .. } | ClaimVerdict::Unverified { .. });
         if !unsettled || !lifted.declared().contains(claim.capability) {
             continue;
         }

@@ -1,6 +1,7 @@
 //! How a task's webhook reaches the agent: inline on the first send, then — when the agent
-//! refused it there or accepted it and dropped it — `CreateTaskPushNotificationConfig` once the task
-//! exists. Every attempt is recorded with what the agent answered, so a report can say which paths
+//! refused it there or accepted it and dropped it (`GetTaskPushNotificationConfig` does not return
+//! it, or answers `-32003` not supported) — `CreateTaskPushNotificationConfig` once the task
+//! exists, at once, with no arrival bound waited first. Every attempt is recorded with what the agent answered, so a report can say which paths
 //! were tried and never calls a dropped config registered.
 
 use std::fmt;
@@ -174,16 +175,17 @@ impl Session {
     /// explained, not a broken claim. (The refused send is answered where it was made, which tries
     /// the other path without observing; this is the one place both paths meet.)
     fn observe_url_refusal<H: TaskHandle>(&mut self, handle: &mut H) {
-        let url_refused = self.push_attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(
-            |a| match &a.answer {
-                PushRegistrationAnswer::Refused { code: Some(code), .. }
-                    if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
-                {
-                    i32::try_from(*code).ok()
+        let url_refused =
+            self.push_attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(|a| {
+                match &a.answer {
+                    PushRegistrationAnswer::Refused { code: Some(code), .. }
+                        if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
+                    {
+                        i32::try_from(*code).ok()
+                    }
+                    _ => None,
                 }
-                _ => None,
-            },
-        );
+            });
         if let Some(code) = url_refused {
             self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
         }
