@@ -256,14 +256,16 @@ async fn a_card_that_marks_itself_a_gateway_has_its_claims_unverifiable_without_
 }
 
 #[tokio::test]
-async fn a_claim_the_probe_never_reached_is_not_exercised_rather_than_verified() {
-    // The refused streaming claim ends the negotiated run before push is ever relied on.
+async fn a_claim_the_first_probe_never_reached_gets_a_probe_of_its_own() {
+    // The refused streaming claim ends the first probe before push is ever relied on; push is then
+    // probed on its own, and this agent's push is honest.
     let capabilities = Capabilities::none().with_push_notifications();
     let agent = spawn(capabilities, Script::honest().with(Lie::StreamingRefused)).await;
     let (status, audited) = audit_json(&agent).await;
     assert_eq!(status, Some(1), "{audited:#}");
     assert_eq!(verdict_of(&audited, "streaming")["verdict"], "refused", "{audited:#}");
-    assert_eq!(verdict_of(&audited, "pushNotifications")["verdict"], "notExercised", "{audited:#}");
+    assert_eq!(verdict_of(&audited, "pushNotifications")["verdict"], "verified", "{audited:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!(["streaming"]), "{audited:#}");
 }
 
 #[tokio::test]

@@ -224,9 +224,14 @@ pub(crate) struct Delivery {
 
 /// The callbacks one event causes: the StreamResponse in 1.0, the whole Task in 0.3.
 fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> Vec<Delivery> {
-    if matches!(shared.behaviour.push, PushBehaviour::Unsupported | PushBehaviour::Silent) {
+    if matches!(
+        shared.behaviour.push,
+        PushBehaviour::Unsupported | PushBehaviour::Silent | PushBehaviour::ConfigCallsUnsupported
+    ) {
         return Vec::new();
     }
+    // Its stated policy: a private webhook is taken on the create call, and never called.
+    let never_private = shared.script.has_quirk(crate::Quirk::NeverCallsPrivateWebhooks);
     if shared.script.push_timing == crate::PushTiming::TerminalOnly && !record.state.is_terminal() {
         return Vec::new();
     }
@@ -239,6 +244,7 @@ fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> 
     record
         .push_configs
         .iter()
+        .filter(|config| !(never_private && crate::ops::private_host(&config.url).is_some()))
         .map(|config| Delivery { task_id: record.id.clone(), config: config.clone(), body: body.clone() })
         .collect()
 }

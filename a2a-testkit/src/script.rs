@@ -148,6 +148,10 @@ pub enum Lie {
     SilentPush,
     /// Over-declared push: callbacks are POSTed with credentials and token other than the configured ones.
     WrongPushCredentials,
+    /// Over-declared push, the way a2a-sdk serves a card claiming push from a handler without
+    /// push: a config sent inline is ignored (the send succeeds), and every push-config call
+    /// (`Create`/`Get`/`List`/`Delete`) answers `-32003`.
+    PushConfigUnsupported,
     /// The card says `streaming: false` and gives no poll hint, and `working` lasts this long.
     SlowWorkingWithoutPollHint(Duration),
     /// Under-declared streaming: the card says `streaming: false`, but the agent streams anyway
@@ -184,6 +188,10 @@ pub enum Quirk {
     /// Refuses a push config whose URL names a loopback or private address with `-32602`
     /// (invalid params), inline and on the create call, the way SSRF guards in deployed servers do.
     RejectsPrivateWebhookUrls,
+    /// Refuses a loopback or private webhook URL inline with `-32602` (invalid params), accepts
+    /// the same URL on `CreateTaskPushNotificationConfig`, and never calls it: a stated policy
+    /// (a2a-server-lf 0.5.3 behaves so by default). Public webhooks are called as usual.
+    NeverCallsPrivateWebhooks,
 }
 
 /// How many requests or streams a fault hits.
@@ -397,7 +405,9 @@ impl Script {
             match lie {
                 Lie::StreamingRefused | Lie::StreamWithoutArtifact => card.streaming = true,
                 Lie::EmptyHistory => card.state_transition_history = true,
-                Lie::SilentPush | Lie::WrongPushCredentials => card.push_notifications = true,
+                Lie::SilentPush | Lie::WrongPushCredentials | Lie::PushConfigUnsupported => {
+                    card.push_notifications = true;
+                }
                 Lie::SlowWorkingWithoutPollHint(_) => {
                     card.streaming = false;
                     card.poll_cadence = None;
@@ -433,6 +443,7 @@ impl Script {
                 Lie::EmptyHistory => behaviour.keeps_history = false,
                 Lie::SilentPush => behaviour.push = PushBehaviour::Silent,
                 Lie::WrongPushCredentials => behaviour.push = PushBehaviour::WrongCredentials,
+                Lie::PushConfigUnsupported => behaviour.push = PushBehaviour::ConfigCallsUnsupported,
                 Lie::SlowWorkingWithoutPollHint(d) => behaviour.extra_working = *d,
                 Lie::UnderDeclaredStreaming => behaviour.streams = true,
                 Lie::Gateway { .. } => {}
@@ -458,4 +469,6 @@ pub(crate) enum PushBehaviour {
     Delivers,
     Silent,
     WrongCredentials,
+    /// An inline config is ignored; every push-config call answers `-32003`.
+    ConfigCallsUnsupported,
 }

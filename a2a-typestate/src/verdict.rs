@@ -70,6 +70,16 @@ pub enum PendingReason {
     },
     /// The push config was registered after the task ended: nothing was left to push.
     NothingLeftToPush,
+    /// The agent refused the webhook URL on one registration path (`-32602` invalid params: a
+    /// blocked or private host, say), took it on another, and no callback came within the bound.
+    /// Its own refusal explains the silence, so that silence is no evidence against the card:
+    /// push is unverifiable from this webhook, and verifiable from one the agent accepts.
+    WebhookUrlRefused {
+        /// The push-config call that refused the URL.
+        call: Call,
+        /// The agent's error code.
+        code: i32,
+    },
     /// The latest thing that happened was a transport fault: retry; it is never a refusal.
     TransportFault {
         /// The call it hit.
@@ -156,6 +166,11 @@ impl fmt::Display for Pending {
                 f.write_str("waiting for a push callback; the task has not ended")
             }
             PendingReason::NothingLeftToPush => f.write_str("registered after the task ended"),
+            PendingReason::WebhookUrlRefused { code, .. } => write!(
+                f,
+                "the agent refused this webhook URL ({code} invalid params), so no callback there says \
+                 nothing about the card; verify push with a webhook URL the agent accepts"
+            ),
             PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
             PendingReason::StreamInterrupted { fault } => {
                 write!(f, "the stream was cut by {fault} before its terminal state; unsettled for this task")

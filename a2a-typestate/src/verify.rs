@@ -35,7 +35,10 @@
 //!      [`Observed::PushDropped`]) and no callback at all
 //!      (about any transition) arrived within [`Bounds::push_arrival`] of that terminal
 //!      transition. Absence is judged against the task's transitions, not the wall clock: an agent
-//!      that pushes only when a long task completes is honest;
+//!      that pushes only when a long task completes is honest. Silence the agent explained is not
+//!      absence: when it refused the webhook URL itself on a push-config call (-32602 invalid
+//!      params, a host it will not call) and no callback came, push stays pending
+//!      ([`PendingReason::WebhookUrlRefused`]);
 //! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`:
 //!    the last message sent before it used only declared input media types and accepted at least
 //!    one declared output type (or any).
@@ -355,11 +358,17 @@ impl Verifier {
     fn push(&self, now: Elapsed) -> Verdict {
         let bound = self.bounds.push_arrival();
         let mut registered = None;
+        // Whether the agent holds a config now: accepted and not found dropped since.
+        let mut held = false;
+        // The agent's own refusal of the webhook URL (-32602), which explains a silence there.
+        let mut url_refused = None;
         let mut terminal_after_registration = None;
         for (seq, (at, observed)) in self.log.iter().enumerate() {
             match observed {
+                // "Not supported" while the agent holds no config of ours (none yet, or the one it
+                // took was found dropped, even after the task ended): the card's claim is denied.
                 Observed::AgentError { call: Call::PushNotificationConfig, code }
-                    if is(*code, A2aErrorCode::PushNotificationNotSupported) && registered.is_none() =>
+                    if is(*code, A2aErrorCode::PushNotificationNotSupported) && !held =>
                 {
                     let contradiction = Contradiction::AgentSaysUnsupported {
                         call: Call::PushNotificationConfig,
@@ -367,9 +376,22 @@ impl Verifier {
                     };
                     return self.contradicted(Capability::PushNotifications, contradiction, seq);
                 }
-                Observed::PushRegistered if registered.is_none() => registered = Some(seq),
+                Observed::AgentError { call: Call::PushNotificationConfig, code }
+                    if is(*code, A2aErrorCode::InvalidParams) =>
+                {
+                    url_refused.get_or_insert(*code);
+                }
+                Observed::PushRegistered => {
+                    held = true;
+                    registered.get_or_insert(seq);
+                }
                 // A config the agent dropped registers nothing: wait for the next registration.
-                Observed::PushDropped if terminal_after_registration.is_none() => registered = None,
+                Observed::PushDropped => {
+                    held = false;
+                    if terminal_after_registration.is_none() {
+                        registered = None;
+                    }
+                }
                 // A callback about any transition honours the claim, unless it came later than the
                 // bound after the terminal transition (by then the client had stopped waiting).
                 Observed::PushCallback { .. } => {
@@ -401,11 +423,18 @@ impl Verifier {
             return Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush));
         }
         match terminal_after_registration {
-            Some((seq, at)) if now.saturating_sub(at) > bound => self.contradicted(
-                Capability::PushNotifications,
-                Contradiction::NoPushCallback { waited: now.saturating_sub(at), bound },
-                seq,
-            ),
+            Some((seq, at)) if now.saturating_sub(at) > bound => match url_refused {
+                // The agent said it will not call this URL: its silence there is what it announced.
+                Some(code) => Verdict::Pending(Pending::new(PendingReason::WebhookUrlRefused {
+                    call: Call::PushNotificationConfig,
+                    code,
+                })),
+                None => self.contradicted(
+                    Capability::PushNotifications,
+                    Contradiction::NoPushCallback { waited: now.saturating_sub(at), bound },
+                    seq,
+                ),
+            },
             Some((_, at)) => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback {
                 deadline: Some(at.saturating_add(bound)),
             })),
@@ -418,4 +447,111 @@ impl Verifier {
 /// `a2a_typestate_types::error::A2aErrorCode`).
 fn is(code: i32, named: A2aErrorCode) -> bool {
     A2aErrorCode::from_code(i64::from(code)) == named
+}
+
+#[cfg(test)]
+mod push_rules {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use a2a_typestate_types::{TaskId, TaskState};
+
+    use super::*;
+    use crate::card::Deployment;
+    use crate::observe::ExchangeModes;
+
+    fn push_verifier() -> Verifier {
+        let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(
+            r#"{"name":"a","description":"","version":"1","supportedInterfaces":[],"skills":[],
+                "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+                "capabilities":{"pushNotifications":true}}"#,
+        )
+        .expect("a valid card");
+        let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+        Verifier::new(claims, CapabilitySet::of(&[Capability::PushNotifications]), Bounds::default())
+    }
+
+    fn sent() -> Observed {
+        Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None }
+    }
+
+    fn polled(state: TaskState) -> Observed {
+        Observed::Status {
+            task_id: TaskId::new("t1"),
+            context_id: None,
+            state,
+            message: None,
+            via: Channel::GetTask,
+            artifacts: Some(0),
+        }
+    }
+
+    fn push_config_error(code: i32) -> Observed {
+        Observed::AgentError { call: Call::PushNotificationConfig, code }
+    }
+
+    fn secs(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
+    /// Refused inline for its URL, accepted by the create call, then never called: a run whose
+    /// silence the agent announced.
+    fn url_refused_then_silent() -> Verifier {
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), polled(TaskState::Working));
+        verifier.observe(secs(0), push_config_error(-32602));
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(1), polled(TaskState::Completed));
+        verifier
+    }
+
+    #[test]
+    fn silence_after_the_agent_refused_the_webhook_url_is_unverifiable_not_refused() {
+        let verifier = url_refused_then_silent();
+        let bound = verifier.bounds().push_arrival();
+        let past = secs(1) + bound + secs(1);
+        let verdict = verifier.verdict(Capability::PushNotifications, past);
+        let Some(Verdict::Pending(pending)) = &verdict else { panic!("not refused, pending: {verdict:?}") };
+        assert_eq!(
+            pending.reason(),
+            &PendingReason::WebhookUrlRefused { call: Call::PushNotificationConfig, code: -32602 }
+        );
+        assert!(pending.to_string().contains("webhook URL the agent accepts"), "{pending}");
+        assert!(verifier.refusal(past).is_none());
+    }
+
+    #[test]
+    fn a_callback_after_the_url_was_refused_elsewhere_still_verifies_push() {
+        let mut verifier = url_refused_then_silent();
+        verifier.observe(secs(2), Observed::PushCallback { state: Some(TaskState::Completed) });
+        assert!(verifier.verdict(Capability::PushNotifications, secs(3)).is_some_and(|v| v.is_verified()));
+    }
+
+    #[test]
+    fn silence_with_no_url_refusal_on_record_is_still_refused() {
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(1), polled(TaskState::Completed));
+        let past = secs(1) + verifier.bounds().push_arrival() + secs(1);
+        let refused = verifier.refusal(past).expect("unexplained silence refuses");
+        assert!(matches!(refused.contradiction(), Contradiction::NoPushCallback { .. }));
+    }
+
+    #[test]
+    fn not_supported_after_the_inline_config_was_found_dropped_refuses_even_once_the_task_ended() {
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(0), polled(TaskState::Completed));
+        // GetTaskPushNotificationConfig did not return it; the create call answered -32003.
+        verifier.observe(secs(0), Observed::PushDropped);
+        verifier.observe(secs(0), push_config_error(-32003));
+        let refused = verifier.refusal(secs(0)).expect("the agent's own not supported refuses at once");
+        assert_eq!(
+            refused.contradiction(),
+            &Contradiction::AgentSaysUnsupported { call: Call::PushNotificationConfig, code: -32003 }
+        );
+    }
 }

@@ -62,6 +62,14 @@ pub(super) fn verdict(
             {
                 return ClaimVerdict::Unverifiable { reason };
             }
+            if let PendingReason::WebhookUrlRefused { .. } = pending.reason() {
+                // The agent refused the URL on one path and never called it after taking it on
+                // another: the silence it announced is no lie, and no proof either.
+                let tried: Vec<String> = attempts.iter().map(ToString::to_string).collect();
+                return ClaimVerdict::Unverifiable {
+                    reason: format!("{pending} (registration: {})", tried.join("; ")),
+                };
+            }
             match pending.reason() {
                 PendingReason::NotExercised => {
                     ClaimVerdict::NotExercised { reason: "no call of the probe exercised it".to_owned() }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::junit::xml as esc;
-use super::{AgentAudit, AuditReport, ClaimVerdict};
+use super::{AgentAudit, AuditReport, ClaimVerdict, TimelineEntry};
 
 const LANES: [&str; 4] = ["send", "stream", "poll", "push"];
 const WIDTH: u32 = 900;
@@ -96,14 +96,18 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
         out.push_str("</table>\n");
     }
     if !agent.timeline.is_empty() {
-        timeline(out, agent);
+        timeline(out, agent, &agent.timeline);
     }
-    if !agent.push_registration.is_empty() {
-        out.push_str("<table><tr><th>push registration</th></tr>\n");
-        for attempt in &agent.push_registration {
-            let _ = writeln!(out, "<tr><td>{}</td></tr>", esc(attempt));
+    push_registration(out, &agent.push_registration);
+    for later in &agent.claim_probes {
+        let _ = writeln!(out, "<h3>probe depending on {} alone</h3>", later.capability.card_field());
+        if let Some(error) = &later.error {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(error));
         }
-        out.push_str("</table>\n");
+        if !later.timeline.is_empty() {
+            timeline(out, agent, &later.timeline);
+        }
+        push_registration(out, &later.push_registration);
     }
     if !agent.wire_deviations.is_empty() {
         out.push_str(
@@ -125,14 +129,25 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
     out.push_str("</section>\n");
 }
 
+fn push_registration(out: &mut String, attempts: &[String]) {
+    if attempts.is_empty() {
+        return;
+    }
+    out.push_str("<table><tr><th>push registration</th></tr>\n");
+    for attempt in attempts {
+        let _ = writeln!(out, "<tr><td>{}</td></tr>", esc(attempt));
+    }
+    out.push_str("</table>\n");
+}
+
 /// The SVG timeline: one lane per channel, one mark per observation in the order observed (evenly
 /// spaced, so events of the same millisecond stay apart; the time is under each mark and in its
 /// tooltip); the card's claims above, each with its verdict; the observation a refusal rests on
 /// ringed in red, one a verification rests on in green.
-fn timeline(out: &mut String, agent: &AgentAudit) {
-    let end = agent.timeline.iter().map(|e| e.at_ms).max().unwrap_or(0);
+fn timeline(out: &mut String, agent: &AgentAudit, entries: &[TimelineEntry]) {
+    let end = entries.iter().map(|e| e.at_ms).max().unwrap_or(0);
     let height = TOP + LANE_HEIGHT * LANES.len() as u32 + 30;
-    let count = u32::try_from(agent.timeline.len()).unwrap_or(u32::MAX).max(1);
+    let count = u32::try_from(entries.len()).unwrap_or(u32::MAX).max(1);
     let step = (WIDTH - LEFT - 40) / count.max(2).saturating_sub(1).max(1);
     let x = |seq: usize| {
         LEFT + 10 + step.saturating_mul(u32::try_from(seq).unwrap_or(u32::MAX)).min(WIDTH - LEFT - 40)
@@ -177,7 +192,7 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
             WIDTH - 10
         );
     }
-    for entry in &agent.timeline {
+    for entry in entries {
         let lane = LANES.iter().position(|l| *l == entry.channel).unwrap_or(0) as u32;
         let (cx, cy) = (x(entry.seq), TOP + LANE_HEIGHT * lane + LANE_HEIGHT / 2);
         let title =

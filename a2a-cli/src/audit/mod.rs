@@ -1,7 +1,9 @@
 //! `a2a audit URL...`: discover each agent, run one short probe task that depends on every claim its
 //! card makes, and report each declared capability as verified, refused (with the evidence), not
 //! exercised, unverified or unverifiable; beside the verdicts, the wire deviations the agent's
-//! answers carried (read tolerantly, reported apart from the claims).
+//! answers carried (read tolerantly, reported apart from the claims). When that probe refused a
+//! claim, each claim it left unsettled is probed again on its own (one task per claim), so every
+//! lie the card tells is reported with its own evidence.
 //!
 //! Exit status, the first that applies:
 //! - [`EXIT_OVER_DECLARES`] (1): an agent over-declares (a claim was refused);
@@ -29,28 +31,28 @@ mod evidence;
 mod fleet;
 mod html;
 mod junit;
+mod probe;
 mod render;
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
-use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
-use a2a_typestate_client::{Client, PollCadence, PushReceiver, WireReading};
+use a2a_typestate_client::{Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
 use futures::StreamExt;
 use serde::Serialize;
 
 use crate::card::{self, CardSummary};
 use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
 use crate::errors;
-use crate::outcome::{self, Ending, TaskRecord};
+use crate::outcome::{self, Ending};
 
 pub use evidence::TimelineEntry;
 pub use fleet::read_agent_file;
+pub use probe::ClaimProbe;
 
 /// Exit status when an agent over-declares.
 pub const EXIT_OVER_DECLARES: u8 = 1;
@@ -161,18 +163,23 @@ pub struct AgentAudit {
     /// The capabilities the agent was caught over-declaring.
     #[serde(serialize_with = "outcome::capability_fields")]
     pub over_declares: CapabilitySet,
-    /// How the probe task ended (absent when it could not be sent).
+    /// How the first probe task (depending on every claim) ended (absent when it could not be
+    /// sent).
     pub probe: Option<ProbeSummary>,
     /// Why the agent could not be audited, if it could not.
     pub error: Option<String>,
-    /// The lifecycle fault that ended the probe, named (a bound ran out: not a lie).
+    /// The lifecycle fault that ended the first probe, named (a bound ran out: not a lie).
     pub lifecycle_fault: Option<String>,
-    /// Every attempt to register the probe's webhook and what the agent answered.
+    /// Every attempt to register the first probe's webhook and what the agent answered.
     pub push_registration: Vec<String>,
-    /// The deviations from the 1.0 wire format the agent's answers carried, read anyway.
+    /// The deviations from the 1.0 wire format the agent's answers carried, read anyway (over all
+    /// its probes).
     pub wire_deviations: Vec<DeviationReport>,
-    /// What the probe observed, in order, on each channel: the report's timeline.
+    /// What the first probe observed, in order, on each channel: the report's timeline.
     pub timeline: Vec<TimelineEntry>,
+    /// After a refusal, one probe per claim the first probe left unsettled, each depending on that
+    /// claim alone; its verdict is the one in `claims` (empty when nothing was refused).
+    pub claim_probes: Vec<ClaimProbe>,
 }
 
 impl AgentAudit {
@@ -192,6 +199,7 @@ impl AgentAudit {
             push_registration: Vec::new(),
             wire_deviations: Vec::new(),
             timeline: Vec::new(),
+            claim_probes: Vec::new(),
         }
     }
 }
@@ -337,7 +345,12 @@ fn audit_client(options: &AuditOptions) -> Result<Client, String> {
         .unobservable_bound(options.working_bound)
         .poll_cadence(cadence)
         // Tolerant reading, strict reporting: what deviates is read and listed apart.
-        .wire_reading(WireReading::Tolerant);
+        .wire_reading(WireReading::Tolerant)
+        // A suspect mark spares later tasks the negotiation with an agent caught lying; an audit's
+        // later probes exist to negotiate exactly the claims such a mark would skip. The audit's
+        // cache is its own, so no mark would outlive the audit anyway: with the marks off, every
+        // probe negotiates, and a refusal still falls back.
+        .suspect_marks(SuspectMarks::Off);
     if let Some(addr) = options.webhook_listen {
         builder = builder.webhook_addr(addr);
     }
@@ -361,7 +374,10 @@ async fn shared_receiver(
     }
 }
 
-/// Audits one agent: its card, then one probe task depending on every claim the card makes.
+/// Audits one agent: its card, then one probe task depending on every claim the card makes, and,
+/// when that probe refused a claim, one probe per claim it left unsettled (these negotiate only on
+/// a client built with [`SuspectMarks::Off`], as [`audit`] builds its own; with the marks on, those
+/// claims are reported not exercised, with why).
 pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
     audit_agent_with(client, url, deployment, None).await
 }
@@ -395,38 +411,22 @@ async fn audit_agent_with(
     let written: CapabilitySet =
         Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
     let depends: Vec<Capability> = lifted.declared().iter().collect();
-    let mut negotiation = Negotiation::depending_on(&depends)
-        .deployment(deployment)
-        .follow_up(FollowUp::reply("a2a audit probe: no further input"));
-    if let Some(receiver) = receiver {
-        negotiation = negotiation.push_receiver(receiver);
-    }
-    static PROBES: AtomicU64 = AtomicU64::new(0);
-    let probe = PROBES.fetch_add(1, Ordering::Relaxed);
-    let message = a2a_typestate_types::Message::user_text(
-        format!("a2a-audit-{}-{probe}", std::process::id()),
-        "a2a audit probe: please answer briefly",
-    );
-    let result = client.run_task(base, message, &negotiation).await;
-    let record = TaskRecord::from_result(&result);
-    let error = match &result {
-        Err(e) if e.lifecycle_violation().is_none() => {
-            Some(format!("the probe failed: {}", errors::one_line(e)))
-        }
-        _ => None,
-    };
-    let lifecycle_fault = match &result {
-        Err(e) => e.lifecycle_fault().map(evidence::lifecycle_fault),
-        Ok(_) => None,
-    };
-    let outcome = result.as_ref().ok();
-    let claims: Vec<ClaimAudit> = written
+    let first = probe::Probe::run(client, base, deployment, &depends, receiver.clone()).await;
+    let mut claims: Vec<ClaimAudit> = written
         .iter()
-        .map(|capability| ClaimAudit {
-            capability,
-            verdict: evidence::verdict(capability, &lifted, &record, outcome, result.as_ref().err()),
-        })
+        .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
         .collect();
+    let mut wire_deviations = first.deviations();
+    let claim_probes = probe::probe_each_unsettled_claim(
+        client,
+        base,
+        deployment,
+        &lifted,
+        &mut claims,
+        &mut wire_deviations,
+        receiver,
+    )
+    .await;
     let over_declares = claims
         .iter()
         .filter(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }))
@@ -441,20 +441,13 @@ async fn audit_agent_with(
         gateway: lifted.is_gateway(),
         claims,
         over_declares,
-        probe: Some(ProbeSummary {
-            ending: record.ending.clone(),
-            negotiation_round_trips: match &result {
-                Ok(outcome) => Some(outcome.negotiation_round_trips),
-                Err(e) => e.negotiation_round_trips(),
-            },
-        }),
-        error,
-        lifecycle_fault,
-        push_registration: outcome
-            .map(|o| o.push_registration.iter().map(ToString::to_string).collect())
-            .unwrap_or_default(),
-        wire_deviations: outcome.map(evidence::deviations).unwrap_or_default(),
-        timeline: outcome.map(evidence::timeline).unwrap_or_default(),
+        probe: Some(first.summary()),
+        error: first.error(),
+        lifecycle_fault: first.lifecycle_fault(),
+        push_registration: first.push_registration(),
+        wire_deviations,
+        timeline: first.timeline(),
+        claim_probes,
     }
 }
 

@@ -71,29 +71,43 @@ pub(crate) fn render(report: &AuditReport) -> String {
     let mut probes = Table::new(&["AGENT", "PROTOCOL", "ENDING", "ROUND TRIPS"]);
     for agent in &report.agents {
         let Some(probe) = &agent.probe else { continue };
-        let ending = match &probe.ending {
-            Ending::Completed => Cell::styled("completed", style::GOOD),
-            Ending::CompletedSingleShot => Cell::styled("completed single-shot", style::GOOD),
-            Ending::CompletedViaFallback => Cell::styled("completed through the fallback", style::NOTE),
-            Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
-        };
         probes.row([
             Cell::plain(agent.label.clone()),
             Cell::plain(agent.protocol_versions.join(", ")),
-            ending,
+            ending_cell(&probe.ending),
             Cell::plain(probe.negotiation_round_trips.map_or_else(|| "-".to_owned(), |n| n.to_string())),
         ]);
+        for later in &agent.claim_probes {
+            probes.row([
+                Cell::plain(format!("  {} alone", later.capability.card_field())),
+                Cell::plain(String::new()),
+                ending_cell(&later.probe.ending),
+                Cell::plain(
+                    later.probe.negotiation_round_trips.map_or_else(|| "-".to_owned(), |n| n.to_string()),
+                ),
+            ]);
+        }
     }
     out.push_str(&probes.render(2));
 
-    let pushed: Vec<_> = report.agents.iter().filter(|a| !a.push_registration.is_empty()).collect();
+    let pushed: Vec<(&str, Vec<String>)> = report
+        .agents
+        .iter()
+        .map(|agent| {
+            let later = agent.claim_probes.iter().flat_map(|p| {
+                p.push_registration.iter().map(move |a| format!("({} alone) {a}", p.capability.card_field()))
+            });
+            (agent.label.as_str(), agent.push_registration.iter().cloned().chain(later).collect::<Vec<_>>())
+        })
+        .filter(|(_, attempts)| !attempts.is_empty())
+        .collect();
     if !pushed.is_empty() {
         out.push_str(&format!("\n{}\n", paint(style::TITLE, "Push registration")));
         let mut table = Table::new(&["AGENT", "ATTEMPT"]);
-        for agent in pushed {
-            for (index, attempt) in agent.push_registration.iter().enumerate() {
-                let shown = if index == 0 { agent.label.clone() } else { String::new() };
-                table.row([Cell::plain(shown), Cell::plain(attempt.clone())]);
+        for (label, attempts) in pushed {
+            for (index, attempt) in attempts.into_iter().enumerate() {
+                let shown = if index == 0 { label.to_owned() } else { String::new() };
+                table.row([Cell::plain(shown), Cell::plain(attempt)]);
             }
         }
         out.push_str(&table.render(2));
@@ -146,4 +160,13 @@ pub(crate) fn render(report: &AuditReport) -> String {
         ));
     }
     out
+}
+
+fn ending_cell(ending: &Ending) -> Cell {
+    match ending {
+        Ending::Completed => Cell::styled("completed", style::GOOD),
+        Ending::CompletedSingleShot => Cell::styled("completed single-shot", style::GOOD),
+        Ending::CompletedViaFallback => Cell::styled("completed through the fallback", style::NOTE),
+        Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
+    }
 }

@@ -1,12 +1,13 @@
 //! How a task's webhook reaches the agent: inline on the first send, then — when the agent
-//! refused it there or accepted it and dropped it — `CreateTaskPushNotificationConfig` once the task
-//! exists. Every attempt is recorded with what the agent answered, so a report can say which paths
+//! refused it there or accepted it and dropped it (`GetTaskPushNotificationConfig` does not return
+//! it, or answers `-32003` not supported) — `CreateTaskPushNotificationConfig` once the task
+//! exists, at once, with no arrival bound waited first. Every attempt is recorded with what the agent answered, so a report can say which paths
 //! were tried and never calls a dropped config registered.
 
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_typestate::{Observed, TaskHandle};
+use a2a_typestate::{Call, Observed, TaskHandle};
 use a2a_typestate_types::GetTaskPushNotificationConfigRequest;
 use a2a_typestate_types::error::A2aErrorCode;
 
@@ -130,10 +131,18 @@ impl Session {
                 Ok(config) if config.url == url => PushRegistrationAnswer::Confirmed,
                 Ok(config) => PushRegistrationAnswer::Dropped(format!("it holds {} instead", config.url)),
                 Err(error) => match error.protocol_error() {
+                    // The agent does not hold the config: it has no such task or config, or it says
+                    // it supports no push config at all (`-32003`). Either way the create call is
+                    // next, at once, and its answer is the one judged; waiting out the arrival bound
+                    // for a config the agent just disowned would only delay that.
                     Some(p)
                         if matches!(
                             p.a2a_code(),
-                            Some(A2aErrorCode::TaskNotFound | A2aErrorCode::InvalidParams)
+                            Some(
+                                A2aErrorCode::TaskNotFound
+                                    | A2aErrorCode::InvalidParams
+                                    | A2aErrorCode::PushNotificationNotSupported
+                            )
                         ) =>
                     {
                         PushRegistrationAnswer::Dropped(format!("{} {}", p.code().unwrap_or(0), p.message()))
@@ -156,7 +165,29 @@ impl Session {
             }
         }
         if let Some(receiver) = self.push_fallback.take() {
+            self.observe_url_refusal(handle);
             self.register_created(handle, receiver).await;
+        }
+    }
+
+    /// An inline config refused for its URL (`-32602`) is observed before the create call, so the
+    /// verifier knows the agent announced it will not call that webhook: a silence there is then
+    /// explained, not a broken claim. (The refused send is answered where it was made, which tries
+    /// the other path without observing; this is the one place both paths meet.)
+    fn observe_url_refusal<H: TaskHandle>(&mut self, handle: &mut H) {
+        let url_refused =
+            self.push_attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(|a| {
+                match &a.answer {
+                    PushRegistrationAnswer::Refused { code: Some(code), .. }
+                        if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
+                    {
+                        i32::try_from(*code).ok()
+                    }
+                    _ => None,
+                }
+            });
+        if let Some(code) = url_refused {
+            self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
         }
     }
 

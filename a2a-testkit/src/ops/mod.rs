@@ -14,6 +14,7 @@ use crate::store::{HistoryView, Published, PushConfig, Shared, TaskRecord};
 use crate::wire::{self, A2aError, TaskState};
 
 mod push;
+pub(crate) use push::private_host;
 
 use push::{add_push_config, create_push_config, delete_push_config, get_push_config, list_push_configs};
 
@@ -162,12 +163,14 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
     if inline_push.is_some() && shared.behaviour.push == PushBehaviour::Unsupported {
         return Err(A2aError::push_not_supported());
     }
+    // A handler without push that does not look at the inline config at all.
+    let inline_push = inline_push.filter(|_| shared.behaviour.push != PushBehaviour::ConfigCallsUnsupported);
     let inline_push = match inline_push {
         // The config id defaults to the task id, which is only known once the task exists.
         Some(config) => {
             let at = format!("params.configuration.{push_field}");
             let config = PushConfig::from_json(config, "", &at).map_err(A2aError::invalid_params)?;
-            push::guard_webhook_url(shared, &config.url, &format!("{at}.url"))?;
+            push::guard_inline_webhook_url(shared, &config.url, &format!("{at}.url"))?;
             Some(config)
         }
         None => None,

@@ -20,6 +20,29 @@ pub(super) fn guard_webhook_url(shared: &Shared, url: &str, at: &str) -> Result<
     if !shared.script.has_quirk(crate::Quirk::RejectsPrivateWebhookUrls) {
         return Ok(());
     }
+    refuse_private(url, at)
+}
+
+/// As [`guard_webhook_url`], for a config sent inline, which
+/// [`Quirk::NeverCallsPrivateWebhooks`](crate::Quirk::NeverCallsPrivateWebhooks) refuses too.
+pub(super) fn guard_inline_webhook_url(shared: &Shared, url: &str, at: &str) -> Result<(), A2aError> {
+    if shared.script.has_quirk(crate::Quirk::NeverCallsPrivateWebhooks) {
+        return refuse_private(url, at);
+    }
+    guard_webhook_url(shared, url, at)
+}
+
+fn refuse_private(url: &str, at: &str) -> Result<(), A2aError> {
+    match private_host(url) {
+        Some(host) => Err(A2aError::invalid_params(format!(
+            "{at}: webhook host {host} is a loopback or private address; this agent only calls public webhooks"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The host of `url` when it is a loopback or private address (or `localhost`).
+pub(crate) fn private_host(url: &str) -> Option<&str> {
     let host =
         url.split_once("://").map_or(url, |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or_default();
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
@@ -33,16 +56,11 @@ pub(super) fn guard_webhook_url(shared: &Shared, url: &str, at: &str) -> Result<
             Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback() || ip.is_unique_local(),
             Err(_) => false,
         };
-    if private {
-        return Err(A2aError::invalid_params(format!(
-            "{at}: webhook host {host} is a loopback or private address; this agent only calls public webhooks"
-        )));
-    }
-    Ok(())
+    private.then_some(host)
 }
 
 fn push_allowed(shared: &Shared) -> Result<(), A2aError> {
-    if shared.behaviour.push == PushBehaviour::Unsupported {
+    if matches!(shared.behaviour.push, PushBehaviour::Unsupported | PushBehaviour::ConfigCallsUnsupported) {
         return Err(A2aError::push_not_supported());
     }
     Ok(())

@@ -1,0 +1,184 @@
+//! Probe tasks: the first one depends on every claim the card makes; after a refusal, each claim it
+//! left unsettled gets a probe of its own, so a card that lies about three capabilities is caught
+//! three times, each with its own evidence.
+//!
+//! Why a probe per claim: once a claim is refused the task falls back to one single-shot send, and
+//! the claims that task had not reached yet are never exercised by it. A fresh task depending on
+//! just one claim exercises that claim first, under the client's bounds, and at most one such task
+//! runs per claim. An agent whose first probe refused nothing gets no further probe: honest audits
+//! cost what they did.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use a2a_typestate::{Capability, CardClaims, Deployment};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
+use a2a_typestate_client::{Client, Error, PushReceiver, SuspectMarks};
+use serde::Serialize;
+
+use super::{ClaimAudit, ClaimVerdict, DeviationReport, ProbeSummary, TimelineEntry, evidence};
+use crate::errors;
+use crate::outcome::{self, TaskRecord};
+
+/// A probe run after a refusal, on one claim the first probe left unsettled.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimProbe {
+    /// The claim this probe depended on, alone (its card field).
+    #[serde(serialize_with = "outcome::capability_field")]
+    pub capability: Capability,
+    /// How the probe task ended.
+    pub probe: ProbeSummary,
+    /// Why the probe failed, if it did for a reason other than a refusal (the claim is then
+    /// unverified, and the agent still counts as audited).
+    pub error: Option<String>,
+    /// Every attempt to register this probe's webhook and what the agent answered.
+    pub push_registration: Vec<String>,
+    /// What this probe observed, in order (its `event #N` are the ones its evidence cites).
+    pub timeline: Vec<TimelineEntry>,
+}
+
+/// One probe task and what `run_task` returned for it.
+pub(super) struct Probe {
+    result: Result<TaskOutcome, Error>,
+    record: TaskRecord,
+}
+
+impl Probe {
+    /// Runs one short task on `base` depending on `depends`, answering any question once.
+    pub(super) async fn run(
+        client: &Client,
+        base: &str,
+        deployment: Deployment,
+        depends: &[Capability],
+        receiver: Option<Arc<PushReceiver>>,
+    ) -> Self {
+        let mut negotiation = Negotiation::depending_on(depends)
+            .deployment(deployment)
+            .follow_up(FollowUp::reply("a2a audit probe: no further input"));
+        if let Some(receiver) = receiver {
+            negotiation = negotiation.push_receiver(receiver);
+        }
+        static PROBES: AtomicU64 = AtomicU64::new(0);
+        let probe = PROBES.fetch_add(1, Ordering::Relaxed);
+        let message = a2a_typestate_types::Message::user_text(
+            format!("a2a-audit-{}-{probe}", std::process::id()),
+            "a2a audit probe: please answer briefly",
+        );
+        let result = client.run_task(base, message, &negotiation).await;
+        let record = TaskRecord::from_result(&result);
+        Self { result, record }
+    }
+
+    pub(super) fn outcome(&self) -> Option<&TaskOutcome> {
+        self.result.as_ref().ok()
+    }
+
+    /// The verdict this probe gives `capability`.
+    pub(super) fn verdict(&self, capability: Capability, lifted: &CardClaims) -> ClaimVerdict {
+        evidence::verdict(capability, lifted, &self.record, self.outcome(), self.result.as_ref().err())
+    }
+
+    /// Why the probe failed, when an error other than a refusal ended it.
+    pub(super) fn error(&self) -> Option<String> {
+        match &self.result {
+            Err(e) if e.lifecycle_violation().is_none() => {
+                Some(format!("the probe failed: {}", errors::one_line(e)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The lifecycle fault that ended the probe, named.
+    pub(super) fn lifecycle_fault(&self) -> Option<String> {
+        self.result.as_ref().err().and_then(Error::lifecycle_fault).map(evidence::lifecycle_fault)
+    }
+
+    pub(super) fn summary(&self) -> ProbeSummary {
+        ProbeSummary {
+            ending: self.record.ending.clone(),
+            negotiation_round_trips: match &self.result {
+                Ok(outcome) => Some(outcome.negotiation_round_trips),
+                Err(e) => e.negotiation_round_trips(),
+            },
+        }
+    }
+
+    pub(super) fn push_registration(&self) -> Vec<String> {
+        self.outcome()
+            .map(|o| o.push_registration.iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn deviations(&self) -> Vec<DeviationReport> {
+        self.outcome().map(evidence::deviations).unwrap_or_default()
+    }
+
+    pub(super) fn timeline(&self) -> Vec<TimelineEntry> {
+        self.outcome().map(evidence::timeline).unwrap_or_default()
+    }
+}
+
+/// After the first probe: when it refused a claim, probes every claim it left unsettled (neither
+/// verified, refused nor unverifiable) on its own, puts each verdict in its claim's place and adds
+/// each probe's wire deviations to `wire_deviations`. Returns the probes run, in the card's claim
+/// order; none when nothing was refused.
+pub(super) async fn probe_each_unsettled_claim(
+    client: &Client,
+    base: &str,
+    deployment: Deployment,
+    lifted: &CardClaims,
+    claims: &mut [ClaimAudit],
+    wire_deviations: &mut Vec<DeviationReport>,
+    receiver: Option<Arc<PushReceiver>>,
+) -> Vec<ClaimProbe> {
+    let refused = claims.iter().any(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }));
+    if !refused || lifted.is_gateway() {
+        return Vec::new();
+    }
+    let mut probes = Vec::new();
+    for claim in claims.iter_mut() {
+        let unsettled =
+            matches!(claim.verdict, ClaimVerdict::NotExercised { .. } | ClaimVerdict::Unverified { .. });
+        if !unsettled || !lifted.declared().contains(claim.capability) {
+            continue;
+        }
+        // A client that marks a refused agent suspect sends it single-shot from now on, with no
+        // negotiation: a probe would exercise nothing. `audit` builds its client with the marks
+        // off; a caller's client may not have them off.
+        if client.config().suspect_marks() == SuspectMarks::On {
+            claim.verdict = ClaimVerdict::NotExercised {
+                reason: "another claim was refused, and this client marks the agent suspect, so no further \
+                         probe negotiates (audit with SuspectMarks::Off to probe each claim)"
+                    .to_owned(),
+            };
+            continue;
+        }
+        let probe = Probe::run(client, base, deployment, &[claim.capability], receiver.clone()).await;
+        claim.verdict = in_its_own_probe(probe.verdict(claim.capability, lifted), claim.capability);
+        wire_deviations.extend(probe.deviations());
+        probes.push(ClaimProbe {
+            capability: claim.capability,
+            probe: probe.summary(),
+            error: probe.error(),
+            push_registration: probe.push_registration(),
+            timeline: probe.timeline(),
+        });
+    }
+    probes
+}
+
+/// Says which probe a verdict's evidence comes from: its `event #N` count that probe's
+/// observations, not the first probe's.
+fn in_its_own_probe(verdict: ClaimVerdict, capability: Capability) -> ClaimVerdict {
+    let from = |text: String| format!("in the probe depending on {} alone: {text}", capability.card_field());
+    match verdict {
+        ClaimVerdict::Verified { evidence } => ClaimVerdict::Verified { evidence: from(evidence) },
+        ClaimVerdict::Refused { lie, contradiction, evidence } => {
+            ClaimVerdict::Refused { lie, contradiction, evidence: from(evidence) }
+        }
+        ClaimVerdict::NotExercised { reason } => ClaimVerdict::NotExercised { reason: from(reason) },
+        ClaimVerdict::Unverified { reason } => ClaimVerdict::Unverified { reason: from(reason) },
+        ClaimVerdict::Unverifiable { reason } => ClaimVerdict::Unverifiable { reason: from(reason) },
+    }
+}
