@@ -130,6 +130,8 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> sealed::Sealed for Claims<S,
 pub trait StreamingSlot: sealed::Sealed {
     /// How far the streaming claim has come.
     const STATUS: ClaimStatus;
+    /// The marker once this slot's claim is verified (the same marker when there is nothing to verify).
+    type Settled: StreamingSlot;
 }
 
 /// A marker for the history slot of [`Claims`]. Sealed.
@@ -140,6 +142,8 @@ pub trait StreamingSlot: sealed::Sealed {
 pub trait HistorySlot: sealed::Sealed {
     /// How far the history claim has come.
     const STATUS: ClaimStatus;
+    /// The marker once this slot's claim is verified (the same marker when there is nothing to verify).
+    type Settled: HistorySlot;
 }
 
 /// A marker for the push slot of [`Claims`]. Sealed.
@@ -150,34 +154,45 @@ pub trait HistorySlot: sealed::Sealed {
 pub trait PushSlot: sealed::Sealed {
     /// How far the push claim has come.
     const STATUS: ClaimStatus;
+    /// The marker once this slot's claim is verified (the same marker when there is nothing to verify).
+    type Settled: PushSlot;
 }
 
 impl StreamingSlot for NoStreaming {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+    type Settled = NoStreaming;
 }
 impl StreamingSlot for Streaming {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
+    type Settled = StreamingVerified;
 }
 impl StreamingSlot for StreamingVerified {
     const STATUS: ClaimStatus = ClaimStatus::Verified;
+    type Settled = StreamingVerified;
 }
 impl HistorySlot for NoHistory {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+    type Settled = NoHistory;
 }
 impl HistorySlot for History {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
+    type Settled = HistoryVerified;
 }
 impl HistorySlot for HistoryVerified {
     const STATUS: ClaimStatus = ClaimStatus::Verified;
+    type Settled = HistoryVerified;
 }
 impl PushSlot for NoPush {
     const STATUS: ClaimStatus = ClaimStatus::Unclaimed;
+    type Settled = NoPush;
 }
 impl PushSlot for Push {
     const STATUS: ClaimStatus = ClaimStatus::Claimed;
+    type Settled = PushVerified;
 }
 impl PushSlot for PushVerified {
     const STATUS: ClaimStatus = ClaimStatus::Verified;
+    type Settled = PushVerified;
 }
 
 /// The type parameter of [`Task`](crate::Task): [`SingleShot`] or a [`Claims`] set. Sealed.
@@ -200,6 +215,12 @@ pub trait ClaimSet: sealed::Sealed {
     type History: HistorySlot;
     /// The push slot's marker ([`NoPush`] for [`SingleShot`]).
     type Push: PushSlot;
+    /// This set with the streaming slot verified: what `settle_streaming` returns.
+    type StreamingSettled: ClaimSet;
+    /// This set with the history slot verified: what `settle_history` returns.
+    type HistorySettled: ClaimSet;
+    /// This set with the push slot verified: what `settle_push` returns.
+    type PushSettled: ClaimSet;
 }
 
 impl ClaimSet for SingleShot {
@@ -207,6 +228,9 @@ impl ClaimSet for SingleShot {
     type Streaming = NoStreaming;
     type History = NoHistory;
     type Push = NoPush;
+    type StreamingSettled = SingleShot;
+    type HistorySettled = SingleShot;
+    type PushSettled = SingleShot;
 }
 
 impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P> {
@@ -214,6 +238,9 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> ClaimSet for Claims<S, H, P>
     type Streaming = S;
     type History = H;
     type Push = P;
+    type StreamingSettled = Claims<S::Settled, H, P>;
+    type HistorySettled = Claims<S, H::Settled, P>;
+    type PushSettled = Claims<S, H, P::Settled>;
 }
 
 /// A claim set that tracks the task's lifecycle: every [`Claims`] set, never [`SingleShot`]. Sealed.
@@ -304,9 +331,9 @@ impl HasVerifiedHistory for HistoryVerified {}
 pub trait HasVerifiedPush: HasPushClaim {}
 impl HasVerifiedPush for PushVerified {}
 
-// What each `settle_*` takes: a claim set whose slot holds the claim, still unverified. The
-// associated type is the same set with that slot upgraded, so one generic method serves every
-// combination of the other slots, and a handle without the claim gets these words, not E0599.
+// What each `settle_*` takes: a claim set whose slot holds the claim, still unverified. What it
+// returns is `ClaimSet`'s associated type, defined for every set, so the signature is always well
+// formed and a handle without the claim fails on this bound alone, in these words, not E0599.
 
 /// A claim set holding an unverified streaming claim: what `settle_streaming` takes. Sealed.
 #[diagnostic::on_unimplemented(
@@ -318,13 +345,8 @@ impl HasVerifiedPush for PushVerified {}
     note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
             no claim to settle"
 )]
-pub trait SettlesStreaming: ClaimSet {
-    /// The same claim set with the streaming slot verified.
-    type Verified: ClaimSet;
-}
-impl<H: HistorySlot, P: PushSlot> SettlesStreaming for Claims<Streaming, H, P> {
-    type Verified = Claims<StreamingVerified, H, P>;
-}
+pub trait SettlesStreaming: ClaimSet {}
+impl<H: HistorySlot, P: PushSlot> SettlesStreaming for Claims<Streaming, H, P> {}
 
 /// A claim set holding an unverified state-transition history claim: what `settle_history` takes.
 /// Sealed.
@@ -338,13 +360,8 @@ impl<H: HistorySlot, P: PushSlot> SettlesStreaming for Claims<Streaming, H, P> {
     note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
             no claim to settle"
 )]
-pub trait SettlesHistory: ClaimSet {
-    /// The same claim set with the history slot verified.
-    type Verified: ClaimSet;
-}
-impl<S: StreamingSlot, P: PushSlot> SettlesHistory for Claims<S, History, P> {
-    type Verified = Claims<S, HistoryVerified, P>;
-}
+pub trait SettlesHistory: ClaimSet {}
+impl<S: StreamingSlot, P: PushSlot> SettlesHistory for Claims<S, History, P> {}
 
 /// A claim set holding an unverified push-notification claim: what `settle_push` takes. Sealed.
 #[diagnostic::on_unimplemented(
@@ -356,13 +373,8 @@ impl<S: StreamingSlot, P: PushSlot> SettlesHistory for Claims<S, History, P> {
     note = "a verified claim is settled already, and a `Task<SingleShot>` (the fallback after a refusal) holds \
             no claim to settle"
 )]
-pub trait SettlesPush: ClaimSet {
-    /// The same claim set with the push slot verified.
-    type Verified: ClaimSet;
-}
-impl<S: StreamingSlot, H: HistorySlot> SettlesPush for Claims<S, H, Push> {
-    type Verified = Claims<S, H, PushVerified>;
-}
+pub trait SettlesPush: ClaimSet {}
+impl<S: StreamingSlot, H: HistorySlot> SettlesPush for Claims<S, H, Push> {}
 
 #[cfg(test)]
 mod tests {

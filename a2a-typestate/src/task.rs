@@ -260,11 +260,11 @@ impl<C: ClaimSet> Task<C> {
 pub type SettleResult<V, U, R = Task<SingleShot>> = Result<Settlement<V, U>, Refusal<R>>;
 
 /// The type `settle_streaming` upgrades `C` to.
-pub type StreamingSettled<C> = <C as SettlesStreaming>::Verified;
+pub type StreamingSettled<C> = <C as ClaimSet>::StreamingSettled;
 /// The type `settle_history` upgrades `C` to.
-pub type HistorySettled<C> = <C as SettlesHistory>::Verified;
+pub type HistorySettled<C> = <C as ClaimSet>::HistorySettled;
 /// The type `settle_push` upgrades `C` to.
-pub type PushSettled<C> = <C as SettlesPush>::Verified;
+pub type PushSettled<C> = <C as ClaimSet>::PushSettled;
 
 // The settles, written once over every claim set and bounded on a trait that names the slot: on a
 // handle without the unverified claim the error says so in these words instead of E0599.

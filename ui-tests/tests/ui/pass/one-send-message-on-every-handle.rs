@@ -1,0 +1,11 @@
+// `send_message` takes the same message on a tracked handle and on the single-shot fallback.
+use a2a_typestate_client::{Claims, Message, SingleShot, Streaming, Task};
+
+async fn send_on_both(tracked: &mut Task<Claims<Streaming>>, single_shot: &mut Task<SingleShot>) {
+    let _polled = tracked.send_message(Message::user_text("m1", "hi")).await;
+    let _blocking = single_shot.send_message(Message::user_text("m2", "hi")).await;
+}
+
+fn main() {
+    let _ = send_on_both;
+}
