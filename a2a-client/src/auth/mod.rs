@@ -36,6 +36,7 @@ mod apply;
 mod intercept;
 mod oauth2;
 mod provider;
+pub(crate) mod scope;
 mod secret;
 pub(crate) mod select;
 mod tls;
@@ -189,4 +190,6 @@ pub(crate) struct ClientAuth {
     pub(crate) credentials: Credentials,
     pub(crate) interceptors: Vec<Arc<dyn Interceptor>>,
     pub(crate) has_client_identity: bool,
+    /// Origins besides each agent's own that its credentials may go to.
+    pub(crate) allowed_origins: Arc<[url::Origin]>,
 }
