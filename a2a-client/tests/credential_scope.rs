@@ -105,6 +105,9 @@ async fn the_extended_card_on_another_origin_is_not_fetched_with_the_credentials
     let client = client(Credentials::new().with(BearerToken::new(Secret::new(TOKEN))));
     let connection = client.connect(&base).await.unwrap();
     assert!(!connection.uses_extended_card());
+    let why = connection.extended_card_error().expect("the reason is kept");
+    assert!(why.kind() == ErrorKind::Auth && why.to_string().contains("withheld"), "{why}");
+    assert!(agent.requests_for("GetExtendedAgentCard").is_empty(), "not asked for without credentials");
     assert!(none_carried_credentials(&agent), "{:?}", agent.requests());
 }
 

@@ -60,6 +60,11 @@ impl AuthLayer {
         }
     }
 
+    /// The error saying the credentials were withheld from `url`, the interface, when they were.
+    pub(crate) fn withheld_error(&self, url: &str) -> Option<Error> {
+        self.withheld.as_ref().map(|why| Error::auth(None, why.clone()).with_url(url))
+    }
+
     /// Whether any credential is sent at all (none when they are withheld from the interface).
     pub(crate) fn sends_credentials(&self) -> bool {
         !self.selection.schemes.is_empty() && self.withheld.is_none()
