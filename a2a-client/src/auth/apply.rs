@@ -1,5 +1,6 @@
 //! The auth layer: an [`Interceptor`] that asks each scheme's provider for its credential and puts
-//! it where the card's scheme says, and the one resend after a 401 and a refresh.
+//! it where the card's scheme says, on requests to the origins the credential scope admits, and the
+//! one resend after a 401 and a refresh.
 
 use std::time::Duration;
 
@@ -7,10 +8,9 @@ use a2a_typestate_types::v1::SecurityScheme;
 use base64::Engine as _;
 use futures::future::BoxFuture;
 use http::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
-
-use super::intercept::{Interceptor, RequestContext};
 use url::Url;
 
+use super::intercept::{Interceptor, RequestContext};
 use super::provider::{Credential, CredentialRequest};
 use super::scope::CredentialScope;
 use super::select::{PlannedScheme, Selection, describe};
