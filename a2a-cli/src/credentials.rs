@@ -47,6 +47,11 @@ pub struct CredentialArgs {
     /// PEM file with a CA certificate to trust besides the built-in roots (repeatable).
     #[arg(long, value_name = "FILE")]
     pub ca_cert: Vec<PathBuf>,
+    /// An origin (scheme, host and port of URL) the credentials may also be sent to, besides the
+    /// agent's own (repeatable): an identity provider's token endpoint, or an interface the card
+    /// puts on another host or port. Without it such URLs get no credentials.
+    #[arg(long, value_name = "URL")]
+    pub allow_credential_origin: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -143,6 +148,17 @@ impl CredentialArgs {
             let identity = ClientIdentity::from_pem(&pem)
                 .map_err(|e| format!("--client-identity: {}: {}", path.display(), config_message(&e)))?;
             builder = builder.client_identity(identity);
+        }
+        for url in &self.allow_credential_origin {
+            let fits = url.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") && !rest.is_empty()
+            });
+            if !fits {
+                return Err(format!(
+                    "--allow-credential-origin: {url} is not an http or https url (write it like https://login.example.com)"
+                ));
+            }
+            builder = builder.allow_credential_origin(url.clone());
         }
         for path in &self.ca_cert {
             let pem = read_file("ca-cert", path)?;

@@ -338,6 +338,8 @@ pub struct ClientBuilder {
     /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
     pub(crate) http: crate::net::HttpSettings,
     replica_name: Option<String>,
+    /// Origins besides each agent's own that credentials may be sent to, as given.
+    credential_origins: Vec<String>,
 }
 
 impl ClientBuilder {
@@ -455,6 +457,29 @@ impl ClientBuilder {
         self
     }
 
+    /// Allows the credentials to be sent to `url`'s origin (scheme, host and port; the path is
+    /// ignored) as well as to the origin of the agent they were given for. Repeatable.
+    ///
+    /// By default credentials go only to the agent's own origin: a card naming an interface, a
+    /// token endpoint or an OpenID Connect discovery URL on another origin gets none (the request
+    /// goes without them, or for a token endpoint is not sent, and the error says so). Allow the
+    /// origins you trust with your credentials, an identity provider's say. See [`crate::auth`].
+    ///
+    /// ```
+    /// use a2a_typestate_client::Client;
+    ///
+    /// let client = Client::builder()
+    ///     .allow_credential_origin("https://login.example.com")
+    ///     .build()?;
+    /// # let _ = client;
+    /// assert!(Client::builder().allow_credential_origin("file:///etc").build().is_err());
+    /// # Ok::<(), a2a_typestate_client::Error>(())
+    /// ```
+    pub fn allow_credential_origin(mut self, url: impl Into<String>) -> Self {
+        self.credential_origins.push(url.into());
+        self
+    }
+
     /// Sets the `User-Agent` header.
     pub fn user_agent(mut self, value: impl Into<String>) -> Self {
         self.config.user_agent = value.into();
@@ -530,7 +555,8 @@ impl ClientBuilder {
     /// webhook public URL is not an absolute http(s) URL, a card signature policy other than
     /// `Ignore` has an empty trust store (nothing could ever verify), or the HTTP client cannot be
     /// built (TLS backend unavailable, a default header that is not a header, TLS settings given
-    /// with an HTTP client brought from elsewhere).
+    /// with an HTTP client brought from elsewhere), or an origin given to
+    /// [`ClientBuilder::allow_credential_origin`] is not an http(s) URL.
     pub fn build(self) -> Result<Client, Error> {
         let config = self.config;
         let bounds = [
@@ -564,11 +590,17 @@ impl ClientBuilder {
                 "card signature policy needs a trust store with at least one key or jku",
             ));
         }
+        let allowed_origins = self
+            .credential_origins
+            .iter()
+            .map(|url| crate::auth::scope::origin_of(url))
+            .collect::<Result<Vec<_>, _>>()?;
         let http = self.http.http_client(&config)?;
         let auth = crate::auth::ClientAuth {
             credentials: self.http.credentials,
             interceptors: self.http.interceptors,
             has_client_identity: http.presents_identity(),
+            allowed_origins: allowed_origins.into(),
         };
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));

@@ -1,5 +1,5 @@
 //! Which URLs a card may send the client to: where card-fetch redirects may lead, and which hosts
-//! interface and push URLs may name.
+//! interface, push, token and discovery URLs may name.
 //!
 //! A card is written by whoever serves it, so every URL in it (and every redirect on the way to it) is
 //! checked before it is contacted:
@@ -12,6 +12,12 @@
 //!   always; loopback and private ranges are allowed by [`AddressPolicy::Default`] (local agents and
 //!   tests live there) and refused by [`AddressPolicy::Strict`], as are unspecified addresses.
 //! - schemes other than http and https are refused.
+//!
+//! The address rules apply to every URL the client contacts for a card: interfaces, push URLs it
+//! hands the agent, and the OAuth 2.0 token endpoints, RFC 8414 metadata and OpenID Connect
+//! discovery documents a card's security schemes name (and the token endpoint such a document
+//! names), each checked before any byte is sent. Where credentials may go besides is a second
+//! rule, the credential scope (see [`crate::auth`]).
 //!
 //! Host names are checked as written; a name that resolves to a refused address is not caught here
 //! (use a resolver or a proxy that enforces the same rule when that matters).

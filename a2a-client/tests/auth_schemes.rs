@@ -101,7 +101,12 @@ async fn a_skills_own_requirements_are_met_on_a_connection_for_that_skill() {
          "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]}
     ]);
     let base = serve_card(card).await;
-    let client = client(Credentials::new().with(BearerToken::new(Secret::new("tok-skill"))));
+    // The card is served from another origin than the agent's interface: the user allows it.
+    let client = builder()
+        .credentials(Credentials::new().with(BearerToken::new(Secret::new("tok-skill"))))
+        .allow_credential_origin(agent.base_url())
+        .build()
+        .unwrap();
     let connection = client.connect(&base).await.unwrap();
     let err = connection.send_message(text("hi")).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Auth, "the card level sends nothing");

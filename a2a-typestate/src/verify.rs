@@ -53,10 +53,11 @@
 //! Separately, a task that shows no progress past [`Bounds::unobservable`] (no new state, status
 //! message or artifact since the client's last message or the agent's last progress: the same
 //! state polled again, the same question asked again, keep-alive comments, identical `WORKING`
-//! events), or that runs past [`Bounds::task_deadline`], is a [`LifecycleFault`]: not a transport
+//! events, states it already reported alternating with each other), or that runs past [`Bounds::task_deadline`], is a [`LifecycleFault`]: not a transport
 //! fault, not a refusal. This holds on every channel; without streaming it is how a `WORKING`
 //! left unobservable by the client's bounded polling ends.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -169,8 +170,9 @@ impl Verifier {
     /// A lifecycle fault at `now`, if any: the task has not ended and showed no progress for
     /// longer than [`Bounds::unobservable`], or `now` is past [`Bounds::task_deadline`].
     ///
-    /// Progress is a message the client sent, a state, status message or artifact count different
-    /// from the last one seen (outside push, which is unordered), or an artifact update. Nothing is a fault before the
+    /// Progress is a message the client sent, an artifact update, or a state, status message and
+    /// artifact count not seen before since that message (outside push, which is unordered):
+    /// alternating between states already reported is no progress. Nothing is a fault before the
     /// first message is sent, or once a terminal state was seen.
     pub fn lifecycle_fault(&self, now: Elapsed) -> Option<LifecycleFault> {
         let (since, state) = self.last_progress()?;
@@ -192,19 +194,33 @@ impl Verifier {
 
     /// When the task last made progress and the state it is in; `None` once it ended or before
     /// the first message.
+    ///
+    /// A status is progress only the first time it is seen since the client's last message (the
+    /// status that message answered counts as seen): an agent that flips between states it already
+    /// reported (`WORKING`, `SUBMITTED`, `WORKING`...) with no new status message or artifact has
+    /// shown nothing new, however often it flips, and the same question after the answer is none.
     fn last_progress(&self) -> Option<(Elapsed, Option<TaskState>)> {
+        type Status<'a> = (TaskState, Option<&'a MessageId>, Option<usize>);
         let mut last_progress = None;
-        let mut last_status: Option<(TaskState, Option<&MessageId>, Option<usize>)> = None;
+        let mut last_status: Option<Status<'_>> = None;
+        let mut seen: HashSet<Status<'_>> = HashSet::new();
         for (at, observed) in &self.log {
             match observed {
-                Observed::MessageSent { .. } | Observed::Artifact { .. } => last_progress = Some(*at),
+                Observed::MessageSent { .. } => {
+                    // What the agent says next answers the message: new unless it repeats the
+                    // status the client was answering.
+                    seen.clear();
+                    seen.extend(last_status);
+                    last_progress = Some(*at);
+                }
+                Observed::Artifact { .. } => last_progress = Some(*at),
                 Observed::Status { state, message, via, artifacts, .. } if *via != Channel::Push => {
                     if state.is_terminal() {
                         return None;
                     }
                     let status = (*state, message.as_ref(), *artifacts);
-                    if last_status != Some(status) {
-                        last_status = Some(status);
+                    last_status = Some(status);
+                    if seen.insert(status) {
                         last_progress = Some(*at);
                     }
                 }

@@ -1,5 +1,6 @@
 //! The auth layer: an [`Interceptor`] that asks each scheme's provider for its credential and puts
-//! it where the card's scheme says, and the one resend after a 401 and a refresh.
+//! it where the card's scheme says, on requests to the origins the credential scope admits, and the
+//! one resend after a 401 and a refresh.
 
 use std::time::Duration;
 
@@ -7,12 +8,15 @@ use a2a_typestate_types::v1::SecurityScheme;
 use base64::Engine as _;
 use futures::future::BoxFuture;
 use http::header::{AUTHORIZATION, COOKIE, HeaderName, HeaderValue};
+use url::Url;
 
 use super::intercept::{Interceptor, RequestContext};
 use super::provider::{Credential, CredentialRequest};
+use super::scope::CredentialScope;
 use super::select::{PlannedScheme, Selection, describe};
 use crate::Error;
 use crate::discovery::AgentBaseUrl;
+use crate::url_policy::UrlPolicy;
 
 /// The credentials of one connection, attached to each of its requests.
 #[derive(Debug)]
@@ -21,12 +25,49 @@ pub(crate) struct AuthLayer {
     pub(crate) selection: Selection,
     pub(crate) http: crate::net::HttpClient,
     pub(crate) timeout: Duration,
+    /// The origins the credentials may go to.
+    pub(crate) scope: CredentialScope,
+    /// The client's URL policy, for the URLs providers contact (token and discovery endpoints).
+    pub(crate) policy: UrlPolicy,
+    /// Why nothing is sent, when the interface is on an origin outside the scope.
+    pub(crate) withheld: Option<String>,
 }
 
 impl AuthLayer {
-    /// Whether any credential is sent at all.
+    /// The credentials of a connection to `agent` through the interface at `interface`: withheld
+    /// when that interface is on another origin than the agent's and the user allowed none such.
+    pub(crate) fn new(
+        client: &crate::Client,
+        agent: AgentBaseUrl,
+        selection: Selection,
+        interface: &Url,
+    ) -> Self {
+        let scope = CredentialScope::new(&agent, client.auth().allowed_origins.clone());
+        let carries_any = selection.schemes.iter().any(|p| p.provider.is_some());
+        let withheld = (carries_any && !scope.admits(interface)).then(|| {
+            let reason = scope.withheld("the card's interface", interface);
+            tracing::warn!(agent = %agent.as_str(), %reason, "sending no credentials to this interface");
+            reason
+        });
+        Self {
+            agent,
+            selection,
+            http: client.http_client().clone(),
+            timeout: client.config().request_timeout(),
+            scope,
+            policy: client.config().url_policy(),
+            withheld,
+        }
+    }
+
+    /// The error saying the credentials were withheld from `url`, the interface, when they were.
+    pub(crate) fn withheld_error(&self, url: &str) -> Option<Error> {
+        self.withheld.as_ref().map(|why| Error::auth(None, why.clone()).with_url(url))
+    }
+
+    /// Whether any credential is sent at all (none when they are withheld from the interface).
     pub(crate) fn sends_credentials(&self) -> bool {
-        !self.selection.schemes.is_empty()
+        !self.selection.schemes.is_empty() && self.withheld.is_none()
     }
 
     fn request_for<'a>(&'a self, planned: &'a PlannedScheme) -> CredentialRequest<'a> {
@@ -37,6 +78,8 @@ impl AuthLayer {
             scopes: &planned.scopes,
             http: &self.http,
             timeout: self.timeout,
+            scope: &self.scope,
+            policy: self.policy,
         }
     }
 
@@ -54,7 +97,9 @@ impl AuthLayer {
     /// The error for a 401 or 403 answer: what was sent (scheme names only) and what the card asks.
     pub(crate) fn rejected(&self, status: u16, url: &str) -> Error {
         let what = if status == 401 { "rejected the credentials" } else { "refused access" };
-        let sent = if self.selection.schemes.is_empty() {
+        let sent = if let Some(withheld) = &self.withheld {
+            format!("no credentials were sent: {withheld}")
+        } else if self.selection.schemes.is_empty() {
             "no credentials were sent".to_owned()
         } else {
             let names: Vec<String> =
@@ -78,6 +123,11 @@ impl Interceptor for AuthLayer {
         _context: &'a RequestContext<'a>,
     ) -> BoxFuture<'a, Result<(), Error>> {
         Box::pin(async move {
+            // Every request is checked, not only the interface: whatever URL a connection ends up
+            // sending to, credentials go only where the scope admits.
+            if self.withheld.is_some() || !self.scope.admits_uri(request.uri()) {
+                return Ok(());
+            }
             for planned in &self.selection.schemes {
                 let Some(provider) = &planned.provider else { continue };
                 let credential = provider.credential(&self.request_for(planned)).await?;

@@ -16,6 +16,44 @@
 //! place of the public one ([`AgentConnection::public_card`](crate::AgentConnection::public_card)
 //! keeps the other).
 //!
+//! # Where credentials go
+//!
+//! Credentials are bound to the origin (scheme, host and port) of the agent they were given for:
+//! the URL passed to [`Client::connect`](crate::Client::connect) (or `task`, `run_task`...). Every
+//! URL the card names is a redirect the agent chose, so one on another origin gets nothing:
+//!
+//! - an **interface** (and the **extended card** behind it): requests go without credentials; the
+//!   agent's 401 is [`ErrorKind::Auth`](crate::ErrorKind::Auth) saying they were withheld because
+//!   the origin differs, and how to allow it; the extended card is not asked for
+//!   ([`AgentConnection::extended_card_error`](crate::AgentConnection::extended_card_error) says why);
+//! - a **token endpoint**, RFC 8414 **metadata** or **OpenID Connect discovery** URL, or the
+//!   `token_endpoint` such a document names: nothing is sent there, and the request that needed
+//!   the token fails with [`ErrorKind::Auth`](crate::ErrorKind::Auth) saying so.
+//!
+//! Allow the origins you trust with the credentials, an identity provider's say, with
+//! [`ClientBuilder::allow_credential_origin`](crate::ClientBuilder::allow_credential_origin)
+//! (`a2a`: `--allow-credential-origin URL`); it applies to every provider of the client. A token
+//! URL you set yourself ([`OAuth2ClientCredentials::token_url`]) is yours and needs no allowing.
+//! OAuth 2.0 tokens are cached per agent origin: a token fetched for one origin is never sent to
+//! another. Token and discovery URLs also pass the client's [URL policy](crate::url_policy), as
+//! interface URLs do, before any byte is sent; providers of your own apply both rules with
+//! [`CredentialRequest::check_card_url`]. Not scoped: the mutual-TLS client identity, presented in
+//! every TLS handshake, and [`default_header`](crate::ClientBuilder::default_header)s, sent with
+//! every request the client makes (but dropped on a redirect to another origin).
+//!
+//! ```
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::auth::{Credentials, OAuth2ClientCredentials, Secret};
+//!
+//! // The agent's card names its identity provider's token endpoint: allow that origin.
+//! let client = Client::builder()
+//!     .credentials(Credentials::new().with(OAuth2ClientCredentials::new("id", Secret::new("s"))))
+//!     .allow_credential_origin("https://login.example.com")
+//!     .build()?;
+//! # let _ = client;
+//! # Ok::<(), a2a_typestate_client::Error>(())
+//! ```
+//!
 //! ```
 //! use a2a_typestate_client::Client;
 //! use a2a_typestate_client::auth::{ApiKey, BearerToken, Credentials, OAuth2ClientCredentials, Secret};
@@ -36,6 +74,7 @@ mod apply;
 mod intercept;
 mod oauth2;
 mod provider;
+pub(crate) mod scope;
 mod secret;
 pub(crate) mod select;
 mod tls;
@@ -189,4 +228,6 @@ pub(crate) struct ClientAuth {
     pub(crate) credentials: Credentials,
     pub(crate) interceptors: Vec<Arc<dyn Interceptor>>,
     pub(crate) has_client_identity: bool,
+    /// Origins besides each agent's own that its credentials may go to.
+    pub(crate) allowed_origins: Arc<[url::Origin]>,
 }

@@ -148,9 +148,12 @@ impl OAuth2ClientCredentials {
         self.scopes.as_deref().unwrap_or(request.scopes())
     }
 
-    /// The token endpoint for the request's scheme.
+    /// The token endpoint for the request's scheme, checked before anything is sent to it: the
+    /// user's own token URL against the URL policy; one the card names (or a document it points
+    /// to names) against the policy and the credential scope.
     async fn token_endpoint(&self, request: &CredentialRequest<'_>) -> Result<String, Error> {
         if let Some(url) = &self.token_url {
+            request.check_url(url)?;
             return Ok(url.clone());
         }
         match request.scheme() {
@@ -158,6 +161,7 @@ impl OAuth2ClientCredentials {
                 if let OAuthFlows::ClientCredentials(flow) = &oauth.flows
                     && !flow.token_url.is_empty()
                 {
+                    request.check_card_url("the card's token endpoint", &flow.token_url)?;
                     return Ok(flow.token_url.clone());
                 }
                 if !oauth.oauth2_metadata_url.is_empty() {
@@ -178,10 +182,15 @@ impl OAuth2ClientCredentials {
         }
     }
 
-    /// The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata.
+    /// The `token_endpoint` of an OpenID Connect discovery document or RFC 8414 metadata. Both the
+    /// document's URL and the endpoint it names are checked, the endpoint each time it is used
+    /// (the same document may serve agents on different origins).
     async fn discovered_endpoint(&self, request: &CredentialRequest<'_>, url: &str) -> Result<String, Error> {
-        if let Some(known) = self.endpoints.lock().map_err(|_| poisoned())?.get(url) {
-            return Ok(known.clone());
+        request.check_card_url("the card's discovery document", url)?;
+        let known = self.endpoints.lock().map_err(|_| poisoned())?.get(url).cloned();
+        if let Some(known) = known {
+            request.check_card_url("the token endpoint the discovery document names", &known)?;
+            return Ok(known);
         }
         let get = crate::net::json_request(http::Method::GET, url)?;
         let answer = crate::net::within(request.timeout(), url, async {
@@ -197,6 +206,7 @@ impl OAuth2ClientCredentials {
             return Err(Error::config("the discovery document names no token_endpoint").with_url(url));
         };
         let endpoint = endpoint.to_owned();
+        request.check_card_url("the token endpoint the discovery document names", &endpoint)?;
         self.endpoints.lock().map_err(|_| poisoned())?.insert(url.to_owned(), endpoint.clone());
         Ok(endpoint)
     }
@@ -271,8 +281,10 @@ impl OAuth2ClientCredentials {
         Ok(CachedToken { token: Secret::new(answer.access_token), refresh_at })
     }
 
+    /// The agent's origin, the token endpoint and the scopes: a token fetched for one agent's
+    /// origin is never sent to another.
     fn cache_key(&self, request: &CredentialRequest<'_>, url: &str) -> String {
-        format!("{url} {}", self.scopes_for(request).join(" "))
+        format!("{} {url} {}", request.scope.agent_origin(), self.scopes_for(request).join(" "))
     }
 }
 

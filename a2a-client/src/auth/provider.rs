@@ -37,6 +37,8 @@ pub struct CredentialRequest<'a> {
     pub(crate) scopes: &'a [String],
     pub(crate) http: &'a crate::net::HttpClient,
     pub(crate) timeout: Duration,
+    pub(crate) scope: &'a super::scope::CredentialScope,
+    pub(crate) policy: crate::url_policy::UrlPolicy,
 }
 
 impl<'a> CredentialRequest<'a> {
@@ -69,6 +71,36 @@ impl<'a> CredentialRequest<'a> {
     /// The client's request timeout: the bound a provider's own requests should keep.
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// Checks a URL a card (or a document a card pointed to) named for this credential, before a
+    /// provider sends anything there: a token endpoint, an OpenID Connect discovery document, RFC
+    /// 8414 metadata. `what` names it in the error. The URL must pass the client's
+    /// [`UrlPolicy`](crate::url_policy::UrlPolicy), as interface URLs do, and be on the agent's
+    /// origin or one the user allowed
+    /// ([`ClientBuilder::allow_credential_origin`](crate::ClientBuilder::allow_credential_origin)):
+    /// a card cannot send the client's secret to a server of its choosing.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when the URL policy refuses the URL (or it is not a URL);
+    /// [`crate::ErrorKind::Auth`] when it is on another origin, saying the credentials were
+    /// withheld and how to allow that origin.
+    pub fn check_card_url(&self, what: &str, url: &str) -> Result<(), Error> {
+        let parsed = self.check_url(url)?;
+        self.scope.check(what, &parsed)
+    }
+
+    /// Checks a URL the user chose for this credential (a provider's own token URL) against the
+    /// client's [`UrlPolicy`](crate::url_policy::UrlPolicy) only: the user sent the credential
+    /// there, so the origin is not checked.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when the URL policy refuses the URL (or it is not a URL).
+    pub fn check_url(&self, url: &str) -> Result<url::Url, Error> {
+        let parsed = url::Url::parse(url)
+            .map_err(|e| Error::config(format!("{} is not a url: {e}", crate::error::redact_url(url))))?;
+        self.policy.check_url(&parsed)?;
+        Ok(parsed)
     }
 }
 

@@ -231,6 +231,7 @@ mod tests {
         let request = |agent: &AgentBaseUrl| {
             let http = crate::Client::builder().build().unwrap().http_client().clone();
             let provider = credentials.provider_for(agent, "bearer", scheme).unwrap();
+            let scope = crate::auth::scope::CredentialScope::new(agent, Vec::new().into());
             let request = CredentialRequest {
                 agent,
                 scheme_name: "bearer",
@@ -238,6 +239,8 @@ mod tests {
                 scopes: &[],
                 http: &http,
                 timeout: std::time::Duration::from_secs(1),
+                scope: &scope,
+                policy: crate::url_policy::UrlPolicy::default(),
             };
             futures::executor::block_on(provider.credential(&request)).unwrap()
         };

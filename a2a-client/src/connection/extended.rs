@@ -47,14 +47,21 @@ impl AgentConnection {
 
     /// With the extended card in place of the public one, when the card declares one and the
     /// connection sends credentials; on failure the public card stays and the error is kept
-    /// ([`AgentConnection::extended_card_error`]). [`Client::connect`](crate::Client::connect) does this; a connection made
+    /// ([`AgentConnection::extended_card_error`]), as it is when the credentials are withheld
+    /// because the interface is on another origin than the agent's (see [`crate::auth`]). [`Client::connect`](crate::Client::connect) does this; a connection made
     /// with [`AgentConnection::open`] uses the public card until this is called.
     pub async fn with_extended_card(self) -> Self {
         let declared = self.card().card().capabilities.extended_agent_card == Some(true);
-        if !declared || !self.endpoint().auth.sends_credentials() {
+        if !declared {
             return self;
         }
-        let fetched = self.extended_card_document().await;
+        // Credentials withheld from the interface's origin: the extended card behind it is not
+        // asked for, and the reason is kept for the caller.
+        let fetched = match self.endpoint().auth.withheld_error(self.endpoint().url.as_str()) {
+            Some(withheld) => Err(withheld),
+            None if !self.endpoint().auth.sends_credentials() => return self,
+            None => self.extended_card_document().await,
+        };
         // Only the maker holds a connection under construction; were it shared, it stays as it is.
         let mut inner = match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner,

@@ -10,7 +10,8 @@
 //!
 //! Redirects: a GET follows at most ten, within the agent's origin, each hop passing the URL
 //! policy; card discovery follows the policy's card redirects instead
-//! ([`UrlPolicy`], same origin by default). Any other request, and any
+//! ([`UrlPolicy`], same origin by default). A hop to another origin drops `Authorization`,
+//! `Cookie`, `Proxy-Authorization` and every header marked sensitive. Any other request, and any
 //! redirect not followed, is answered as it is (a 3xx status error naming the URL): a POST is never
 //! replayed to a URL the caller did not choose.
 //!
@@ -174,7 +175,7 @@ impl HttpClient {
     /// A transport fault (connect, reset, a response head over hyper's limit as bad input).
     pub fn send(&self, mut request: Request) -> BoxFuture<'_, Result<Response, Error>> {
         Box::pin(async move {
-            self.prepare(&mut request);
+            self.prepare(&mut request, Origin::Asked);
             if request.method() == Method::GET {
                 return self.send_following(request).await;
             }
@@ -182,7 +183,9 @@ impl HttpClient {
         })
     }
 
-    fn prepare(&self, request: &mut Request) {
+    /// Adds the user agent and the default headers; those marked sensitive only on the origin
+    /// asked for, not on a redirect hop to another.
+    fn prepare(&self, request: &mut Request, origin: Origin) {
         let inner = &*self.inner;
         let headers = request.headers_mut();
         if !headers.contains_key(USER_AGENT) {
@@ -191,7 +194,9 @@ impl HttpClient {
         for name in inner.default_headers.keys() {
             if !headers.contains_key(name) {
                 for value in inner.default_headers.get_all(name) {
-                    headers.append(name.clone(), value.clone());
+                    if origin == Origin::Asked || !value.is_sensitive() {
+                        headers.append(name.clone(), value.clone());
+                    }
                 }
             }
         }
@@ -225,15 +230,26 @@ impl HttpClient {
             };
             hops += 1;
             if next.origin() != at.origin() {
-                // What credentials the request carried stay with the origin they were meant for.
+                // What credentials the request carried stay with the origin they were meant for:
+                // the usual three, and any header marked sensitive (API keys, secret default
+                // headers).
                 for name in [AUTHORIZATION, COOKIE, PROXY_AUTHORIZATION] {
+                    headers.remove(name);
+                }
+                let secret: Vec<_> = headers
+                    .iter()
+                    .filter(|(_, value)| value.is_sensitive())
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                for name in secret {
                     headers.remove(name);
                 }
             }
             request = Request::new(Bytes::new());
             *request.uri_mut() = uri_of(next.as_str())?;
             *request.headers_mut() = headers.clone();
-            self.prepare(&mut request);
+            let origin = if next.origin() == first.origin() { Origin::Asked } else { Origin::Other };
+            self.prepare(&mut request, origin);
             at = next;
         }
     }
@@ -246,6 +262,13 @@ impl HttpClient {
             first.origin() == next.origin() && policy.refusal(next).is_none()
         }
     }
+}
+
+/// Whose origin a request goes to: the one the caller asked for, or another a redirect named.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Asked,
+    Other,
 }
 
 /// Where a redirect answer points, resolved against the URL that answered.

@@ -152,12 +152,7 @@ impl Endpoint {
             &agent,
             held.has_client_identity,
         )?;
-        let auth = crate::auth::AuthLayer {
-            agent: agent.clone(),
-            selection,
-            http: client.http_client().clone(),
-            timeout: client.config().request_timeout(),
-        };
+        let auth = crate::auth::AuthLayer::new(&client, agent.clone(), selection, &url);
         let requests = client.metrics().request_counter(agent.as_str());
         Ok(Self {
             client,
