@@ -304,7 +304,8 @@ mod tests {
         )
         .unwrap();
         let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
-        let mut verifier = Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
+        let mut verifier =
+            Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
         let modes = crate::ExchangeModes::text();
         verifier.observe(Duration::ZERO, Observed::MessageSent { modes, task_id: None, context_id: None });
         verifier
@@ -321,7 +322,8 @@ mod tests {
 
         let mut verifier = streaming_verifier();
         let fault = TransportFault::Unavailable(502);
-        verifier.observe(Duration::ZERO, Observed::TransportFault { call: Call::SendStreamingMessage, fault });
+        verifier
+            .observe(Duration::ZERO, Observed::TransportFault { call: Call::SendStreamingMessage, fault });
         let pending = verifier.verdict(Capability::Streaming, Duration::from_secs(1)).unwrap();
         assert_eq!(
             pending.to_string(),

@@ -1,6 +1,8 @@
 //! What a negotiated task ended in: its result, which claims were verified, and any refusal with
 //! the fallback that replaced the refused path.
 
+use std::fmt;
+
 use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
 use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
 
@@ -20,6 +22,20 @@ pub enum TaskPath {
     /// A claim was refused during negotiation; the result is the single-shot `SendMessage` that
     /// replaced the refused task (which was not retried).
     Fallback,
+}
+
+/// The path in words: `negotiated`, `single-shot, the agent being capability-suspect (<mark>)`, or
+/// `single-shot fallback after a refused claim`.
+impl fmt::Display for TaskPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Negotiated => f.write_str("negotiated"),
+            Self::SingleShotBecauseSuspect(mark) => {
+                write!(f, "single-shot, the agent being capability-suspect ({mark})")
+            }
+            Self::Fallback => f.write_str("single-shot fallback after a refused claim"),
+        }
+    }
 }
 
 /// How a task the client accepted ended: a result, or a refusal together with the fallback's
@@ -61,6 +77,22 @@ pub struct TaskOutcome {
     /// The deviations from the 1.0 wire format read during the run (empty unless the client reads
     /// tolerantly): how the agent writes the protocol, kept apart from the claim verdicts.
     pub wire_deviations: Vec<crate::WireDeviation>,
+}
+
+/// The outcome in one line: what the agent answered, on which path, what was verified and what was
+/// refused, as in `task TASK_STATE_COMPLETED on the negotiated path; verified: streaming`.
+impl fmt::Display for TaskOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.state() {
+            Some(state) => write!(f, "task {state}")?,
+            None => f.write_str("a direct message")?,
+        }
+        write!(f, " on the {} path; verified: {}", self.path, self.verified)?;
+        for refusal in self.refusals() {
+            write!(f, "; refused: {refusal}")?;
+        }
+        Ok(())
+    }
 }
 
 impl TaskOutcome {
