@@ -80,14 +80,14 @@ pub struct TaskOutcome {
 }
 
 /// The outcome in one line: what the agent answered, on which path, what was verified and what was
-/// refused, as in `task TASK_STATE_COMPLETED on the negotiated path; verified: streaming`.
+/// refused, as in `task TASK_STATE_COMPLETED (negotiated); verified: streaming`.
 impl fmt::Display for TaskOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.state() {
             Some(state) => write!(f, "task {state}")?,
             None => f.write_str("a direct message")?,
         }
-        write!(f, " on the {} path; verified: {}", self.path, self.verified)?;
+        write!(f, " ({}); verified: {}", self.path, self.verified)?;
         for refusal in self.refusals() {
             write!(f, "; refused: {refusal}")?;
         }
@@ -109,5 +109,54 @@ impl TaskOutcome {
     /// Every refusal of this run, the one that decided first.
     pub fn refusals(&self) -> impl Iterator<Item = &AgentCardLifecycleViolation> {
         self.refusal.iter().chain(&self.other_refusals)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_typestate::Capability;
+    use a2a_typestate_types::{Message, parse};
+
+    use super::*;
+
+    fn outcome(path: TaskPath, result: SendMessageResponse) -> TaskOutcome {
+        TaskOutcome {
+            agent: AgentBaseUrl::parse("http://agent.example").unwrap(),
+            path,
+            result,
+            verified: CapabilitySet::EMPTY,
+            refusal: None,
+            other_refusals: Vec::new(),
+            refused_task: None,
+            negotiation_round_trips: 0,
+            verdicts: Vec::new(),
+            observations: Vec::new(),
+            push_registration: Vec::new(),
+            wire_deviations: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_task_outcome_displays_its_result_path_verified_claims_and_refusals() {
+        let task: Task =
+            parse::from_str(r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}"#)
+                .unwrap();
+        let mut negotiated = outcome(TaskPath::Negotiated, SendMessageResponse::Task(task.clone()));
+        negotiated.verified = CapabilitySet::of(&[Capability::Streaming]);
+        assert_eq!(negotiated.to_string(), "task TASK_STATE_COMPLETED (negotiated); verified: streaming");
+
+        let mut fallback = outcome(TaskPath::Fallback, SendMessageResponse::Task(task));
+        let violation = crate::test_support::streaming_violation();
+        fallback.refusal = Some(violation.clone());
+        assert_eq!(
+            fallback.to_string(),
+            format!(
+                "task TASK_STATE_COMPLETED (single-shot fallback after a refused claim); verified: none; \
+                 refused: {violation}"
+            )
+        );
+
+        let direct = outcome(TaskPath::Negotiated, SendMessageResponse::Message(Message::agent("hi")));
+        assert!(direct.to_string().starts_with("a direct message (negotiated); verified: none"), "{direct}");
     }
 }
