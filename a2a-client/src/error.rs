@@ -213,10 +213,11 @@ impl Error {
     /// No card under the base URL `base`: each of `tried` (a URL and its status, 404 or 410)
     /// answered that it has none. Kind [`ErrorKind::Status`], with the last status; its URL is the
     /// last one tried.
-    pub(crate) fn no_card(base: &str, tried: Vec<(String, u16)>) -> Self {
+    pub(crate) fn no_card(base: &crate::AgentBaseUrl, tried: Vec<(String, u16)>) -> Self {
         let last = tried.last().cloned();
         let tried = tried.into_iter().map(|(url, status)| (redact_url(&url), status)).collect();
-        let error = Self::new(Repr::NoCard { base: redact_url(base), tried }, None);
+        // An `AgentBaseUrl` holds no user info or query: shown as the caller wrote it.
+        let error = Self::new(Repr::NoCard { base: base.to_string(), tried }, None);
         match last {
             Some((url, _)) => error.with_url(&url),
             None => error,
