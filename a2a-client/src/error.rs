@@ -475,7 +475,7 @@ impl fmt::Display for Error {
         fmt::Display::fmt(&self.inner.repr, f)?;
         // A call that ran several attempts says so: its last fault alone would read as one.
         if let Some(Attempts { count, elapsed }) = self.inner.attempts.filter(|a| a.count > 1) {
-            write!(f, " after {count} attempts in {:.1} s", elapsed.as_secs_f64())?;
+            write!(f, " after {count} attempts in {:.1} s in all", elapsed.as_secs_f64())?;
             if let Some(bound) = self.inner.request_timeout {
                 write!(f, ", each bounded by the request timeout of {bound:?}")?;
             }
@@ -709,6 +709,23 @@ mod tests {
         );
         let source = err.source().map(ToString::to_string).unwrap_or_default();
         assert_eq!(source, "the card has no signature and the policy requires one");
+    }
+
+    #[test]
+    fn a_timeout_after_retries_says_the_attempts_the_total_time_and_the_bound_of_each() {
+        let err = Error::timeout(std::time::Duration::from_secs(2))
+            .with_url("http://a.example/rpc")
+            .with_attempts(3, std::time::Duration::from_millis(6300));
+        assert_eq!(
+            err.to_string(),
+            "transport fault: timed out after 3 attempts in 6.3 s in all, each bounded by the request \
+             timeout of 2s (http://a.example/rpc)"
+        );
+        let source = err.source().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(source, "no complete answer within the request timeout of 2s");
+        let two = std::time::Duration::from_secs(2);
+        let once = Error::timeout(two).with_attempts(1, two);
+        assert_eq!(once.to_string(), "transport fault: timed out", "one attempt is not counted out loud");
     }
 
     #[test]

@@ -283,6 +283,44 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn the_last_error_carries_the_attempts_and_their_total_time() {
+        let (outcome, _) = failing_with(&exact(4), || Error::from_status(503, None)).await;
+        let err = outcome.unwrap_err();
+        assert_eq!((err.attempts(), err.elapsed()), (Some(4), Some(Duration::from_millis(600))));
+        assert_eq!(
+            err.to_string(),
+            "transport fault: service unavailable (http 503) after 4 attempts in 0.6 s in all"
+        );
+        let (outcome, _) = failing_with(&exact(4), || Error::from_status(404, None)).await;
+        assert_eq!(outcome.unwrap_err().attempts(), Some(1), "refused at once, and said so");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_operation_deadline_cuts_the_attempts_and_says_where() {
+        let policy = exact(5);
+        let metrics = Metrics::default();
+        let started = Instant::now();
+        let outcome: Result<(), Error> = policy
+            .run_within(
+                &metrics,
+                Duration::from_millis(250),
+                Duration::from_secs(1),
+                "http://a.example/",
+                |_| async { Err(Error::from_status(503, None)) },
+            )
+            .await;
+        let err = outcome.unwrap_err();
+        assert_eq!(started.elapsed(), Duration::from_millis(260));
+        // 503 at 0, 100 ms backoff, 503 at 100, 200 ms backoff: cut while waiting for attempt 3.
+        assert_eq!(err.attempts(), Some(2));
+        assert!(err.is_timeout());
+        assert_eq!(
+            err.to_string(),
+            "transport fault: timed out after 2 attempts in 0.3 s in all (http://a.example/)"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn lifecycle_violations_are_refused_never_retried() {
         let violation = || Error::from(crate::test_support::streaming_violation());
         let (outcome, calls) = failing_with(&exact(5), violation).await;

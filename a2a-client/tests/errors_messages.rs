@@ -131,7 +131,7 @@ async fn a_timeout_after_retries_names_the_attempts_and_the_total_time() {
     let elapsed = err.elapsed().unwrap();
     assert!(
         text.starts_with(&format!(
-            "transport fault: timed out after 3 attempts in {:.1} s, each bounded by the request timeout of 100ms",
+            "transport fault: timed out after 3 attempts in {:.1} s in all, each bounded by the request timeout of 100ms",
             elapsed.as_secs_f64()
         )),
         "{text}"
