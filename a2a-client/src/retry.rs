@@ -303,7 +303,7 @@ mod tests {
         let outcome: Result<(), Error> = policy
             .run_within(
                 &metrics,
-                Duration::from_millis(250),
+                Duration::from_millis(260),
                 Duration::from_secs(1),
                 "http://a.example/",
                 |_| async { Err(Error::from_status(503, None)) },
