@@ -209,8 +209,8 @@ impl SuspectMark {
 /// The mark in words: the capability, what was observed, the seconds left of its TTL and who set
 /// it, as in `streaming contradicted: <evidence> (3600 s left of its ttl, marked by replica-a)`.
 ///
-/// The time left is read from tokio's clock (a mark set on a [`ManualClock`] shows at most its
-/// TTL): never an `Instant` in its debug form.
+/// The time left is read from tokio's clock (a mark set on the `test-util` feature's `ManualClock`
+/// shows at most its TTL): never an `Instant` in its debug form.
 impl fmt::Display for SuspectMark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let now = Instant::now().max(self.marked_at);

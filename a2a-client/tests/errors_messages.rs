@@ -212,7 +212,7 @@ async fn an_address_ending_in_a_card_path_is_fetched_as_the_card() {
     assert_eq!(card.card().name, "echo");
     assert_eq!(card.source_url(), given);
     assert_eq!(card.well_known_path(), WellKnownPath::AgentCard);
-    assert_eq!(site.asked(), [format!("GET /api/agent-card.json")], "no well-known path joined to it");
+    assert_eq!(site.asked(), ["GET /api/agent-card.json"], "no well-known path joined to it");
     // The agent is known by that URL.
     let agent = AgentBaseUrl::parse(&given).unwrap();
     assert!(client.discovery_cache().get(&agent).is_some());
