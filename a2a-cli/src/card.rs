@@ -305,7 +305,8 @@ impl CardSummary {
     }
 }
 
-/// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept.
+/// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept
+/// (a card at another path, such as `/api/agent-card.json`, is then fetched as it is by the client).
 pub fn base_url_of(url: &str) -> &str {
     let trimmed = url.trim_end_matches('/');
     for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
@@ -324,19 +325,17 @@ pub(crate) fn explain_fetch_error(
     err: &Error,
     layout: fn(&(dyn std::error::Error + 'static)) -> String,
 ) -> String {
-    if err.status() == Some(404) || err.status() == Some(410) {
-        let base = base.trim_end_matches('/');
-        return format!(
-            "no agent card at {base}: both {base}/{} and {base}/{} answered {}",
-            WellKnownPath::AgentCard.path(),
-            WellKnownPath::LegacyAgent.path(),
-            err.status().unwrap_or(404)
-        );
-    }
-    match err.url() {
-        Some(_) => layout(err),
+    // The client's own words say what was asked (for a base URL: each well-known path and its
+    // answer), what a card that is not JSON was served as, and how many attempts a fault took.
+    let text = layout(err);
+    match (err.status(), err.url()) {
+        // A card URL given as it is, answered with nothing there.
+        (Some(status @ (404 | 410)), Some(url)) if !text.starts_with("no agent card") => {
+            format!("no agent card at {}: it answered {status}", crate::sanitize::message(url))
+        }
+        (_, Some(_)) => text,
         // An error that names no URL (one that is not a URL at all) says which argument it is about.
-        None => format!("`{base}`: {}", layout(err)),
+        (_, None) => format!("`{base}`: {text}"),
     }
 }
 
@@ -401,7 +400,10 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         }
     };
     let signing = Client::builder().card_signature_policy(policy).card_trust_store(store);
-    let builder = match args.credentials.apply(signing.request_timeout(args.request_timeout)) {
+    // `--request-timeout` is the longest wait for the card: every attempt, and the waits between
+    // them, within it (not three attempts of it each).
+    let bounded = signing.request_timeout(args.request_timeout).operation_deadline(args.request_timeout);
+    let builder = match args.credentials.apply(bounded) {
         Ok(builder) => builder,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
@@ -466,6 +468,54 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    async fn serve(app: axum::Router) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        format!("http://{addr}")
+    }
+
+    async fn fetch_error(url: &str) -> Error {
+        let client =
+            Client::builder().retry_policy(a2a_typestate_client::RetryPolicy::no_retry()).build().unwrap();
+        client.discover(base_url_of(url)).await.unwrap_err()
+    }
+
+    #[tokio::test]
+    async fn a_card_served_as_html_is_explained_with_its_content_type() {
+        let page = || async { ([("content-type", "text/html")], "<html><body>login</body></html>") };
+        let base =
+            serve(axum::Router::new().route("/.well-known/agent-card.json", axum::routing::get(page))).await;
+        let err = fetch_error(&base).await;
+        let said = explain_fetch_error(&base, &err, errors::describe);
+        let first = said.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("the agent card at {base}/.well-known/agent-card.json is not JSON (got text/html)")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_card_names_what_was_asked() {
+        let base = serve(axum::Router::new()).await;
+        let err = fetch_error(&base).await;
+        let said = explain_fetch_error(&base, &err, errors::one_line);
+        assert!(
+            said.starts_with(&format!(
+                "no agent card at {base}: {base}/.well-known/agent-card.json answered 404"
+            )),
+            "{said}"
+        );
+        assert!(said.contains(&format!("{base}/.well-known/agent.json answered 404")), "{said}");
+        // A card URL off the well-known paths is asked as it is, and only it is named.
+        let card_url = format!("{base}/api/agent-card.json");
+        let err = fetch_error(&card_url).await;
+        assert_eq!(
+            explain_fetch_error(base_url_of(&card_url), &err, errors::one_line),
+            format!("no agent card at {card_url}: it answered 404")
+        );
+    }
 
     #[test]
     fn card_urls_are_reduced_to_their_agent_base() {

@@ -206,6 +206,31 @@ impl SuspectMark {
     }
 }
 
+/// The mark in words: the capability, what was observed, the seconds left of its TTL and who set
+/// it, as in `streaming contradicted: <evidence> (3600 s left of its ttl, marked by replica-a)`.
+///
+/// The time left is read from tokio's clock (a mark set on the `test-util` feature's `ManualClock`
+/// shows at most its TTL): never an `Instant` in its debug form.
+impl fmt::Display for SuspectMark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let now = Instant::now().max(self.marked_at);
+        let left = self.expires_at.saturating_duration_since(now);
+        write!(f, "{} contradicted: {} (", self.capability, self.evidence)?;
+        if left.is_zero() {
+            f.write_str("expired")?;
+        } else {
+            // Rounded up: a live mark never reads "0 s left".
+            write!(f, "{} s left of its ttl", left.as_secs() + u64::from(left.subsec_nanos() > 0))?;
+        }
+        match (&self.marked_by, self.shared) {
+            (Some(name), _) => write!(f, ", marked by {name}")?,
+            (None, true) => f.write_str(", marked by another replica")?,
+            (None, false) => f.write_str(", marked by this client")?,
+        }
+        f.write_str(")")
+    }
+}
+
 struct Entry {
     card: DiscoveredCard,
     etag: Option<String>,

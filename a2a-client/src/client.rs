@@ -147,7 +147,11 @@ impl Client {
         {
             return Ok(shared.card().clone());
         }
-        self.inner.config.retry.run_counted(&self.inner.metrics, |_| discovery.card(agent)).await
+        let config = &self.inner.config;
+        let (deadline, request_timeout) = (config.operation_deadline, config.request_timeout);
+        // All attempts within the operation deadline, as every other retried call.
+        let fetch = |_| discovery.card(agent);
+        config.retry.run_within(&self.inner.metrics, deadline, request_timeout, agent.as_str(), fetch).await
     }
 
     /// Starts a push-notification receiver on the configured webhook address.

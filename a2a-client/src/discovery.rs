@@ -9,6 +9,12 @@
 //! The well-known path is joined to the base URL's path, as the official SDK clients do, so
 //! `http://host/agents/a` is asked at `http://host/agents/a/.well-known/agent-card.json`.
 //!
+//! An address whose path ends in a card file (`agent-card.json` or `agent.json`, such as
+//! `http://host/.well-known/agent-card.json` or a framework's own `http://host/api/agent-card.json`)
+//! is the card's own URL: it is fetched as it is, with no well-known path joined and no fallback.
+//! The agent is then known by that URL (in the cache and the counters), and the card's relative
+//! interface URLs resolve against it, as against any URL that served a card.
+//!
 //! ```no_run
 //! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let client = a2a_typestate_client::Client::builder().build()?;
@@ -44,8 +50,11 @@ pub const LEGACY_AGENT_CARD_PATH: &str = ".well-known/agent.json";
 /// Largest card accepted: `a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
 pub const MAX_CARD_BYTES: usize = parse::DEFAULT_MAX_DOCUMENT_BYTES;
 
-/// An agent's base URL, normalised (http or https, no query, fragment, user info or trailing slash):
+/// An agent's address, normalised (http or https, no query, fragment, user info or trailing slash):
 /// the key of the discovery cache and of the per-agent counters.
+///
+/// Usually the agent's base URL, under which the well-known card paths are asked; or the card's
+/// own URL, when its path ends in a card file ([`card_path`](Self::card_path)).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AgentBaseUrl(String);
 
@@ -80,6 +89,28 @@ impl AgentBaseUrl {
     /// `path` (relative, no leading slash) under this base.
     pub fn join(&self, path: &str) -> String {
         format!("{}/{}", self.0, path.trim_start_matches('/'))
+    }
+
+    /// Which card file this address names, when it is a card's own URL rather than a base URL: its
+    /// last path segment is `agent-card.json` ([`WellKnownPath::AgentCard`]) or `agent.json`
+    /// ([`WellKnownPath::LegacyAgent`]), under `/.well-known/` or elsewhere. Discovery then fetches
+    /// this URL itself.
+    ///
+    /// ```
+    /// use a2a_typestate_client::{AgentBaseUrl, WellKnownPath};
+    ///
+    /// let card = AgentBaseUrl::parse("http://host/api/agent-card.json")?;
+    /// assert_eq!(card.card_path(), Some(WellKnownPath::AgentCard));
+    /// assert_eq!(AgentBaseUrl::parse("http://host/agents/a")?.card_path(), None);
+    /// # Ok::<(), a2a_typestate_client::Error>(())
+    /// ```
+    pub fn card_path(&self) -> Option<WellKnownPath> {
+        let parsed = url::Url::parse(&self.0).ok()?;
+        match parsed.path_segments()?.next_back()? {
+            "agent-card.json" => Some(WellKnownPath::AgentCard),
+            "agent.json" => Some(WellKnownPath::LegacyAgent),
+            _ => None,
+        }
     }
 }
 
@@ -315,15 +346,23 @@ impl Discovery<'_> {
         if let Some(cached) = cached.as_ref().filter(|c| c.is_fresh()) {
             return Ok(cached.card().clone());
         }
-        let mut last = None;
-        for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
-            let url = agent.join(path.path());
+        // A card's own URL is asked as it is; a base URL at each well-known path in turn.
+        let given = agent.card_path();
+        let candidates: Vec<(WellKnownPath, String)> = match given {
+            Some(path) => vec![(path, agent.as_str().to_owned())],
+            None => [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent]
+                .into_iter()
+                .map(|path| (path, agent.join(path.path())))
+                .collect(),
+        };
+        let mut tried = Vec::new();
+        for (path, url) in candidates {
             // Only the path that served the cached card can confirm it is unchanged.
             let validator = cached
                 .as_ref()
                 .filter(|c| c.card().well_known_path() == path)
                 .and_then(|c| c.etag().map(str::to_owned));
-            let (status, response) = match self.fetch(agent, path, validator.as_deref()).await? {
+            let (status, response) = match self.fetch(agent, path, &url, validator.as_deref()).await? {
                 Fetched::Card(read) => return self.admit(agent, read).await,
                 Fetched::Answer(status, response) => (status, response),
             };
@@ -336,49 +375,59 @@ impl Discovery<'_> {
                         return Ok(card);
                     }
                     // Evicted while we asked: fetch it whole.
-                    return Box::pin(self.fetch_whole(agent, path)).await;
+                    return Box::pin(self.fetch_whole(agent, path, &url)).await;
+                }
+                StatusCode::NOT_FOUND | StatusCode::GONE if given.is_some() => {
+                    return Err(Error::from_status(status.as_u16(), Some(&url)));
                 }
                 StatusCode::NOT_FOUND | StatusCode::GONE => {
                     if path == WellKnownPath::AgentCard {
                         self.metrics.record_legacy_card_fetch();
                     }
-                    last = Some(Error::from_status(status.as_u16(), Some(&url)));
+                    tried.push((url, status.as_u16()));
                 }
                 _ => return Err(status_error(&response, &url)),
             }
         }
-        Err(last.unwrap_or_else(|| Error::from_status(404, Some(&agent.join(AGENT_CARD_PATH)))))
+        // Both well-known paths answered 404 or 410: say what was asked, so a card served
+        // elsewhere can be given by its own URL.
+        Err(Error::no_card(agent, tried))
     }
 
-    /// Fetches `path` without a validator.
-    async fn fetch_whole(&self, agent: &AgentBaseUrl, path: WellKnownPath) -> Result<DiscoveredCard, Error> {
-        match self.fetch(agent, path, None).await? {
+    /// Fetches `url` (serving `path`) without a validator.
+    async fn fetch_whole(
+        &self,
+        agent: &AgentBaseUrl,
+        path: WellKnownPath,
+        url: &str,
+    ) -> Result<DiscoveredCard, Error> {
+        match self.fetch(agent, path, url, None).await? {
             Fetched::Card(read) => self.admit(agent, read).await,
-            Fetched::Answer(_, response) => Err(status_error(&response, &agent.join(path.path()))),
+            Fetched::Answer(_, response) => Err(status_error(&response, url)),
         }
     }
 
-    /// One request for `path` (conditional on `validator`, an ETag, when given), counted against
-    /// the agent: the card when the answer is OK, else the answer. One bound for the whole exchange,
-    /// the card's body included (boxed: discovery is off the hot path, and its state would otherwise
-    /// sit in every caller's future).
+    /// One request for the card at `url` (served as `path`; conditional on `validator`, an ETag,
+    /// when given), counted against the agent: the card when the answer is OK, else the answer.
+    /// One bound for the whole exchange, the card's body included (boxed: discovery is off the hot
+    /// path, and its state would otherwise sit in every caller's future).
     async fn fetch(
         &self,
         agent: &AgentBaseUrl,
         path: WellKnownPath,
+        url: &str,
         validator: Option<&str>,
     ) -> Result<Fetched, Error> {
-        let url = agent.join(path.path());
-        let mut request = crate::net::json_request(http::Method::GET, &url)?;
+        let mut request = crate::net::json_request(http::Method::GET, url)?;
         if let Some(etag) = validator.and_then(|etag| HeaderValue::from_str(etag).ok()) {
             request.headers_mut().insert(IF_NONE_MATCH, etag);
         }
         self.metrics.record_request(agent.as_str());
-        Box::pin(within(self.request_timeout, &url, async {
-            let response = self.http.send(request).await.map_err(|e| e.with_url(&url))?;
+        Box::pin(within(self.request_timeout, url, async {
+            let response = self.http.send(request).await.map_err(|e| e.with_url(url))?;
             let status = response.status();
             if status == StatusCode::OK {
-                return self.read_card(path, response, &url).await.map(Fetched::Card);
+                return self.read_card(path, response, url).await.map(Fetched::Card);
             }
             Ok(Fetched::Answer(status, response))
         }))
@@ -395,8 +444,13 @@ impl Discovery<'_> {
         let freshness = Freshness::from_headers(response.headers(), self.cache.default_ttl());
         // Credited to the URL that really served it, after any redirect the URL policy allowed.
         let url = response.redirected_to().map_or_else(|| requested.to_owned(), url::Url::to_string);
+        let content_type = response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let raw = read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
-        let card = DiscoveredCard::from_bytes(raw, &url, path).map_err(|e| e.with_url(&url))?;
+        let card = DiscoveredCard::from_bytes(raw, &url, path)
+            .map_err(|e| not_json(e, content_type.as_deref(), &url).unwrap_or_else(|e| e.with_url(&url)))?;
         Ok(ReadCard { card, freshness, url })
     }
 
@@ -427,6 +481,23 @@ impl Discovery<'_> {
         let verification = signing::verify_document(&json, card.card(), self.trust_store, &fetched)
             .map_err(Error::card_signature)?;
         Ok(card.with_verification(verification))
+    }
+}
+
+/// A card that did not parse as JSON, served with a content type that is not JSON (an HTML page, a
+/// login form): said as such, with the content type, instead of the parser's "expected value at
+/// line 1 column 1". `Err` gives the error back when it is about something else (a JSON card of
+/// the wrong shape, or broken JSON served as JSON, whose position is worth reading).
+fn not_json(error: Error, content_type: Option<&str>, url: &str) -> Result<Error, Error> {
+    let is_json_type = content_type.is_some_and(|value| {
+        let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        essence == "application/json" || essence.ends_with("+json")
+    });
+    match error.parse_error() {
+        Some(problem) if problem.kind() == ParseErrorKind::Syntax && !is_json_type => {
+            Ok(Error::not_json("agent card", url, content_type, problem.clone()))
+        }
+        _ => Err(error),
     }
 }
 

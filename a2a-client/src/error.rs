@@ -75,17 +75,34 @@ enum Repr {
     },
     #[error("unexpected http status {status}")]
     Status { status: u16 },
+    /// Every well-known card path under a base URL answered 404 or 410.
+    #[error(
+        "no agent card at {base}: {} (a card served elsewhere is read when its own url, ending in agent-card.json, is given)",
+        Tried(tried)
+    )]
+    NoCard { base: String, tried: Vec<(String, u16)> },
     #[error("agent returned {0}")]
     Protocol(ProtocolError),
     #[error("not authorized: {message}")]
     Auth { status: Option<u16>, message: String },
-    #[error("agent card lifecycle violation")]
-    Lifecycle(#[source] AgentCardLifecycleViolation),
+    // The violation is shown, not chained as a source: it is the whole message (capability,
+    // contradiction, evidence), and a source would repeat it. `Error::lifecycle_violation` gives it.
+    #[error("agent card lifecycle violation: {0}")]
+    Lifecycle(AgentCardLifecycleViolation),
     #[error("task lifecycle not observable within the client's bounds")]
     LifecycleFault(#[source] LifecycleFault),
     #[error("bad input in {what}")]
     BadInput {
         what: &'static str,
+        #[source]
+        source: ParseError,
+    },
+    /// A document that is not JSON at all, served as something else (an HTML page, most often).
+    #[error("the {what} at {url} is not JSON (got {})", content_type.as_deref().unwrap_or("no content type"))]
+    NotJson {
+        what: &'static str,
+        url: String,
+        content_type: Option<String>,
         #[source]
         source: ParseError,
     },
@@ -103,6 +120,28 @@ enum Repr {
     },
 }
 
+/// The well-known URLs asked and what each answered, in words.
+struct Tried<'a>(&'a [(String, u16)]);
+
+impl fmt::Display for Tried<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (url, status)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", then ")?;
+            }
+            write!(f, "{url} answered {status}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Repr {
+    /// Whether the message already names the URL (so `Display` does not add it again).
+    fn names_its_url(&self) -> bool {
+        matches!(self, Repr::NoCard { .. } | Repr::NotJson { .. })
+    }
+}
+
 struct Inner {
     repr: Repr,
     url: Option<String>,
@@ -110,6 +149,17 @@ struct Inner {
     negotiation_round_trips: Option<u64>,
     /// The wait a 502/503/504 asked for in `Retry-After`.
     retry_after: Option<std::time::Duration>,
+    /// The attempts the retry policy made before giving up with this error, and how long they took.
+    attempts: Option<Attempts>,
+    /// The request timeout that bounded each attempt, when a timeout is what happened.
+    request_timeout: Option<std::time::Duration>,
+}
+
+/// How many attempts a retried call made, and how long they took together (backoff included).
+#[derive(Clone, Copy, Debug)]
+struct Attempts {
+    count: u32,
+    elapsed: std::time::Duration,
 }
 
 /// The error of every fallible call in this crate.
@@ -128,6 +178,8 @@ impl Error {
                 url: url.map(redact_url),
                 negotiation_round_trips: None,
                 retry_after: None,
+                attempts: None,
+                request_timeout: None,
             }),
         }
     }
@@ -135,6 +187,14 @@ impl Error {
     /// A transport fault of the given kind, with the underlying error as its source.
     pub(crate) fn transport(fault: TransportFault, source: Option<BoxError>) -> Self {
         Self::new(Repr::Transport { fault, source }, None)
+    }
+
+    /// A request that found no complete answer within `bound`, the request timeout of one attempt.
+    pub(crate) fn timeout(bound: std::time::Duration) -> Self {
+        let source = format!("no complete answer within the request timeout of {bound:?}");
+        let mut error = Self::transport(TransportFault::Timeout, Some(source.into()));
+        error.inner.request_timeout = Some(bound);
+        error
     }
 
     /// The error for an HTTP status that carried no A2A error body: 502, 503 and 504 are transport
@@ -148,6 +208,34 @@ impl Error {
             _ => Repr::Status { status },
         };
         Self::new(repr, url)
+    }
+
+    /// No card under the base URL `base`: each of `tried` (a URL and its status, 404 or 410)
+    /// answered that it has none. Kind [`ErrorKind::Status`], with the last status; its URL is the
+    /// last one tried.
+    pub(crate) fn no_card(base: &crate::AgentBaseUrl, tried: Vec<(String, u16)>) -> Self {
+        let last = tried.last().cloned();
+        let tried = tried.into_iter().map(|(url, status)| (redact_url(&url), status)).collect();
+        // An `AgentBaseUrl` holds no user info or query: shown as the caller wrote it.
+        let error = Self::new(Repr::NoCard { base: base.to_string(), tried }, None);
+        match last {
+            Some((url, _)) => error.with_url(&url),
+            None => error,
+        }
+    }
+
+    /// A `what` ("agent card") at `url` that is not JSON, served as `content_type`; `source` is
+    /// the parser's own account. Kind [`ErrorKind::BadInput`].
+    pub(crate) fn not_json(
+        what: &'static str,
+        url: &str,
+        content_type: Option<&str>,
+        source: ParseError,
+    ) -> Self {
+        // The agent wrote the header: shown cut short, as printable text only.
+        let content_type =
+            content_type.map(|value| value.chars().filter(|c| !c.is_control()).take(100).collect::<String>());
+        Self::new(Repr::NotJson { what, url: redact_url(url), content_type, source }, Some(url))
     }
 
     /// A credentials problem: a 401 or 403 (`status`), or none held that fits; `message` says which
@@ -214,6 +302,32 @@ impl Error {
         self
     }
 
+    /// Returns the error with the attempts a retried call made before it (the last one included)
+    /// and the time they took together, waits between them included.
+    #[must_use]
+    pub(crate) fn with_attempts(mut self, count: u32, elapsed: std::time::Duration) -> Self {
+        self.inner.attempts = Some(Attempts { count, elapsed });
+        self
+    }
+
+    /// How many attempts the client's [`RetryPolicy`](crate::RetryPolicy) made before returning
+    /// this error, the last one included (`None` for an error of a call that is not retried).
+    /// When more than one, the error's `Display` says how many and how long they took in all.
+    pub fn attempts(&self) -> Option<u32> {
+        self.inner.attempts.map(|a| a.count)
+    }
+
+    /// How long the attempts behind [`attempts`](Self::attempts) took together, the waits between
+    /// them included.
+    pub fn elapsed(&self) -> Option<std::time::Duration> {
+        self.inner.attempts.map(|a| a.elapsed)
+    }
+
+    /// The request timeout that ran out on each attempt, when this is a request timeout.
+    pub fn request_timeout(&self) -> Option<std::time::Duration> {
+        self.inner.request_timeout
+    }
+
     /// The wait a 502, 503 or 504 answer asked for in its `Retry-After` header (delta-seconds; an
     /// HTTP-date is not read). [`RetryPolicy`](crate::RetryPolicy) waits at least this long before
     /// the next attempt, and gives up at once when it is longer than the policy's largest delay.
@@ -233,12 +347,12 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match &self.inner.repr {
             Repr::Transport { .. } => ErrorKind::Transport,
-            Repr::Status { .. } => ErrorKind::Status,
+            Repr::Status { .. } | Repr::NoCard { .. } => ErrorKind::Status,
             Repr::Protocol(_) => ErrorKind::Protocol,
             Repr::Auth { .. } => ErrorKind::Auth,
             Repr::Lifecycle(_) => ErrorKind::LifecycleViolation,
             Repr::LifecycleFault(_) => ErrorKind::LifecycleFault,
-            Repr::BadInput { .. } => ErrorKind::BadInput,
+            Repr::BadInput { .. } | Repr::NotJson { .. } => ErrorKind::BadInput,
             Repr::Config { .. } => ErrorKind::Config,
             Repr::Answer { .. } => ErrorKind::Protocol,
             Repr::Misuse { .. } => ErrorKind::Misuse,
@@ -277,6 +391,7 @@ impl Error {
         match &self.inner.repr {
             Repr::Transport { fault: TransportFault::Unavailable(status), .. } => Some(*status),
             Repr::Status { status } => Some(*status),
+            Repr::NoCard { tried, .. } => tried.last().map(|(_, status)| *status),
             Repr::Auth { status, .. } => *status,
             Repr::Protocol(error) => error.http_status(),
             _ => None,
@@ -311,7 +426,7 @@ impl Error {
     /// The parse error (with its JSON path), when a document could not be read.
     pub fn parse_error(&self) -> Option<&ParseError> {
         match &self.inner.repr {
-            Repr::BadInput { source, .. } => Some(source),
+            Repr::BadInput { source, .. } | Repr::NotJson { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -344,6 +459,12 @@ impl fmt::Debug for Error {
         if let Some(round_trips) = self.inner.negotiation_round_trips {
             s.field("negotiation_round_trips", &round_trips);
         }
+        if let Some(attempts) = self.inner.attempts {
+            s.field("attempts", &attempts.count).field("elapsed", &attempts.elapsed);
+        }
+        if let Some(bound) = self.inner.request_timeout {
+            s.field("request_timeout", &bound);
+        }
         s.field("repr", &self.inner.repr);
         s.finish()
     }
@@ -352,7 +473,14 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.inner.repr, f)?;
-        if let Some(url) = &self.inner.url {
+        // A call that ran several attempts says so: its last fault alone would read as one.
+        if let Some(Attempts { count, elapsed }) = self.inner.attempts.filter(|a| a.count > 1) {
+            write!(f, " after {count} attempts in {:.1} s in all", elapsed.as_secs_f64())?;
+            if let Some(bound) = self.inner.request_timeout {
+                write!(f, ", each bounded by the request timeout of {bound:?}")?;
+            }
+        }
+        if let Some(url) = self.inner.url.as_ref().filter(|_| !self.inner.repr.names_its_url()) {
             write!(f, " ({url})")?;
         }
         Ok(())
@@ -535,8 +663,10 @@ mod tests {
         assert_eq!(err.kind(), ErrorKind::LifecycleViolation);
         assert!(!err.is_retryable());
         assert_eq!(err.lifecycle_violation().map(|v| v.capability()), Some(crate::Capability::Streaming));
-        assert_eq!(err.to_string(), "agent card lifecycle violation");
-        assert!(err.source().is_some_and(|s| s.to_string().contains("streaming")));
+        let text = err.to_string();
+        assert!(text.starts_with("agent card lifecycle violation: card declares streaming but "), "{text}");
+        assert!(text.contains("-32004"), "the contradiction is shown: {text}");
+        assert!(err.source().is_none(), "shown in the message, not repeated as a source");
     }
 
     #[test]
@@ -579,6 +709,23 @@ mod tests {
         );
         let source = err.source().map(ToString::to_string).unwrap_or_default();
         assert_eq!(source, "the card has no signature and the policy requires one");
+    }
+
+    #[test]
+    fn a_timeout_after_retries_says_the_attempts_the_total_time_and_the_bound_of_each() {
+        let err = Error::timeout(std::time::Duration::from_secs(2))
+            .with_url("http://a.example/rpc")
+            .with_attempts(3, std::time::Duration::from_millis(6300));
+        assert_eq!(
+            err.to_string(),
+            "transport fault: timed out after 3 attempts in 6.3 s in all, each bounded by the request \
+             timeout of 2s (http://a.example/rpc)"
+        );
+        let source = err.source().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(source, "no complete answer within the request timeout of 2s");
+        let two = std::time::Duration::from_secs(2);
+        let once = Error::timeout(two).with_attempts(1, two);
+        assert_eq!(once.to_string(), "transport fault: timed out", "one attempt is not counted out loud");
     }
 
     #[test]

@@ -144,7 +144,9 @@ impl RetryPolicy {
     /// returns the last outcome.
     ///
     /// # Errors
-    /// The first non-retryable error, or the last retryable one once the attempts are spent.
+    /// The first non-retryable error, or the last retryable one once the attempts are spent. Either
+    /// carries the attempts made and the time they took ([`Error::attempts`], [`Error::elapsed`]),
+    /// and says them in its `Display` when there was more than one.
     pub async fn run<T, F, Fut>(&self, op: F) -> Result<T, Error>
     where
         F: FnMut(Attempt) -> Fut,
@@ -175,14 +177,16 @@ impl RetryPolicy {
         F: FnMut(Attempt) -> Fut,
         Fut: Future<Output = Result<T, Error>>,
     {
+        let started = tokio::time::Instant::now();
         let mut attempt = 1;
+        let give_up = |error: Error, attempt: u32| Err(error.with_attempts(attempt, started.elapsed()));
         loop {
             match op(Attempt(attempt)).await {
                 Ok(value) => return Ok(value),
                 Err(error) if error.is_retryable() && attempt < self.max_attempts => {
                     let backoff = self.delay(attempt, random());
                     let delay = match error.retry_after() {
-                        Some(asked) if asked > self.max_delay => return Err(error),
+                        Some(asked) if asked > self.max_delay => return give_up(error, attempt),
                         Some(asked) => backoff.max(asked),
                         None => backoff,
                     };
@@ -193,7 +197,42 @@ impl RetryPolicy {
                     tokio::time::sleep(delay).await;
                     attempt += 1;
                 }
-                Err(error) => return Err(error),
+                Err(error) => return give_up(error, attempt),
+            }
+        }
+    }
+
+    /// As [`RetryPolicy::run_counted`], all attempts and the waits between them within `deadline`
+    /// (the client's operation deadline): when it passes, a timeout naming `url`, the deadline and
+    /// the attempt it cut, with the attempts made and the time spent.
+    pub(crate) async fn run_within<T, F, Fut>(
+        &self,
+        metrics: &Metrics,
+        deadline: Duration,
+        request_timeout: Duration,
+        url: &str,
+        mut op: F,
+    ) -> Result<T, Error>
+    where
+        F: FnMut(Attempt) -> Fut,
+        Fut: Future<Output = Result<T, Error>>,
+    {
+        let started = tokio::time::Instant::now();
+        let mut attempts = 0;
+        let run = self.run_counted(metrics, |attempt| {
+            attempts = attempt.0;
+            op(attempt)
+        });
+        match tokio::time::timeout(deadline, run).await {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                let cause = format!(
+                    "the operation deadline of {deadline:?} passed during attempt {attempts} \
+                     (each attempt bounded by the request timeout of {request_timeout:?})"
+                );
+                Err(Error::transport(crate::TransportFault::Timeout, Some(cause.into()))
+                    .with_attempts(attempts, started.elapsed())
+                    .with_url(url))
             }
         }
     }
@@ -241,6 +280,44 @@ mod tests {
         assert_eq!(outcome.unwrap_err().status(), Some(503), "the last error is returned");
         // 100 + 200 + 300 (capped) ms of backoff, no jitter.
         assert_eq!(start.elapsed(), Duration::from_millis(600));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_last_error_carries_the_attempts_and_their_total_time() {
+        let (outcome, _) = failing_with(&exact(4), || Error::from_status(503, None)).await;
+        let err = outcome.unwrap_err();
+        assert_eq!((err.attempts(), err.elapsed()), (Some(4), Some(Duration::from_millis(600))));
+        assert_eq!(
+            err.to_string(),
+            "transport fault: service unavailable (http 503) after 4 attempts in 0.6 s in all"
+        );
+        let (outcome, _) = failing_with(&exact(4), || Error::from_status(404, None)).await;
+        assert_eq!(outcome.unwrap_err().attempts(), Some(1), "refused at once, and said so");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_operation_deadline_cuts_the_attempts_and_says_where() {
+        let policy = exact(5);
+        let metrics = Metrics::default();
+        let started = Instant::now();
+        let outcome: Result<(), Error> = policy
+            .run_within(
+                &metrics,
+                Duration::from_millis(260),
+                Duration::from_secs(1),
+                "http://a.example/",
+                |_| async { Err(Error::from_status(503, None)) },
+            )
+            .await;
+        let err = outcome.unwrap_err();
+        assert_eq!(started.elapsed(), Duration::from_millis(260));
+        // 503 at 0, 100 ms backoff, 503 at 100, 200 ms backoff: cut while waiting for attempt 3.
+        assert_eq!(err.attempts(), Some(2));
+        assert!(err.is_timeout());
+        assert_eq!(
+            err.to_string(),
+            "transport fault: timed out after 2 attempts in 0.3 s in all (http://a.example/)"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -84,6 +84,22 @@ id_newtype!(
     /// The id of a `Message`, created by its sender.
     MessageId
 );
+impl MessageId {
+    /// A fresh id (a random v4 UUID): what a sender uses when it has no id scheme of its own, since
+    /// the protocol only asks that each message's id be unique.
+    ///
+    /// ```
+    /// use a2a_typestate_types::MessageId;
+    ///
+    /// let (a, b) = (MessageId::random(), MessageId::random());
+    /// assert_ne!(a, b);
+    /// assert_eq!(a.as_str().len(), 36, "hyphenated uuid: {a}");
+    /// ```
+    pub fn random() -> Self {
+        Self(uuid::Uuid::new_v4().to_string())
+    }
+}
+
 id_newtype!(
     /// The id of an `Artifact`, unique within its task.
     ArtifactId

@@ -114,6 +114,27 @@ impl fmt::Debug for CapabilitySet {
     }
 }
 
+/// The set in words, in [`Capability::ALL`] order: `streaming, push notifications`, or `none` for
+/// the empty set (what a report or a log line shows; [`Debug`](fmt::Debug) lists the card fields).
+impl fmt::Display for CapabilitySet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, capability) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(match capability {
+                Capability::Streaming => "streaming",
+                Capability::StateTransitionHistory => "state transition history",
+                Capability::PushNotifications => "push notifications",
+            })?;
+        }
+        Ok(())
+    }
+}
+
 impl FromIterator<Capability> for CapabilitySet {
     fn from_iter<I: IntoIterator<Item = Capability>>(iter: I) -> Self {
         iter.into_iter().fold(Self::EMPTY, Self::with)
@@ -144,5 +165,13 @@ mod tests {
         assert!(!set.contains(Capability::StateTransitionHistory));
         assert_eq!(set.iter().collect::<Vec<_>>(), [Capability::Streaming, Capability::PushNotifications]);
         assert!(set.without(Capability::Streaming).without(Capability::PushNotifications).is_empty());
+    }
+
+    #[test]
+    fn a_capability_set_displays_in_words_and_the_empty_set_as_none() {
+        let set = CapabilitySet::of(&[Capability::PushNotifications, Capability::Streaming]);
+        assert_eq!(set.to_string(), "streaming, push notifications");
+        assert_eq!(CapabilitySet::ALL.to_string(), "streaming, state transition history, push notifications");
+        assert_eq!(CapabilitySet::EMPTY.to_string(), "none");
     }
 }

@@ -221,6 +221,17 @@ impl Verdict {
     }
 }
 
+/// The verdict in words: `verified by <evidence>`, `pending: <why>` or `refused: <violation>`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Verified(evidence) => write!(f, "verified by {evidence}"),
+            Self::Pending(pending) => write!(f, "pending: {pending}"),
+            Self::Refused(violation) => write!(f, "refused: {violation}"),
+        }
+    }
+}
+
 /// A lifecycle fault: the task's lifecycle could not be followed within the client's bounds. Not a
 /// transport fault (do not retry the call), not a refusal (the card claimed nothing it broke), and
 /// no mark against the agent: the client gave up waiting.
@@ -292,3 +303,53 @@ impl fmt::Display for LifecycleFault {
 }
 
 impl std::error::Error for LifecycleFault {}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{Bounds, Capability, CapabilitySet, CardClaims, Channel, Deployment, Observed, Verifier};
+
+    fn streaming_verifier() -> Verifier {
+        let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(
+            r#"{"name": "a", "description": "", "version": "1", "supportedInterfaces": [], "skills": [],
+                "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+                "capabilities": {"streaming": true}}"#,
+        )
+        .unwrap();
+        let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+        let mut verifier =
+            Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default());
+        let modes = crate::ExchangeModes::text();
+        verifier.observe(Duration::ZERO, Observed::MessageSent { modes, task_id: None, context_id: None });
+        verifier
+    }
+
+    #[test]
+    fn a_verdict_displays_what_settled_it_in_words() {
+        let verified = Verdict::Verified(Evidence {
+            seq: 2,
+            at: Duration::from_millis(1500),
+            observed: Observed::Artifact { via: Channel::Stream },
+        });
+        assert_eq!(verified.to_string(), "verified by event #2 at 1.5s: artifact update via Stream");
+
+        let mut verifier = streaming_verifier();
+        let fault = TransportFault::Unavailable(502);
+        verifier
+            .observe(Duration::ZERO, Observed::TransportFault { call: Call::SendStreamingMessage, fault });
+        let pending = verifier.verdict(Capability::Streaming, Duration::from_secs(1)).unwrap();
+        assert_eq!(
+            pending.to_string(),
+            "pending: service unavailable (http 502) on SendStreamingMessage, retry"
+        );
+
+        let at = Duration::from_millis(10);
+        verifier.observe(at, Observed::AgentError { call: Call::SendStreamingMessage, code: -32004 });
+        let refused = verifier.verdict(Capability::Streaming, at).unwrap();
+        let text = refused.to_string();
+        assert!(text.starts_with("refused: card declares streaming but the agent answered"), "{text}");
+        assert!(text.contains("-32004") && !text.ends_with('.'), "{text}");
+    }
+}

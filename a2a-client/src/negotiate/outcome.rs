@@ -1,6 +1,8 @@
 //! What a negotiated task ended in: its result, which claims were verified, and any refusal with
 //! the fallback that replaced the refused path.
 
+use std::fmt;
+
 use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
 use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
 
@@ -20,6 +22,20 @@ pub enum TaskPath {
     /// A claim was refused during negotiation; the result is the single-shot `SendMessage` that
     /// replaced the refused task (which was not retried).
     Fallback,
+}
+
+/// The path in words: `negotiated`, `single-shot, the agent being capability-suspect (<mark>)`, or
+/// `single-shot fallback after a refused claim`.
+impl fmt::Display for TaskPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Negotiated => f.write_str("negotiated"),
+            Self::SingleShotBecauseSuspect(mark) => {
+                write!(f, "single-shot, the agent being capability-suspect ({mark})")
+            }
+            Self::Fallback => f.write_str("single-shot fallback after a refused claim"),
+        }
+    }
 }
 
 /// How a task the client accepted ended: a result, or a refusal together with the fallback's
@@ -63,6 +79,22 @@ pub struct TaskOutcome {
     pub wire_deviations: Vec<crate::WireDeviation>,
 }
 
+/// The outcome in one line: what the agent answered, on which path, what was verified and what was
+/// refused, as in `task TASK_STATE_COMPLETED (negotiated); verified: streaming`.
+impl fmt::Display for TaskOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.state() {
+            Some(state) => write!(f, "task {state}")?,
+            None => f.write_str("a direct message")?,
+        }
+        write!(f, " ({}); verified: {}", self.path, self.verified)?;
+        for refusal in self.refusals() {
+            write!(f, "; refused: {refusal}")?;
+        }
+        Ok(())
+    }
+}
+
 impl TaskOutcome {
     /// The result's task state; `None` when the agent answered with a direct message.
     pub fn state(&self) -> Option<TaskState> {
@@ -77,5 +109,54 @@ impl TaskOutcome {
     /// Every refusal of this run, the one that decided first.
     pub fn refusals(&self) -> impl Iterator<Item = &AgentCardLifecycleViolation> {
         self.refusal.iter().chain(&self.other_refusals)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_typestate::Capability;
+    use a2a_typestate_types::{Message, parse};
+
+    use super::*;
+
+    fn outcome(path: TaskPath, result: SendMessageResponse) -> TaskOutcome {
+        TaskOutcome {
+            agent: AgentBaseUrl::parse("http://agent.example").unwrap(),
+            path,
+            result,
+            verified: CapabilitySet::EMPTY,
+            refusal: None,
+            other_refusals: Vec::new(),
+            refused_task: None,
+            negotiation_round_trips: 0,
+            verdicts: Vec::new(),
+            observations: Vec::new(),
+            push_registration: Vec::new(),
+            wire_deviations: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_task_outcome_displays_its_result_path_verified_claims_and_refusals() {
+        let task: Task =
+            parse::from_str(r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}"#)
+                .unwrap();
+        let mut negotiated = outcome(TaskPath::Negotiated, SendMessageResponse::Task(task.clone()));
+        negotiated.verified = CapabilitySet::of(&[Capability::Streaming]);
+        assert_eq!(negotiated.to_string(), "task TASK_STATE_COMPLETED (negotiated); verified: streaming");
+
+        let mut fallback = outcome(TaskPath::Fallback, SendMessageResponse::Task(task));
+        let violation = crate::test_support::streaming_violation();
+        fallback.refusal = Some(violation.clone());
+        assert_eq!(
+            fallback.to_string(),
+            format!(
+                "task TASK_STATE_COMPLETED (single-shot fallback after a refused claim); verified: none; \
+                 refused: {violation}"
+            )
+        );
+
+        let direct = outcome(TaskPath::Negotiated, SendMessageResponse::Message(Message::agent("hi")));
+        assert!(direct.to_string().starts_with("a direct message (negotiated); verified: none"), "{direct}");
     }
 }

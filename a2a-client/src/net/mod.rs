@@ -314,11 +314,8 @@ pub(crate) async fn within<T>(
 ) -> Result<T, Error> {
     match tokio::time::timeout(bound, exchange).await {
         Ok(outcome) => outcome,
-        Err(_) => Err(Error::transport(
-            crate::TransportFault::Timeout,
-            Some(format!("no complete answer within the request timeout of {bound:?} (one attempt)").into()),
-        )
-        .with_url(url)),
+        // The retry policy adds how many attempts ran and how long they took in all.
+        Err(_) => Err(Error::timeout(bound).with_url(url)),
     }
 }
 

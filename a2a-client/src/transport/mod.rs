@@ -290,50 +290,16 @@ impl Endpoint {
 
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
     /// together within the operation deadline ([`ClientConfig::operation_deadline`](crate::ClientConfig::operation_deadline)).
-    pub(crate) async fn retrying<T, F, Fut>(&self, mut op: F) -> Result<T, Error>
+    pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>
     where
         F: FnMut(crate::retry::Attempt) -> Fut,
         Fut: std::future::Future<Output = Result<T, Error>>,
     {
         let config = self.client.config();
-        let deadline = config.operation_deadline();
-        let started = tokio::time::Instant::now();
-        let attempts = std::sync::atomic::AtomicU32::new(0);
+        // The final error says how many attempts ran and how long they took (see `retry`).
+        let (deadline, request_timeout) = (config.operation_deadline(), config.request_timeout());
         let policy = config.retry_policy();
-        let run = policy.run_counted(self.client.metrics(), |attempt| {
-            attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            op(attempt)
-        });
-        let outcome = tokio::time::timeout(deadline, run).await;
-        let attempts = attempts.load(std::sync::atomic::Ordering::Relaxed);
-        let request_timeout = config.request_timeout();
-        match outcome {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(error)) if error.is_timeout() && attempts > 1 => Err(Error::transport(
-                crate::TransportFault::Timeout,
-                Some(
-                    format!(
-                        "{attempts} attempts, each bounded by the request timeout of {request_timeout:?}, \
-                         took {:?} in all (operation deadline {deadline:?})",
-                        started.elapsed()
-                    )
-                    .into(),
-                ),
-            )
-            .with_url(error.url().unwrap_or(self.agent.as_str()))),
-            Ok(Err(error)) => Err(error),
-            Err(_) => Err(Error::transport(
-                crate::TransportFault::Timeout,
-                Some(
-                    format!(
-                        "the operation deadline of {deadline:?} passed during attempt {attempts} \
-                         (each attempt bounded by the request timeout of {request_timeout:?})"
-                    )
-                    .into(),
-                ),
-            )
-            .with_url(self.agent.as_str())),
-        }
+        policy.run_within(self.client.metrics(), deadline, request_timeout, self.agent.as_str(), op).await
     }
 
     /// Opens a stream with `open` (which sends the request and checks the response is SSE), decoding

@@ -162,6 +162,16 @@ impl Part {
         Self::new(PartContent::Url(url.into()))
     }
 
+    /// A file part carried inline, with its media type (such as `image/png`).
+    pub fn file_bytes(bytes: impl Into<Vec<u8>>, media_type: impl Into<String>) -> Self {
+        Self::raw(bytes).with_media_type(media_type)
+    }
+
+    /// A file part the agent fetches from `url`, with its media type.
+    pub fn file_url(url: impl Into<String>, media_type: impl Into<String>) -> Self {
+        Self::url(url).with_media_type(media_type)
+    }
+
     /// A structured data part.
     pub fn data(data: Value) -> Self {
         Self::new(PartContent::Data(JsonText::from_value(&data)))
