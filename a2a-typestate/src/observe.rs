@@ -212,9 +212,6 @@ pub enum Observed {
         requested_length: Option<u32>,
         /// How many messages came back.
         entries: usize,
-        /// How many of them the agent wrote (role agent): a history of the task's transitions
-        /// holds the agent's side, not only the client's own messages.
-        from_agent: usize,
     },
     /// The client registered a push-notification config for the task (inline in `SendMessage` or
     /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
@@ -254,9 +251,7 @@ impl fmt::Display for Observed {
             Self::Status { state, via, .. } => write!(f, "{state} via {via:?}"),
             Self::Artifact { via } => write!(f, "artifact update via {via:?}"),
             Self::StreamClosed => f.write_str("stream closed"),
-            Self::History { entries, from_agent, .. } => {
-                write!(f, "GetTask history with {entries} message(s), {from_agent} from the agent")
-            }
+            Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
             Self::PushRegistered => f.write_str("push config accepted by the agent"),
             Self::PushDropped => {
                 f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")

@@ -355,37 +355,18 @@ impl Verifier {
         }
     }
 
-    /// `true` when a state observed before event `seq` (outside push, which is unordered) was
-    /// terminal or asked for input.
-    fn ended_or_paused_before(&self, seq: usize) -> bool {
-        self.log[..seq].iter().any(|(_, observed)| {
-            matches!(observed, Observed::Status { state, via, .. }
-                if *via != Channel::Push && (state.is_terminal() || state.is_interrupted()))
-        })
-    }
-
     fn history(&self) -> Verdict {
         let relied = self.log.iter().enumerate().find_map(|(seq, (_, o))| match o {
-            Observed::History { requested_length, entries, from_agent } if *requested_length != Some(0) => {
-                let whole = requested_length.is_none_or(|asked| *entries < asked as usize);
-                Some((seq, *entries, *from_agent, whole))
+            Observed::History { requested_length, entries } if *requested_length != Some(0) => {
+                Some((seq, *entries))
             }
             _ => None,
         });
         match relied {
-            Some((seq, 0, ..)) => {
+            Some((seq, 0)) => {
                 self.contradicted(Capability::StateTransitionHistory, Contradiction::EmptyHistory, seq)
             }
-            // The whole history of a task the client saw end or pause, holding only what the client
-            // sent: no transition is recorded, so none can be rebuilt from it. A truncated window
-            // (as many messages as asked for) may just not reach back to the agent's, and a task
-            // still running may not have written any yet: neither is judged.
-            Some((seq, entries, 0, true)) if self.ended_or_paused_before(seq) => self.contradicted(
-                Capability::StateTransitionHistory,
-                Contradiction::HistoryWithoutTransitions { entries },
-                seq,
-            ),
-            Some((seq, ..)) => self.verified(seq),
+            Some((seq, _)) => self.verified(seq),
             None => self.pending(|call| call == Call::GetTask, PendingReason::NotExercised),
         }
     }

@@ -14,7 +14,7 @@
 //! let mut verifier = Verifier::new(claims, CapabilitySet::ALL, Bounds::default());
 //! let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
 //! verifier.observe(Duration::ZERO, sent);
-//! verifier.observe(Duration::from_millis(5), Observed::History { requested_length: None, entries: 0, from_agent: 0 });
+//! verifier.observe(Duration::from_millis(5), Observed::History { requested_length: None, entries: 0 });
 //!
 //! let violation = verifier.refusal(Duration::from_millis(5)).ok_or("expected a refusal")?;
 //! assert_eq!(violation.capability(), Capability::StateTransitionHistory);
@@ -68,13 +68,6 @@ pub enum Contradiction {
     },
     /// `GetTask` returned an empty history when the client relied on it.
     EmptyHistory,
-    /// `GetTask` returned the task's whole history (fewer messages than asked for) after the task
-    /// ended or paused, and none of it is the agent's: only the client's own messages, so it
-    /// records none of the transitions the client relied on it to rebuild.
-    HistoryWithoutTransitions {
-        /// How many messages it held (all the client's).
-        entries: usize,
-    },
     /// No push callback at all arrived within the bound after the task's terminal transition
     /// (the config was registered before it).
     NoPushCallback {
@@ -96,10 +89,6 @@ impl fmt::Display for Contradiction {
                 "the terminal transition streamed no artifact, while GetTask returns {artifacts_via_get_task}"
             ),
             Self::EmptyHistory => f.write_str("GetTask returned an empty history when it was relied on"),
-            Self::HistoryWithoutTransitions { entries } => write!(
-                f,
-                "GetTask's whole history held {entries} message(s), none from the agent: it records none of the task's transitions"
-            ),
             Self::NoPushCallback { waited, bound } => {
                 write!(
                     f,
@@ -148,7 +137,7 @@ impl AgentCardLifecycleViolation {
     /// Either way: do not retry the task against this agent, and mark its card capability-suspect.
     pub fn advice(&self) -> crate::Advice {
         match self.contradiction {
-            Contradiction::EmptyHistory | Contradiction::HistoryWithoutTransitions { .. } => crate::Advice::Abandon,
+            Contradiction::EmptyHistory => crate::Advice::Abandon,
             _ => crate::Advice::FallBackToSingleShot,
         }
     }

@@ -69,8 +69,7 @@ impl Observed {
     /// The history a `GetTask` returned, relied on to reconstruct missed states; `requested_length`
     /// is the `historyLength` the request asked for.
     pub fn history(task: &WireTask, requested_length: Option<u32>) -> Self {
-        let from_agent = task.history.iter().filter(|m| m.role == a2a_typestate_types::Role::Agent).count();
-        Self::History { requested_length, entries: task.history.len(), from_agent }
+        Self::History { requested_length, entries: task.history.len() }
     }
 
     /// A stream item or push-callback body arrived through `via`. `None` for a direct `Message`,
@@ -163,6 +162,6 @@ mod tests {
             r#"{"id":"t1","status":{"state":"TASK_STATE_COMPLETED"},"history":[]}"#,
         )
         .unwrap();
-        assert_eq!(Observed::history(&task, None), Observed::History { requested_length: None, entries: 0, from_agent: 0 });
+        assert_eq!(Observed::history(&task, None), Observed::History { requested_length: None, entries: 0 });
     }
 }

@@ -155,7 +155,7 @@ fn dynamic_settle_refuses_like_the_typed_handle() {
     let mut dynamic = handle(ALL_CLAIMS);
     dynamic.observe(ms(0), sent_text()).unwrap();
     dynamic.observe(ms(1), snapshot(InputRequired, Channel::SendResponse, 0)).unwrap();
-    dynamic.observe(ms(2), Observed::History { requested_length: None, entries: 0, from_agent: 0 }).unwrap();
+    dynamic.observe(ms(2), Observed::History { requested_length: None, entries: 0 }).unwrap();
     let refusal = dynamic.settle(ms(3)).unwrap_err();
     assert_eq!(refusal.violation().capability(), Capability::StateTransitionHistory);
     assert_eq!(refusal.violation().advice(), Advice::Abandon);
@@ -166,7 +166,7 @@ fn dynamic_settle_upgrades_verified_claims_and_keeps_pending_ones() {
     let mut dynamic = handle(ALL_CLAIMS);
     dynamic.observe(ms(0), sent_text()).unwrap();
     dynamic.observe(ms(1), snapshot(InputRequired, Channel::SendResponse, 0)).unwrap();
-    dynamic.observe(ms(2), Observed::History { requested_length: None, entries: 2, from_agent: 2 }).unwrap();
+    dynamic.observe(ms(2), Observed::History { requested_length: None, entries: 2 }).unwrap();
     let dynamic = dynamic.settle(ms(3)).unwrap();
     assert_eq!(dynamic.status(Capability::StateTransitionHistory), ClaimStatus::Verified);
     assert_eq!(dynamic.status(Capability::Streaming), ClaimStatus::Claimed);
@@ -222,7 +222,7 @@ fn observed_run_from_the_design_note_is_refused_and_abandoned() {
     assert!(task.lifecycle().is_finished(), "the end is known without the 0.3 final flag");
     let _reconstruct = task.history_permit();
     task.observe(ms(20), snapshot(Completed, Channel::GetTask, 1)).unwrap();
-    task.observe(ms(21), Observed::History { requested_length: None, entries: 0, from_agent: 0 }).unwrap();
+    task.observe(ms(21), Observed::History { requested_length: None, entries: 0 }).unwrap();
 
     let refusal = task.settle_history(ms(21)).unwrap_err();
     assert_eq!(refusal.violation().capability(), Capability::StateTransitionHistory);

@@ -57,7 +57,7 @@ fn a_transition_reached_accepting_a_declared_output_mode_refuses() {
         task_id: None,
         context_id: None,
     };
-    feed(&mut verifier, [wants_json, Observed::History { requested_length: None, entries: 0, from_agent: 0 }]);
+    feed(&mut verifier, [wants_json, Observed::History { requested_length: None, entries: 0 }]);
     let violation = verifier.refusal(secs(1)).expect("refused: reached through the declared modes");
     assert_eq!(violation.contradiction(), &Contradiction::EmptyHistory);
 }
@@ -153,7 +153,7 @@ fn a_claim_the_caller_stops_depending_on_is_no_longer_checked() {
     task.depend_only_on(CapabilitySet::of(&[Capability::Streaming]));
     assert_eq!(task.verifier().checked(), CapabilitySet::of(&[Capability::Streaming]));
     task.observe(ms(0), sent_text()).unwrap();
-    task.observe(ms(1), Observed::History { requested_length: None, entries: 0, from_agent: 0 }).unwrap();
+    task.observe(ms(1), Observed::History { requested_length: None, entries: 0 }).unwrap();
     assert_eq!(task.verifier().verdict(Capability::StateTransitionHistory, secs(1)), None);
     assert_eq!(task.verifier().refusal(secs(1)), None);
 }
@@ -163,7 +163,7 @@ fn each_observation_gets_the_sequence_number_its_evidence_cites() {
     let mut verifier = verifier(ALL_CLAIMS);
     assert_eq!(verifier.observe(ms(0), sent_text()), 0);
     assert_eq!(verifier.observe(ms(1), snapshot(InputRequired, Channel::SendResponse, 0)), 1);
-    let seq = verifier.observe(ms(2), Observed::History { requested_length: None, entries: 0, from_agent: 0 });
+    let seq = verifier.observe(ms(2), Observed::History { requested_length: None, entries: 0 });
     assert_eq!(seq, 2);
     assert_eq!(verifier.refusal(secs(1)).expect("refused").evidence().seq, seq);
 }

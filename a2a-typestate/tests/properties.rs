@@ -75,7 +75,7 @@ fn observed(input: &'static str) -> impl Strategy<Value = Observed> {
         channel().prop_map(|via| Observed::Artifact { via }),
         Just(Observed::StreamClosed),
         (prop::option::of(prop::sample::select(vec![0u32, 5])), 0usize..3)
-            .prop_map(|(requested_length, entries)| Observed::History { requested_length, entries, from_agent: entries }),
+            .prop_map(|(requested_length, entries)| Observed::History { requested_length, entries }),
         Just(Observed::PushRegistered),
         prop::option::of(state()).prop_map(|state| Observed::PushCallback { state }),
         (call(), prop::sample::select(vec![-32004, -32003, -32001, -32602]))

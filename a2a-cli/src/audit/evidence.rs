@@ -141,12 +141,6 @@ fn refused(violation: &AgentCardLifecycleViolation, attempts: &[PushRegistration
             format!("{field}: empty history when relied on"),
             "expected the task's messages from GetTask with historyLength; it returned none".to_owned(),
         ),
-        Contradiction::HistoryWithoutTransitions { entries } => (
-            format!("{field}: the history records none of the agent's transitions"),
-            format!(
-                "expected the task's transitions in GetTask's history after it ended; its whole history held {entries} message(s), all the client's own"
-            ),
-        ),
         Contradiction::NoPushCallback { waited, bound } => {
             let tried: Vec<String> = attempts.iter().map(ToString::to_string).collect();
             (
