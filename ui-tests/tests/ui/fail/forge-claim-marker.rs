@@ -5,6 +5,7 @@ enum MyStreamingClaim {}
 
 impl StreamingSlot for MyStreamingClaim { //~ ERROR E0277
     const STATUS: ClaimStatus = ClaimStatus::Verified;
+    type Settled = a2a_typestate::StreamingVerified;
 }
 
 fn main() {}
