@@ -8,15 +8,15 @@
 
 // README quickstart: begin
 use a2a_typestate_client::{
-    Answer, Claims, Client, Error, Message, SendMessageResponse, Settlement, Streaming, StreamingVerified, Task,
-    TaskEntry,
+    Answer, Claims, Client, Error, Message, SendMessageResponse, Settlement, Streaming, StreamingVerified,
+    Task, TaskEntry,
 };
 
 /// What became of one task.
 #[derive(Debug)]
 pub enum Ran {
     /// The streaming claim held: from here the stream alone can be relied on.
-    Verified(Task<Claims<StreamingVerified>>),
+    Verified(Box<Task<Claims<StreamingVerified>>>),
     /// Not settled yet, and why.
     Pending(String),
     /// The card lied: the refusal, and the single-shot fallback's answer.
@@ -51,7 +51,7 @@ pub async fn weather(client: &Client, agent: &str) -> Result<Ran, Error> {
     match task.settle_streaming() {
         Ok(Settlement::Verified(task)) => {
             let _ = task.handle().rely_on_streaming(); // compiles only once verified
-            Ok(Ran::Verified(task))
+            Ok(Ran::Verified(Box::new(task)))
         }
         Ok(Settlement::Pending(_task, why)) => Ok(Ran::Pending(why.to_string())),
         Err(refusal) => {
@@ -88,7 +88,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for agent in &agents {
         for run in 1..=2 {
             match weather(&client, agent).await? {
-                Ran::Verified(task) => println!("{agent} (run {run}): streaming verified, {:?}", task.state()),
+                Ran::Verified(task) => {
+                    println!("{agent} (run {run}): streaming verified, {:?}", task.state())
+                }
                 Ran::Pending(why) => println!("{agent} (run {run}): not settled yet: {why}"),
                 Ran::FellBack { refusal, fallback } => {
                     println!("{agent} (run {run}): refused: {refusal}");

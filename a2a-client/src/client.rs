@@ -245,7 +245,11 @@ impl Client {
 fn narrowing_advice(error: &a2a_typestate::NarrowingError<DynTask>) -> String {
     use a2a_typestate::{Capability, ClaimStatus, Mismatch};
     let why = match error.mismatch() {
-        Mismatch::Claim { capability: Capability::StateTransitionHistory, held: ClaimStatus::Unclaimed, .. } => {
+        Mismatch::Claim {
+            capability: Capability::StateTransitionHistory,
+            held: ClaimStatus::Unclaimed,
+            ..
+        } => {
             "; the history claim comes only from a 0.3 card's `capabilities.stateTransitionHistory` (or a 1.0 card \
              carrying it as a legacy field): 1.0 removed it, so an honest 1.0 agent never makes it (ask for \
              `Claims<Streaming>` or `Claims<Streaming, NoHistory, Push>` instead)"

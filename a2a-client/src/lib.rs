@@ -59,10 +59,10 @@ pub use a2a_typestate::{
     Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimSet, ClaimStatus, Claims,
     Contradiction, Deployment, Evidence, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
     HasVerifiedHistory, HasVerifiedPush, HasVerifiedStreaming, History, HistorySettled, HistorySlot,
-    HistoryVerified, LifecycleFault, NarrowingError, NoHistory, NoPush, NoStreaming, Pending,
-    PendingReason, Push, PushSettled, PushSlot, PushVerified, Refusal, SettleResult, Settlement,
-    SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot,
-    StreamingVerified, Tracked, Verdict,
+    HistoryVerified, LifecycleFault, NarrowingError, NoHistory, NoPush, NoStreaming, Pending, PendingReason,
+    Push, PushSettled, PushSlot, PushVerified, Refusal, SettleResult, Settlement, SettlesHistory,
+    SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot, StreamingVerified,
+    Tracked, Verdict,
 };
 pub use a2a_typestate_types as types;
 pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState};

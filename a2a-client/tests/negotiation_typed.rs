@@ -10,8 +10,8 @@ use a2a_testkit::{Capabilities, Lie, Script};
 use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{
-    Answer, Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push, Settlement,
-    SingleShot, Streaming, StreamingVerified, Task,
+    Answer, Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push,
+    Settlement, SingleShot, Streaming, StreamingVerified, Task,
 };
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, ms, spawn, text};
@@ -53,7 +53,12 @@ async fn stream_without_artifact_is_refused_the_agent_marked_and_the_single_shot
     assert_eq!(marks.len(), 1, "a typed refusal marks the agent suspect as run_task does");
     let single_shot: Task<SingleShot> = refusal.into_task();
     let mut single_shot = single_shot;
-    let answer = single_shot.send_message(text("again")).await.unwrap().into_answered().expect("a single-shot handle has no claim to contradict");
+    let answer = single_shot
+        .send_message(text("again"))
+        .await
+        .unwrap()
+        .into_answered()
+        .expect("a single-shot handle has no claim to contradict");
     let SendMessageResponse::Task(result) = answer else { panic!("expected a task") };
     assert_eq!(result.state(), TaskState::Completed, "the single-shot send returns the result");
     assert_eq!(count(&agent, "SendMessage"), 1, "one blocking send, nothing streamed");
@@ -175,7 +180,12 @@ async fn push_callback_during_the_turn_verifies_the_push_claim() {
     let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task = client
+        .task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url())
+        .await
+        .unwrap()
+        .claimed()
+        .unwrap();
     task.watch_push(receiver).unwrap();
 
     task.send_message(text("hello")).await.unwrap();
@@ -192,7 +202,12 @@ async fn push_registered_with_the_create_call_verifies_the_push_claim() {
     let agent = spawn(Capabilities::none().with_push_notifications(), script).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task = client
+        .task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url())
+        .await
+        .unwrap()
+        .claimed()
+        .unwrap();
     task.send_message(text("please clarify")).await.unwrap();
     assert_eq!(task.state(), Some(TaskState::InputRequired));
 
@@ -210,7 +225,12 @@ async fn silent_push_is_refused_once_the_arrival_bound_after_the_terminal_transi
     let agent = spawn(Capabilities::none(), Script::honest().with(Lie::SilentPush).step_delay(ms(150))).await;
     let client = client();
     let receiver = Arc::new(client.start_push_receiver().await.unwrap());
-    let mut task = client.task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task = client
+        .task::<Claims<NoStreaming, NoHistory, Push>>(&agent.base_url())
+        .await
+        .unwrap()
+        .claimed()
+        .unwrap();
     task.watch_push(receiver).unwrap();
     task.send_message(text("hello")).await.unwrap();
 

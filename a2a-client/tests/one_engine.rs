@@ -19,7 +19,8 @@ async fn run_task_and_the_typed_handle_make_the_same_requests_and_verify_the_sam
     let card = Capabilities::none().with_streaming().with_state_transition_history();
     let (typed_agent, dynamic_agent) = twins(card, Script::honest()).await;
 
-    let mut task: Task<Claims<Streaming, History>> = client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task: Task<Claims<Streaming, History>> =
+        client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
     task.send_streaming_message(text("hello")).await.unwrap();
     task.get_task_history(a2a_typestate_client::negotiate::DEFAULT_HISTORY_LENGTH).await.unwrap();
     let Ok(Settlement::Verified(task)) = task.settle_streaming() else { panic!("streaming not verified") };
@@ -44,7 +45,8 @@ async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_fall_back_the_sam
     let (typed_agent, dynamic_agent) =
         twins(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
 
-    let mut task: Task<Claims<Streaming>> = client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task: Task<Claims<Streaming>> =
+        client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
     task.send_streaming_message(text("hello")).await.unwrap();
     let Err(refusal) = task.settle_streaming() else { panic!("the lie was not refused") };
     let typed_violation = refusal.violation().clone();
@@ -68,7 +70,8 @@ async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_fall_back_the_sam
 async fn a_polled_typed_handle_and_run_task_poll_alike() {
     let (typed_agent, dynamic_agent) = twins(Capabilities::none(), Script::honest()).await;
 
-    let mut task: Task<Claims<NoStreaming>> = client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
+    let mut task: Task<Claims<NoStreaming>> =
+        client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
     task.send_message(text("hello")).await.unwrap();
     let outcome =
         client().run_task(&dynamic_agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();

@@ -45,7 +45,8 @@ fn the_readme_quickstart_is_the_example_ci_runs() {
 }
 
 #[tokio::test]
-async fn the_quickstart_refuses_a_lying_official_peer_falls_back_marks_it_and_then_goes_single_shot_at_once() {
+async fn the_quickstart_refuses_a_lying_official_peer_falls_back_marks_it_and_then_goes_single_shot_at_once()
+{
     for kind in [PeerKind::PythonOverDeclaring, PeerKind::JsOverDeclaring] {
         let peer = peer(kind).await;
         let client = Client::builder().build().unwrap();
@@ -66,7 +67,9 @@ async fn the_quickstart_refuses_a_lying_official_peer_falls_back_marks_it_and_th
 
         let second = weather(&client, peer.base_url()).await.unwrap();
 
-        let Ran::SingleShot { mark, answer } = second else { panic!("{kind:?}: negotiated again: {second:?}") };
+        let Ran::SingleShot { mark, answer } = second else {
+            panic!("{kind:?}: negotiated again: {second:?}")
+        };
         assert!(mark.contains("streaming"), "{kind:?}: {mark}");
         assert_eq!(state_of(&answer), Some(TaskState::Completed), "{kind:?}");
         let after = client.metrics().snapshot();
@@ -88,6 +91,8 @@ async fn the_quickstart_verifies_an_honest_official_peer() {
 
         let Ran::Verified(task) = ran else { panic!("{kind:?}: an honest agent was not verified: {ran:?}") };
         assert_eq!(task.state(), Some(TaskState::Completed), "{kind:?}");
-        assert!(client.discovery_cache().suspect_marks(&AgentBaseUrl::parse(peer.base_url()).unwrap()).is_empty());
+        assert!(
+            client.discovery_cache().suspect_marks(&AgentBaseUrl::parse(peer.base_url()).unwrap()).is_empty()
+        );
     }
 }

@@ -80,8 +80,8 @@ pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTEN
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,
-    PushSlot, PushVerified, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSlot,
-    StreamingVerified, Tracked,
+    PushSlot, PushVerified, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming,
+    StreamingSlot, StreamingVerified, Tracked,
 };
 pub use dyn_task::{DynTask, MissingClaim};
 pub use handle::TaskHandle;

@@ -26,7 +26,7 @@ use crate::verify::Verifier;
 /// verified. No I/O: the client makes the calls (with the permits this hands out) and feeds back
 /// what it observed.
 ///
-/// `C` is [`SingleShot`] or [`Claims<S, H, P>`](Claims); see [`Claims`] for the markers.
+/// `C` is [`SingleShot`] or [`Claims<S, H, P>`](crate::Claims); see [`Claims`](crate::Claims) for the markers.
 /// A `Task` is obtained by narrowing a [`DynTask`] (`Task::try_from(dyn_task)`), which comes from
 /// [`CardClaims::lift`]; verified states come only out of the `settle_*` methods. It is not
 /// `Clone`: each transition takes `self`, so a handle consumed by a refusal cannot be used again.
@@ -36,12 +36,12 @@ use crate::verify::Verifier;
 /// | state | enables | how to get there |
 /// | --- | --- | --- |
 /// | `Task<Claims<..>>` (any slots) | [`send_permit`](Self::send_permit), [`poll_permit`](Self::poll_permit), [`observe`](Self::observe), [`verdict`](Self::verdict), [`lifecycle_fault`](Self::lifecycle_fault) | narrow a [`DynTask`] |
-/// | streaming slot [`Streaming`] | [`stream_permit`](Self::stream_permit) (its first use is the check) | the card declares `streaming: true`; narrow |
-/// | [`StreamingVerified`] | `stream_permit` without artifact confirmation, [`rely_on_streaming`](Self::rely_on_streaming) | [`settle_streaming`](Self::settle_streaming) after the first stream reached a terminal state with its artifacts |
-/// | history slot [`History`] | [`history_permit`](Self::history_permit): reconstruct missed states with `GetTask` | the card declares `stateTransitionHistory: true` (0.3 or legacy field); narrow |
-/// | [`HistoryVerified`] | [`rely_on_history`](Self::rely_on_history) | [`settle_history`](Self::settle_history) after the first relied-on history was not empty |
-/// | push slot [`Push`] | [`push_permit`](Self::push_permit): register a webhook | the card declares `pushNotifications: true`; narrow |
-/// | [`PushVerified`] | [`rely_on_push`](Self::rely_on_push) | [`settle_push`](Self::settle_push) after a callback arrived within the bound |
+/// | streaming slot [`Streaming`](crate::Streaming) | [`stream_permit`](Self::stream_permit) (its first use is the check) | the card declares `streaming: true`; narrow |
+/// | [`StreamingVerified`](crate::StreamingVerified) | `stream_permit` without artifact confirmation, [`rely_on_streaming`](Self::rely_on_streaming) | [`settle_streaming`](Self::settle_streaming) after the first stream reached a terminal state with its artifacts |
+/// | history slot [`History`](crate::History) | [`history_permit`](Self::history_permit): reconstruct missed states with `GetTask` | the card declares `stateTransitionHistory: true` (0.3 or legacy field); narrow |
+/// | [`HistoryVerified`](crate::HistoryVerified) | [`rely_on_history`](Self::rely_on_history) | [`settle_history`](Self::settle_history) after the first relied-on history was not empty |
+/// | push slot [`Push`](crate::Push) | [`push_permit`](Self::push_permit): register a webhook | the card declares `pushNotifications: true`; narrow |
+/// | [`PushVerified`](crate::PushVerified) | [`rely_on_push`](Self::rely_on_push) | [`settle_push`](Self::settle_push) after a callback arrived within the bound |
 /// | `Task<SingleShot>` | only [`single_shot_send`](Task::single_shot_send) | a refusal ([`Refusal::into_task`]), or [`into_single_shot`](Self::into_single_shot) |
 ///
 /// The gated methods are written once for every `C`, bounded on the slot they need
@@ -245,7 +245,11 @@ impl<C: ClaimSet> Task<C> {
 }
 
 impl<C: ClaimSet> Task<C> {
-    fn settle_into<V: ClaimSet>(mut self, capability: Capability, now: Elapsed) -> SettleResult<Task<V>, Self> {
+    fn settle_into<V: ClaimSet>(
+        mut self,
+        capability: Capability,
+        now: Elapsed,
+    ) -> SettleResult<Task<V>, Self> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),

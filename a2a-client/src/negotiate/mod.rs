@@ -234,17 +234,21 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
         }
     }
     let ended = task.state().is_some_and(|state| state.is_terminal());
-    if ended && holds(task, Capability::StateTransitionHistory) && !task.history_fetched() {
-        if task.get_task_history(negotiation.history_len()).await?.is_contradicted() {
-            return Ok(());
-        }
+    if ended
+        && holds(task, Capability::StateTransitionHistory)
+        && !task.history_fetched()
+        && task.get_task_history(negotiation.history_len()).await?.is_contradicted()
+    {
+        return Ok(());
     }
     task.await_push_callback().await;
     Ok(())
 }
 
 /// The single-shot send's answer: a single-shot handle holds no claim, so nothing is contradicted.
-fn answered(answer: Result<crate::Answer<a2a_typestate_types::SendMessageResponse>, Error>) -> Result<a2a_typestate_types::SendMessageResponse, Error> {
+fn answered(
+    answer: Result<crate::Answer<a2a_typestate_types::SendMessageResponse>, Error>,
+) -> Result<a2a_typestate_types::SendMessageResponse, Error> {
     match answer? {
         crate::Answer::Answered(response) => Ok(response),
         crate::Answer::Contradicted(violation) => Err(Error::from(violation)),

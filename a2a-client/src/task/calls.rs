@@ -304,7 +304,10 @@ impl Session {
     /// The lifecycle-agnostic path: a blocking `SendMessage` expecting no intermediate states; a
     /// paused task is answered by the follow-up policy with another blocking send on it, each
     /// answer counted against the budget. Counted as what made the handle single-shot.
-    pub(crate) async fn single_shot_send(&mut self, mut message: Message) -> Result<SendMessageResponse, Error> {
+    pub(crate) async fn single_shot_send(
+        &mut self,
+        mut message: Message,
+    ) -> Result<SendMessageResponse, Error> {
         let metrics = self.conn.client().metrics();
         match self.single_shot {
             Some(SingleShotReason::Refused) => metrics.record_fallback(),
@@ -371,7 +374,10 @@ impl DynTask {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a streaming claim; otherwise as
     /// [`Task::send_streaming_message`].
-    pub async fn send_streaming_message(&mut self, message: Message) -> Result<Answer<SendMessageResponse>, Error> {
+    pub async fn send_streaming_message(
+        &mut self,
+        message: Message,
+    ) -> Result<Answer<SendMessageResponse>, Error> {
         self.require(Capability::Streaming)?;
         let turn = self.session.stream_turn(&mut self.handle, message).await;
         self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
