@@ -237,7 +237,25 @@ impl Client {
         message: Message,
         negotiation: &Negotiation,
     ) -> Result<TaskOutcome, Error> {
-        crate::task_span::run_in_span(self, agent, message, negotiation).await
+        let target = crate::negotiate::Target::Address(agent);
+        crate::task_span::run_in_span(self, target, message, negotiation).await
+    }
+
+    /// As [`Client::run_task`], on a connection already open: every decision of the run (its
+    /// claims, its interface, what a report says it checked) is made on the one card document that
+    /// connection holds, however the card's caching headers ask the client to fetch it again. For
+    /// code that reads the card and then runs tasks on what it read, such as an audit.
+    ///
+    /// # Errors
+    /// As [`Client::run_task`], less discovery.
+    pub async fn run_task_on(
+        &self,
+        connection: &AgentConnection,
+        message: Message,
+        negotiation: &Negotiation,
+    ) -> Result<TaskOutcome, Error> {
+        let target = crate::negotiate::Target::Connection(connection);
+        crate::task_span::run_in_span(self, target, message, negotiation).await
     }
 }
 

@@ -47,10 +47,13 @@ pub const TASK_SPAN_NAME: &str = "a2a.task";
 /// run's, unchanged.
 pub(crate) async fn run_in_span(
     client: &Client,
-    agent: &str,
+    agent: crate::negotiate::Target<'_>,
     message: Message,
     negotiation: &Negotiation,
 ) -> Result<TaskOutcome, Error> {
+    let target = agent;
+    let label = target.label().to_owned();
+    let agent = label.as_str();
     {
         let span = tracing::info_span!(
             "a2a.task",
@@ -68,7 +71,7 @@ pub(crate) async fn run_in_span(
             suspect.marked_by = Empty,
         );
         let result =
-            crate::negotiate::run_task(client, agent, message, negotiation).instrument(span.clone()).await;
+            crate::negotiate::run_task(client, target, message, negotiation).instrument(span.clone()).await;
         match &result {
             Ok(outcome) => record_outcome(&span, outcome),
             Err(error) => {

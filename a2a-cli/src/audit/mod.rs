@@ -389,19 +389,27 @@ async fn audit_agent_with(
     receiver: Option<Arc<PushReceiver>>,
 ) -> AgentAudit {
     let base = card::base_url_of(url);
-    let mut discovered = match client.discover(base).await {
-        Ok(card) => card,
-        Err(e) => {
-            return AgentAudit::unreadable(url, card::explain_fetch_error(base, &e, errors::one_line));
+    // One card per decision: the connection's card (the extended one, when credentials allow it,
+    // since it may claim more) is the one reported, lifted and probed; every probe runs on that
+    // connection, so a card served with `no-store` and changed between fetches cannot have one
+    // copy audited while another copy's interface is called.
+    let (target, discovered) = match client.connect(base).await {
+        Ok(connection) => {
+            let card = connection.card().clone();
+            (probe::Target::Connection(connection), card)
         }
+        // The card is there but cannot be connected to (no interface this client speaks, say): it
+        // is still reported, and the probe says why it failed.
+        Err(connect_error) => match client.discover(base).await {
+            Ok(card) => (probe::Target::Address(base.to_owned()), card),
+            Err(_) => {
+                return AgentAudit::unreadable(
+                    url,
+                    card::explain_fetch_error(base, &connect_error, errors::one_line),
+                );
+            }
+        },
     };
-    // With credentials that allow it, the extended card is the one audited (it may claim more).
-    if discovered.card().capabilities.extended_agent_card == Some(true)
-        && let Ok(connection) = client.connect(base).await
-        && connection.uses_extended_card()
-    {
-        discovered = connection.card().clone();
-    }
     let summary = match CardSummary::of(&discovered) {
         Ok(summary) => summary,
         Err(e) => return AgentAudit::unreadable(url, format!("the card cannot be used: {e}")),
@@ -411,7 +419,7 @@ async fn audit_agent_with(
     let written: CapabilitySet =
         Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
     let depends: Vec<Capability> = lifted.declared().iter().collect();
-    let first = probe::Probe::run(client, base, deployment, &depends, receiver.clone()).await;
+    let first = probe::Probe::run(client, &target, deployment, &depends, receiver.clone()).await;
     let mut claims: Vec<ClaimAudit> = written
         .iter()
         .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
@@ -419,7 +427,7 @@ async fn audit_agent_with(
     let mut wire_deviations = first.deviations();
     let claim_probes = probe::probe_each_unsettled_claim(
         client,
-        base,
+        &target,
         deployment,
         &lifted,
         &mut claims,

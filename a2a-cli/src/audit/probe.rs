@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use a2a_typestate::{Capability, CardClaims, Deployment};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
-use a2a_typestate_client::{Client, Error, PushReceiver, SuspectMarks};
+use a2a_typestate_client::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use serde::Serialize;
 
 use super::{ClaimAudit, ClaimVerdict, DeviationReport, ProbeSummary, TimelineEntry, evidence};
@@ -38,6 +38,13 @@ pub struct ClaimProbe {
     pub timeline: Vec<TimelineEntry>,
 }
 
+/// Where the probes run: the connection whose card the audit reports, or (when none could be
+/// opened) the address, so the probe's error says why.
+pub(super) enum Target {
+    Connection(AgentConnection),
+    Address(String),
+}
+
 /// One probe task and what `run_task` returned for it.
 pub(super) struct Probe {
     result: Result<TaskOutcome, Error>,
@@ -48,7 +55,7 @@ impl Probe {
     /// Runs one short task on `base` depending on `depends`, answering any question once.
     pub(super) async fn run(
         client: &Client,
-        base: &str,
+        target: &Target,
         deployment: Deployment,
         depends: &[Capability],
         receiver: Option<Arc<PushReceiver>>,
@@ -65,7 +72,10 @@ impl Probe {
             format!("a2a-audit-{}-{probe}", std::process::id()),
             "a2a audit probe: please answer briefly",
         );
-        let result = client.run_task(base, message, &negotiation).await;
+        let result = match target {
+            Target::Connection(connection) => client.run_task_on(connection, message, &negotiation).await,
+            Target::Address(base) => client.run_task(base, message, &negotiation).await,
+        };
         let record = TaskRecord::from_result(&result);
         Self { result, record }
     }
@@ -125,7 +135,7 @@ impl Probe {
 /// order; none when nothing was refused.
 pub(super) async fn probe_each_unsettled_claim(
     client: &Client,
-    base: &str,
+    target: &Target,
     deployment: Deployment,
     lifted: &CardClaims,
     claims: &mut [ClaimAudit],
@@ -154,7 +164,7 @@ pub(super) async fn probe_each_unsettled_claim(
             };
             continue;
         }
-        let probe = Probe::run(client, base, deployment, &[claim.capability], receiver.clone()).await;
+        let probe = Probe::run(client, target, deployment, &[claim.capability], receiver.clone()).await;
         claim.verdict = in_its_own_probe(probe.verdict(claim.capability, lifted), claim.capability);
         wire_deviations.extend(probe.deviations());
         probes.push(ClaimProbe {

@@ -81,14 +81,35 @@ use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
 pub(crate) use plan::new_message_id;
 
+/// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,
+/// or a connection already open, whose card is the one every decision of the run is made on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target<'a> {
+    Address(&'a str),
+    Connection(&'a crate::AgentConnection),
+}
+
+impl Target<'_> {
+    /// How the span names the agent.
+    pub(crate) fn label(&self) -> &str {
+        match self {
+            Self::Address(address) => address,
+            Self::Connection(conn) => conn.agent().as_str(),
+        }
+    }
+}
+
 /// [`Client::run_task`]: the dynamic driver, over a [`DynTask`]'s calls.
 pub(crate) async fn run_task(
     client: &Client,
-    agent: &str,
+    target: Target<'_>,
     message: Message,
     negotiation: &Negotiation,
 ) -> Result<TaskOutcome, Error> {
-    let conn = client.connect(agent).await?;
+    let conn = match target {
+        Target::Address(agent) => client.connect(agent).await?,
+        Target::Connection(conn) => conn.clone(),
+    };
     let base = conn.agent().clone();
     let marks_on = client.config().suspect_marks() == SuspectMarks::On;
     let mut task = conn.dyn_task(negotiation.deployment_kind());
