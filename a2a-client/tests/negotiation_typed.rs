@@ -11,7 +11,7 @@ use a2a_typestate::{ClaimStatus, Contradiction, Deployment, Mismatch};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{
     Answer, Capability, Claims, DynTask, ErrorKind, History, NoHistory, NoPush, NoStreaming, Push,
-    Settlement, SingleShot, Streaming, StreamingVerified, Task,
+    Settlement, SingleShot, Streaming, StreamingVerified, Task, TaskEntry,
 };
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, ms, spawn, text};
@@ -245,4 +245,51 @@ async fn silent_push_is_refused_once_the_arrival_bound_after_the_terminal_transi
 fn typed_handle_costs_nothing_over_the_dynamic_one() {
     assert_eq!(size_of::<Task<Claims<StreamingVerified, History, Push>>>(), size_of::<DynTask>());
     assert_eq!(size_of::<Task<SingleShot>>(), size_of::<DynTask>());
+}
+
+#[tokio::test]
+async fn the_typed_entry_goes_single_shot_for_a_suspect_agent_with_its_mark_and_no_round_trip() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
+    let client = client();
+    let mut task = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap().claimed().unwrap();
+    let _ = task.send_streaming_message(text("hello")).await.unwrap();
+    let Err(_refused) = task.settle_streaming() else { panic!("-32004 was not refused") };
+    let streams = count(&agent, "SendStreamingMessage");
+    let before = client.metrics().snapshot();
+
+    let entry = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap();
+
+    let TaskEntry::Suspect(mut single_shot, mark) = entry else {
+        panic!("a suspect agent was negotiated again")
+    };
+    assert_eq!(mark.capability(), Capability::Streaming);
+    let answer = single_shot.send_message(text("again")).await.unwrap();
+    assert!(matches!(answer, Answer::Answered(SendMessageResponse::Task(_))));
+    assert_eq!(count(&agent, "SendStreamingMessage"), streams, "nothing negotiated with the suspect agent");
+    let after = client.metrics().snapshot();
+    assert_eq!(after.negotiation_round_trips, before.negotiation_round_trips);
+    assert_eq!(after.suspect_single_shots, before.suspect_single_shots + 1);
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_fallback_is_counted_alike_whether_the_typed_handle_or_run_task_sent_it() {
+    let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
+    let typed_client = client();
+    let mut task =
+        typed_client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap().claimed().unwrap();
+    let _ = task.send_streaming_message(text("hello")).await.unwrap();
+    let Err(refusal) = task.settle_streaming() else { panic!("-32004 was not refused") };
+    let mut single_shot = refusal.into_task();
+    let _ = single_shot.send_message(text("again")).await.unwrap();
+    let dynamic_client = client();
+    let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
+
+    let outcome = dynamic_client.run_task(&agent.base_url(), text("hello"), &negotiation).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Fallback);
+    let (typed, dynamic) = (typed_client.metrics().snapshot(), dynamic_client.metrics().snapshot());
+    assert_eq!((typed.fallbacks, dynamic.fallbacks), (1, 1), "one fallback each, counted the same");
+    assert_eq!(typed.refusals[&Capability::Streaming], dynamic.refusals[&Capability::Streaming]);
+    agent.shutdown().await;
 }
