@@ -139,15 +139,32 @@ pub(crate) async fn run_task(
     run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
 
     let refusals = task.handle().verifier().refusals(task.elapsed());
-    let verified = task.verified();
-    let push_registration = task.push_registration_attempts().to_vec();
-    let verdicts = task.handle().verifier().verdicts(task.elapsed());
-    let observations = task.handle().verifier().observations().to_vec();
-    let wire_deviations = task.wire_deviations();
     let refused_task = task.result().and_then(|r| match r {
         a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
         a2a_typestate_types::SendMessageResponse::Message(_) => None,
     });
+    // What the run saw, read once before the settle consumes the handle; either path reports it.
+    let report = {
+        let (agent, verified) = (base.clone(), task.verified());
+        let verdicts = task.handle().verifier().verdicts(task.elapsed());
+        let observations = task.handle().verifier().observations().to_vec();
+        let (push_registration, wire_deviations) =
+            (task.push_registration_attempts().to_vec(), task.wire_deviations());
+        move |path, result, refusal, other_refusals, refused_task| TaskOutcome {
+            agent,
+            path,
+            result,
+            verified,
+            refusal,
+            other_refusals,
+            refused_task,
+            negotiation_round_trips: round_trips,
+            verdicts,
+            observations,
+            push_registration,
+            wire_deviations,
+        }
+    };
     let refusal = match task.settle() {
         Ok(task) => {
             let result = task.result().ok_or_else(|| {
@@ -155,28 +172,14 @@ pub(crate) async fn run_task(
                     .with_url(base.as_str())
                     .with_negotiation_round_trips(round_trips)
             })?;
-            return Ok(TaskOutcome {
-                agent: base,
-                path: TaskPath::Negotiated,
-                result,
-                verified,
-                refusal: None,
-                other_refusals: Vec::new(),
-                refused_task: None,
-                negotiation_round_trips: round_trips,
-                verdicts,
-                observations,
-                push_registration,
-                wire_deviations,
-            });
+            return Ok(report(TaskPath::Negotiated, result, None, Vec::new(), None));
         }
         Err(refusal) => refusal,
     };
-    // The refusal settle returned carries the handle; the one the evidence shows first decides.
-    let (single_shot, settled) = refusal.into_parts();
-    let mut refusals = refusals.into_iter();
-    let first = refusals.next().unwrap_or(settled);
-    let other_refusals = refusals.collect::<Vec<_>>();
+    // The settle's refusal is the verifier's deciding one (first by evidence); the rest are kept.
+    let (mut single_shot, first) = refusal.into_parts();
+    let other_refusals: Vec<_> =
+        refusals.into_iter().filter(|violation| violation.capability() != first.capability()).collect();
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
         return Err(Error::from(first).with_negotiation_round_trips(round_trips));
@@ -185,23 +188,9 @@ pub(crate) async fn run_task(
     let mut fallback = message;
     fallback.message_id = new_message_id().into();
     fallback.task_id = None;
-    let mut single_shot = single_shot;
     let result = answered(single_shot.send_message(fallback).await)
         .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
-    Ok(TaskOutcome {
-        agent: base,
-        path: TaskPath::Fallback,
-        result,
-        verified,
-        refusal: Some(first),
-        other_refusals,
-        refused_task,
-        negotiation_round_trips: round_trips,
-        verdicts,
-        observations,
-        push_registration,
-        wire_deviations,
-    })
+    Ok(report(TaskPath::Fallback, result, Some(first), other_refusals, refused_task))
 }
 
 /// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or
