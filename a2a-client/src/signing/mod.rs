@@ -48,8 +48,12 @@
 //! - A trusted `jku` is fetched within the client's request timeout, at most [`MAX_JWKS_BYTES`],
 //!   and must answer itself (no redirect). Revoking a key means removing it from the store (or
 //!   from the trusted JWKS): nothing here caches a key beyond one discovery.
+//! - A signed card's relative interface URL names no host: it is resolved against the URL that
+//!   served the card and reported ([`UnboundInterface`], `DiscoveredCard::unbound_interfaces`),
+//!   since the signature holds on any host that serves the same text.
 
 mod algorithm;
+mod binding;
 mod der;
 mod error;
 pub mod jcs;
@@ -65,6 +69,8 @@ use a2a_typestate_types::AgentCard;
 use serde_json::Value;
 
 pub use algorithm::{Algorithm, KeyKind};
+pub use binding::UnboundInterface;
+pub(crate) use binding::unbound_interfaces;
 pub use error::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use keys::TrustedKey;
 pub use payload::CanonicalForm;
