@@ -505,10 +505,11 @@ pub(crate) async fn check_card_signatures(
             _ => Err(Error::card_signature(signing::CardSignatureError::unsigned())),
         };
     }
-    let json = card.json();
-    let fetched = signing::fetch_trusted_jwks(http, trust_store, &json, timeout).await;
-    let verification =
-        signing::verify_document(&json, card.card(), trust_store, &fetched).map_err(Error::card_signature)?;
+    // Read from the served bytes, not a `Value`: a member nested deeper than a `Value` is read
+    // must not hide the signatures or the bytes they cover.
+    let fetched = signing::fetch_trusted_jwks(http, trust_store, card.raw(), timeout).await;
+    let verification = signing::verify_document(card.raw(), card.card(), trust_store, &fetched)
+        .map_err(Error::card_signature)?;
     Ok(card.with_verification(verification))
 }
 
