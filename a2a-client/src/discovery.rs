@@ -272,7 +272,8 @@ impl DiscoveredCard {
 
     /// The card as JSON, as served (1.0 or 0.3 shape), parsed from [`raw`](Self::raw) at each call:
     /// discovery keeps the bytes and the typed card, not a whole `Value`, which can cost many times
-    /// the bytes it came from.
+    /// the bytes it came from. An unknown member nested deeper than a `Value` is read (128 levels)
+    /// makes this `Null`; signatures are checked from [`raw`](Self::raw), at any depth.
     pub fn json(&self) -> Value {
         // The bytes were read as JSON when the card was made, so they read again.
         parse::from_slice(&self.inner.raw).unwrap_or_default()

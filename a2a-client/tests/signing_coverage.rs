@@ -43,7 +43,8 @@ fn signer() -> (Ed25519KeyPair, TrustStore) {
 fn signed(card: &Value, pair: &Ed25519KeyPair) -> Value {
     let (protected, input) = signing_input(&json!({"alg": "EdDSA", "kid": "card-key"}), card);
     let mut card = card.clone();
-    card["signatures"] = json!([{"protected": protected, "signature": b64(pair.sign(input.as_bytes()).as_ref())}]);
+    card["signatures"] =
+        json!([{"protected": protected, "signature": b64(pair.sign(input.as_bytes()).as_ref())}]);
     card
 }
 
@@ -75,7 +76,8 @@ async fn serve(public: impl Fn(&str) -> Value, extended: impl Fn(&str) -> Value)
         .route(
             "/rpc",
             axum::routing::post(move |body: axum::Json<Value>| {
-                let answer = json!({"jsonrpc": "2.0", "id": body.0["id"].clone(), "result": extended.clone()});
+                let answer =
+                    json!({"jsonrpc": "2.0", "id": body.0["id"].clone(), "result": extended.clone()});
                 async move { axum::Json(answer) }
             }),
         );
@@ -88,8 +90,7 @@ async fn require_signature_covers_the_extended_card() {
     let (pair, store) = signer();
     let public = |base: &str| signed(&card("public", jsonrpc_at(&format!("{base}/rpc")), false, true), &pair);
     // Unsigned, claiming more and naming another interface.
-    let extended =
-        |_: &str| card("extended", jsonrpc_at("http://127.0.0.2:9/elsewhere"), true, true);
+    let extended = |_: &str| card("extended", jsonrpc_at("http://127.0.0.2:9/elsewhere"), true, true);
     let base = serve(public, extended).await;
 
     let strict = client(CardSignaturePolicy::Require, store.clone()).connect(&base).await.unwrap();
@@ -128,7 +129,8 @@ async fn a_relative_interface_in_a_signed_card_is_resolved_against_the_serving_u
     assert_eq!(connection.interface().url, "/rpc");
 
     // An absolute interface in a signed card is bound by the signature: nothing is reported.
-    let absolute = |base: &str| signed(&card("absolute", jsonrpc_at(&format!("{base}/rpc")), false, false), &pair);
+    let absolute =
+        |base: &str| signed(&card("absolute", jsonrpc_at(&format!("{base}/rpc")), false, false), &pair);
     let other = serve(absolute, |_: &str| json!({})).await;
     let bound = client.discover(&other).await.unwrap();
     assert!(bound.signer().is_some() && bound.unbound_interfaces().is_empty());

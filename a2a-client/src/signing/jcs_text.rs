@@ -327,13 +327,18 @@ mod tests {
             "[]",
         ] {
             let (text_form, value_form) = both(text);
-            assert_eq!(String::from_utf8(text_form).unwrap(), String::from_utf8(value_form).unwrap(), "{text}");
+            assert_eq!(
+                String::from_utf8(text_form).unwrap(),
+                String::from_utf8(value_form).unwrap(),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn shaping_drops_empties_and_the_top_level_member_only() {
-        let text = r#"{"signatures": [1], "a": {"signatures": [2], "b": ["", {}, [[]]], "c": ""}, "d": false}"#;
+        let text =
+            r#"{"signatures": [1], "a": {"signatures": [2], "b": ["", {}, [[]]], "c": ""}, "d": false}"#;
         let shaping = Shaping { drop_empty: true, drop_top_level: Some("signatures") };
         let out = canonicalize_text(text, shaping).unwrap();
         assert_eq!(out, br#"{"a":{"signatures":[2]},"d":false}"#);
