@@ -40,7 +40,7 @@ use serde_json::Value;
 use crate::budget::{Body, DocumentBudget};
 use crate::cache::{DiscoveryCache, Freshness};
 use crate::net::{HttpClient, Response, within};
-use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, Verification};
+use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, UnboundInterface, Verification};
 use crate::{Error, Metrics};
 
 /// The card path of protocol 0.3.0 and 1.0.
@@ -170,6 +170,8 @@ struct CardDocument {
     path: WellKnownPath,
     /// Who signed the card, when discovery verified a signature.
     signer: Option<CardSigner>,
+    /// The verified card's relative interfaces, resolved against `source_url`.
+    unbound: Vec<UnboundInterface>,
 }
 
 impl DiscoveredCard {
@@ -195,6 +197,7 @@ impl DiscoveredCard {
             source_url: source_url.to_owned(),
             path,
             signer: None,
+            unbound: Vec::new(),
         };
         Ok(Self { inner: Arc::new(document) })
     }
@@ -207,8 +210,22 @@ impl DiscoveredCard {
             document.direct_claims = Arc::new(CardClaims::lift(covered, Deployment::Direct));
             document.gateway_claims = Arc::new(CardClaims::lift(covered, Deployment::Gateway));
         }
+        // The signature covers a relative URL's path, not the host it resolves to: say so.
+        if let Ok(offered) = &document.offered {
+            document.unbound = signing::unbound_interfaces(offered, &document.source_url);
+        }
+        for unbound in &document.unbound {
+            tracing::warn!(signer = %verification.signer, "{unbound}");
+        }
         document.signer = Some(verification.signer);
         Self { inner: Arc::new(document) }
+    }
+
+    /// The interfaces of a verified card whose URLs are relative, each resolved against
+    /// [`source_url`](Self::source_url) as a connection resolves it: the signature covers their
+    /// paths, while the host is whichever served the card. Empty for an unverified card.
+    pub fn unbound_interfaces(&self) -> &[UnboundInterface] {
+        &self.inner.unbound
     }
 
     /// Who signed the card, as the trust store names them: set when discovery verified one of its
@@ -255,7 +272,8 @@ impl DiscoveredCard {
 
     /// The card as JSON, as served (1.0 or 0.3 shape), parsed from [`raw`](Self::raw) at each call:
     /// discovery keeps the bytes and the typed card, not a whole `Value`, which can cost many times
-    /// the bytes it came from.
+    /// the bytes it came from. An unknown member nested deeper than a `Value` is read (128 levels)
+    /// makes this `Null`; signatures are checked from [`raw`](Self::raw), at any depth.
     pub fn json(&self) -> Value {
         // The bytes were read as JSON when the card was made, so they read again.
         parse::from_slice(&self.inner.raw).unwrap_or_default()
@@ -465,23 +483,35 @@ impl Discovery<'_> {
 
     /// Applies the signature policy to a freshly read card.
     async fn check_signatures(&self, card: DiscoveredCard) -> Result<DiscoveredCard, Error> {
-        let policy = self.signature_policy;
-        if policy == CardSignaturePolicy::Ignore {
-            return Ok(card);
-        }
-        if !card.is_signed() {
-            return match policy {
-                CardSignaturePolicy::VerifyIfPresent => Ok(card),
-                _ => Err(Error::card_signature(signing::CardSignatureError::unsigned())),
-            };
-        }
-        let json = card.json();
-        let fetched =
-            signing::fetch_trusted_jwks(self.http, self.trust_store, &json, self.request_timeout).await;
-        let verification = signing::verify_document(&json, card.card(), self.trust_store, &fetched)
-            .map_err(Error::card_signature)?;
-        Ok(card.with_verification(verification))
+        check_card_signatures(self.http, self.signature_policy, self.trust_store, self.request_timeout, card)
+            .await
     }
+}
+
+/// Applies `policy` to a card as read (a discovered card, or the extended card an agent answers
+/// with): the same rule for both, so `Require` covers every card whose claims are used.
+pub(crate) async fn check_card_signatures(
+    http: &HttpClient,
+    policy: CardSignaturePolicy,
+    trust_store: &TrustStore,
+    timeout: Duration,
+    card: DiscoveredCard,
+) -> Result<DiscoveredCard, Error> {
+    if policy == CardSignaturePolicy::Ignore {
+        return Ok(card);
+    }
+    if !card.is_signed() {
+        return match policy {
+            CardSignaturePolicy::VerifyIfPresent => Ok(card),
+            _ => Err(Error::card_signature(signing::CardSignatureError::unsigned())),
+        };
+    }
+    // Read from the served bytes, not a `Value`: a member nested deeper than a `Value` is read
+    // must not hide the signatures or the bytes they cover.
+    let fetched = signing::fetch_trusted_jwks(http, trust_store, card.raw(), timeout).await;
+    let verification = signing::verify_document(card.raw(), card.card(), trust_store, &fetched)
+        .map_err(Error::card_signature)?;
+    Ok(card.with_verification(verification))
 }
 
 /// A card that did not parse as JSON, served with a content type that is not JSON (an HTML page, a

@@ -46,7 +46,8 @@ impl AgentConnection {
     }
 
     /// With the extended card in place of the public one, when the card declares one and the
-    /// connection sends credentials; on failure the public card stays and the error is kept
+    /// connection sends credentials and the extended card satisfies the client's
+    /// [`CardSignaturePolicy`](crate::signing::CardSignaturePolicy); on failure the public card stays and the error is kept
     /// ([`AgentConnection::extended_card_error`]), as it is when the credentials are withheld
     /// because the interface is on another origin than the agent's (see [`crate::auth`]). [`Client::connect`](crate::Client::connect) does this; a connection made
     /// with [`AgentConnection::open`] uses the public card until this is called.
@@ -60,7 +61,7 @@ impl AgentConnection {
         let fetched = match self.endpoint().auth.withheld_error(self.endpoint().url.as_str()) {
             Some(withheld) => Err(withheld),
             None if !self.endpoint().auth.sends_credentials() => return self,
-            None => self.extended_card_document().await,
+            None => self.checked_extended_card().await,
         };
         // Only the maker holds a connection under construction; were it shared, it stays as it is.
         let mut inner = match Arc::try_unwrap(self.inner) {
@@ -75,11 +76,28 @@ impl AgentConnection {
                 inner.public_card = Some(public);
             }
             Err(error) => {
-                tracing::warn!(agent = %inner.endpoint.agent.as_str(), %error, "the extended agent card could not be fetched; using the public card");
+                tracing::warn!(agent = %inner.endpoint.agent.as_str(), %error, "the extended agent card is not used; using the public card");
                 inner.extended_card_error = Some(error);
             }
         }
         Self { inner: Arc::new(inner) }
+    }
+
+    /// The extended card, held to the client's signature policy as the public card was: its claims
+    /// replace the public card's, so under `Require` an unsigned or unverified one is not used.
+    async fn checked_extended_card(&self) -> Result<DiscoveredCard, Error> {
+        let extended = self.extended_card_document().await?;
+        let client = &self.endpoint().client;
+        let config = client.config();
+        crate::discovery::check_card_signatures(
+            client.http_client(),
+            config.card_signature_policy(),
+            config.card_trust_store(),
+            config.request_timeout(),
+            extended,
+        )
+        .await
+        .map_err(|e| e.with_url(self.endpoint().url.as_str()))
     }
 
     /// `GetExtendedAgentCard`'s answer as a card document.

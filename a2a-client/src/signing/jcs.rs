@@ -26,8 +26,11 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Number, Value};
 
-/// Deepest nesting of arrays and objects accepted, as deep as `serde_json` parses by default: a
-/// value built by hand deeper than this is refused instead of exhausting the stack.
+pub use super::jcs_text::canonicalize_str;
+
+/// Deepest nesting of arrays and objects [`canonicalize`] accepts in a `Value`, as deep as
+/// `serde_json` parses one by default: a value built by hand deeper than this is refused instead of
+/// exhausting the stack. A document read from its text has no such limit ([`canonicalize_str`]).
 pub const MAX_DEPTH: usize = 128;
 
 /// Why a value has no canonical form.
@@ -40,6 +43,9 @@ pub enum JcsError {
     /// A number that is not finite (only reachable through a hand-built `serde_json::Number`).
     #[error("json number {0} is not finite")]
     NotFinite(String),
+    /// The text given to [`canonicalize_str`] is not one JSON value (says what and where).
+    #[error("not json: {0}")]
+    NotJson(String),
 }
 
 /// The canonical UTF-8 bytes of `value`.
@@ -99,7 +105,7 @@ fn sorted_members(object: &Map<String, Value>) -> Vec<(&String, &Value)> {
 }
 
 /// A JSON string as RFC 8785 §3.2.2.2 writes it.
-fn write_string(text: &str, out: &mut String) {
+pub(super) fn write_string(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -121,7 +127,7 @@ fn write_string(text: &str, out: &mut String) {
 }
 
 /// A JSON number as ECMAScript writes the double it denotes (RFC 8785 §3.2.2.3).
-fn write_number(number: &Number, out: &mut String) -> Result<(), JcsError> {
+pub(super) fn write_number(number: &Number, out: &mut String) -> Result<(), JcsError> {
     // `as f64` rounds to the nearest double, ties to even: what JSON.parse does with a long integer.
     let double = match (number.as_u64(), number.as_i64(), number.as_f64()) {
         (Some(unsigned), _, _) => unsigned as f64,

@@ -48,11 +48,16 @@
 //! - A trusted `jku` is fetched within the client's request timeout, at most [`MAX_JWKS_BYTES`],
 //!   and must answer itself (no redirect). Revoking a key means removing it from the store (or
 //!   from the trusted JWKS): nothing here caches a key beyond one discovery.
+//! - A signed card's relative interface URL names no host: it is resolved against the URL that
+//!   served the card and reported ([`UnboundInterface`], `DiscoveredCard::unbound_interfaces`),
+//!   since the signature holds on any host that serves the same text.
 
 mod algorithm;
+mod binding;
 mod der;
 mod error;
 pub mod jcs;
+mod jcs_text;
 mod jws;
 mod keys;
 mod payload;
@@ -65,6 +70,8 @@ use a2a_typestate_types::AgentCard;
 use serde_json::Value;
 
 pub use algorithm::{Algorithm, KeyKind};
+pub use binding::UnboundInterface;
+pub(crate) use binding::unbound_interfaces;
 pub use error::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use keys::TrustedKey;
 pub use payload::CanonicalForm;
@@ -161,22 +168,39 @@ impl TrustStore {
     /// [`CardSignatureError`] when the card has no signature, or none verifies (each failure says
     /// why).
     pub fn verify(&self, card: &crate::DiscoveredCard) -> Result<CardSigner, CardSignatureError> {
-        verify_document(&card.json(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
+        verify_document(card.raw(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
     }
 }
 
-/// Checks the document's signatures with the store's keys and those `fetched` from trusted `jku`s.
+/// The served document's top-level `signatures` (the last, if given twice, as a card reads it),
+/// read without parsing the rest: an unknown member nested deeper than a `Value` can be read does
+/// not hide them.
+fn signatures_of(raw: &[u8]) -> Vec<Value> {
+    let members: Result<std::collections::BTreeMap<String, Box<serde_json::value::RawValue>>, _> =
+        serde_json::from_slice(raw);
+    members
+        .ok()
+        .and_then(|members| members.get("signatures").and_then(|raw| serde_json::from_str(raw.get()).ok()))
+        .and_then(|signatures: Value| match signatures {
+            Value::Array(entries) => Some(entries),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Checks the signatures of `raw` (the document as served) with the store's keys and those
+/// `fetched` from trusted `jku`s.
 pub(crate) fn verify_document(
-    json: &Value,
+    raw: &[u8],
     card: &AgentCard,
     store: &TrustStore,
     fetched: &FetchedJwks,
 ) -> Result<Verification, CardSignatureError> {
-    let entries = match json.get("signatures").and_then(Value::as_array) {
-        Some(entries) if !entries.is_empty() => entries,
-        _ => return Err(CardSignatureError::unsigned()),
-    };
-    let payloads = Payloads::of(json, card);
+    let entries = signatures_of(raw);
+    if entries.is_empty() {
+        return Err(CardSignatureError::unsigned());
+    }
+    let payloads = Payloads::of(raw, card);
     // Each signature can cost a public-key operation per canonical form: a card cannot make
     // discovery do more than this many.
     let entries = &entries[..entries.len().min(MAX_SIGNATURES_CHECKED)];
@@ -234,18 +258,18 @@ pub const MAX_JWKS_BYTES: usize = 1024 * 1024;
 /// Most distinct trusted `jku` URLs fetched for one card.
 pub const MAX_JKU_PER_CARD: usize = 4;
 
-/// Fetches the JWKS of every trusted `jku` the document's signatures name (at most
+/// Fetches the JWKS of every trusted `jku` the signatures of `raw` (the document as served) name (at most
 /// [`MAX_JKU_PER_CARD`], each within `timeout` and [`MAX_JWKS_BYTES`], from the first
 /// [`MAX_SIGNATURES_CHECKED`] signatures). Untrusted ones are never asked; a trusted one that
 /// redirects is refused.
 pub(crate) async fn fetch_trusted_jwks(
     http: &crate::net::HttpClient,
     store: &TrustStore,
-    json: &Value,
+    raw: &[u8],
     timeout: Duration,
 ) -> FetchedJwks {
     let mut fetched = FetchedJwks::new();
-    let Some(entries) = json.get("signatures").and_then(Value::as_array) else { return fetched };
+    let entries = signatures_of(raw);
     for url in entries.iter().take(MAX_SIGNATURES_CHECKED).filter_map(jws::named_jku) {
         if fetched.len() >= MAX_JKU_PER_CARD || fetched.contains_key(&url) {
             continue;

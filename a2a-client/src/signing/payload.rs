@@ -12,6 +12,7 @@ use a2a_typestate_types::AgentCard;
 use serde_json::{Map, Value};
 
 use super::jcs::{self, JcsError};
+use super::jcs_text::{self, Shaping};
 
 /// Which canonical form of the card a signature matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,19 +46,18 @@ pub(crate) struct Payloads {
 }
 
 impl Payloads {
-    /// Canonicalises `json` (the document as served) and `card` (its 1.0 reading).
-    pub(crate) fn of(json: &Value, card: &AgentCard) -> Result<Self, JcsError> {
+    /// Canonicalises `raw` (the document as served, read from its text at any depth the card
+    /// parser accepts) and `card` (its 1.0 reading).
+    pub(crate) fn of(raw: &[u8], card: &AgentCard) -> Result<Self, JcsError> {
         let mut forms: Vec<(CanonicalForm, Vec<u8>)> = Vec::with_capacity(3);
         let mut push = |form, bytes: Vec<u8>| {
             if !forms.iter().any(|(_, seen)| *seen == bytes) {
                 forms.push((form, bytes));
             }
         };
-        let mut served = json.clone();
-        if let Value::Object(members) = &mut served {
-            members.remove("signatures");
-        }
-        push(CanonicalForm::ServedDocument, jcs::canonicalize(&without_empty(served))?);
+        let text = std::str::from_utf8(raw).map_err(|e| JcsError::NotJson(format!("not utf-8: {e}")))?;
+        let served = Shaping { drop_empty: true, drop_top_level: Some("signatures") };
+        push(CanonicalForm::ServedDocument, jcs_text::canonicalize_text(text, served)?);
         // Serialising a card to a Value cannot fail (string keys, finite numbers from JSON); if it
         // ever did, that form is simply not offered.
         if let Ok(view) = serde_json::to_value(covered_view(card)) {
@@ -123,7 +123,7 @@ mod tests {
     fn the_served_form_drops_signatures_and_keeps_unknown_fields() {
         let json = json!({"name": "a", "signatures": [{"protected": "x", "signature": "y"}], "vendor": 1});
         let card: AgentCard = serde_json::from_value(json.clone()).unwrap();
-        let payloads = Payloads::of(&json, &card).unwrap();
+        let payloads = Payloads::of(json.to_string().as_bytes(), &card).unwrap();
         let (form, bytes) = &payloads.forms[0];
         assert_eq!(*form, CanonicalForm::ServedDocument);
         assert_eq!(bytes, br#"{"name":"a","vendor":1}"#);
@@ -136,7 +136,7 @@ mod tests {
         let json = json!({"name": "Example Agent", "description": "",
             "capabilities": {"streaming": false, "pushNotifications": false, "extensions": []}, "skills": []});
         let card: AgentCard = serde_json::from_value(json.clone()).unwrap();
-        let payloads = Payloads::of(&json, &card).unwrap();
+        let payloads = Payloads::of(json.to_string().as_bytes(), &card).unwrap();
         let spec = payloads.forms.iter().find(|(form, _)| *form == CanonicalForm::SpecPresence).unwrap();
         let text = String::from_utf8_lossy(&spec.1);
         assert!(text.contains(r#""capabilities":{"pushNotifications":false,"streaming":false}"#), "{text}");
