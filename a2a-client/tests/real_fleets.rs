@@ -1,11 +1,16 @@
 //! What real fleets serve that the testkit does not: redirects that never end, interface URLs
 //! written the way other SDKs' samples write them.
 
+mod transport_common;
+
 use std::collections::HashMap;
 
+use a2a_testkit::{Binding, Capabilities, ScriptedAgent};
 use a2a_typestate_client::{Client, ErrorKind};
+use a2a_typestate_types::discovery::ProtocolBinding;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
+use transport_common::scenarios;
 
 /// A tiny HTTP/1.1 server on loopback answering each path with a fixed response (404 elsewhere),
 /// for at most 50 requests.
@@ -30,6 +35,13 @@ async fn serve(routes: HashMap<&'static str, String>) -> String {
 
 fn redirect(to: &str) -> String {
     format!("HTTP/1.1 302 Found\r\nlocation: {to}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+}
+
+fn ok(body: &str) -> String {
+    format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
 }
 
 const CARD: &str = "/.well-known/agent-card.json";
@@ -70,4 +82,29 @@ async fn a_redirect_to_itself_is_a_loop_and_a_long_chain_is_too_many() {
     let base = serve(routes).await;
     let err = Client::builder().build().unwrap().discover(&base).await.unwrap_err();
     assert!(err.to_string().contains("more than 10 redirects"), "{err}");
+}
+
+#[tokio::test]
+async fn a_grpc_interface_written_host_port_is_reached() {
+    let agent = ScriptedAgent::builder()
+        .name("grpc-only")
+        .capabilities(Capabilities::none().with_streaming())
+        .bindings([Binding::Grpc])
+        .spawn()
+        .await
+        .unwrap();
+    // The card as the official Python SDK's samples write it: the gRPC target, no scheme, served
+    // from another port than the agent's, so joining it to the card's URL cannot reach it.
+    let mut card = agent.card().clone();
+    let target = agent.addr().to_string();
+    card["supportedInterfaces"][0]["url"] = serde_json::Value::String(target.clone());
+    assert_eq!(card["supportedInterfaces"][0]["protocolBinding"], "GRPC", "{card:#}");
+    let card_server = serve(HashMap::from([(CARD, ok(&card.to_string()))])).await;
+
+    let connection = transport_common::client().connect(&card_server).await.unwrap();
+    assert_eq!(connection.interface().binding, ProtocolBinding::Grpc);
+    scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    let sent = agent.requests_for("SendMessage");
+    assert_eq!(sent.len(), 1, "the call reached the agent at http://{target}");
+    assert_eq!(sent[0].path, "/lf.a2a.v1.A2AService/SendMessage");
 }
