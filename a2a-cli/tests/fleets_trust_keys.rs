@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{a2a, serve_card, stderr, stdout};
 use serde_json::Value;
@@ -26,7 +26,7 @@ fn write(name: &str, text: &str) -> PathBuf {
     path
 }
 
-async fn signature_with(option: &str, file: &PathBuf, base: &str) -> Value {
+async fn signature_with(option: &str, file: &Path, base: &str) -> Value {
     let output = a2a(&["card", "--json", "--require-signature", option, file.to_str().unwrap(), base]).await;
     assert!(output.status.success(), "{option} {}: {}\n{}", file.display(), stderr(&output), stdout(&output));
     let summary: Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -53,8 +53,8 @@ fn well_formed(doc: &str) -> Result<(), String> {
         if rest.starts_with("<?") {
             let end = rest.find("?>").ok_or(format!("unterminated processing instruction at byte {at}"))?;
             at += end + 2;
-        } else if rest.starts_with("<!--") {
-            let end = rest[4..].find("-->").ok_or(format!("unterminated comment at byte {at}"))?;
+        } else if let Some(comment) = rest.strip_prefix("<!--") {
+            let end = comment.find("-->").ok_or(format!("unterminated comment at byte {at}"))?;
             at += 4 + end + 3;
         } else if let Some(close) = rest.strip_prefix("</") {
             let end = close.find('>').ok_or(format!("unterminated end tag at byte {at}"))?;
