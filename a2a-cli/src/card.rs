@@ -339,19 +339,12 @@ pub(crate) fn explain_fetch_error(
     }
 }
 
-/// The trust store named by `--trust-jwks` (each file's keys named after the file), and the policy.
+/// The trust store named by `--trust-jwks`/`--trust-key` (each file's keys held by an issuer named
+/// after the file), and the policy.
 fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStore), String> {
     let mut store = TrustStore::new();
     for path in &args.trust_jwks {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let jwks: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{} is not json: {e}", path.display()))?;
-        let issuer =
-            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        store = store
-            .with_jwks(&jwks, &issuer)
-            .map_err(|e| format!("{}: {}", path.display(), errors::describe(&e)))?;
+        store = trust_file(store, path)?;
     }
     let policy = match (args.trust_jwks.is_empty(), args.require_signature) {
         (true, _) => CardSignaturePolicy::Ignore,
@@ -359,6 +352,31 @@ fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStor
         (false, true) => CardSignaturePolicy::Require,
     };
     Ok((policy, store))
+}
+
+/// Adds the keys of the file at `path` to `store`: a JWKS (`{"keys": [...]}`), a single JWK (what
+/// the official SDK's signer exports) or a PEM public key, whose key id is the file's name without
+/// its extension (`signer-1.pem` holds key `signer-1`), since a PEM block carries none.
+fn trust_file(store: TrustStore, path: &std::path::Path) -> Result<TrustStore, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let issuer = path.file_name().map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+    let failed = |e: Error| format!("{shown}: {}", errors::describe(&e));
+    if text.trim_start().starts_with("-----BEGIN") {
+        let key_id = path.file_stem().map_or_else(|| issuer.clone(), |s| s.to_string_lossy().into_owned());
+        return store.with_pem(&key_id, &text, &issuer).map_err(failed);
+    }
+    let document: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{shown} is neither json (a jwk or a jwks) nor a pem public key: {e}"))?;
+    if document.get("keys").is_some() {
+        store.with_jwks(&document, &issuer).map_err(failed)
+    } else if document.get("kty").is_some() {
+        store.with_jwk(&document, &issuer).map_err(failed)
+    } else {
+        Err(format!(
+            "{shown} is neither a jwk (an object with 'kty'), a jwks (an object with a 'keys' array) nor a pem public key"
+        ))
+    }
 }
 
 /// The extended card's summary, when the card declares one and the credentials fetch it.

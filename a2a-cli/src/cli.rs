@@ -193,9 +193,10 @@ pub struct CardArgs {
     /// Prints the card summary as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
-    /// A JWKS file of keys trusted to sign agent cards (repeatable). With one, a signed card's
+    /// A file of keys trusted to sign agent cards (repeatable): a JWKS, a single JWK, or a PEM
+    /// public key whose key id is the file name without its extension. With one, a signed card's
     /// signatures are verified and its signer shown; a card whose signatures all fail is refused.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, visible_alias = "trust-key", value_name = "FILE")]
     pub trust_jwks: Vec<std::path::PathBuf>,
     /// Refuses a card that carries no signature verifying against `--trust-jwks`.
     #[arg(long, requires = "trust_jwks")]

@@ -5,8 +5,28 @@
 
 use std::fmt::Write as _;
 
-use super::junit::xml as esc;
+use super::junit::xml;
 use super::{AgentAudit, AuditReport, ClaimVerdict, TimelineEntry};
+
+/// Whether HTML forbids `c` in a document's text: a control other than ASCII whitespace (C0, DEL,
+/// C1) or a noncharacter (U+FDD0..=U+FDEF and the last two code points of every plane).
+fn is_html_forbidden(c: char) -> bool {
+    let code = c as u32;
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{C}'))
+        || (0xFDD0..=0xFDEF).contains(&code)
+        || code & 0xFFFE == 0xFFFE
+}
+
+/// Escapes agent text for the page: markup escaped as for XML, and every character HTML forbids
+/// replaced by U+FFFD, so a hostile name neither injects markup nor makes the page invalid.
+fn esc(text: &str) -> String {
+    let mut out = xml(text);
+    if out.chars().any(is_html_forbidden) {
+        out =
+            out.chars().map(|c| if is_html_forbidden(c) { char::REPLACEMENT_CHARACTER } else { c }).collect();
+    }
+    out
+}
 
 const LANES: [&str; 4] = ["send", "stream", "poll", "push"];
 const WIDTH: u32 = 900;
@@ -257,7 +277,7 @@ mod tests {
 
     #[test]
     fn the_junit_xml_escapes_markup_and_drops_control_characters() {
-        assert_eq!(esc("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&apos; ");
+        assert_eq!(xml("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}");
         let mut agent = AgentAudit::unreadable("http://127.0.0.1:1", "no card at </testcase>".to_owned());
         agent.label = "x\"y".to_owned();
         let xml = super::super::junit::render(&report_of(agent));

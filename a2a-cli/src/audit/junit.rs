@@ -7,7 +7,15 @@ use std::fmt::Write as _;
 
 use super::{AgentAudit, AuditReport, ClaimVerdict};
 
-/// Escapes text for XML attributes and content.
+/// Whether XML 1.0 can carry `c` at all, even as a character reference (its `Char` production:
+/// tab, LF, CR, U+0020..=U+D7FF, U+E000..=U+FFFD, U+10000 and up; surrogates cannot be in a `str`).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Escapes text for XML attributes and content. A character XML 1.0 cannot carry (a C0 control
+/// other than tab, LF and CR; U+FFFE; U+FFFF) becomes U+FFFD, so one agent's card name cannot
+/// make the whole report unreadable to a CI.
 pub(super) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -17,7 +25,7 @@ pub(super) fn xml(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
+            c if !is_xml_char(c) => out.push(char::REPLACEMENT_CHARACTER),
             c => out.push(c),
         }
     }

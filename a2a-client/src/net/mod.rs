@@ -10,7 +10,9 @@
 //!
 //! Redirects: a GET follows at most ten, within the agent's origin, each hop passing the URL
 //! policy; card discovery follows the policy's card redirects instead
-//! ([`UrlPolicy`], same origin by default). A hop to another origin drops `Authorization`,
+//! ([`UrlPolicy`], same origin by default). A redirect back to a URL already visited is refused
+//! as a redirect loop, and an eleventh as too many (both [`ErrorKind::Protocol`](crate::ErrorKind),
+//! naming the URLs). A hop to another origin drops `Authorization`,
 //! `Cookie`, `Proxy-Authorization` and every header marked sensitive. Any other request, and any
 //! redirect not followed, is answered as it is (a 3xx status error naming the URL): a POST is never
 //! replayed to a URL the caller did not choose.
@@ -220,14 +222,34 @@ impl HttpClient {
         let mut headers = request.headers().clone();
         let mut request = request;
         let mut at = first.clone();
+        let mut visited = vec![first.clone()];
         let mut hops = 0;
         loop {
             let response = self.execute(request).await?;
-            let next = redirect_target(&response, &at)
-                .filter(|next| hops < MAX_REDIRECTS && self.follows(&first, next));
+            let next = redirect_target(&response, &at).filter(|next| self.follows(&first, next));
             let Some(next) = next else {
                 return Ok(Response::new(response, (hops > 0).then_some(at)));
             };
+            // A redirect that would be followed but leads back, or on past the bound, is named for
+            // what it is: the agent's redirects never end, which a bare 3xx status does not say.
+            if let Some(again) = visited.iter().position(|seen| *seen == next) {
+                let chain: Vec<String> = visited[again..]
+                    .iter()
+                    .chain([&next])
+                    .map(|u| crate::error::redact_url(u.as_str()))
+                    .collect();
+                return Err(Error::protocol_answer(format!("redirect loop: {}", chain.join(" -> ")))
+                    .with_url(first.as_str()));
+            }
+            if hops >= MAX_REDIRECTS {
+                return Err(Error::protocol_answer(format!(
+                    "more than {MAX_REDIRECTS} redirects from {}, the last to {}",
+                    crate::error::redact_url(first.as_str()),
+                    crate::error::redact_url(next.as_str())
+                ))
+                .with_url(first.as_str()));
+            }
+            visited.push(next.clone());
             hops += 1;
             if next.origin() != at.origin() {
                 // What credentials the request carried stay with the origin they were meant for:

@@ -132,9 +132,7 @@ impl Endpoint {
         let base = url::Url::parse(card.source_url())
             .or_else(|_| url::Url::parse(agent.as_str()))
             .map_err(|e| Error::protocol_answer(format!("agent url is not a url: {e}")))?;
-        let url = base.join(&interface.url).map_err(|e| {
-            Error::protocol_answer(format!("interface url {} is not a url: {e}", interface.url))
-        })?;
+        let url = interface_url(&base, &interface)?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err(Error::protocol_answer(format!(
                 "interface url must be http or https, not {}",
@@ -376,4 +374,53 @@ pub(crate) fn unexpected(what: &'static str, message: impl Into<String>) -> Erro
 /// A protocol error as an [`Error`].
 pub(crate) fn protocol(error: ProtocolError, url: &str) -> Error {
     Error::protocol(error).with_url(url)
+}
+
+/// Where `interface` is reached, its URL resolved against `base` (the card's URL).
+///
+/// A gRPC interface written `host:port` (the gRPC target form, which the official Python SDK's
+/// samples put in cards) names a server, not a path under the card: it is reached as
+/// `scheme://host:port`, the scheme the card was fetched with, so an https card never sends its
+/// calls in clear. The 1.0 card wants an absolute URL there; the deviation is read, not reported.
+fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
+    let written = interface.url.as_str();
+    if interface.binding == ProtocolBinding::Grpc
+        && let Some(authority) = grpc_target(written)
+    {
+        let scheme = if base.scheme() == "https" { "https" } else { "http" };
+        return url::Url::parse(&format!("{scheme}://{authority}")).map_err(|e| {
+            Error::protocol_answer(format!("grpc interface url {written} is not a host:port: {e}"))
+        });
+    }
+    base.join(written)
+        .map_err(|e| Error::protocol_answer(format!("interface url {written} is not a url: {e}")))
+}
+
+/// `text` when it is a bare gRPC target, `host:port` or `[v6]:port`, with no scheme and no path.
+fn grpc_target(text: &str) -> Option<&str> {
+    let (host, port) = text.rsplit_once(':')?;
+    let host_ok = if let Some(v6) = host.strip_prefix('[') {
+        v6.strip_suffix(']').is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok())
+    } else {
+        !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    };
+    let port_ok = !port.is_empty() && port.len() <= 5 && port.chars().all(|c| c.is_ascii_digit());
+    (host_ok && port_ok).then_some(text)
+}
+
+#[cfg(test)]
+mod interface_url_tests {
+    use super::grpc_target;
+
+    #[test]
+    fn only_a_bare_host_port_is_a_grpc_target() {
+        assert_eq!(grpc_target("127.0.0.1:50051"), Some("127.0.0.1:50051"));
+        assert_eq!(grpc_target("localhost:50051"), Some("localhost:50051"));
+        assert_eq!(grpc_target("[::1]:50051"), Some("[::1]:50051"));
+        for not in
+            ["http://127.0.0.1:50051", "/a2a", "a2a", "host:port", "host:50051/path", ":50051", "h:123456"]
+        {
+            assert_eq!(grpc_target(not), None, "{not}");
+        }
+    }
 }

@@ -9,7 +9,9 @@
 //!
 //! Without `--redis` the demo starts a redis-server of its own (127.0.0.1, a free port, no
 //! persistence, stopped by its pid at the end) when one is installed; when none is, it says so and
-//! runs the local-caches run only.
+//! runs the local-caches run only. A `--redis` server that does not accept a connection (within
+//! [`REDIS_PROBE_BOUND`]) is said to be unreachable in the report, with what that means for the
+//! checks: the replicas then run the shared-cache run on their local caches alone.
 
 mod redis_server;
 mod render;
@@ -30,6 +32,10 @@ use super::{DemoError, DemoOptions, card_claims};
 use crate::cli::DemoArgs;
 use crate::{errors, output};
 use redis_server::{LocalRedis, NoRedis};
+
+/// How long the demo waits for a `--redis` server to accept a TCP connection before calling it
+/// unreachable: 3 s.
+pub const REDIS_PROBE_BOUND: Duration = Duration::from_secs(3);
 
 /// The longest one replica's batch may take before the replica is recorded as failed (its tasks
 /// are each bounded by a minute; sixteen run at once).
@@ -119,6 +125,10 @@ pub struct RedisUsed {
     pub started_here: bool,
     /// What happened, in words.
     pub note: String,
+    /// Why the `--redis` server could not be reached, when it could not (the shared-cache run then
+    /// ran on local caches alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<String>,
 }
 
 /// The replicated demo's report.
@@ -172,7 +182,18 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
     let fleet = demo_fleet().await.map_err(DemoError::Fleet)?;
     let (redis, local) = match &options.redis {
         Some(url) => {
-            (RedisUsed { url: Some(url.clone()), started_here: false, note: format!("using {url}") }, None)
+            let shown = without_password(url);
+            let unreachable = probe_redis(url).await.err();
+            let note = match &unreachable {
+                None => format!("using {shown}"),
+                Some(why) => format!(
+                    "{shown} is unreachable ({why}): the replicas run the shared-cache run on their local \
+                     caches alone, so the check that later replicas learn through Redis fails for that \
+                     reason, not the client's; start that Redis, or leave out --redis to let the demo \
+                     start its own"
+                ),
+            };
+            (RedisUsed { url: Some(url.clone()), started_here: false, note, unreachable }, None)
         }
         None => match LocalRedis::start().await {
             Ok(server) => {
@@ -181,12 +202,16 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
                     server.pid().map_or_else(|| "?".to_owned(), |p| p.to_string()),
                     server.url()
                 );
-                (RedisUsed { url: Some(server.url()), started_here: true, note }, Some(server))
+                (
+                    RedisUsed { url: Some(server.url()), started_here: true, note, unreachable: None },
+                    Some(server),
+                )
             }
             Err(NoRedis::NotInstalled) => (
                 RedisUsed {
                     url: None,
                     started_here: false,
+                    unreachable: None,
                     note: "no redis-server installed (apt-get install redis-server) and no --redis given: \
                            the shared-cache run is left out"
                         .to_owned(),
@@ -197,6 +222,7 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
                 RedisUsed {
                     url: None,
                     started_here: false,
+                    unreachable: None,
                     note: format!("redis-server did not start ({why}): the shared-cache run is left out"),
                 },
                 None,
@@ -238,7 +264,15 @@ async fn run_on(
         );
     }
     runs.push(replicated_run(options, &targets, None, per_replica_batch).await);
-    let checks = checks(&runs, options.replicas, per_replica_batch);
+    let mut checks = checks(&runs, options.replicas, per_replica_batch);
+    if let Some(why) = &redis.unreachable {
+        for check in checks.iter_mut().filter(|c| c.name.contains("through Redis")) {
+            check.detail.push_str(&format!(
+                "; Redis at {} was unreachable ({why}), so no replica could learn from another",
+                without_password(redis.url.as_deref().unwrap_or_default())
+            ));
+        }
+    }
     Ok(ReplicasReport {
         replicas: options.replicas,
         tasks_per_agent: options.demo.tasks_per_agent,
@@ -459,5 +493,50 @@ pub(crate) async fn run_command(
     match (output::write_report(out, args.json, &report, render::render), report.passed()) {
         (Ok(()), true) => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
+    }
+}
+
+/// `url` with the password of its user info, if any, replaced by `***`.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rsplit_once('@') {
+        Some((user_info, host)) if user_info.contains(':') => {
+            let user = user_info.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}{}", &rest[authority_end..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Whether the Redis at `url` (`redis://` or `rediss://`) accepts a TCP connection within
+/// [`REDIS_PROBE_BOUND`]; the reason, in words, when it does not. A Unix socket URL is not probed.
+async fn probe_redis(url: &str) -> Result<(), String> {
+    let Some(rest) = url.strip_prefix("redis://").or_else(|| url.strip_prefix("rediss://")) else {
+        return Ok(());
+    };
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let has_port = match host_port.rfind(']') {
+        Some(bracket) => host_port[bracket..].contains(':'),
+        None => host_port.contains(':'),
+    };
+    let target = if has_port { host_port.to_owned() } else { format!("{host_port}:6379") };
+    match tokio::time::timeout(REDIS_PROBE_BOUND, tokio::net::TcpStream::connect(&target)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(format!("connecting to {target}: {e}")),
+        Err(_) => Err(format!("no connection to {target} within {REDIS_PROBE_BOUND:?}")),
+    }
+}
+
+#[cfg(test)]
+mod redis_url_tests {
+    use super::without_password;
+
+    #[test]
+    fn a_redis_password_is_not_shown() {
+        assert_eq!(without_password("redis://:s3cret@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
+        assert_eq!(without_password("redis://app:s3cret@host/0"), "redis://app:***@host/0");
+        assert_eq!(without_password("redis://127.0.0.1:6379/"), "redis://127.0.0.1:6379/");
     }
 }
