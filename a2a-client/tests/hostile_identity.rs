@@ -6,7 +6,7 @@ mod negotiation_common;
 
 use a2a_testkit::{Capabilities, Misaddress, RunningAgent, Script};
 use a2a_typestate::{ClaimStatus, TaskHandle};
-use a2a_typestate_client::negotiate::Negotiation;
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::{
     AgentBaseUrl, Capability, Claims, ErrorKind, History, NoHistory, NoPush, NoStreaming, Settlement,
     Streaming,
@@ -130,6 +130,47 @@ async fn get_task_and_cancel_task_answers_about_another_task_are_errors_naming_b
     assert_eq!(error.kind(), ErrorKind::Protocol, "{error}");
     assert!(error.to_string().contains(&about_another("a CancelTask answer", &seen)), "{error}");
     assert_ne!(task.state(), Some(TaskState::Canceled), "the other task's cancel is not this task's");
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_follow_up_answer_about_another_task_is_a_protocol_error() {
+    let script = Script::honest().misaddress(Misaddress::FollowUpAnswers);
+    let agent = spawn(Capabilities::none(), script).await;
+    let client = client();
+    let typed = || async {
+        client
+            .task::<Claims<NoStreaming, NoHistory, NoPush>>(&agent.base_url())
+            .await
+            .unwrap()
+            .claimed()
+            .unwrap()
+    };
+
+    // Polled: the reply to the question is answered about another task.
+    let mut task = typed().await;
+    task.send_message(text("please clarify")).await.unwrap();
+    assert_eq!(task.state(), Some(TaskState::InputRequired));
+    let Some(SendMessageResponse::Task(seen)) = task.result() else { panic!("the task asked") };
+    let error = task.send_message(text("in metric units")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Protocol, "{error}");
+    assert!(error.to_string().contains(&about_another("a SendMessage answer", &seen)), "{error}");
+    assert_eq!(task.state(), Some(TaskState::InputRequired), "the other task's answer is not folded in");
+
+    // Single-shot: the follow-up policy's answer comes back about another task.
+    let mut single_shot = typed().await.into_single_shot();
+    single_shot.set_follow_up(FollowUp::reply("in metric units"), 1);
+    let error = single_shot.send_message(text("please clarify")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Protocol, "{error}");
+    let sends = agent.requests_for("SendMessage");
+    let continued = sends.last().unwrap().body.as_ref().unwrap();
+    let id = continued.pointer("/params/message/taskId").and_then(|v| v.as_str()).expect("a follow-up");
+    let said = error.to_string();
+    assert!(
+        said.contains(&format!("a follow-up answer is about task {}", Misaddress::other_id(id)))
+            && said.contains(&format!("while this task is {id}")),
+        "{said}"
+    );
     agent.shutdown().await;
 }
 

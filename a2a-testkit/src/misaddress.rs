@@ -6,15 +6,19 @@ use serde_json::Value;
 use crate::ops::{Op, Outcome};
 use crate::script::{Misaddress, Script};
 
-/// `outcome` of `op` as the script misaddresses it: a `GetTask`/`CancelTask` answer about
-/// another task, or a stream whose events after the first are.
-pub(crate) fn outcome(script: &Script, op: Op, outcome: Outcome) -> Outcome {
+/// `outcome` of `op` (asked with `params`) as the script misaddresses it: a `GetTask`/`CancelTask`
+/// answer or a follow-up's `SendMessage` answer about another task, or a stream whose events after
+/// the first are.
+pub(crate) fn outcome(script: &Script, op: Op, params: &Value, outcome: Outcome) -> Outcome {
+    let follow_up =
+        params.pointer("/message/taskId").and_then(Value::as_str).is_some_and(|id| !id.is_empty());
+    let misaddressed = match op {
+        Op::GetTask | Op::CancelTask => script.misaddresses(Misaddress::TaskAnswers),
+        Op::SendMessage => follow_up && script.misaddresses(Misaddress::FollowUpAnswers),
+        _ => false,
+    };
     match outcome {
-        Outcome::Json(task)
-            if matches!(op, Op::GetTask | Op::CancelTask) && script.misaddresses(Misaddress::TaskAnswers) =>
-        {
-            Outcome::Json(about_another_task(&task))
-        }
+        Outcome::Json(answer) if misaddressed => Outcome::Json(about_another_task(&answer)),
         Outcome::Stream(mut plan) => {
             plan.misaddress_after_first = script.misaddresses(Misaddress::StreamEventsAfterFirst);
             Outcome::Stream(plan)

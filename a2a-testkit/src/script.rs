@@ -206,6 +206,9 @@ pub enum Misaddress {
     StreamEventsAfterFirst,
     /// `GetTask` and `CancelTask` answer with another task id and context (the rest is the task's).
     TaskAnswers,
+    /// A `SendMessage` answering a message that continues a task (its `taskId` set) names another
+    /// task and context; a message starting a task is answered as usual.
+    FollowUpAnswers,
 }
 
 impl Misaddress {

@@ -129,7 +129,7 @@ pub(crate) async fn execute(shared: &Arc<Shared>, op: Op, params: Value) -> Outc
             None => Err(A2aError::unsupported("This agent has no extended agent card")),
         },
     };
-    crate::misaddress::outcome(&shared.script, op, result.unwrap_or_else(Outcome::Error))
+    crate::misaddress::outcome(&shared.script, op, &params, result.unwrap_or_else(Outcome::Error))
 }
 
 fn required_str<'a>(params: &'a Value, field: &str) -> Result<&'a str, A2aError> {
