@@ -264,6 +264,24 @@ impl Error {
         Self::new(Repr::Answer { message: message.into() }, None)
     }
 
+    /// An answer, event or callback that names a task (or context) other than the one it must be
+    /// about (`what` says which answer): a protocol error, never an observation of this task.
+    pub(crate) fn about_another_task(
+        what: &str,
+        answered: (&a2a_typestate_types::TaskId, Option<&a2a_typestate_types::ContextId>),
+        this: (&a2a_typestate_types::TaskId, Option<&a2a_typestate_types::ContextId>),
+    ) -> Self {
+        let named =
+            |(task, context): (&a2a_typestate_types::TaskId, Option<&a2a_typestate_types::ContextId>)| {
+                context.map_or_else(|| task.to_string(), |context| format!("{task} (context {context})"))
+            };
+        Self::protocol_answer(format!(
+            "{what} is about task {} while this task is {}",
+            named(answered),
+            named(this)
+        ))
+    }
+
     /// A call the API cannot serve as made.
     pub(crate) fn misuse(message: impl Into<String>) -> Self {
         Self::new(Repr::Misuse { message: message.into() }, None)

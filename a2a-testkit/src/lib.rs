@@ -152,6 +152,7 @@ mod background;
 mod card;
 pub mod fleet;
 mod lifecycle;
+mod misaddress;
 pub mod official;
 mod ops;
 mod record;
@@ -167,7 +168,7 @@ pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use card::Binding;
 pub use record::{PushDelivery, RecordedRequest};
 pub use script::{
-    Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie,
+    Capabilities, CardPath, Clarify, DEFAULT_STEP_DELAY, Fault, GATEWAY_EXTENSION_URI, Lie, Misaddress,
     POLL_CADENCE_EXTENSION_URI, Protocol, PushTiming, Quirk, Script, Stall, Times,
 };
 pub use webhook::{ReceivedCallback, WebhookReceiver};

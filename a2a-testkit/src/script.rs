@@ -194,6 +194,30 @@ pub enum Quirk {
     NeverCallsPrivateWebhooks,
 }
 
+/// A way the agent answers about a task other than the one it was asked about: neither a lie
+/// about a claim nor a quirk, but an answer a client must not take as one about its task.
+///
+/// The other task and context are named [`Misaddress::other_id`] of the real ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Misaddress {
+    /// On every stream, each event after the first names another task and context (the task
+    /// itself goes on as it would).
+    StreamEventsAfterFirst,
+    /// `GetTask` and `CancelTask` answer with another task id and context (the rest is the task's).
+    TaskAnswers,
+    /// A `SendMessage` answering a message that continues a task (its `taskId` set) names another
+    /// task and context; a message starting a task is answered as usual.
+    FollowUpAnswers,
+}
+
+impl Misaddress {
+    /// The id of the other task (or context) an answer about `id` names instead.
+    pub fn other_id(id: &str) -> String {
+        format!("elsewhere-{id}")
+    }
+}
+
 /// How many requests or streams a fault hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -294,6 +318,7 @@ pub struct Script {
     pub(crate) stall: Option<Stall>,
     pub(crate) push_timing: PushTiming,
     pub(crate) quirks: Vec<Quirk>,
+    pub(crate) misaddress: Vec<Misaddress>,
 }
 
 /// The default delay between two lifecycle events: short, so tests stay fast.
@@ -316,6 +341,7 @@ impl Script {
             stall: None,
             push_timing: PushTiming::EveryEvent,
             quirks: Vec::new(),
+            misaddress: Vec::new(),
         }
     }
 
@@ -343,6 +369,18 @@ impl Script {
     /// `true` when the script has `quirk`.
     pub fn has_quirk(&self, quirk: Quirk) -> bool {
         self.quirks.contains(&quirk)
+    }
+
+    /// Makes the agent answer about another task this way.
+    #[must_use]
+    pub fn misaddress(mut self, misaddress: Misaddress) -> Self {
+        self.misaddress.push(misaddress);
+        self
+    }
+
+    /// `true` when the script answers about another task this way.
+    pub fn misaddresses(&self, misaddress: Misaddress) -> bool {
+        self.misaddress.contains(&misaddress)
     }
 
     /// Adds a transport fault.

@@ -70,7 +70,7 @@ pub(crate) fn sse_response(
     reshape_after_first: bool,
 ) -> Response {
     let (mut tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, io::Error>>(16);
-    let StreamPlan { mut first, mut events } = plan;
+    let StreamPlan { mut first, mut events, misaddress_after_first } = plan;
     tokio::spawn(async move {
         let mut sent = 0_usize;
         loop {
@@ -96,10 +96,15 @@ pub(crate) fn sse_response(
             if !event.on_stream {
                 continue;
             }
-            let bytes = if reshape_after_first && sent > 0 {
-                frame(&framing, &v03_shaped(&event.body, event.ends_stream))
+            let body = if misaddress_after_first && sent > 0 {
+                crate::misaddress::about_another_task(&event.body)
             } else {
-                frame(&framing, &event.body)
+                event.body.clone()
+            };
+            let bytes = if reshape_after_first && sent > 0 {
+                frame(&framing, &v03_shaped(&body, event.ends_stream))
+            } else {
+                frame(&framing, &body)
             };
             match cut {
                 Cut::Reset(after) if sent == after => {

@@ -101,6 +101,7 @@ impl Session {
         self.round_trip();
         match self.conn.cancel_task(CancelTaskRequest { id, ..CancelTaskRequest::default() }).await {
             Ok(task) => {
+                self.is_this_task("a CancelTask answer", &task)?;
                 self.observe(handle, Observed::task(&task, Channel::SendResponse));
                 self.snapshot.replace(task.clone());
                 Ok(task)
@@ -327,6 +328,10 @@ impl Session {
                 });
             }
             let response = self.conn.send_message(request).await?;
+            if follow_ups > 0 {
+                // A follow-up continues the task it answers; a first send starts a new one.
+                self.is_this_tasks_answer("a follow-up answer", &response)?;
+            }
             self.snapshot = Snapshot::default();
             self.snapshot.apply_send(&response);
             let SendMessageResponse::Task(task) = &response else { return Ok(response) };

@@ -75,7 +75,7 @@ impl Session {
             }
         };
         self.push_accepted(handle);
-        self.on_send_response(handle, &response);
+        self.on_send_response(handle, &response)?;
         self.pump(handle, Source::Poll).await
     }
 
@@ -183,7 +183,7 @@ impl Session {
             let poll_at = self.instant(next_poll);
             tokio::select! {
                 item = next_item(&mut source) => match item {
-                    Some(Ok(event)) => self.on_event(handle, &event),
+                    Some(Ok(event)) => self.on_event(handle, &event)?,
                     Some(Err(error)) => {
                         let Source::Stream(stream, call) = &source else { continue };
                         let call = *call;
@@ -289,6 +289,7 @@ impl Session {
             Ok(task) => task,
             Err(error) => return Err(self.observe_error(handle, Call::GetTask, error)),
         };
+        self.is_this_task("a GetTask answer", &task)?;
         self.observe(handle, Observed::task(&task, Channel::GetTask));
         if let Some(length) = history_length {
             self.history_fetched = true;

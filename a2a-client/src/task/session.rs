@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use a2a_typestate::{Call, Channel, Observed, TaskHandle};
 use a2a_typestate_types::{
-    Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    TaskId, TaskState,
+    ContextId, Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    StreamResponse, Task, TaskId, TaskState,
 };
 use tokio::time::Instant;
 
@@ -156,8 +156,79 @@ impl Session {
         error
     }
 
-    /// A stream event: folded into the task and observed.
-    pub(crate) fn on_event<H: TaskHandle>(&mut self, handle: &mut H, event: &StreamResponse) {
+    /// Checks that an answer is about this task: once the agent assigned the task (its first
+    /// answer or event), every later one must name the same task id and, where it carries one,
+    /// the same context id. An id left empty names nothing and is not checked.
+    ///
+    /// # Errors
+    /// A protocol error naming both tasks when it is about another one: `what` is not observed, so
+    /// it neither verifies nor refuses a claim of this task.
+    pub(crate) fn about_this_task(
+        &self,
+        what: &str,
+        task: Option<&TaskId>,
+        context: Option<&ContextId>,
+    ) -> Result<(), Error> {
+        let Some(this) = self.snapshot.task().filter(|t| !t.id.is_empty()) else { return Ok(()) };
+        let task = task.filter(|id| !id.is_empty());
+        let context = context.filter(|id| !id.is_empty());
+        let other_task = task.is_some_and(|id| *id != this.id);
+        let other_context =
+            context.zip(this.context_id.as_ref()).is_some_and(|(answered, ours)| answered != ours);
+        if !other_task && !other_context {
+            return Ok(());
+        }
+        let this_context = this.context_id.as_ref();
+        let error =
+            Error::about_another_task(what, (task.unwrap_or(&this.id), context), (&this.id, this_context));
+        let agent = self.conn.agent().as_str();
+        tracing::warn!(%error, %agent, "answer about another task refused");
+        Err(error.with_url(agent))
+    }
+
+    /// A whole task the agent answered a call about this task with (`GetTask`, `CancelTask`,
+    /// a follow-up send), checked to be this task.
+    ///
+    /// # Errors
+    /// As [`Session::about_this_task`].
+    pub(crate) fn is_this_task(&self, what: &str, task: &Task) -> Result<(), Error> {
+        self.about_this_task(what, Some(&task.id), task.context_id.as_ref())
+    }
+
+    /// The answer to a send, checked to be about this task (a follow-up continues it; before the
+    /// first answer there is no task yet and anything goes).
+    ///
+    /// # Errors
+    /// As [`Session::about_this_task`].
+    pub(crate) fn is_this_tasks_answer(
+        &self,
+        what: &str,
+        response: &SendMessageResponse,
+    ) -> Result<(), Error> {
+        match response {
+            SendMessageResponse::Task(task) => self.is_this_task(what, task),
+            SendMessageResponse::Message(message) => {
+                self.about_this_task(what, message.task_id.as_ref(), message.context_id.as_ref())
+            }
+        }
+    }
+
+    /// A stream event: checked to be about this task, folded into the task and observed.
+    ///
+    /// # Errors
+    /// As [`Session::about_this_task`]; the event is then neither folded nor observed.
+    pub(crate) fn on_event<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        event: &StreamResponse,
+    ) -> Result<(), Error> {
+        let (task, context) = match event {
+            StreamResponse::Task(task) => (Some(&task.id), task.context_id.as_ref()),
+            StreamResponse::Message(message) => (message.task_id.as_ref(), message.context_id.as_ref()),
+            StreamResponse::StatusUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
+            StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
+        };
+        self.about_this_task("a stream event", task, context)?;
         self.snapshot.apply_event(event);
         if matches!(event, StreamResponse::Message(_)) && self.snapshot.task().is_none() {
             self.direct_answer = true;
@@ -165,15 +236,26 @@ impl Session {
         if let Some(observed) = Observed::from_stream_response(event, Channel::Stream) {
             self.observe(handle, observed);
         }
+        Ok(())
     }
 
-    /// The answer to a send: folded into the task and observed.
-    pub(crate) fn on_send_response<H: TaskHandle>(&mut self, handle: &mut H, response: &SendMessageResponse) {
+    /// The answer to a send: checked to be about this task (a follow-up continues it), folded into
+    /// the task and observed.
+    ///
+    /// # Errors
+    /// As [`Session::about_this_task`]; the answer is then neither folded nor observed.
+    pub(crate) fn on_send_response<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        response: &SendMessageResponse,
+    ) -> Result<(), Error> {
+        self.is_this_tasks_answer("a SendMessage answer", response)?;
         self.snapshot.apply_send(response);
         match Observed::from_send_response(response) {
             Some(observed) => self.observe(handle, observed),
             None => self.direct_answer = true,
         }
+        Ok(())
     }
 
     /// A push callback: observed (its state, if it carries one).

@@ -104,6 +104,8 @@ pub(crate) enum Outcome {
 pub(crate) struct StreamPlan {
     pub(crate) first: Option<Arc<Published>>,
     pub(crate) events: broadcast::Receiver<Arc<Published>>,
+    /// Every event after the first names another task ([`crate::Misaddress::StreamEventsAfterFirst`]).
+    pub(crate) misaddress_after_first: bool,
 }
 
 /// Runs one operation.
@@ -127,7 +129,7 @@ pub(crate) async fn execute(shared: &Arc<Shared>, op: Op, params: Value) -> Outc
             None => Err(A2aError::unsupported("This agent has no extended agent card")),
         },
     };
-    result.unwrap_or_else(Outcome::Error)
+    crate::misaddress::outcome(&shared.script, op, &params, result.unwrap_or_else(Outcome::Error))
 }
 
 fn required_str<'a>(params: &'a Value, field: &str) -> Result<&'a str, A2aError> {
@@ -223,7 +225,7 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
     tokio::spawn(lifecycle::run_turn(Arc::clone(shared), task_id.clone(), turn, text));
 
     if streaming {
-        return Ok(Outcome::Stream(StreamPlan { first: None, events }));
+        return Ok(Outcome::Stream(StreamPlan { first: None, events, misaddress_after_first: false }));
     }
     if returns_immediately {
         return Ok(Outcome::Json(wire::wrap_task(protocol, snapshot)));
@@ -368,5 +370,9 @@ fn subscribe(shared: &Shared, params: &Value) -> Result<StreamPlan, A2aError> {
         ends_stream: false,
         on_stream: true,
     };
-    Ok(StreamPlan { first: Some(Arc::new(snapshot)), events: record.events.subscribe() })
+    Ok(StreamPlan {
+        first: Some(Arc::new(snapshot)),
+        events: record.events.subscribe(),
+        misaddress_after_first: false,
+    })
 }

@@ -125,7 +125,7 @@ impl GrpcAgent {
 /// Forwards the plan's events as stream messages until one ends the stream, cut as scripted.
 fn forward(plan: StreamPlan, cut: Cut) -> Events {
     let (mut tx, rx) = mpsc::channel(16);
-    let StreamPlan { mut first, mut events } = plan;
+    let StreamPlan { mut first, mut events, misaddress_after_first } = plan;
     tokio::spawn(async move {
         let mut sent = 0_usize;
         loop {
@@ -144,7 +144,12 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
                 let _ = tx.send(Err(Status::cancelled("scripted stream cut"))).await;
                 return;
             }
-            let message = from_json::<pb::StreamResponse>(event.body.clone());
+            let body = if misaddress_after_first && sent > 0 {
+                crate::misaddress::about_another_task(&event.body)
+            } else {
+                event.body.clone()
+            };
+            let message = from_json::<pb::StreamResponse>(body);
             if tx.send(message).await.is_err() {
                 return; // The client went away.
             }
