@@ -44,18 +44,17 @@ impl fmt::Display for UnboundInterface {
     }
 }
 
-/// The relative interfaces among `offered`, each resolved against `served_from` as a connection
-/// resolves it. An absolute URL, or one that does not resolve (refused when a connection is opened),
-/// is not listed.
+/// The interfaces among `offered` whose URL names no host, each resolved against `served_from` by
+/// the function a connection resolves it with. An absolute URL, a gRPC `host:port`, or one that
+/// does not resolve (refused when a connection is opened) is not listed.
 pub(crate) fn unbound_interfaces(offered: &[OfferedInterface], served_from: &str) -> Vec<UnboundInterface> {
+    use crate::transport::{interface_url, names_no_host};
     let Ok(base) = url::Url::parse(served_from) else { return Vec::new() };
     offered
         .iter()
-        .filter(|interface| {
-            matches!(url::Url::parse(&interface.url), Err(url::ParseError::RelativeUrlWithoutBase))
-        })
+        .filter(|interface| names_no_host(interface))
         .filter_map(|interface| {
-            let resolved = base.join(&interface.url).ok()?;
+            let resolved = interface_url(&base, interface).ok()?;
             Some(UnboundInterface {
                 written: interface.url.clone(),
                 resolved: resolved.to_string(),
@@ -63,4 +62,35 @@ pub(crate) fn unbound_interfaces(offered: &[OfferedInterface], served_from: &str
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
+
+    use super::*;
+
+    fn interface(binding: ProtocolBinding, url: &str) -> OfferedInterface {
+        OfferedInterface {
+            protocol_version: ProtocolVersion::V1_0,
+            binding,
+            url: url.to_owned(),
+            tenant: None,
+        }
+    }
+
+    #[test]
+    fn only_urls_naming_no_host_are_unbound_and_resolve_as_a_connection_does() {
+        let offered = [
+            interface(ProtocolBinding::JsonRpc, "/a2a/rpc"),
+            interface(ProtocolBinding::Grpc, "127.0.0.1:50051"),
+            interface(ProtocolBinding::HttpJson, "https://agent.example/a2a"),
+        ];
+
+        let unbound = unbound_interfaces(&offered, "https://cards.example/.well-known/agent-card.json");
+
+        assert_eq!(unbound.len(), 1, "a gRPC host:port and an absolute url name their host: {unbound:?}");
+        assert_eq!(unbound[0].written(), "/a2a/rpc");
+        assert_eq!(unbound[0].resolved(), "https://cards.example/a2a/rpc");
+    }
 }

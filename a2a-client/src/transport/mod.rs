@@ -382,7 +382,7 @@ pub(crate) fn protocol(error: ProtocolError, url: &str) -> Error {
 /// samples put in cards) names a server, not a path under the card: it is reached as
 /// `scheme://host:port`, the scheme the card was fetched with, so an https card never sends its
 /// calls in clear. The 1.0 card wants an absolute URL there; the deviation is read, not reported.
-fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
+pub(crate) fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
     let written = interface.url.as_str();
     if interface.binding == ProtocolBinding::Grpc
         && let Some(authority) = grpc_target(written)
@@ -397,6 +397,13 @@ fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::U
 }
 
 /// `text` when it is a bare gRPC target, `host:port` or `[v6]:port`, with no scheme and no path.
+/// `true` when `interface`'s URL names no host of its own, so the URL that served the card picks
+/// it: a path such as `/rpc`. A gRPC `host:port` names its host.
+pub(crate) fn names_no_host(interface: &OfferedInterface) -> bool {
+    let relative = matches!(url::Url::parse(&interface.url), Err(url::ParseError::RelativeUrlWithoutBase));
+    relative && !(interface.binding == ProtocolBinding::Grpc && grpc_target(&interface.url).is_some())
+}
+
 fn grpc_target(text: &str) -> Option<&str> {
     let (host, port) = text.rsplit_once(':')?;
     let host_ok = if let Some(v6) = host.strip_prefix('[') {
