@@ -79,7 +79,6 @@ pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRe
 
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
-pub(crate) use plan::new_message_id;
 
 /// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,
 /// or a connection already open, whose card is the one every decision of the run is made on.
@@ -186,7 +185,7 @@ pub(crate) async fn run_task(
     }
     tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
     let mut fallback = message;
-    fallback.message_id = new_message_id().into();
+    fallback.message_id = a2a_typestate_types::MessageId::random();
     fallback.task_id = None;
     let result = answered(single_shot.send_message(fallback).await)
         .map_err(|error| error.with_negotiation_round_trips(round_trips))?;

@@ -62,7 +62,7 @@ impl FollowUp {
     /// Answers every request with a text message holding `text`.
     pub fn reply(text: impl Into<String>) -> Self {
         let text = text.into();
-        Self::with(move |_| Some(Message::user_text(new_message_id(), text.clone())))
+        Self::with(move |_| Some(Message::user(text.clone())))
     }
 
     /// Answers with what `answer` returns; `None` stops answering (the paused task is the result).
@@ -70,15 +70,13 @@ impl FollowUp {
         Self { answer: Some(Arc::new(answer)) }
     }
 
-    /// The follow-up message for `request`, with its task and context ids set, or `None`.
+    /// The follow-up message for `request`, with its task and context ids set, or `None` (the
+    /// send gives it a random id when the policy wrote none).
     pub(crate) fn answer(&self, request: &InputRequest) -> Option<Message> {
         let answer = self.answer.as_ref()?;
         let mut message = answer(request)?;
         message.task_id = Some(request.task_id.clone());
         message.context_id = request.context_id.clone();
-        if message.message_id.as_str().is_empty() {
-            message.message_id = new_message_id().into();
-        }
         Some(message)
     }
 }
@@ -212,9 +210,4 @@ impl Negotiation {
     pub(crate) fn follow_up_budget(&self) -> u32 {
         self.max_follow_ups
     }
-}
-
-/// A fresh message id (a v4 UUID).
-pub(crate) fn new_message_id() -> String {
-    uuid::Uuid::new_v4().to_string()
 }

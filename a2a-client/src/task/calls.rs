@@ -13,7 +13,7 @@ use a2a_typestate_types::{
 };
 
 use super::answer::Answer;
-use super::session::{PushWatch, Session, SingleShotReason};
+use super::session::{PushWatch, Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
 use super::{DynTask, Task, TaskCall};
 use crate::Error;
@@ -29,6 +29,16 @@ impl Session {
             Some(violation) => Ok(Answer::Contradicted(violation)),
             None => result.map(Answer::Answered),
         }
+    }
+
+    /// How a turn returns: as [`answer`](Self::answer), its result the task (or direct message)
+    /// as last seen once the turn ended.
+    fn turn_answer<H: TaskHandle>(
+        &self,
+        handle: &H,
+        turn: Result<(), Error>,
+    ) -> Result<Answer<SendMessageResponse>, Error> {
+        self.answer(handle, turn.and_then(|()| self.result()))
     }
 
     fn result(&self) -> Result<SendMessageResponse, Error> {
@@ -144,7 +154,7 @@ impl<C: ClaimSet> Task<C> {
         let _permit = self.handle.stream_permit();
         Box::pin(async move {
             let turn = self.session.stream_turn(&mut self.handle, message).await;
-            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+            self.session.turn_answer(&self.handle, turn)
         })
     }
 
@@ -161,7 +171,7 @@ impl<C: ClaimSet> Task<C> {
         let _permit = self.handle.stream_permit();
         Box::pin(async move {
             let turn = self.session.subscribe_turn(&mut self.handle).await;
-            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+            self.session.turn_answer(&self.handle, turn)
         })
     }
 
@@ -272,7 +282,7 @@ impl<C: ClaimSet> Task<C> {
                 return self.session.single_shot_send(message).await.map(Answer::Answered);
             }
             let turn = self.session.poll_turn(&mut self.handle, message).await;
-            self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+            self.session.turn_answer(&self.handle, turn)
         })
     }
 
@@ -317,10 +327,7 @@ impl Session {
         }
         let mut follow_ups = 0;
         loop {
-            if message.message_id.as_str().is_empty() {
-                message.message_id = crate::negotiate::new_message_id().into();
-            }
-            let mut request = SendMessageRequest::new(message);
+            let mut request = SendMessageRequest::new(with_an_id(message));
             if !self.accepted.is_empty() {
                 request = request.with_configuration(SendMessageConfiguration {
                     accepted_output_modes: self.accepted.clone(),
@@ -385,7 +392,7 @@ impl DynTask {
     ) -> Result<Answer<SendMessageResponse>, Error> {
         self.require(Capability::Streaming)?;
         let turn = self.session.stream_turn(&mut self.handle, message).await;
-        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+        self.session.turn_answer(&self.handle, turn)
     }
 
     /// As [`Task::subscribe_to_task`].
@@ -396,7 +403,7 @@ impl DynTask {
     pub async fn subscribe_to_task(&mut self) -> Result<Answer<SendMessageResponse>, Error> {
         self.require(Capability::Streaming)?;
         let turn = self.session.subscribe_turn(&mut self.handle).await;
-        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+        self.session.turn_answer(&self.handle, turn)
     }
 
     /// As [`Task::send_message`]: polled on a tracked handle, the single-shot send on a single-shot
@@ -409,7 +416,7 @@ impl DynTask {
             return self.session.single_shot_send(message).await.map(Answer::Answered);
         }
         let turn = self.session.poll_turn(&mut self.handle, message).await;
-        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+        self.session.turn_answer(&self.handle, turn)
     }
 
     /// As [`Task::get_task`].
@@ -507,7 +514,7 @@ impl DynTask {
         self.require_tracked()?;
         // No claim to contradict: the agent's "not supported" goes back as the error it is.
         let turn = self.session.stream_turn(&mut self.handle, message).await;
-        self.session.answer(&self.handle, turn.and_then(|()| self.session.result()))
+        self.session.turn_answer(&self.handle, turn)
     }
 
     /// A webhook for an agent whose card does not claim push, for a caller that depends on it: the

@@ -311,10 +311,11 @@ impl Session {
         self.snapshot.task().and_then(|t| t.status.message.as_ref()).map(|m| m.message_id.clone())
     }
 
-    /// `message` as this task's next message: after the first, it continues the task (its
-    /// `taskId` and `contextId` set), and answering a question is remembered so the same question
-    /// again is not taken for a new one.
-    pub(crate) fn prepare(&mut self, mut message: Message) -> Message {
+    /// `message` as this task's next message, with a random id when it has none: after the first,
+    /// it continues the task (its `taskId` and `contextId` set), and answering a question is
+    /// remembered so the same question again is not taken for a new one.
+    pub(crate) fn prepare(&mut self, message: Message) -> Message {
+        let mut message = with_an_id(message);
         if let Some(task) = self.snapshot.task() {
             message.task_id = Some(task.id.clone());
             if message.context_id.is_none() {
@@ -347,4 +348,13 @@ impl Session {
         };
         SendMessageRequest::new(message.clone()).with_configuration(configuration)
     }
+}
+
+/// `message` with a random id when it has none: every send goes out with one, whoever wrote the
+/// message (a caller, or a follow-up policy that only writes the content).
+pub(crate) fn with_an_id(mut message: Message) -> Message {
+    if message.message_id.is_empty() {
+        message.message_id = MessageId::random();
+    }
+    message
 }
