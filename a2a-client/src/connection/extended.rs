@@ -110,7 +110,7 @@ impl AgentConnection {
                 let endpoint = self.endpoint();
                 endpoint
                     .retrying(|_| {
-                        jsonrpc::call::<serde_json::Value>(endpoint, &request, "extended agent card")
+                        jsonrpc::call::<serde_json::Value>(endpoint, &request, "extended agent card", None)
                     })
                     .await?
             }

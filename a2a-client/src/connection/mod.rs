@@ -37,6 +37,7 @@ use std::time::Duration;
 
 use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion, select_interface};
 use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::tolerant;
 use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
     ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
@@ -248,12 +249,9 @@ impl AgentConnection {
     ) -> Result<T, Error> {
         let request = jsonrpc::Request::new(method.as_str(), Some(params))?;
         let endpoint = self.endpoint();
-        if !self.tolerant() {
-            return endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await;
-        }
-        let mut value: Value = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await?;
-        self.tolerate_answer(method.as_str(), what, "result", &mut value);
-        read(what, value)
+        let tolerate = |value: &mut Value| self.tolerate_answer(method.as_str(), what, "result", value);
+        let tolerate: Option<jsonrpc::Tolerate<'_>> = self.tolerant().then_some(&tolerate);
+        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what, tolerate)).await
     }
 
     /// A gRPC call, retried on transport faults.
@@ -284,7 +282,7 @@ impl AgentConnection {
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
         let request = jsonrpc::Request::new(method.as_str(), params.as_ref())?;
         let endpoint = self.endpoint();
-        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result")).await
+        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result", None)).await
     }
 
     /// An HTTP+JSON call, retried on transport faults. The answer is read straight into `T`,
@@ -295,14 +293,13 @@ impl AgentConnection {
         if !self.tolerant() {
             return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
         }
-        let mut value = endpoint.retrying(|_| rest::call(endpoint, &call)).await?;
         let operation = match what {
             "SendMessage result" => "SendMessage",
             "GetTask result" => "GetTask",
             _ => "CancelTask",
         };
-        self.tolerate_answer(operation, what, "", &mut value);
-        read(what, value)
+        let tolerate = |value: &mut Value| self.tolerate_answer(operation, what, "", value);
+        endpoint.retrying(|_| rest::call_tolerant(endpoint, &call, what, &tolerate)).await
     }
 
     /// Sends a message and waits for the answer (a task, or a direct message).
@@ -530,8 +527,16 @@ impl AgentConnection {
             .open_stream(
                 || jsonrpc::open(endpoint, &request),
                 move |event| {
-                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    // Read once, straight into the event, when there is nothing to rewrite.
+                    if !tolerant::may_deviate(event.data.as_bytes())
+                        && let Some(read) =
+                            jsonrpc::our_result::<StreamResponse>(event.data.as_bytes(), &answering)
+                        && names_its_context(&read)
+                    {
+                        return Ok(Decoded { event: read, last: false });
+                    }
+                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let log = &inner.deviations;
                     log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
                     Ok(Decoded { event: read::<StreamResponse>(WHAT, value)?, last: false })
@@ -550,13 +555,15 @@ impl AgentConnection {
                 || rest::open(endpoint, &call),
                 move |event| {
                     // Read once, straight into the event, unless tolerant reading rewrites it.
-                    if inner.is_none()
-                        && let Ok(event) = serde_json::from_str::<StreamResponse>(&event.data)
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    let direct = inner.is_none() || !tolerant::may_deviate(event.data.as_bytes());
+                    if direct
+                        && let Ok(read) = serde_json::from_str::<StreamResponse>(&event.data)
+                        && (inner.is_none() || names_its_context(&read))
                     {
-                        return Ok(Decoded { event, last: false });
+                        return Ok(Decoded { event: read, last: false });
                     }
                     let mut value = rest::event_value(event)?;
-                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     if let Some(inner) = &inner {
                         let log = &inner.deviations;
                         log.tolerate(operation, Some(number), Shape::StreamResponse, "", &mut value);
@@ -579,6 +586,17 @@ impl AgentConnection {
             )
             .await
     }
+}
+
+/// Whether an update names its context, which 1.0 requires: one that does not is a deviation the
+/// tolerant rewrite records, so it is read through it.
+fn names_its_context(event: &StreamResponse) -> bool {
+    let context = match event {
+        StreamResponse::StatusUpdate(update) => &update.context_id,
+        StreamResponse::ArtifactUpdate(update) => &update.context_id,
+        StreamResponse::Task(_) | StreamResponse::Message(_) => return true,
+    };
+    context.as_ref().is_some_and(|context| !context.as_str().is_empty())
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {

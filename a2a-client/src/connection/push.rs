@@ -137,6 +137,7 @@ impl AgentConnection {
                             endpoint,
                             &request,
                             "DeleteTaskPushNotificationConfig result",
+                            None,
                         )
                     })
                     .await?;

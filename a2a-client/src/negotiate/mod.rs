@@ -138,10 +138,6 @@ pub(crate) async fn run_task(
     run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
 
     let refusals = task.handle().verifier().refusals(task.elapsed());
-    let refused_task = task.result().and_then(|r| match r {
-        a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
-        a2a_typestate_types::SendMessageResponse::Message(_) => None,
-    });
     // What the run saw, read once before the settle consumes the handle; either path reports it.
     let report = {
         let (agent, verified) = (base.clone(), task.verified());
@@ -166,7 +162,8 @@ pub(crate) async fn run_task(
     };
     let refusal = match task.settle() {
         Ok(task) => {
-            let result = task.result().ok_or_else(|| {
+            // Moved, not copied: a streamed result can be large, and the handle ends here.
+            let result = task.into_result().ok_or_else(|| {
                 Error::protocol_answer("the agent answered neither a task nor a message")
                     .with_url(base.as_str())
                     .with_negotiation_round_trips(round_trips)
@@ -177,6 +174,10 @@ pub(crate) async fn run_task(
     };
     // The settle's refusal is the verifier's deciding one (first by evidence); the rest are kept.
     let (mut single_shot, first) = refusal.into_parts();
+    let refused_task = single_shot.take_result().and_then(|r| match r {
+        a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
+        a2a_typestate_types::SendMessageResponse::Message(_) => None,
+    });
     let other_refusals: Vec<_> =
         refusals.into_iter().filter(|violation| violation.capability() != first.capability()).collect();
     if first.advice() == Advice::Abandon {

@@ -156,6 +156,12 @@ impl<C: ClaimSet> Task<C> {
         self.session.snapshot.response()
     }
 
+    /// The result as seen so far, moved out: what the handle saw is forgotten, as its next
+    /// single-shot send forgets it anyway.
+    pub(crate) fn take_result(&mut self) -> Option<SendMessageResponse> {
+        self.session.snapshot.take_response()
+    }
+
     /// The task's state as last seen outside push.
     pub fn state(&self) -> Option<TaskState> {
         self.session.last_state
@@ -321,6 +327,11 @@ impl DynTask {
     /// The task (or direct message) as last seen.
     pub fn result(&self) -> Option<SendMessageResponse> {
         self.session.snapshot.response()
+    }
+
+    /// The result, moved out of a handle that ends here (no copy of a large result).
+    pub(crate) fn into_result(mut self) -> Option<SendMessageResponse> {
+        self.session.snapshot.take_response()
     }
 
     /// The task's state as last seen outside push.

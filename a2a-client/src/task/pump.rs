@@ -183,7 +183,7 @@ impl Session {
             let poll_at = self.instant(next_poll);
             tokio::select! {
                 item = next_item(&mut source) => match item {
-                    Some(Ok(event)) => self.on_event(handle, &event)?,
+                    Some(Ok(event)) => self.on_event(handle, event)?,
                     Some(Err(error)) => {
                         let Source::Stream(stream, call) = &source else { continue };
                         let call = *call;

@@ -220,20 +220,22 @@ impl Session {
     pub(crate) fn on_event<H: TaskHandle>(
         &mut self,
         handle: &mut H,
-        event: &StreamResponse,
+        event: StreamResponse,
     ) -> Result<(), Error> {
-        let (task, context) = match event {
+        let (task, context) = match &event {
             StreamResponse::Task(task) => (Some(&task.id), task.context_id.as_ref()),
             StreamResponse::Message(message) => (message.task_id.as_ref(), message.context_id.as_ref()),
             StreamResponse::StatusUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
             StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
         };
         self.about_this_task("a stream event", task, context)?;
+        let observed = Observed::from_stream_response(&event, Channel::Stream);
+        let message = matches!(event, StreamResponse::Message(_));
         self.snapshot.apply_event(event);
-        if matches!(event, StreamResponse::Message(_)) && self.snapshot.task().is_none() {
+        if message && self.snapshot.task().is_none() {
             self.direct_answer = true;
         }
-        if let Some(observed) = Observed::from_stream_response(event, Channel::Stream) {
+        if let Some(observed) = observed {
             self.observe(handle, observed);
         }
         Ok(())

@@ -310,14 +310,25 @@ impl Endpoint {
         D: Fn(SseEvent) -> Result<Decoded, Error> + Send + Sync + Clone + 'static,
     {
         let limits = SseLimits::from_config(self.client.config());
+        let budget = self.client.documents().clone();
         self.retrying(|_| {
             let decode = decode.clone();
+            let budget = budget.clone();
             let opened = open();
             async move {
                 let response = opened.await?;
                 let mut events: BoxStream<'static, Result<Decoded, Error>> =
                     SseStream::from_response(response, limits)
-                        .map(move |event| event.and_then(&decode))
+                        .then(move |event| {
+                            let (decode, budget) = (decode.clone(), budget.clone());
+                            // An event is parsed within the document budget, as a whole answer is:
+                            // its room is held until it is typed.
+                            async move {
+                                let event = event?;
+                                let _room = budget.reserve(event.data.len()).await;
+                                decode(event)
+                            }
+                        })
                         .boxed();
                 match events.next().await {
                     Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),
