@@ -409,7 +409,7 @@ impl Discovery<'_> {
         }
         // Both well-known paths answered 404 or 410: say what was asked, so a card served
         // elsewhere can be given by its own URL.
-        Err(Error::no_card(agent, tried))
+        Err(Error::no_card(agent.as_str(), tried))
     }
 
     /// Fetches `url` (serving `path`) without a validator.

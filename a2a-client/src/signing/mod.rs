@@ -55,7 +55,6 @@
 mod algorithm;
 mod binding;
 mod der;
-mod error;
 pub mod jcs;
 mod jcs_text;
 mod jws;
@@ -69,10 +68,10 @@ use std::time::Duration;
 use a2a_typestate_types::AgentCard;
 use serde_json::Value;
 
+pub use crate::error::card_signature::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use algorithm::{Algorithm, KeyKind};
 pub use binding::UnboundInterface;
 pub(crate) use binding::unbound_interfaces;
-pub use error::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use keys::TrustedKey;
 pub use payload::CanonicalForm;
 pub use trust::{TrustStore, TrustedJku};
