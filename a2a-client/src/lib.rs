@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod agent_url;
 pub mod auth;
 mod budget;
 mod cache;
