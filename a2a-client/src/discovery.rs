@@ -37,7 +37,7 @@ use http::StatusCode;
 use http::header::{HeaderValue, IF_NONE_MATCH};
 use serde_json::Value;
 
-use crate::budget::{Body, DocumentBudget};
+use crate::budget::DocumentBudget;
 use crate::cache::{DiscoveryCache, Freshness};
 use crate::net::{HttpClient, Response, within};
 use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, UnboundInterface, Verification};
@@ -368,7 +368,7 @@ impl Discovery<'_> {
             .headers()
             .get(http::header::CONTENT_TYPE)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let raw = read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
+        let raw = crate::net::read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
         let card = DiscoveredCard::from_bytes(raw, &url, path)
             .map_err(|e| not_json(e, content_type.as_deref(), &url).unwrap_or_else(|e| e.with_url(&url)))?;
         Ok(ReadCard { card, freshness, url })
@@ -431,54 +431,6 @@ fn not_json(error: Error, content_type: Option<&str>, url: &str) -> Result<Error
         }
         _ => Err(error),
     }
-}
-
-/// Reads a response body within the client's [`DocumentBudget`]: room for it is reserved first
-/// (its `Content-Length`, else `limit`), and held by the returned [`Body`] until the caller drops it
-/// after parsing.
-pub(crate) async fn read_budgeted(
-    response: Response,
-    limit: usize,
-    url: &str,
-    budget: &DocumentBudget,
-) -> Result<Body, Error> {
-    let announced = response.content_length().and_then(|len| usize::try_from(len).ok());
-    let room = budget.reserve(announced.map_or(limit, |len| len.min(limit))).await;
-    Ok(Body::new(read_bounded(response, limit, url).await?, room))
-}
-
-/// Reads a response body, refusing it as soon as it passes `limit` bytes. For small documents
-/// (keys, tokens); an agent's cards and answers go through [`read_budgeted`].
-pub(crate) async fn read_bounded(mut response: Response, limit: usize, url: &str) -> Result<Bytes, Error> {
-    let too_large = || {
-        let problem = ParseError::new(
-            ParseErrorKind::TooLarge,
-            "",
-            format!("document over the limit of {limit} bytes"),
-        );
-        Error::bad_input("response body", problem).with_url(url)
-    };
-    if response.content_length().is_some_and(|len| len > limit as u64) {
-        return Err(too_large());
-    }
-    let read = |chunk: Result<Option<Bytes>, Error>| chunk.map_err(|e| e.with_url(url));
-    // A body that comes in one chunk (most answers) is returned as it is, without a copy.
-    let Some(first) = read(response.chunk().await)? else { return Ok(Bytes::new()) };
-    if first.len() > limit {
-        return Err(too_large());
-    }
-    let Some(second) = read(response.chunk().await)? else { return Ok(first) };
-    let mut body = Vec::with_capacity(first.len() + second.len());
-    body.extend_from_slice(&first);
-    let mut chunk = Some(second);
-    while let Some(more) = chunk {
-        if body.len() + more.len() > limit {
-            return Err(too_large());
-        }
-        body.extend_from_slice(&more);
-        chunk = read(response.chunk().await)?;
-    }
-    Ok(Bytes::from(body))
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ pub mod negotiate;
 pub mod net;
 mod protocol_error;
 pub mod retry;
+mod secret;
 pub mod shared;
 pub mod signing;
 /// The bounded SSE parser: internal, public only for the workspace's benchmarks, fuzzing and tests

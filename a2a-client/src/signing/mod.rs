@@ -293,7 +293,7 @@ async fn fetch_jwks(http: &crate::net::HttpClient, url: &str, timeout: Duration)
         if let Some(elsewhere) = response.redirected_to() {
             return Ok(Err(format!("redirected to {elsewhere}, which is not the trusted url")));
         }
-        crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map(Ok)
+        crate::net::read_bounded(response, MAX_JWKS_BYTES, url).await.map(Ok)
     })
     .await
     .map_err(|e| e.to_string())??;

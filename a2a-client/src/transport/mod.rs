@@ -35,8 +35,8 @@ use serde_json::Value;
 
 use crate::agent_url::interface_url;
 use crate::budget::DocumentBudget;
-use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_budgeted};
-use crate::net::{Request, Response};
+use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::net::{Request, Response, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
 

@@ -11,7 +11,7 @@ use super::{
     A2A_JSON_MEDIA_TYPE, Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected,
 };
 use crate::budget::Body;
-use crate::discovery::read_budgeted;
+use crate::net::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 

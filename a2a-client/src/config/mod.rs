@@ -24,6 +24,8 @@ use crate::retry::RetryPolicy;
 use crate::signing::{CardSignaturePolicy, TrustStore};
 use crate::{Client, Error};
 
+mod http;
+
 /// Default connect timeout: 10 s.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default whole-request timeout for non-streaming calls: 120 s. `SendMessage` blocks until the task
@@ -336,7 +338,7 @@ pub struct ClientBuilder {
     cache: Option<DiscoveryCache>,
     metrics: Option<Metrics>,
     /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
-    pub(crate) http: crate::net::HttpSettings,
+    pub(crate) http: http::HttpSettings,
     replica_name: Option<String>,
     /// Origins besides each agent's own that credentials may be sent to, as given.
     credential_origins: Vec<String>,
