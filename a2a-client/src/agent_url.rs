@@ -151,6 +151,28 @@ fn grpc_target(text: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn base_urls_are_normalised_for_cache_keys() {
+        let a = AgentBaseUrl::parse("http://agent.example/a2a/?x=1#f").unwrap();
+        assert_eq!(a.as_str(), "http://agent.example/a2a");
+        assert_eq!(a.join(AGENT_CARD_PATH), "http://agent.example/a2a/.well-known/agent-card.json");
+        let root = AgentBaseUrl::parse("http://agent.example").unwrap();
+        assert_eq!(root.join(LEGACY_AGENT_CARD_PATH), "http://agent.example/.well-known/agent.json");
+    }
+
+    #[test]
+    fn base_urls_with_credentials_or_other_schemes_are_refused() {
+        assert_eq!(AgentBaseUrl::parse("http://u:p@agent.example").unwrap_err().kind(), ErrorKind::Misuse);
+        assert!(AgentBaseUrl::parse("ftp://agent.example").is_err());
+        assert!(AgentBaseUrl::parse("agent.example").is_err());
+    }
+}
+
+#[cfg(test)]
 mod interface_url_tests {
     use super::grpc_target;
 

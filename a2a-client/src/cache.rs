@@ -33,8 +33,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::agent_url::AgentBaseUrl;
+use crate::card::DiscoveredCard;
 use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
@@ -673,7 +674,7 @@ mod tests {
         DiscoveredCard::from_bytes(
             bytes::Bytes::from(json),
             "http://a.example/x",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap()
     }
@@ -748,7 +749,7 @@ mod tests {
         let card = DiscoveredCard::from_bytes(
             bytes::Bytes::from_static(br#"{"name":"a","supportedInterfaces":[]}"#),
             "http://a.example/.well-known/agent-card.json",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap();
         cache.store(&agent, card, Freshness { no_store: false, lifetime: TTL, etag: None });

@@ -8,9 +8,10 @@ use a2a_typestate::{ClaimSet, Deployment};
 use a2a_typestate_types::Message;
 
 use crate::AgentConnection;
+use crate::agent_url::AgentBaseUrl;
 use crate::budget::DocumentBudget;
 use crate::config::{ClientBuilder, ClientConfig};
-use crate::discovery::{AgentBaseUrl, DiscoveredCard, Discovery};
+use crate::discovery::{DiscoveredCard, Discovery};
 use crate::negotiate::{Negotiation, TaskOutcome};
 use crate::task::{DynTask, Task, TaskEntry};
 use crate::webhook::PushReceiver;

@@ -27,6 +27,7 @@ mod agent_url;
 pub mod auth;
 mod budget;
 mod cache;
+mod card;
 mod client;
 pub mod config;
 pub mod connection;
@@ -68,13 +69,14 @@ pub use a2a_typestate::{
 };
 pub use a2a_typestate_types as types;
 pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState};
+pub use agent_url::{AgentBaseUrl, WellKnownPath};
 #[cfg(feature = "test-util")]
 pub use cache::ManualClock;
 pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
+pub use card::DiscoveredCard;
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
 pub use connection::AgentConnection;
-pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;

@@ -84,13 +84,13 @@ use a2a_typestate_types::v1::SecurityScheme;
 
 pub use crate::net::identity::ClientIdentity;
 pub use crate::secret::Secret;
-pub(crate) use apply::AuthLayer;
+pub(crate) use apply::{AuthLayer, ClientSide};
 pub use intercept::{Interceptor, RequestContext, ResponseInfo};
 pub use oauth2::{ClientAuthentication, DEFAULT_REFRESH_MARGIN, OAuth2ClientCredentials};
 pub use provider::{ApiKey, BasicAuth, BearerToken, Credential, CredentialProvider, CredentialRequest};
 
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 struct Entry {
     agent: Option<AgentBaseUrl>,

@@ -46,7 +46,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::agent_url::AgentBaseUrl;
+use crate::card::DiscoveredCard;
 use crate::transport::deviation::{DeviationLog, Shape};
 #[cfg(feature = "grpc")]
 use crate::transport::grpc;

@@ -157,20 +157,6 @@ pub(crate) struct Verification {
     pub(crate) claims_card: Option<AgentCard>,
 }
 
-impl TrustStore {
-    /// Checks `card`'s signatures against this store, without fetching anything: a signature whose
-    /// key is only reachable through a trusted `jku` fails here (discovery fetches those). The card
-    /// itself is not changed: its claims are narrowed to what a signature covers only when
-    /// discovery verifies it under a [`CardSignaturePolicy`].
-    ///
-    /// # Errors
-    /// [`CardSignatureError`] when the card has no signature, or none verifies (each failure says
-    /// why).
-    pub fn verify(&self, card: &crate::DiscoveredCard) -> Result<CardSigner, CardSignatureError> {
-        verify_document(card.raw(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
-    }
-}
-
 /// The served document's top-level `signatures` (the last, if given twice, as a card reads it),
 /// read without parsing the rest: an unknown member nested deeper than a `Value` can be read does
 /// not hide them.

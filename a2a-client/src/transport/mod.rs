@@ -33,9 +33,10 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;
 
+use crate::agent_url::AgentBaseUrl;
 use crate::agent_url::interface_url;
 use crate::budget::DocumentBudget;
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::card::DiscoveredCard;
 use crate::net::{Request, Response, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
@@ -151,7 +152,13 @@ impl Endpoint {
             &agent,
             held.has_client_identity,
         )?;
-        let auth = crate::auth::AuthLayer::new(&client, agent.clone(), selection, &url);
+        let side = crate::auth::ClientSide {
+            auth: held,
+            http: client.http_client(),
+            request_timeout: client.config().request_timeout(),
+            url_policy: client.config().url_policy(),
+        };
+        let auth = crate::auth::AuthLayer::new(side, agent.clone(), selection, &url);
         let requests = client.metrics().request_counter(agent.as_str());
         Ok(Self {
             client,

@@ -216,7 +216,8 @@ async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, statu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
+    use crate::agent_url::{AgentBaseUrl, WellKnownPath};
+    use crate::card::DiscoveredCard;
     use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
     use serde_json::json;
 
