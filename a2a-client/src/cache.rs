@@ -35,12 +35,15 @@ use tokio::time::Instant;
 
 use crate::agent_url::AgentBaseUrl;
 use crate::card::DiscoveredCard;
-use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
+use crate::defaults::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
 mod replica;
+// The backend interface the cache writes through: the cache hands each backend a handle on
+// itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
+pub mod shared;
 
 use replica::summary;
 pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};

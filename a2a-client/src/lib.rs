@@ -31,6 +31,7 @@ mod card;
 mod client;
 pub mod config;
 pub mod connection;
+mod defaults;
 pub mod discovery;
 pub mod error;
 pub mod metrics;
@@ -39,7 +40,6 @@ pub mod net;
 mod protocol_error;
 pub mod retry;
 mod secret;
-pub mod shared;
 pub mod signing;
 /// The bounded SSE parser: internal, public only for the workspace's benchmarks, fuzzing and tests
 /// (feature `test-util`); not part of the stable API.
@@ -72,6 +72,7 @@ pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState
 pub use agent_url::{AgentBaseUrl, WellKnownPath};
 #[cfg(feature = "test-util")]
 pub use cache::ManualClock;
+pub use cache::shared;
 pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
 pub use card::DiscoveredCard;
 pub use client::Client;
