@@ -34,6 +34,7 @@ pub mod connection;
 mod defaults;
 pub mod discovery;
 pub mod error;
+mod front_door;
 pub mod metrics;
 pub mod negotiate;
 pub mod net;

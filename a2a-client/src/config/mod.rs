@@ -19,10 +19,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::DiscoveryCache;
+use crate::Error;
 use crate::metrics::Metrics;
 use crate::retry::RetryPolicy;
 use crate::signing::{CardSignaturePolicy, TrustStore};
-use crate::{Client, Error};
 
 mod http;
 pub(crate) mod webhook_limits;
@@ -141,7 +141,7 @@ pub struct ClientConfig {
     pub(crate) suspect_marks: SuspectMarks,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
-    pub(crate) webhook_limits: crate::webhook::WebhookLimits,
+    pub(crate) webhook_limits: webhook_limits::WebhookLimits,
     pub(crate) url_policy: crate::url_policy::UrlPolicy,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: Option<usize>,
@@ -169,7 +169,7 @@ impl Default for ClientConfig {
             suspect_marks: SuspectMarks::On,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
-            webhook_limits: crate::webhook::WebhookLimits::default(),
+            webhook_limits: webhook_limits::WebhookLimits::default(),
             url_policy: crate::url_policy::UrlPolicy::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: None,
@@ -253,7 +253,7 @@ impl ClientConfig {
     }
     /// The bounds the push receiver works within ([`WebhookLimits::default`](crate::webhook::WebhookLimits):
     /// 64 connections, 5 s for a request head, 10 s for a body, 8 MiB bodies, 4 bodies in flight).
-    pub fn webhook_limits(&self) -> crate::webhook::WebhookLimits {
+    pub fn webhook_limits(&self) -> webhook_limits::WebhookLimits {
         self.webhook_limits
     }
     /// Where card-fetch redirects may lead and which addresses card URLs may name
@@ -293,7 +293,16 @@ impl ClientConfig {
     }
 }
 
-/// Builds a [`Client`]: set the bounds that differ from the defaults, then [`ClientBuilder::build`].
+/// What a [`Client`](crate::Client) is made of, once its configuration is checked.
+pub(crate) struct ClientParts {
+    pub(crate) http: crate::net::HttpClient,
+    pub(crate) config: ClientConfig,
+    pub(crate) cache: DiscoveryCache,
+    pub(crate) metrics: Metrics,
+    pub(crate) auth: crate::auth::ClientAuth,
+}
+
+/// Builds a [`Client`](crate::Client): set the bounds that differ from the defaults, then [`ClientBuilder::build`].
 ///
 /// Values are checked in `build`, so setters chain without `?`.
 #[derive(Debug, Default)]
@@ -412,7 +421,7 @@ impl ClientBuilder {
 
     /// Sets the bounds the push receiver works within (see
     /// [`WebhookLimits`](crate::webhook::WebhookLimits) for the defaults and the memory they bound).
-    pub fn webhook_limits(mut self, limits: crate::webhook::WebhookLimits) -> Self {
+    pub fn webhook_limits(mut self, limits: webhook_limits::WebhookLimits) -> Self {
         self.config.webhook_limits = limits;
         self
     }
@@ -515,16 +524,9 @@ impl ClientBuilder {
         self
     }
 
-    /// Checks the configuration and builds the client.
-    ///
-    /// # Errors
-    /// [`crate::ErrorKind::Config`] when a timeout or TTL is zero, the SSE event limit is zero, the
-    /// webhook public URL is not an absolute http(s) URL, a card signature policy other than
-    /// `Ignore` has an empty trust store (nothing could ever verify), or the HTTP client cannot be
-    /// built (TLS backend unavailable, a default header that is not a header, TLS settings given
-    /// with an HTTP client brought from elsewhere), or an origin given to
-    /// [`ClientBuilder::allow_credential_origin`] is not an http(s) URL.
-    pub fn build(self) -> Result<Client, Error> {
+    /// The checked configuration and what the client is made of: the last step of
+    /// [`ClientBuilder::build`] (written beside [`Client`](crate::Client), which it makes).
+    pub(crate) fn into_parts(self) -> Result<ClientParts, Error> {
         let config = self.config;
         let bounds = [
             ("connect timeout", config.connect_timeout),
@@ -577,7 +579,7 @@ impl ClientBuilder {
             cache.set_replica_name(name);
         }
         cache.report_to(&metrics);
-        Ok(Client::from_parts(http, config, cache, metrics, auth))
+        Ok(ClientParts { http, config, cache, metrics, auth })
     }
 }
 

@@ -497,7 +497,12 @@ impl AgentConnection {
     /// As [`AgentConnection::poll_task`], each poll sending `request` (to ask for a `historyLength`,
     /// say).
     pub fn poll_task_with(&self, request: GetTaskRequest) -> TaskPoll {
-        TaskPoll::new(self.clone(), request, self.poll_cadence())
+        let connection = self.clone();
+        let get_task: crate::transport::poll::GetTask = Box::new(move |request| {
+            let connection = connection.clone();
+            Box::pin(async move { connection.get_task(request).await })
+        });
+        TaskPoll::new(get_task, request, self.poll_cadence())
     }
 
     /// The cadence [`AgentConnection::poll_task`] uses.

@@ -7,10 +7,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_typestate_types::{GetTaskRequest, Task};
+use futures::future::BoxFuture;
 use futures::stream::{BoxStream, Stream, StreamExt};
 
+use crate::Error;
 use crate::config::PollCadence;
-use crate::{AgentConnection, Error};
 
 /// How often to poll: a fixed interval the card declared, or the client's growing cadence.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,22 +49,27 @@ impl fmt::Debug for TaskPoll {
     }
 }
 
+/// One `GetTask` as the connection makes it (retried, bounded): given to [`TaskPoll::new`] so the
+/// poll loop does not name the connection above it.
+pub(crate) type GetTask =
+    Box<dyn Fn(GetTaskRequest) -> BoxFuture<'static, Result<Task, Error>> + Send + Sync>;
+
 impl TaskPoll {
-    pub(crate) fn new(connection: AgentConnection, request: GetTaskRequest, cadence: Cadence) -> Self {
+    pub(crate) fn new(get_task: GetTask, request: GetTaskRequest, cadence: Cadence) -> Self {
         struct State {
-            connection: AgentConnection,
+            get_task: GetTask,
             request: GetTaskRequest,
             polls: u32,
             done: bool,
         }
-        let state = State { connection, request, polls: 0, done: false };
+        let state = State { get_task, request, polls: 0, done: false };
         let inner = futures::stream::unfold(state, move |mut state| async move {
             if state.done {
                 return None;
             }
             tokio::time::sleep(cadence.delay(state.polls)).await;
             state.polls = state.polls.saturating_add(1);
-            let outcome = state.connection.get_task(state.request.clone()).await;
+            let outcome = (state.get_task)(state.request.clone()).await;
             state.done = match &outcome {
                 Ok(task) => task.state().is_terminal() || task.state().is_interrupted(),
                 Err(_) => true,
