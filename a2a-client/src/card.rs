@@ -103,7 +103,7 @@ impl DiscoveredCard {
 
     /// Who signed the card, as the trust store names them: set when discovery verified one of its
     /// signatures (policy `VerifyIfPresent` or `Require`), `None` for an unsigned card or under
-    /// [`CardSignaturePolicy::Ignore`].
+    /// [`CardSignaturePolicy::Ignore`](crate::signing::CardSignaturePolicy::Ignore).
     pub fn signer(&self) -> Option<&CardSigner> {
         self.inner.signer.as_ref()
     }

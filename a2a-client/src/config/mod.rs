@@ -123,7 +123,7 @@ pub enum WireReading {
     Tolerant,
 }
 
-/// The checked configuration of a [`Client`]; read it with [`Client::config`].
+/// The checked configuration of a [`Client`](crate::Client); read it with [`Client::config`](crate::Client::config).
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
     pub(crate) connect_timeout: Duration,

@@ -74,8 +74,9 @@ use std::sync::Arc;
 use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus};
 use a2a_typestate_types::Message;
 
+pub use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest};
 pub use outcome::{TaskOutcome, TaskPath};
-pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
+pub use plan::Negotiation;
 
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};

@@ -13,11 +13,11 @@ use a2a_typestate_types::{
 };
 
 use super::answer::Answer;
+use super::follow_up::{FollowUp, InputRequest};
 use super::session::{PushWatch, Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
 use super::{DynTask, Task, TaskCall};
 use crate::Error;
-use crate::negotiate::{FollowUp, InputRequest};
 use crate::webhook::{PushReceiver, PushRegistration};
 
 impl Session {

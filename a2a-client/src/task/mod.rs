@@ -62,6 +62,7 @@
 
 mod answer;
 mod calls;
+pub(crate) mod follow_up;
 mod pump;
 mod push;
 mod session;

@@ -11,9 +11,9 @@ use a2a_typestate_types::{
 };
 use tokio::time::Instant;
 
+use super::follow_up::FollowUp;
 use super::push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 use super::snapshot::Snapshot;
-use crate::negotiate::FollowUp;
 use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
 use crate::{AgentConnection, Error};
 
@@ -99,10 +99,10 @@ impl Session {
             push_alternatives: false,
             history_fetched: false,
             round_trips: 0,
-            history_length: crate::negotiate::DEFAULT_HISTORY_LENGTH,
+            history_length: super::follow_up::DEFAULT_HISTORY_LENGTH,
             accepted: Vec::new(),
             follow_up: FollowUp::none(),
-            follow_up_budget: crate::negotiate::DEFAULT_MAX_FOLLOW_UPS,
+            follow_up_budget: super::follow_up::DEFAULT_MAX_FOLLOW_UPS,
             single_shot: None,
         }
     }
