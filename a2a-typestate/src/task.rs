@@ -11,16 +11,23 @@ use crate::claims::{
     ClaimSet, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Tracked,
 };
-use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
 use crate::observe::{Elapsed, Observed};
 use crate::permit::{
     HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-use crate::refusal::Refusal;
 use crate::state::{HandleState, ObserveError, Outcome};
 use crate::verdict::{LifecycleFault, Pending, Verdict};
 use crate::verify::Verifier;
+
+// The two handles and the refusal that hands one back refer to each other (a dynamic handle
+// narrows into a typed one, either settles into a refusal carrying the single-shot handle), so
+// they are one module.
+pub(crate) mod dyn_task;
+pub(crate) mod refusal;
+
+use dyn_task::DynTask;
+use refusal::Refusal;
 
 /// A task handle whose type says which of the card's claims it holds and how far each has been
 /// verified. No I/O: the client makes the calls (with the permits this hands out) and feeds back

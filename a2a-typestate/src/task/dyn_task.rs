@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use a2a_typestate_types::TaskState;
 
+use super::Task;
+use super::refusal::Refusal;
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet, ClaimStatus};
 use crate::card::CardClaims;
@@ -14,9 +16,7 @@ use crate::observe::{Elapsed, Observed};
 use crate::permit::{
     HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-use crate::refusal::Refusal;
 use crate::state::{HandleState, ObserveError, Outcome};
-use crate::task::Task;
 use crate::verify::Verifier;
 
 /// A task handle whose claims are known only at run time, for code that holds many agents.

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
+use super::Task;
 use crate::claims::SingleShot;
-use crate::task::Task;
 use crate::violation::AgentCardLifecycleViolation;
 
 /// A refused card: the handle downgraded to single-shot and the violation.
