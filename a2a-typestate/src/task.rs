@@ -260,7 +260,10 @@ impl<C: ClaimSet> Task<C> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),
-            Outcome::Refused(violation) => Err(Refusal::new(self.into_single_shot(), violation)),
+            Outcome::Refused(violation) => {
+                let refusals = self.state.verifier.deciding_refusal(violation, now);
+                Err(Refusal::new(self.into_single_shot(), refusals))
+            }
         }
     }
 }
@@ -285,7 +288,8 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     ///
     /// A [`Refusal`] (with the handle downgraded to `Task<SingleShot>`) when all three refusal
-    /// conditions held.
+    /// conditions held; the violation it reports is the first by evidence among every claim this
+    /// handle checks, the same one [`DynTask::settle`] would report.
     pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<StreamingSettled<C>>, Self>
     where
         C: SettlesStreaming,
@@ -297,7 +301,8 @@ impl<C: ClaimSet> Task<C> {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry).
+    /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry,
+    /// unless another claim's contradiction came first and decides: see [`Task::settle_streaming`]).
     pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<HistorySettled<C>>, Self>
     where
         C: SettlesHistory,
@@ -309,7 +314,8 @@ impl<C: ClaimSet> Task<C> {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] when all three refusal conditions held.
+    /// A [`Refusal`] when all three refusal conditions held (deciding as in
+    /// [`Task::settle_streaming`]).
     pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<PushSettled<C>>, Self>
     where
         C: SettlesPush,

@@ -159,6 +159,19 @@ impl Verifier {
         refusals
     }
 
+    /// The refusal that decides once a settle found `refused`, and the other refusals at `now`: the
+    /// first by evidence decides, whichever claim the settle was asked about.
+    pub(crate) fn deciding_refusal(
+        &self,
+        refused: AgentCardLifecycleViolation,
+        now: Elapsed,
+    ) -> (AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>) {
+        let mut refusals = self.refusals(now).into_iter();
+        let deciding = refusals.next().unwrap_or(refused);
+        let others = refusals.filter(|v| v.capability() != deciding.capability()).collect();
+        (deciding, others)
+    }
+
     /// The poll interval to use: the card's declared cadence (clamped), else the client's bound.
     pub fn poll_interval(&self) -> Duration {
         match self.card.poll_cadence() {

@@ -138,7 +138,6 @@ pub(crate) async fn run_task(
     let round_trips = task.round_trips();
     run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
 
-    let refusals = task.handle().verifier().refusals(task.elapsed());
     let refused_task = task.result().and_then(|r| match r {
         a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
         a2a_typestate_types::SendMessageResponse::Message(_) => None,
@@ -176,10 +175,9 @@ pub(crate) async fn run_task(
         }
         Err(refusal) => refusal,
     };
-    // The settle's refusal is the verifier's deciding one (first by evidence); the rest are kept.
+    // The settle named the deciding refusal (first by evidence) and the others: reported as given.
+    let other_refusals = refusal.others().to_vec();
     let (mut single_shot, first) = refusal.into_parts();
-    let other_refusals: Vec<_> =
-        refusals.into_iter().filter(|violation| violation.capability() != first.capability()).collect();
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
         return Err(Error::from(first).with_negotiation_round_trips(round_trips));

@@ -182,18 +182,18 @@ impl DynTask {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] for the held claim whose contradiction came first ([`Verifier::refusal`]),
-    /// carrying the handle downgraded to single-shot.
+    /// A [`Refusal`] for the held claim whose contradiction came first ([`Verifier::refusals`]),
+    /// with the other refused claims ([`Refusal::others`]), carrying the handle downgraded to
+    /// single-shot.
     pub fn settle(mut self, now: Elapsed) -> Result<Self, Refusal> {
-        let deciding = self.state.verifier.refusal(now);
         for capability in Capability::ALL {
             if self.status(capability) != ClaimStatus::Claimed {
                 continue;
             }
             if let Outcome::Refused(violation) = self.state.settle(capability, now) {
-                let violation = deciding.unwrap_or(violation);
+                let refusals = self.state.verifier.deciding_refusal(violation, now);
                 let task: Task<SingleShot> = Task::from_state(self.state);
-                return Err(Refusal::new(task.into_single_shot(), violation));
+                return Err(Refusal::new(task.into_single_shot(), refusals));
             }
         }
         Ok(self)

@@ -6,7 +6,12 @@ use super::Task;
 use crate::claims::SingleShot;
 use crate::violation::AgentCardLifecycleViolation;
 
-/// A refused card: the handle downgraded to single-shot and the violation.
+/// A refused card: the handle downgraded to single-shot, the violation that decides, and the other
+/// claims refused at the same settle.
+///
+/// Which violation decides is the verifier's choice, made once ([`Verifier::refusals`](crate::Verifier::refusals): the first
+/// by evidence), whichever `settle` call found a claim refused: every handle and driver reports the
+/// same one, and nothing above this crate re-orders them.
 ///
 /// The refused typed handle was consumed by the `settle_*` call that refused it; this is the only
 /// way on. `T` is the downgraded handle: [`Task<SingleShot>`] here, and the I/O layer's own
@@ -14,19 +19,34 @@ use crate::violation::AgentCardLifecycleViolation;
 /// refusal type serves every layer (compare hyper's `TrySendError<T>`).
 pub struct Refusal<T = Task<SingleShot>> {
     // Boxed so `Result<_, Refusal>` stays small (reqwest and hyper box their errors likewise).
-    inner: Box<(T, AgentCardLifecycleViolation)>,
+    inner: Box<(T, AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>)>,
 }
 
 impl Refusal {
-    pub(crate) fn new(task: Task<SingleShot>, violation: AgentCardLifecycleViolation) -> Self {
-        Self { inner: Box::new((task, violation)) }
+    /// `deciding` and `others` as the verifier named them (`Verifier::deciding_refusal`).
+    pub(crate) fn new(
+        task: Task<SingleShot>,
+        (deciding, others): (AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>),
+    ) -> Self {
+        Self { inner: Box::new((task, deciding, others)) }
     }
 }
 
 impl<T> Refusal<T> {
-    /// The capability, the contradiction and the evidence.
+    /// The violation that decides: the capability, the contradiction and the evidence.
     pub fn violation(&self) -> &AgentCardLifecycleViolation {
         &self.inner.1
+    }
+
+    /// The other claims the verifier refused at the same settle, the first by evidence first (empty
+    /// when only one claim was contradicted). They mark the agent too; they do not decide.
+    pub fn others(&self) -> &[AgentCardLifecycleViolation] {
+        &self.inner.2
+    }
+
+    /// Every refused claim: the deciding violation, then [`others`](Self::others).
+    pub fn violations(&self) -> impl Iterator<Item = &AgentCardLifecycleViolation> {
+        std::iter::once(&self.inner.1).chain(&self.inner.2)
     }
 
     /// The downgraded handle: single-shot only.
@@ -34,22 +54,27 @@ impl<T> Refusal<T> {
         self.inner.0
     }
 
-    /// Both parts.
+    /// The handle and the deciding violation (read [`others`](Self::others) first to keep them).
     pub fn into_parts(self) -> (T, AgentCardLifecycleViolation) {
-        *self.inner
+        let (task, violation, _) = *self.inner;
+        (task, violation)
     }
 
     /// The same refusal carrying `f(handle)`: how a layer above wraps the downgraded handle in its
     /// own (a connection beside it), keeping the violation as it is.
     pub fn map_task<U>(self, f: impl FnOnce(T) -> U) -> Refusal<U> {
-        let (task, violation) = *self.inner;
-        Refusal { inner: Box::new((f(task), violation)) }
+        let (task, violation, others) = *self.inner;
+        Refusal { inner: Box::new((f(task), violation, others)) }
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for Refusal<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Refusal").field("task", &self.inner.0).field("violation", &self.inner.1).finish()
+        f.debug_struct("Refusal")
+            .field("task", &self.inner.0)
+            .field("violation", &self.inner.1)
+            .field("others", &self.inner.2)
+            .finish()
     }
 }
 
