@@ -175,7 +175,7 @@ impl Verifier {
     /// The poll interval to use: the card's declared cadence (clamped), else the client's bound.
     pub fn poll_interval(&self) -> Duration {
         match self.card.poll_cadence() {
-            Some(cadence) => cadence.clamp(Bounds::MIN_CARD_CADENCE, Bounds::MAX_CARD_CADENCE),
+            Some(cadence) => Bounds::card_cadence(cadence),
             None => self.bounds.poll_interval(),
         }
     }

@@ -33,7 +33,6 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion, select_interface};
 use a2a_typestate_types::jsonrpc::Method;
@@ -488,7 +487,8 @@ impl AgentConnection {
     }
 
     /// Polls `GetTask` for `id` until the task is terminal or interrupted: at the interval the card
-    /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI`, else at the client's
+    /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI` (clamped by
+    /// [`Bounds::card_cadence`](a2a_typestate::Bounds::card_cadence), as a task's own polls are), else at the client's
     /// [`PollCadence`](crate::PollCadence) (growing to its cap). See [`TaskPoll`].
     pub fn poll_task(&self, id: &TaskId) -> TaskPoll {
         self.poll_task_with(GetTaskRequest::new(id.clone()))
@@ -508,10 +508,7 @@ impl AgentConnection {
     /// The cadence [`AgentConnection::poll_task`] uses.
     fn poll_cadence(&self) -> Cadence {
         let claims = self.card().claims(a2a_typestate::Deployment::Direct);
-        match claims.poll_cadence() {
-            Some(interval) => Cadence::Declared(interval.min(Duration::from_secs(3600))),
-            None => Cadence::Configured(self.client().config().poll_cadence()),
-        }
+        Cadence::new(claims.poll_cadence(), self.client().config().poll_cadence())
     }
 
     async fn stream_v1<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {

@@ -9,6 +9,7 @@ use futures::StreamExt;
 use tokio::time::sleep_until;
 
 use super::session::Session;
+use crate::transport::poll::Cadence;
 use crate::{Error, EventStream, StreamEnd};
 
 /// Where a turn's updates come from.
@@ -159,11 +160,8 @@ impl Session {
         let mut reattach_budget = config.retry_policy().max_attempts().saturating_sub(1);
         let fault_budget = config.retry_policy().max_attempts();
         let (mut polls, mut faulted_polls, mut missed) = (0u32, 0u32, false);
-        let card_cadence = handle.verifier().card().poll_cadence().is_some();
-        let poll_delay = |polls: u32, handle: &H| {
-            if card_cadence { handle.verifier().poll_interval() } else { config.poll_cadence().delay(polls) }
-        };
-        let mut next_poll = self.now() + poll_delay(0, handle);
+        let cadence = Cadence::new(handle.verifier().card().poll_cadence(), config.poll_cadence());
+        let mut next_poll = self.now() + cadence.delay(0);
         let mut arrivals = self.push.as_ref().map(|w| w.arrivals.clone());
         let mut stream_fault = None;
         loop {
@@ -235,13 +233,13 @@ impl Session {
                                 source = Source::Poll;
                             }
                         }
-                        next_poll = self.now() + poll_delay(polls, handle);
+                        next_poll = self.now() + cadence.delay(polls);
                     }
                 },
                 _ = wait_changed(&mut arrivals) => {}
                 () = sleep_until(poll_at), if polling => {
                     polls = polls.saturating_add(1);
-                    next_poll = self.now() + poll_delay(polls, handle);
+                    next_poll = self.now() + cadence.delay(polls);
                     match self.fetch_task(handle, None).await {
                         Ok(()) => faulted_polls = 0,
                         // The task exists: a poll whose retries ran out is polled again (the next poll

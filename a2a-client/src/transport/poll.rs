@@ -11,6 +11,8 @@ use futures::future::BoxFuture;
 use futures::stream::{BoxStream, Stream, StreamExt};
 
 use crate::Error;
+use a2a_typestate::Bounds;
+
 use crate::config::PollCadence;
 
 /// How often to poll: a fixed interval the card declared, or the client's growing cadence.
@@ -23,7 +25,17 @@ pub(crate) enum Cadence {
 }
 
 impl Cadence {
-    fn delay(self, poll: u32) -> Duration {
+    /// The cadence of every poll loop (a task's turn and [`TaskPoll`]): the card's declared interval,
+    /// clamped as [`Bounds::card_cadence`] says, else the client's configured cadence.
+    pub(crate) fn new(declared: Option<Duration>, configured: PollCadence) -> Self {
+        match declared {
+            Some(interval) => Cadence::Declared(Bounds::card_cadence(interval)),
+            None => Cadence::Configured(configured),
+        }
+    }
+
+    /// The delay before poll number `poll` (0-based).
+    pub(crate) fn delay(self, poll: u32) -> Duration {
         match self {
             Cadence::Declared(interval) => interval,
             Cadence::Configured(cadence) => cadence.delay(poll),
@@ -91,5 +103,22 @@ impl Stream for TaskPoll {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.inner.poll_next_unpin(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_cadence_is_clamped_by_the_same_bounds_the_verifier_uses() {
+        let configured = PollCadence::default();
+        let hour = Cadence::new(Some(Duration::from_secs(3600)), configured);
+        assert_eq!(hour.delay(0), Bounds::MAX_CARD_CADENCE);
+        let hammering = Cadence::new(Some(Duration::from_millis(1)), configured);
+        assert_eq!(hammering.delay(7), Bounds::MIN_CARD_CADENCE);
+        let declared = Cadence::new(Some(Duration::from_secs(3)), configured);
+        assert_eq!(declared.delay(0), Bounds::card_cadence(Duration::from_secs(3)));
+        assert_eq!(Cadence::new(None, configured).delay(2), configured.delay(2));
     }
 }
