@@ -19,8 +19,13 @@ files declared `#[cfg(test)] mod name;`) are not read either: a unit test may us
 fixture without the module depending on it. The crate root (`lib.rs`) is not a node: it declares
 every module.
 
+With `--doc-paths FILE...` it checks documentation instead: every repository path a file names in
+backticks (`a2a-client/src/sse.rs`, `a2a-client/src/task/`) must exist, so a page that walks a
+reader through the code cannot point at a file that moved.
+
 Usage: scripts/module-cycles.py [--edges] [crate-dir ...]   (default: every workspace member)
-Exit status 1 when a cycle exists.
+       scripts/module-cycles.py --doc-paths FILE...
+Exit status 1 when a cycle exists (or a named path does not).
 """
 
 from __future__ import annotations
@@ -370,7 +375,30 @@ def shown(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
+DOC_PATH = re.compile(r"`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]*)`")
+
+
+def missing_doc_paths(doc: Path) -> list[tuple[int, str]]:
+    """(line, path) for every backticked repository path in `doc` that does not exist."""
+    roots = {p.name for p in ROOT.iterdir()}
+    missing = []
+    for number, line in enumerate(doc.read_text().splitlines(), 1):
+        for path in DOC_PATH.findall(line):
+            if path.split("/", 1)[0] in roots and not (ROOT / path).exists():
+                missing.append((number, path))
+    return missing
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--doc-paths"]:
+        failed = False
+        for doc in argv[1:]:
+            missing = missing_doc_paths(Path(doc).resolve())
+            print(f"{doc}: {'ok' if not missing else f'{len(missing)} path(s) missing'}")
+            for number, path in missing:
+                failed = True
+                print(f"  line {number}: {path}")
+        return 1 if failed else 0
     show_edges = "--edges" in argv
     crates = [Path(a).resolve() for a in argv if not a.startswith("--")] or workspace_members()
     failed = False
