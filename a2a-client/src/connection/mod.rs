@@ -55,9 +55,11 @@ use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
 
+mod binding;
 mod extended;
 mod push;
 use crate::{Client, Error};
+use binding::Binding;
 
 /// The protocol versions this client speaks, in order of preference.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
@@ -219,6 +221,17 @@ impl AgentConnection {
         self.endpoint().wire
     }
 
+    /// The binding this connection's wire speaks: the one place a connection tells its wires apart.
+    fn binding(&self) -> &'static dyn Binding {
+        match self.wire() {
+            Wire::JsonRpc => &binding::JsonRpc,
+            Wire::HttpJson => &binding::HttpJson,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => &binding::Grpc,
+            Wire::JsonRpcV03 => &binding::JsonRpcV03,
+        }
+    }
+
     /// Checks the webhook URL a request would hand the agent against the client's URL policy: an agent
     /// told to post to a metadata or link-local address would be made to attack its own network.
     fn check_push_url(
@@ -318,20 +331,7 @@ impl AgentConnection {
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::SendMessage, "SendMessage result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::SendMessage, "SendMessage result", &req).await,
-            Wire::HttpJson => {
-                self.rest("SendMessage result", post(vec!["message:send".into()], &req, &[])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::MessageSend, Some(params)).await?;
-                losses.result("message/send result", value, v03::SendMessageResult::to_v1)
-            }
-        }
+        self.binding().send_message(self, req).await
     }
 
     /// Sends a message and streams the task's events (`SendStreamingMessage`).
@@ -347,20 +347,7 @@ impl AgentConnection {
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
-        match self.wire() {
-            Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
-            Wire::HttpJson => {
-                self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?)
-                    .await
-            }
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.stream_grpc(Method::SendStreamingMessage, &req).await,
-            Wire::JsonRpcV03 => {
-                let params =
-                    self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
-                self.stream_v03(v03::Method::MessageStream, params).await
-            }
-        }
+        self.binding().send_streaming_message(self, req).await
     }
 
     /// The task, with at most `historyLength` history messages when set.
@@ -369,21 +356,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32001 (`TaskNotFoundError`) for an unknown task.
     pub async fn get_task(&self, mut req: GetTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::GetTask, "GetTask result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::GetTask, "GetTask result", &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
-                self.rest("GetTask result", get(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::TasksGet, Some(params)).await?;
-                losses.result("tasks/get result", value, v03::Task::to_v1)
-            }
-        }
+        self.binding().get_task(self, req).await
     }
 
     /// A page of the agent's tasks.
@@ -393,13 +366,7 @@ impl AgentConnection {
     /// has no `ListTasks`.
     pub async fn list_tasks(&self, mut req: ListTasksRequest) -> Result<ListTasksResponse, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::ListTasks, "ListTasks result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::ListTasks, "ListTasks result", &req).await,
-            Wire::HttpJson => self.rest("ListTasks result", get(vec!["tasks".into()], &req, &[])?).await,
-            Wire::JsonRpcV03 => Err(not_in_v03("ListTasks")),
-        }
+        self.binding().list_tasks(self, req).await
     }
 
     /// Asks the agent to cancel the task; returns the task as the agent left it.
@@ -408,21 +375,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32002 (`TaskNotCancelableError`) for a finished task.
     pub async fn cancel_task(&self, mut req: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::CancelTask, "CancelTask result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::CancelTask, "CancelTask result", &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
-                self.rest("CancelTask result", post(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::TasksCancel, Some(params)).await?;
-                losses.result("tasks/cancel result", value, v03::Task::to_v1)
-            }
-        }
+        self.binding().cancel_task(self, req).await
     }
 
     /// Follows a running task (`SubscribeToTask`; 0.3 `tasks/resubscribe`): the first event is the
@@ -432,19 +385,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_streaming_message`]; -32004 for a task already terminal.
     pub async fn subscribe_to_task(&self, mut req: SubscribeToTaskRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.stream_v1(Method::SubscribeToTask, &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.stream_grpc(Method::SubscribeToTask, &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
-                self.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let params = to_json(&v03::TaskIdParams { id: req.id, metadata: None })?;
-                self.stream_v03(v03::Method::TasksResubscribe, params).await
-            }
-        }
+        self.binding().subscribe_to_task(self, req).await
     }
 
     /// Reattaches to `task` after its stream dropped: a new `SubscribeToTask`, whose first event is
@@ -465,25 +406,7 @@ impl AgentConnection {
     pub async fn get_extended_agent_card(&self) -> Result<AgentCard, Error> {
         let mut req = GetExtendedAgentCardRequest::default();
         self.tenant(&mut req.tenant);
-        const WHAT: &str = "extended agent card";
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::GetExtendedAgentCard, WHAT, &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::GetExtendedAgentCard, WHAT, &req).await,
-            Wire::HttpJson => {
-                let call = Call {
-                    verb: http::Method::GET,
-                    segments: vec!["extendedAgentCard".into()],
-                    message: Some(to_json(&req)?),
-                    path_fields: &[],
-                };
-                self.rest(WHAT, call).await
-            }
-            Wire::JsonRpcV03 => {
-                let value = self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?;
-                self.inner.losses.result(WHAT, value, v03::AgentCard::to_v1)
-            }
-        }
+        self.binding().get_extended_agent_card(self, req).await
     }
 
     /// Polls `GetTask` for `id` until the task is terminal or interrupted: at the interval the card
@@ -586,24 +509,4 @@ impl AgentConnection {
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
-}
-
-fn post<'a, T: Serialize>(
-    segments: Vec<String>,
-    message: &T,
-    path_fields: &'a [&'a str],
-) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
-}
-
-fn get<'a, T: Serialize>(
-    segments: Vec<String>,
-    message: &T,
-    path_fields: &'a [&'a str],
-) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
-}
-
-fn not_in_v03(operation: &str) -> Error {
-    Error::misuse(format!("{operation} does not exist in protocol 0.3, which this agent speaks"))
 }
