@@ -214,7 +214,7 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
     }
     let mut unclaimed_stream = depends.contains(Capability::Streaming) && !holds(task, Capability::Streaming);
     let mut next = Some(message);
-    let mut answers = 0;
+    let mut follow_ups = task.follow_ups();
     while let Some(message) = next.take() {
         let turn = if holds(task, Capability::Streaming) {
             task.send_streaming_message(message).await
@@ -234,11 +234,9 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
         if turn?.is_contradicted() {
             return Ok(());
         }
-        if let Some(request) = task.input_request()
-            && answers < negotiation.follow_up_budget()
-        {
-            next = negotiation.follow_up_policy().answer(&request);
-            answers += u32::from(next.is_some());
+        // The policy and budget `run_task` set on the task from `negotiation`.
+        if let Some(request) = task.input_request() {
+            next = follow_ups.answer(&request);
         }
     }
     let ended = task.state().is_some_and(|state| state.is_terminal());

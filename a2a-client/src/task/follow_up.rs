@@ -79,6 +79,30 @@ impl FollowUp {
     }
 }
 
+/// What one task has left to answer with: its policy and the rest of its budget. Both follow-up
+/// loops, a tracked task's turns (`run_task`) and the single-shot send, take their answers here.
+pub(crate) struct FollowUps {
+    policy: FollowUp,
+    left: u32,
+}
+
+impl FollowUps {
+    pub(crate) fn new(policy: FollowUp, budget: u32) -> Self {
+        Self { policy, left: budget }
+    }
+
+    /// The answer to `request`, counted against the budget; `None` once the budget is spent (the
+    /// policy is not asked then) or when the policy gives none.
+    pub(crate) fn answer(&mut self, request: &InputRequest) -> Option<Message> {
+        if self.left == 0 {
+            return None;
+        }
+        let answer = self.policy.answer(request)?;
+        self.left -= 1;
+        Some(answer)
+    }
+}
+
 impl fmt::Debug for FollowUp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FollowUp").field("answers", &self.answer.is_some()).finish()

@@ -258,6 +258,11 @@ impl Session {
         Ok(())
     }
 
+    /// The answers a task has left: this handle's follow-up policy and its whole budget.
+    pub(crate) fn follow_ups(&self) -> super::follow_up::FollowUps {
+        super::follow_up::FollowUps::new(self.follow_up.clone(), self.follow_up_budget)
+    }
+
     /// A push callback: observed (its state, if it carries one).
     pub(crate) fn on_callback<H: TaskHandle>(&mut self, handle: &mut H, callback: &PushCallback) {
         self.observe(handle, Observed::PushCallback { state: callback.task_state() });
