@@ -47,7 +47,7 @@ use serde_json::Value;
 
 use crate::agent_url::AgentBaseUrl;
 use crate::card::DiscoveredCard;
-use crate::transport::deviation::{DeviationLog, Shape};
+use crate::transport::deviation::{DeviationLog, Shape, Tolerated};
 #[cfg(feature = "grpc")]
 use crate::transport::grpc;
 use crate::transport::poll::Cadence;
@@ -204,16 +204,13 @@ impl AgentConnection {
         self.client().config().wire_reading() == crate::WireReading::Tolerant
     }
 
-    /// Under tolerant reading, rewrites a plain answer of `what` into the 1.0 shape, recording
+    /// Under tolerant reading, rewrites a plain answer to `call` into the 1.0 shape of `T`, recording
     /// what deviated (paths start at `prefix`: `result` for JSON-RPC).
-    fn tolerate_answer(&self, call: &'static str, what: &'static str, prefix: &str, value: &mut Value) {
-        let shape = match what {
-            "SendMessage result" => Shape::SendMessageResponse,
-            "GetTask result" | "CancelTask result" => Shape::Task,
-            _ => return,
-        };
-        if self.tolerant() {
-            self.inner.deviations.tolerate(call, None, shape, prefix, value);
+    fn tolerate_answer<T: Tolerated>(&self, call: Method, prefix: &str, value: &mut Value) {
+        if let Some(shape) = T::SHAPE
+            && self.tolerant()
+        {
+            self.inner.deviations.tolerate(call.as_str(), None, shape, prefix, value);
         }
     }
 
@@ -253,7 +250,7 @@ impl AgentConnection {
 
     /// A 1.0 JSON-RPC call, retried on transport faults. The request is written once; the answer is
     /// read straight into `T`, except under tolerant reading, which rewrites it as JSON first.
-    async fn rpc<P: Serialize, T: DeserializeOwned>(
+    async fn rpc<P: Serialize, T: Tolerated>(
         &self,
         method: Method,
         what: &'static str,
@@ -265,7 +262,7 @@ impl AgentConnection {
             return endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await;
         }
         let mut value: Value = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await?;
-        self.tolerate_answer(method.as_str(), what, "result", &mut value);
+        self.tolerate_answer::<T>(method, "result", &mut value);
         read(what, value)
     }
 
@@ -302,19 +299,19 @@ impl AgentConnection {
 
     /// An HTTP+JSON call, retried on transport faults. The answer is read straight into `T`,
     /// except under tolerant reading, which rewrites it as JSON first.
-    async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
+    async fn rest<T: Tolerated>(
+        &self,
+        method: Method,
+        what: &'static str,
+        call: Call<'_>,
+    ) -> Result<T, Error> {
         let endpoint = self.endpoint();
         let call = call.prepare(endpoint)?;
         if !self.tolerant() {
             return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
         }
         let mut value = endpoint.retrying(|_| rest::call(endpoint, &call)).await?;
-        let operation = match what {
-            "SendMessage result" => "SendMessage",
-            "GetTask result" => "GetTask",
-            _ => "CancelTask",
-        };
-        self.tolerate_answer(operation, what, "", &mut value);
+        self.tolerate_answer::<T>(method, "", &mut value);
         read(what, value)
     }
 

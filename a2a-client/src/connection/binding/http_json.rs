@@ -1,6 +1,7 @@
 //! HTTP+JSON 1.0: every operation is a verb on a route under the interface URL (the tenant first
 //! when there is one); the routes are written here and nowhere else.
 
+use a2a_typestate_types::jsonrpc::Method;
 use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
@@ -26,7 +27,12 @@ impl Binding for HttpJson {
         req: SendMessageRequest,
     ) -> Reply<'a, SendMessageResponse> {
         Box::pin(async move {
-            conn.rest("SendMessage result", post(vec!["message:send".into()], &req, &[])?).await
+            conn.rest(
+                Method::SendMessage,
+                "SendMessage result",
+                post(vec!["message:send".into()], &req, &[])?,
+            )
+            .await
         })
     }
 
@@ -43,7 +49,7 @@ impl Binding for HttpJson {
     fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
             let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
-            conn.rest("GetTask result", get(segments, &req, &["id"])?).await
+            conn.rest(Method::GetTask, "GetTask result", get(segments, &req, &["id"])?).await
         })
     }
 
@@ -52,13 +58,15 @@ impl Binding for HttpJson {
         conn: &'a AgentConnection,
         req: ListTasksRequest,
     ) -> Reply<'a, ListTasksResponse> {
-        Box::pin(async move { conn.rest("ListTasks result", get(vec!["tasks".into()], &req, &[])?).await })
+        Box::pin(async move {
+            conn.rest(Method::ListTasks, "ListTasks result", get(vec!["tasks".into()], &req, &[])?).await
+        })
     }
 
     fn cancel_task<'a>(&self, conn: &'a AgentConnection, req: CancelTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
             let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
-            conn.rest("CancelTask result", post(segments, &req, &["id"])?).await
+            conn.rest(Method::CancelTask, "CancelTask result", post(segments, &req, &["id"])?).await
         })
     }
 
@@ -78,7 +86,9 @@ impl Binding for HttpJson {
         conn: &'a AgentConnection,
         req: GetExtendedAgentCardRequest,
     ) -> Reply<'a, AgentCard> {
-        Box::pin(async move { conn.rest("extended agent card", extended_card(&req)?).await })
+        Box::pin(async move {
+            conn.rest(Method::GetExtendedAgentCard, "extended agent card", extended_card(&req)?).await
+        })
     }
 
     fn extended_agent_card_document<'a>(
@@ -99,11 +109,12 @@ impl Binding for HttpJson {
     ) -> Reply<'a, TaskPushNotificationConfig> {
         const WHAT: &str = "CreateTaskPushNotificationConfig result";
         Box::pin(async move {
+            let method = Method::CreateTaskPushNotificationConfig;
             let Some(task_id) = cfg.task_id.as_ref() else {
                 return Err(Error::misuse("a push notification config needs the taskId it is for"));
             };
             let segments = push_segments(task_id, None);
-            conn.rest(WHAT, post(segments, &cfg, &[])?).await
+            conn.rest(method, WHAT, post(segments, &cfg, &[])?).await
         })
     }
 
@@ -115,7 +126,8 @@ impl Binding for HttpJson {
         const WHAT: &str = "GetTaskPushNotificationConfig result";
         Box::pin(async move {
             let segments = push_segments(&req.task_id, Some(&req.id));
-            conn.rest(WHAT, get(segments, &req, &["taskId", "id"])?).await
+            conn.rest(Method::GetTaskPushNotificationConfig, WHAT, get(segments, &req, &["taskId", "id"])?)
+                .await
         })
     }
 
@@ -127,7 +139,7 @@ impl Binding for HttpJson {
         const WHAT: &str = "ListTaskPushNotificationConfigs result";
         Box::pin(async move {
             let segments = push_segments(&req.task_id, None);
-            conn.rest(WHAT, get(segments, &req, &["taskId"])?).await
+            conn.rest(Method::ListTaskPushNotificationConfigs, WHAT, get(segments, &req, &["taskId"])?).await
         })
     }
 
