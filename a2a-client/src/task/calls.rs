@@ -14,7 +14,8 @@ use a2a_typestate_types::{
 
 use super::answer::Answer;
 use super::follow_up::{FollowUp, FollowUps, InputRequest};
-use super::session::{PushWatch, Session, SingleShotReason, with_an_id};
+use super::push::PushWatch;
+use super::session::{Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
 use super::{DynTask, Task, TaskCall};
 use crate::Error;
@@ -56,7 +57,8 @@ impl Session {
         }
         let registration = receiver.register_for_new_task();
         let arrivals = receiver.arrivals();
-        self.push = Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
+        self.push.watch =
+            Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
         Ok(())
     }
 
@@ -73,7 +75,7 @@ impl Session {
         match self.conn.create_task_push_notification_config(registration.to_config()).await {
             Ok(_) => {
                 let arrivals = receiver.arrivals();
-                if let Some(old) = self.push.replace(PushWatch {
+                if let Some(old) = self.push.watch.replace(PushWatch {
                     receiver,
                     registration: registration.clone(),
                     accepted: false,
@@ -210,7 +212,7 @@ impl<C: ClaimSet> Task<C> {
         C::Push: HasPushClaim,
     {
         let _permit = self.handle.push_permit();
-        self.session.push_alternatives = true;
+        self.session.push.alternatives = true;
         self.session.watch_push(receiver)
     }
 
@@ -448,7 +450,7 @@ impl DynTask {
     /// claim.
     pub fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
         self.require(Capability::PushNotifications)?;
-        self.session.push_alternatives = true;
+        self.session.push.alternatives = true;
         self.session.watch_push(receiver)
     }
 

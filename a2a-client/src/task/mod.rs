@@ -169,7 +169,7 @@ impl<C: ClaimSet> Task<C> {
 
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
-        &self.session.push_attempts
+        &self.session.push.attempts
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
@@ -340,7 +340,7 @@ impl DynTask {
 
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
-        &self.session.push_attempts
+        &self.session.push.attempts
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the

@@ -147,22 +147,22 @@ impl Session {
     /// inline push config (the agent does not take push and its card's claim was not refused for
     /// it), else the error (a refusal it caused is read with `settle_*`).
     fn send_failed<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
-        let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
+        let carried_push = self.push.watch.as_ref().is_some_and(|w| !w.accepted);
         if carried_push && super::push::another_path_may_help(&error) {
             // The config rode on the send: the answer may be about the webhook. The send goes again
             // without it (a second refusal is then about something else).
-            self.push_attempts.push(super::push::PushRegistrationAttempt {
+            self.push.attempts.push(super::push::PushRegistrationAttempt {
                 path: super::push::PushRegistrationPath::Inline,
                 answer: super::push::refused(&error),
             });
-            let watch = self.push.take();
+            let watch = self.push.watch.take();
             if let Some(watch) = &watch {
                 watch.receiver.unregister(&watch.registration);
             }
-            if self.push_alternatives {
+            if self.push.alternatives {
                 // Before any refusal, the other path: CreateTaskPushNotificationConfig once the
                 // task exists; its answer is the one observed.
-                self.push_fallback = watch.map(|w| w.receiver);
+                self.push.fallback = watch.map(|w| w.receiver);
                 return Ok(());
             }
             if error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
@@ -185,7 +185,7 @@ impl Session {
     /// named step: a stream item, a callback, a poll tick, or a deadline to re-read.
     async fn pump<H: TaskHandle>(&mut self, handle: &mut H, source: Source) -> Result<(), Error> {
         let mut follow = self.follow(handle, source);
-        let mut arrivals = self.push.as_ref().map(|w| w.arrivals.clone());
+        let mut arrivals = self.push.watch.as_ref().map(|w| w.arrivals.clone());
         loop {
             match self.checkpoint(handle).await? {
                 Flow::Refused => return Ok(()),
@@ -383,7 +383,7 @@ impl Session {
     /// After the task ended: reads callbacks until the push claim is verified or its bound from the
     /// terminal transition runs out. Returns at once when nothing is awaited.
     pub(crate) async fn await_push<H: TaskHandle>(&mut self, handle: &mut H) {
-        let mut arrivals = self.push.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
+        let mut arrivals = self.push.watch.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
         while arrivals.is_some() {
             self.drain_callbacks(handle);
             let deadline = match handle.verifier().verdict(Capability::PushNotifications, self.now()) {
