@@ -422,7 +422,7 @@ impl AgentConnection {
             let connection = connection.clone();
             Box::pin(async move { connection.get_task(request).await })
         });
-        TaskPoll::new(get_task, request, self.poll_cadence())
+        TaskPoll::new(get_task, request, self.poll_cadence(), &self.client().config().verifier_bounds())
     }
 
     /// The cadence [`AgentConnection::poll_task`] uses.
