@@ -144,9 +144,12 @@ pub(crate) async fn run_task(
     });
     // What the run saw, read once before the settle consumes the handle; either path reports it.
     let report = {
-        let (agent, verified) = (base.clone(), task.verified());
-        let verdicts = task.handle().verifier().verdicts(task.elapsed());
-        let observations = task.handle().verifier().observations().to_vec();
+        // One reading of the verifier, at one instant: the verdicts, and the claims they verify.
+        let verifier = task.handle().verifier();
+        let verdicts = verifier.verdicts(task.elapsed());
+        let verified = verdicts.iter().filter(|(_, v)| v.is_verified()).map(|(c, _)| *c).collect();
+        let observations = verifier.observations().to_vec();
+        let agent = base.clone();
         let (push_registration, wire_deviations) =
             (task.push_registration_attempts().to_vec(), task.wire_deviations());
         move |path, result, refusal, other_refusals, refused_task| TaskOutcome {
