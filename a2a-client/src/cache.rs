@@ -33,13 +33,17 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::agent_url::AgentBaseUrl;
+use crate::card::DiscoveredCard;
+use crate::defaults::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
 mod replica;
+// The backend interface the cache writes through: the cache hands each backend a handle on
+// itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
+pub mod shared;
 
 use replica::summary;
 pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
@@ -713,7 +717,7 @@ mod tests {
         DiscoveredCard::from_bytes(
             bytes::Bytes::from(json),
             "http://a.example/x",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap()
     }
@@ -835,7 +839,7 @@ mod tests {
         let card = DiscoveredCard::from_bytes(
             bytes::Bytes::from_static(br#"{"name":"a","supportedInterfaces":[]}"#),
             "http://a.example/.well-known/agent-card.json",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap();
         cache.store(&agent, card, Freshness { no_store: false, lifetime: TTL, etag: None });

@@ -17,7 +17,7 @@ use serde_json::Value;
 use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 
 use super::{Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected};
-use crate::discovery::read_budgeted;
+use crate::net::read_budgeted;
 use crate::retry::retry_after;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};

@@ -11,7 +11,7 @@ use super::{
     A2A_JSON_MEDIA_TYPE, Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected,
 };
 use crate::budget::Body;
-use crate::discovery::read_budgeted;
+use crate::net::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
@@ -237,7 +237,8 @@ async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, statu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
+    use crate::agent_url::{AgentBaseUrl, WellKnownPath};
+    use crate::card::DiscoveredCard;
     use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
     use serde_json::json;
 
