@@ -88,11 +88,14 @@ pub struct SignatureSummary {
     /// What the signature covers: `"served document"`, or `"1.0 proto fields"` when fields outside
     /// the 1.0 proto were served unsigned (they then drive no claim).
     pub covers: Option<String>,
+    /// The signed card's interfaces whose URLs are relative: the signature covers their paths, not
+    /// the host they resolve to, which is whichever served the card (one line each).
+    pub unbound_interfaces: Vec<String>,
 }
 
 impl SignatureSummary {
     fn of(discovered: &DiscoveredCard) -> Self {
-        let count = discovered.json().get("signatures").and_then(|s| s.as_array()).map_or(0, Vec::len);
+        let count = served_signatures(discovered.raw());
         let signer = discovered.signer();
         let status = match (signer, count) {
             (Some(_), _) => "verified",
@@ -109,6 +112,7 @@ impl SignatureSummary {
                 CanonicalForm::ServedDocument => "served document".to_owned(),
                 _ => "1.0 proto fields".to_owned(),
             }),
+            unbound_interfaces: discovered.unbound_interfaces().iter().map(ToString::to_string).collect(),
         }
     }
 
@@ -255,6 +259,9 @@ impl CardSummary {
             self.poll_cadence_ms.map_or_else(|| "none declared".to_owned(), |ms| format!("{ms} ms"));
         facts.row([Cell::plain("poll cadence"), Cell::plain(cadence)]);
         facts.row([Cell::plain("signature"), Cell::plain(self.signature.render())]);
+        for unbound in &self.signature.unbound_interfaces {
+            facts.row([Cell::plain("warning"), Cell::plain(unbound.clone())]);
+        }
         out.push_str(&facts.render(2));
 
         out.push_str(&format!("\n{}\n", paint(style::TITLE, "Interfaces")));
@@ -352,6 +359,17 @@ fn signature_settings(args: &CardArgs) -> Result<(CardSignaturePolicy, TrustStor
         (false, true) => CardSignaturePolicy::Require,
     };
     Ok((policy, store))
+}
+
+/// How many signatures the served card carries, counted from its bytes without reading the rest
+/// of it into memory (a card's other members can be 8 MiB of anything).
+fn served_signatures(raw: &[u8]) -> usize {
+    #[derive(serde::Deserialize)]
+    struct Signed {
+        #[serde(default)]
+        signatures: Vec<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Signed>(raw).map_or(0, |signed| signed.signatures.len())
 }
 
 /// Adds the keys of the file at `path` to `store`: a JWKS (`{"keys": [...]}`), a single JWK (what
