@@ -25,6 +25,8 @@
 //! assert_eq!(a2a_typestate_cli::run(cli), ExitCode::SUCCESS);
 //! # Ok(()) }
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]

@@ -50,6 +50,7 @@ use crate::discovery::{AgentBaseUrl, WellKnownPath};
 use crate::{Capability, Error};
 
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod redis;
 
 /// A suspect mark as replicas share it.
