@@ -22,7 +22,12 @@ if [[ "${DOCSRS_TOOLCHAIN:-auto}" != "stable" ]] && cargo +nightly --version >/d
 else
     toolchain=()
     export RUSTC_BOOTSTRAP=1
-    echo "docsrs: no nightly toolchain installed: using $(cargo --version) with RUSTC_BOOTSTRAP=1 for the"
+    if [[ "${DOCSRS_TOOLCHAIN:-auto}" == "stable" ]]; then
+        echo "docsrs: DOCSRS_TOOLCHAIN=stable: not using a nightly toolchain even if one is installed"
+    else
+        echo "docsrs: no nightly toolchain installed"
+    fi
+    echo "docsrs: using $(cargo --version) with RUSTC_BOOTSTRAP=1 for the"
     echo "docsrs: unstable doc_cfg feature; docs.rs itself builds with nightly, so a nightly-only rustdoc"
     echo "docsrs: change can still differ there"
 fi
