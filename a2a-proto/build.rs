@@ -31,6 +31,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(server)
+        // docs.rs labels the generated server with the feature that brings it.
+        .server_mod_attribute(".", r#"#[cfg_attr(docsrs, doc(cfg(feature = "server")))]"#)
         .build_transport(false)
         .file_descriptor_set_path(&descriptors)
         .extern_path(".google.protobuf", "::pbjson_types")

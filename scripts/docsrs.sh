@@ -42,6 +42,7 @@ export DOCS_RS=1
 export CARGO_NET_OFFLINE=true
 target_dir="$(cargo metadata --no-deps --format-version 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 built=0
+built_names=()
 for line in "${published[@]}"; do
     IFS=$'\t' read -r name features _dir <<<"$line"
     if ((${#wanted[@]})) && [[ " ${wanted[*]} " != *" $name "* ]]; then
@@ -55,17 +56,25 @@ for line in "${published[@]}"; do
     RUSTDOCFLAGS="--cfg docsrs -D warnings" \
         cargo "${toolchain[@]}" doc --offline --locked --no-deps --lib -p "$name" "${feature_args[@]}"
     built=$((built + 1))
+    built_names+=("$name")
 done
 ((built > 0)) || { echo "docsrs: no published crate matched: ${wanted[*]}" >&2; exit 1; }
 
-# What users must see, and what they must not: the Redis backend is labelled with its feature, and
-# the items that exist only for the workspace's tests (feature `test-util`) are not documented.
-client_doc="$target_dir/doc/a2a_typestate_client"
-if [[ -d "$client_doc" ]]; then
-    grep -Eq 'Available on .{0,40}crate feature .{0,20}redis' "$client_doc/shared/redis/index.html" || {
-        echo "docsrs: a2a_typestate_client::shared does not say that its redis module needs the \`redis\` feature" >&2
+# What users must see, and what they must not: the feature-gated modules are labelled with their
+# feature, and the items that exist only for the workspace's tests (feature `test-util`) are not
+# documented.
+labelled() { # crate, page under its docs, feature
+    [[ " ${built_names[*]} " == *" $1 "* ]] || return 0 # not built in this run
+    local page="$target_dir/doc/${1//-/_}/$2"
+    grep -Eq "Available on .{0,40}crate feature .{0,20}$3" "$page" || {
+        echo "docsrs: $page does not say that it needs the \`$3\` feature" >&2
         exit 1
     }
+}
+labelled a2a-typestate-client shared/redis/index.html redis
+labelled a2a-proto v1/a2a_service_server/index.html server
+client_doc="$target_dir/doc/a2a_typestate_client"
+if [[ " ${built_names[*]} " == *" a2a-typestate-client "* ]]; then
     if [[ -e "$client_doc/sse/index.html" || -e "$client_doc/struct.ManualClock.html" ]]; then
         echo "docsrs: test-util items (sse, ManualClock) were documented: the docs.rs feature set must not enable test-util" >&2
         exit 1
