@@ -1,5 +1,7 @@
 //! Generates the prost messages, the tonic client (and, with the `server` feature, the server) and
-//! the pbjson ProtoJSON impls from the normative proto in `a2a-types/proto/a2a.proto`.
+//! the pbjson ProtoJSON impls from the normative proto in `proto/a2a.proto`, which ships inside this
+//! package so that the published crate builds on its own. (`a2a-typestate-types` keeps an identical
+//! copy for its proto coverage test; a workspace test checks the two never differ.)
 //!
 //! The proto imports `google/api/{annotations,client,field_behavior}.proto` only for options (the
 //! HTTP mapping, method signatures, REQUIRED markers) that change nothing in the messages or the
@@ -8,7 +10,7 @@
 
 use std::path::PathBuf;
 
-const PROTO: &str = "../a2a-types/proto/a2a.proto";
+const PROTO: &str = "proto/a2a.proto";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed={PROTO}");
@@ -29,6 +31,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(server)
+        // docs.rs labels the generated server with the feature that brings it.
+        .server_mod_attribute(".", r#"#[cfg_attr(docsrs, doc(cfg(feature = "server")))]"#)
         .build_transport(false)
         .file_descriptor_set_path(&descriptors)
         .extern_path(".google.protobuf", "::pbjson_types")

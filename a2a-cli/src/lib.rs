@@ -1,5 +1,9 @@
 //! The `a2a` command line: a demo fleet, audits of real agents, card inspection.
 //!
+//! `cargo install a2a-typestate-cli` installs the command, named `a2a`: `a2a demo` runs the
+//! embedded fleet of honest and lying agents (nothing to start), `a2a audit URL...` asks which of an
+//! agent's card claims hold, `a2a card URL` shows a card. `a2a --help` lists every option.
+//!
 //! The binary is a thin shell over this library, so the commands can be run in-process by tests and
 //! by other tools:
 //!
@@ -25,6 +29,8 @@
 //! assert_eq!(a2a_typestate_cli::run(cli), ExitCode::SUCCESS);
 //! # Ok(()) }
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]

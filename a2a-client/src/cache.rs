@@ -445,6 +445,7 @@ impl DiscoveryCache {
 
     /// As [`DiscoveryCache::new`], timed by a clock the caller moves (feature `test-util`).
     #[cfg(any(test, feature = "test-util"))]
+    #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
     pub fn with_manual_clock(default_ttl: Duration, suspect_ttl: Duration) -> (Self, ManualClock) {
         let clock = ManualClock::new();
         let cache = Self { clock: Clock::Manual(clock.clone()), ..Self::new(default_ttl, suspect_ttl) };

@@ -2,8 +2,8 @@
 //! refused and falls back (never an `Err`), the agent is marked, and the next task goes
 //! single-shot at once with no negotiation round trip; an honest agent is verified.
 //!
-//! The code is `examples/quickstart.rs`, included here, and the README's block must be the same
-//! text, so what a user copies is what runs.
+//! The code is `examples/quickstart.rs`, included here, and the crate README's block must be the
+//! same text, so what a user copies is what runs.
 
 #[allow(dead_code)] // the example's own `main`
 #[path = "../examples/quickstart.rs"]
@@ -33,14 +33,16 @@ fn between_markers(text: &str) -> String {
     text[start..stop].trim().to_owned()
 }
 
+/// This crate's README (its crates.io page). The workspace README carries the same block, checked
+/// by the `ui-tests` member (that file is not part of this package).
 #[test]
 fn the_readme_quickstart_is_the_example_ci_runs() {
     let example = include_str!("../examples/quickstart.rs");
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../README.md");
     let code = between_markers(example);
     assert!(
         readme.contains(&code),
-        "the README's quickstart block differs from examples/quickstart.rs; paste this between its fences:\n{code}"
+        "a2a-client/README.md's quickstart block differs from examples/quickstart.rs; paste this between its fences:\n{code}"
     );
 }
 

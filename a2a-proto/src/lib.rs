@@ -1,6 +1,6 @@
 //! The A2A 1.0 protobuf messages (package `lf.a2a.v1`) and the gRPC `A2AService`, generated at build
-//! time from the normative `a2a.proto` kept in `a2a-types/proto/`, with the proto3 JSON mapping
-//! (ProtoJSON) as serde impls.
+//! time from the normative `a2a.proto` (shipped in this package, under `proto/`), with the proto3
+//! JSON mapping (ProtoJSON) as serde impls.
 //!
 //! The rest of the SDK speaks the `a2a-types` model, whose JSON is ProtoJSON; these types exist only
 //! at the gRPC edge, where `a2a-client` (feature `grpc`) and the testkit's scripted agents convert
@@ -19,6 +19,8 @@
 //! assert_eq!(json["role"], "ROLE_USER");
 //! assert_eq!(json["parts"][0]["text"], "hi");
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// `lf.a2a.v1`: the messages, `a2a_service_client` and (feature `server`) `a2a_service_server`.
 #[allow(missing_docs, missing_debug_implementations, clippy::all, rust_2018_idioms)]

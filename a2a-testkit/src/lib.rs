@@ -142,6 +142,8 @@
 //! # Ok(())
 //! # }
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]

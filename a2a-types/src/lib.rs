@@ -11,6 +11,8 @@
 //! let state: TaskState = parse::from_str(r#""TASK_STATE_COMPLETED""#).unwrap();
 //! assert!(state.is_terminal());
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]

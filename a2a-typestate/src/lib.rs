@@ -52,6 +52,8 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+// docs.rs (`--cfg docsrs`): label each item that needs a feature with that feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]

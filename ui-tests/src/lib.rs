@@ -9,6 +9,10 @@
 //!
 //! This library only holds the fixtures those files share, so each file shows just its point.
 //!
+//! The member also holds what spans packages and so belongs in none of the published ones: the
+//! workspace README's code blocks (doctests) and `tests/workspace_files.rs`, which checks that text
+//! two packages each carry (the proto, the quickstart) stays the same.
+//!
 //! ```
 //! let task = ui_tests::dyn_task(r#"{"streaming":true}"#);
 //! assert!(task.stream_permit().is_ok());
@@ -50,3 +54,10 @@ pub fn claims(capabilities: &str) -> Arc<CardClaims> {
 pub fn dyn_task(capabilities: &str) -> DynTask {
     DynTask::new(claims(capabilities), Bounds::default())
 }
+
+/// The workspace README's code blocks, compiled as doctests so its quickstart cannot rot. They live
+/// here because the workspace README belongs to no published package; each published crate's own
+/// README is compiled by that crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct WorkspaceReadmeDoctests;

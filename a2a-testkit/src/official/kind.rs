@@ -237,7 +237,11 @@ mod tests {
 
     #[test]
     fn peer_names_are_unique_and_match_start_sh() {
-        let start_sh = include_str!("../../../scripts/peers/start.sh");
+        // Read where the harness itself finds it (the workspace's `scripts/peers/`), not compiled in:
+        // the script is not part of this package.
+        let layout =
+            crate::official::layout::Layout::discover().expect("scripts/peers exists in this workspace");
+        let start_sh = std::fs::read_to_string(layout.start_script()).expect("start.sh is readable");
         let every: Vec<PeerKind> =
             PeerKind::ALL.into_iter().chain(PeerKind::GRPC).chain(PeerKind::AUTHENTICATED).collect();
         for kind in &every {

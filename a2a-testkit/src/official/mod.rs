@@ -7,6 +7,11 @@
 //! gets a free port, its stdout and stderr go to `target/peers/logs/`, and the harness waits for
 //! its card to be served. A peer that cannot start fails with the tail of its stderr.
 //!
+//! The scripts belong to the repository, not to this crate's package: the harness finds them next
+//! to the crate's own directory, so it works when the crate is built from a checkout of the
+//! repository (a path or git dependency), and otherwise fails with [`PeerError::Layout`] naming
+//! where it looked. The scripted agents at the crate root need nothing of the kind.
+//!
 //! ```
 //! use a2a_testkit::official::{OfficialPeer, PeerKind};
 //!

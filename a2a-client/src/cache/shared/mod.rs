@@ -50,6 +50,7 @@ pub use crate::cache::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
 use crate::{Capability, Error};
 
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod redis;
 
 /// A suspect mark as replicas share it.
