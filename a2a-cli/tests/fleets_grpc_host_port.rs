@@ -31,4 +31,15 @@ async fn a_grpc_interface_written_host_port_is_reached() {
         agent.requests().into_iter().filter(|r| r.operation.is_some()).map(|r| r.path).collect();
     assert!(!operations.is_empty(), "the agent was never reached");
     assert!(operations.iter().all(|p| p.starts_with("/lf.a2a.v1.A2AService/")), "{operations:?}");
+    let kinds: Vec<&str> = audited["wireDeviations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"grpc-target-url"), "the interface's form is reported: {audited:#}");
+
+    // Under strict reading the deviation fails the audit, with the deviations' own exit status.
+    let output = a2a(&["audit", "--strict", "--push-arrival-bound", "1s", &card_server]).await;
+    assert_eq!(output.status.code(), Some(3), "{}\n{}", stdout(&output), stderr(&output));
 }

@@ -116,7 +116,8 @@ impl WellKnownPath {
 /// A gRPC interface written `host:port` (the gRPC target form, which the official Python SDK's
 /// samples put in cards) names a server, not a path under the card: it is reached as
 /// `scheme://host:port`, the scheme the card was fetched with, so an https card never sends its
-/// calls in clear. The 1.0 card wants an absolute URL there; the deviation is read, not reported.
+/// calls in clear. The 1.0 card wants an absolute URL there: the connection reports the deviation
+/// ([`DeviationKind::GrpcTargetUrl`](a2a_typestate_types::tolerant::DeviationKind::GrpcTargetUrl)).
 pub(crate) fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
     let written = interface.url.as_str();
     if interface.binding == ProtocolBinding::Grpc
@@ -139,7 +140,7 @@ pub(crate) fn names_no_host(interface: &OfferedInterface) -> bool {
     relative && !(interface.binding == ProtocolBinding::Grpc && grpc_target(&interface.url).is_some())
 }
 
-fn grpc_target(text: &str) -> Option<&str> {
+pub(crate) fn grpc_target(text: &str) -> Option<&str> {
     let (host, port) = text.rsplit_once(':')?;
     let host_ok = if let Some(v6) = host.strip_prefix('[') {
         v6.strip_suffix(']').is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok())

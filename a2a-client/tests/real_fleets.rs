@@ -103,6 +103,12 @@ async fn a_grpc_interface_written_host_port_is_reached() {
 
     let connection = transport_common::client().connect(&card_server).await.unwrap();
     assert_eq!(connection.interface().binding, ProtocolBinding::Grpc);
+    // Reached, and reported: 1.0 wants an absolute URL there.
+    let deviations = connection.wire_deviations();
+    assert_eq!(deviations.len(), 1, "{deviations:?}");
+    assert_eq!(deviations[0].kind(), a2a_typestate_types::tolerant::DeviationKind::GrpcTargetUrl);
+    assert_eq!(deviations[0].path(), "supportedInterfaces[0].url");
+    assert!(deviations[0].to_string().contains(&target), "{}", deviations[0]);
     scenarios::send_message_waits_for_the_completed_task(&connection).await;
     let sent = agent.requests_for("SendMessage");
     assert_eq!(sent.len(), 1, "the call reached the agent at http://{target}");

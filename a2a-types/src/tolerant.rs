@@ -32,6 +32,7 @@
 //! | a lowercase 0.3 state (`working`, `input-required`, `cancelled`) | its `TASK_STATE_*` name | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
+//! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
 //!
 //! Anything else is left as it is, for the strict parser to accept or refuse.
 
@@ -53,6 +54,8 @@ pub enum DeviationKind {
     LowercaseEnum,
     /// A field 1.0 requires is missing.
     MissingField,
+    /// A gRPC interface URL written as the gRPC target (`host:port`), not the absolute URL 1.0 wants.
+    GrpcTargetUrl,
 }
 
 impl DeviationKind {
@@ -64,6 +67,7 @@ impl DeviationKind {
             Self::RemovedField => "removed-field",
             Self::LowercaseEnum => "lowercase-enum",
             Self::MissingField => "missing-field",
+            Self::GrpcTargetUrl => "grpc-target-url",
         }
     }
 }

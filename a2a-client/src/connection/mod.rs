@@ -152,10 +152,14 @@ impl AgentConnection {
     }
 
     fn from_endpoint(endpoint: Endpoint) -> Self {
+        let deviations = DeviationLog::default();
+        if let Some(deviation) = grpc_target_deviation(&endpoint) {
+            deviations.record("AgentCard", deviation);
+        }
         let inner = Inner {
             endpoint,
             losses: LossLog::default(),
-            deviations: DeviationLog::default(),
+            deviations,
             public_card: None,
             extended_card_error: None,
         };
@@ -509,6 +513,23 @@ impl AgentConnection {
             )
             .await
     }
+}
+
+/// The deviation of a gRPC interface written as its target (`host:port`) in the card, which the
+/// connection reached as `scheme://host:port`.
+fn grpc_target_deviation(endpoint: &Endpoint) -> Option<tolerant::Deviation> {
+    let interface = &endpoint.interface;
+    if interface.binding != ProtocolBinding::Grpc || crate::agent_url::grpc_target(&interface.url).is_none() {
+        return None;
+    }
+    // gRPC is a 1.0 binding: the interface is one of the card's `supportedInterfaces`.
+    let index = endpoint.card.offered_interfaces().ok()?.iter().position(|offered| offered == interface)?;
+    Some(tolerant::Deviation {
+        path: format!("supportedInterfaces[{index}].url"),
+        kind: tolerant::DeviationKind::GrpcTargetUrl,
+        found: format!("the gRPC target {:?}", interface.url),
+        read_as: format!("reached as {}", endpoint.url),
+    })
 }
 
 /// Whether an update names its context, which 1.0 requires: one that does not is a deviation the

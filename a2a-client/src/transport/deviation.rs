@@ -108,6 +108,15 @@ impl DeviationLog {
         }
     }
 
+    /// Records one deviation read outside an answer (from the card the connection was opened on).
+    pub(crate) fn record(&self, call: &'static str, deviation: Deviation) {
+        tracing::debug!(call, %deviation, "wire deviation read tolerantly");
+        let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if read.len() < MAX_KEPT {
+            read.push(WireDeviation { call, event: None, deviation });
+        }
+    }
+
     /// Everything recorded so far.
     pub(crate) fn all(&self) -> Vec<WireDeviation> {
         self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
