@@ -4,12 +4,12 @@
 //! `cargo bench -p a2a-bench --bench parse`
 
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_bench::fixtures;
-use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, ExchangeModes, Observed};
+use a2a_typestate::{Bounds, Channel, Deployment, DynTask, ExchangeModes, Observed};
 use a2a_typestate_client::sse::{SseLimits, SseStream};
+use a2a_typestate_client::{DiscoveredCard, WellKnownPath};
 use a2a_typestate_types::jsonrpc::JsonRpcResponse;
 use a2a_typestate_types::{AgentCard, StreamResponse, parse};
 use bytes::Bytes;
@@ -143,8 +143,12 @@ fn sse_framing(c: &mut Criterion) {
 
 fn verifier(c: &mut Criterion) {
     const EVENTS: usize = 1_000;
-    let card: AgentCard = parse::from_str(fixtures::PYTHON_PEER_CARD).unwrap();
-    let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+    // The claims as discovery lifts them from the served card.
+    let source = "http://peer.example/.well-known/agent-card.json";
+    let card =
+        DiscoveredCard::from_bytes(fixtures::PYTHON_PEER_CARD.into(), source, WellKnownPath::AgentCard)
+            .unwrap();
+    let claims = card.claims(Deployment::Direct);
     let events: Vec<StreamResponse> = fixtures::stream_events(EVENTS)
         .iter()
         .map(|data| parse::from_str::<JsonRpcResponse<StreamResponse>>(data).unwrap().into_result().unwrap())

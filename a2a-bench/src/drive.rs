@@ -236,8 +236,8 @@ async fn target(
         }
         ClientKind::Sdk | ClientKind::SdkVerified => {
             let connection = sdk.connect(agent).await?;
-            let claims = (client == ClientKind::SdkVerified)
-                .then(|| Arc::new(CardClaims::lift(connection.card().card(), Deployment::Direct)));
+            let claims =
+                (client == ClientKind::SdkVerified).then(|| connection.card().claims(Deployment::Direct));
             Ok(Target::Sdk { connection, claims })
         }
         ClientKind::SdkGrpc => {

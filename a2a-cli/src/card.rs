@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use a2a_typestate::{Capability, CardClaims, Deployment};
+use a2a_typestate::{Capability, Deployment};
 use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
 use a2a_typestate_client::{Client, DiscoveredCard, Error, WellKnownPath};
 use a2a_typestate_types::discovery::ProtocolVersion;
@@ -186,7 +186,7 @@ impl CardSummary {
         });
         let card = discovered.card();
         let caps = &card.capabilities;
-        let lifted = CardClaims::lift(card, Deployment::Direct);
+        let lifted = discovered.claims(Deployment::Direct);
         // A signature over the 1.0 proto fields does not cover a leftover stateTransitionHistory,
         // which then drives no claim: show it as absent, as the client reads it.
         let unsigned_leftovers =

@@ -33,13 +33,17 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
+use crate::agent_url::AgentBaseUrl;
+use crate::card::DiscoveredCard;
+use crate::defaults::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
 mod replica;
+// The backend interface the cache writes through: the cache hands each backend a handle on
+// itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
+pub mod shared;
 
 use replica::summary;
 pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
@@ -194,8 +198,8 @@ impl SuspectMark {
     }
 
     /// The version of the card the mark was made against: its `ETag`, or the digest `fnv64:<hex>` of
-    /// its bytes when it had none; `None` when no card was cached at the time. A different card stored
-    /// for the agent clears the mark.
+    /// its bytes when it had none; `None` when no card of the agent had been read at the time. A
+    /// different card read for the agent is a new card: it clears the mark.
     pub fn card_version(&self) -> Option<&str> {
         self.card_version.as_deref()
     }
@@ -278,6 +282,29 @@ struct Identity {
 struct State {
     cards: HashMap<AgentBaseUrl, Entry>,
     suspects: HashMap<AgentBaseUrl, BTreeMap<Capability, SuspectMark>>,
+    /// The version of the card last read for each agent, kept when the card itself is not (a
+    /// `no-store` card), so that marks are tied to the card they were made against and a changed card
+    /// is told apart from it.
+    versions: HashMap<AgentBaseUrl, String>,
+}
+
+impl State {
+    /// Records that `version` is the agent's card now. When it differs from the version read before,
+    /// the card changed: it is a new card, so the marks made against any other version are dropped.
+    /// Returns the marks dropped, `None` when the card did not change.
+    fn read_version(&mut self, agent: &AgentBaseUrl, version: &str) -> Option<usize> {
+        let before = self.versions.insert(agent.clone(), version.to_owned());
+        let changed = before.as_deref().is_some_and(|before| before != version);
+        let cleared = self.suspects.get_mut(agent).map_or(0, |marks| {
+            let before = marks.len();
+            marks.retain(|_, mark| mark.card_version.as_deref().is_none_or(|v| v == version));
+            before - marks.len()
+        });
+        if self.suspects.get(agent).is_some_and(BTreeMap::is_empty) {
+            self.suspects.remove(agent);
+        }
+        (changed || cleared > 0).then_some(cleared)
+    }
 }
 
 /// Cards and suspect marks by agent base URL; cheap to clone, shared by every clone.
@@ -453,12 +480,17 @@ impl DiscoveryCache {
 
     /// Stores a card fetched with `freshness`; a `no-store` card removes any older one instead.
     pub(crate) fn store(&self, agent: &AgentBaseUrl, card: DiscoveredCard, freshness: Freshness) {
-        let mut state = self.lock();
         if freshness.no_store {
-            state.cards.remove(agent);
+            // Not kept, but still the agent's card now: a changed one clears the marks of the old.
+            let version = card_version(freshness.etag.as_deref(), &card);
+            let changed = {
+                let mut state = self.lock();
+                state.cards.remove(agent);
+                state.read_version(agent, &version)
+            };
+            self.report_change(agent, &version, changed);
             return;
         }
-        drop(state);
         let fresh_until = self.clock.now() + freshness.lifetime;
         self.put(agent, card, freshness.etag, fresh_until, CardSource::Fetched);
     }
@@ -475,26 +507,26 @@ impl DiscoveryCache {
         let entry = Entry { card, etag, fresh_until };
         let version = entry.version();
         let shared = (source == CardSource::Fetched).then(|| self.shared_card(&entry));
-        let cleared = {
+        let changed = {
             let mut state = self.lock();
             state.cards.insert(agent.clone(), entry);
-            let cleared = state.suspects.get_mut(agent).map_or(0, |marks| {
-                let before = marks.len();
-                marks.retain(|_, mark| mark.card_version.as_deref().is_none_or(|v| v == version));
-                before - marks.len()
-            });
-            if state.suspects.get(agent).is_some_and(BTreeMap::is_empty) {
-                state.suspects.remove(agent);
-            }
-            cleared
+            state.read_version(agent, &version)
         };
-        if cleared > 0 {
-            tracing::info!(agent = %agent, card_version = %version, cleared, "card changed: suspect marks cleared");
-            self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: Some(version) });
-        }
+        self.report_change(agent, &version, changed);
         if let Some(card) = shared {
             self.send(CacheUpdate::Card { agent: agent.clone(), card });
         }
+    }
+
+    /// Says that `agent`'s card changed (counted in the metrics, logged) and shares the clear of the
+    /// marks made against its old version.
+    fn report_change(&self, agent: &AgentBaseUrl, version: &str, changed: Option<usize>) {
+        let Some(cleared) = changed else { return };
+        tracing::info!(agent = %agent, card_version = %version, cleared, "card changed: a new card, its claims unmarked");
+        if let Some(metrics) = self.identity.metrics.get() {
+            metrics.record_card_changed();
+        }
+        self.send(CacheUpdate::Clear { agent: agent.clone(), keep_card_version: Some(version.to_owned()) });
     }
 
     fn shared_card(&self, entry: &Entry) -> SharedCard {
@@ -515,12 +547,23 @@ impl DiscoveryCache {
             return state.cards.remove(agent).map(|entry| entry.card);
         }
         let entry = state.cards.get_mut(agent)?;
+        let before = entry.version();
         entry.fresh_until = now + freshness.lifetime;
         if freshness.etag.is_some() {
             entry.etag = freshness.etag;
         }
         let card = entry.card.clone();
         let shared = self.shared_card(entry);
+        // The same card (304): a new validator names it from now on, marks included; no change.
+        let version = entry.version();
+        if version != before {
+            for mark in state.suspects.get_mut(agent).into_iter().flat_map(BTreeMap::values_mut) {
+                if mark.card_version.as_deref() == Some(before.as_str()) {
+                    mark.card_version = Some(version.clone());
+                }
+            }
+        }
+        state.versions.insert(agent.clone(), version);
         drop(state);
         self.send(CacheUpdate::Card { agent: agent.clone(), card: shared });
         Some(card)
@@ -532,7 +575,8 @@ impl DiscoveryCache {
         let now = self.clock.now();
         let mut state = self.lock();
         let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
-        let card_version = state.cards.get(agent).map(Entry::version);
+        let card_version =
+            state.cards.get(agent).map(Entry::version).or_else(|| state.versions.get(agent).cloned());
         let mark = SuspectMark {
             capability,
             evidence: evidence.into(),
@@ -674,7 +718,7 @@ mod tests {
         DiscoveredCard::from_bytes(
             bytes::Bytes::from(json),
             "http://a.example/x",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap()
     }
@@ -708,6 +752,53 @@ mod tests {
         assert!(cache.is_suspect(&agent).is_some());
         cache.store(&agent, card("changed"), fetched(None));
         assert!(cache.is_suspect(&agent).is_none());
+    }
+
+    fn not_kept(etag: Option<&str>) -> Freshness {
+        Freshness { no_store: true, lifetime: TTL, etag: etag.map(str::to_owned) }
+    }
+
+    #[test]
+    fn a_changed_no_store_card_is_a_new_card_and_clears_the_marks_made_against_the_old() {
+        let cache = DiscoveryCache::default();
+        let metrics = Metrics::default();
+        cache.report_to(&metrics);
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), not_kept(None));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        let version = cache.is_suspect(&agent).unwrap().card_version().map(str::to_owned);
+        assert!(version.is_some_and(|v| v.starts_with("fnv64:")), "the mark names the card not kept");
+        cache.store(&agent, card("one"), not_kept(None));
+        assert!(cache.is_suspect(&agent).is_some(), "the same no-store card keeps the mark");
+        assert_eq!(metrics.snapshot().cards_changed, 0);
+        cache.store(&agent, card("two"), not_kept(None));
+        assert!(cache.is_suspect(&agent).is_none(), "another no-store card is a new card");
+        assert_eq!(metrics.snapshot().cards_changed, 1);
+    }
+
+    #[test]
+    fn a_changed_card_is_counted_once_whether_or_not_it_had_marks() {
+        let cache = DiscoveryCache::default();
+        let metrics = Metrics::default();
+        cache.report_to(&metrics);
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        assert_eq!(metrics.snapshot().cards_changed, 0, "the first card and the same card again");
+        cache.store(&agent, card("two"), fetched(Some("\"v2\"")));
+        assert_eq!(metrics.snapshot().cards_changed, 1, "a new card without marks is still a change");
+    }
+
+    #[test]
+    fn a_revalidated_card_with_a_new_validator_keeps_its_marks() {
+        let cache = DiscoveryCache::default();
+        let agent = AgentBaseUrl::parse("http://a.example").unwrap();
+        cache.store(&agent, card("one"), fetched(Some("\"v1\"")));
+        cache.mark_suspect(&agent, Capability::Streaming, "e");
+        assert!(cache.revalidated(&agent, fetched(Some("\"v1b\""))).is_some());
+        assert_eq!(cache.is_suspect(&agent).unwrap().card_version(), Some("\"v1b\""), "304: the same card");
+        cache.store(&agent, card("one"), fetched(Some("\"v1b\"")));
+        assert!(cache.is_suspect(&agent).is_some());
     }
 
     #[test]
@@ -749,7 +840,7 @@ mod tests {
         let card = DiscoveredCard::from_bytes(
             bytes::Bytes::from_static(br#"{"name":"a","supportedInterfaces":[]}"#),
             "http://a.example/.well-known/agent-card.json",
-            crate::WellKnownPath::AgentCard,
+            crate::agent_url::WellKnownPath::AgentCard,
         )
         .unwrap();
         cache.store(&agent, card, Freshness { no_store: false, lifetime: TTL, etag: None });

@@ -23,298 +23,23 @@
 //! # Ok(()) }
 //! ```
 
-use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_typestate::{CardClaims, Deployment};
-use a2a_typestate_types::AgentCard;
-use a2a_typestate_types::discovery::{OfferedInterface, offered_interfaces_from_slice};
-use a2a_typestate_types::parse::{self, ParseError, ParseErrorKind};
-use a2a_typestate_types::v03::{CardShape, ConversionLoss};
-use bytes::Bytes;
+use a2a_typestate_types::parse::{self, ParseErrorKind};
 use http::StatusCode;
 use http::header::{HeaderValue, IF_NONE_MATCH};
-use serde_json::Value;
 
-use crate::budget::{Body, DocumentBudget};
+use crate::budget::DocumentBudget;
 use crate::cache::{DiscoveryCache, Freshness};
 use crate::net::{HttpClient, Response, within};
-use crate::signing::{self, CardSignaturePolicy, CardSigner, TrustStore, UnboundInterface, Verification};
+use crate::signing::{self, CardSignaturePolicy, TrustStore};
 use crate::{Error, Metrics};
 
-/// The card path of protocol 0.3.0 and 1.0.
-pub const AGENT_CARD_PATH: &str = ".well-known/agent-card.json";
-/// The card path of protocol 0.2.x, tried when the current one is absent.
-pub const LEGACY_AGENT_CARD_PATH: &str = ".well-known/agent.json";
+pub use crate::agent_url::{AGENT_CARD_PATH, AgentBaseUrl, LEGACY_AGENT_CARD_PATH, WellKnownPath};
+pub use crate::card::DiscoveredCard;
+
 /// Largest card accepted: `a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
 pub const MAX_CARD_BYTES: usize = parse::DEFAULT_MAX_DOCUMENT_BYTES;
-
-/// An agent's address, normalised (http or https, no query, fragment, user info or trailing slash):
-/// the key of the discovery cache and of the per-agent counters.
-///
-/// Usually the agent's base URL, under which the well-known card paths are asked; or the card's
-/// own URL, when its path ends in a card file ([`card_path`](Self::card_path)).
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AgentBaseUrl(String);
-
-impl AgentBaseUrl {
-    /// Checks and normalises `url`.
-    ///
-    /// # Errors
-    /// [`crate::ErrorKind::Misuse`] when `url` is not an absolute http or https URL, or carries
-    /// credentials (they belong in headers, and would end up in cache keys and logs).
-    pub fn parse(url: &str) -> Result<Self, Error> {
-        let mut parsed =
-            url::Url::parse(url).map_err(|e| Error::misuse(format!("agent base url is not a url: {e}")))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(Error::misuse(format!(
-                "agent base url must be http or https, not {}",
-                parsed.scheme()
-            )));
-        }
-        if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(Error::misuse("agent base url must not carry credentials"));
-        }
-        parsed.set_query(None);
-        parsed.set_fragment(None);
-        Ok(Self(parsed.as_str().trim_end_matches('/').to_owned()))
-    }
-
-    /// The normalised URL.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// `path` (relative, no leading slash) under this base.
-    pub fn join(&self, path: &str) -> String {
-        format!("{}/{}", self.0, path.trim_start_matches('/'))
-    }
-
-    /// Which card file this address names, when it is a card's own URL rather than a base URL: its
-    /// last path segment is `agent-card.json` ([`WellKnownPath::AgentCard`]) or `agent.json`
-    /// ([`WellKnownPath::LegacyAgent`]), under `/.well-known/` or elsewhere. Discovery then fetches
-    /// this URL itself.
-    ///
-    /// ```
-    /// use a2a_typestate_client::{AgentBaseUrl, WellKnownPath};
-    ///
-    /// let card = AgentBaseUrl::parse("http://host/api/agent-card.json")?;
-    /// assert_eq!(card.card_path(), Some(WellKnownPath::AgentCard));
-    /// assert_eq!(AgentBaseUrl::parse("http://host/agents/a")?.card_path(), None);
-    /// # Ok::<(), a2a_typestate_client::Error>(())
-    /// ```
-    pub fn card_path(&self) -> Option<WellKnownPath> {
-        let parsed = url::Url::parse(&self.0).ok()?;
-        match parsed.path_segments()?.next_back()? {
-            "agent-card.json" => Some(WellKnownPath::AgentCard),
-            "agent.json" => Some(WellKnownPath::LegacyAgent),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Debug for AgentBaseUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl fmt::Display for AgentBaseUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Which well-known path served a card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WellKnownPath {
-    /// `/.well-known/agent-card.json` (0.3.0 and 1.0).
-    AgentCard,
-    /// `/.well-known/agent.json` (0.2.x), reached by fallback.
-    LegacyAgent,
-}
-
-impl WellKnownPath {
-    /// The path, relative to the agent's base URL.
-    pub fn path(self) -> &'static str {
-        match self {
-            WellKnownPath::AgentCard => AGENT_CARD_PATH,
-            WellKnownPath::LegacyAgent => LEGACY_AGENT_CARD_PATH,
-        }
-    }
-}
-
-/// A card as discovered: the exact bytes served, the JSON, and the card in the 1.0 model (a 0.3 card
-/// converted, its losses kept), with the [`CardSigner`] when a signature was verified. Parsed once;
-/// cheap to clone.
-#[derive(Clone)]
-pub struct DiscoveredCard {
-    inner: Arc<CardDocument>,
-}
-
-#[derive(Clone)]
-struct CardDocument {
-    raw: Bytes,
-    card: AgentCard,
-    /// The interfaces the card offers, read once (the error names the path when it lists none or a
-    /// bad one: reported when a connection is opened, since a card can be read without one).
-    offered: Result<Vec<OfferedInterface>, ParseError>,
-    /// The card's claims, lifted once when it was read, for a direct agent and for a gateway.
-    direct_claims: Arc<CardClaims>,
-    gateway_claims: Arc<CardClaims>,
-    shape: CardShape,
-    losses: Vec<ConversionLoss>,
-    source_url: String,
-    path: WellKnownPath,
-    /// Who signed the card, when discovery verified a signature.
-    signer: Option<CardSigner>,
-    /// The verified card's relative interfaces, resolved against `source_url`.
-    unbound: Vec<UnboundInterface>,
-}
-
-impl DiscoveredCard {
-    /// Parses `raw` as served from `source_url` by `path`.
-    ///
-    /// # Errors
-    /// [`crate::ErrorKind::BadInput`] with the JSON path when the bytes are too large, not JSON, not
-    /// an object, or not a valid 1.0 or 0.3 card.
-    pub fn from_bytes(raw: Bytes, source_url: &str, path: WellKnownPath) -> Result<Self, Error> {
-        let bad = |e| Error::bad_input("agent card", e).with_url(source_url);
-        let (shape, converted) = a2a_typestate_types::v03::read_any_card(&raw).map_err(bad)?;
-        // The card is not kept as a whole `Value` as well: one can cost many times its bytes.
-        let offered = offered_interfaces_from_slice(&raw);
-        let card = converted.value;
-        let document = CardDocument {
-            raw,
-            offered,
-            direct_claims: Arc::new(CardClaims::lift(&card, Deployment::Direct)),
-            gateway_claims: Arc::new(CardClaims::lift(&card, Deployment::Gateway)),
-            card,
-            shape,
-            losses: converted.losses,
-            source_url: source_url.to_owned(),
-            path,
-            signer: None,
-            unbound: Vec::new(),
-        };
-        Ok(Self { inner: Arc::new(document) })
-    }
-
-    /// The card with a verified signature recorded. When the signature did not cover every served
-    /// field, the claims are lifted again from what it covered, so an unsigned field drives nothing.
-    pub(crate) fn with_verification(self, verification: Verification) -> Self {
-        let mut document = Arc::unwrap_or_clone(self.inner);
-        if let Some(covered) = &verification.claims_card {
-            document.direct_claims = Arc::new(CardClaims::lift(covered, Deployment::Direct));
-            document.gateway_claims = Arc::new(CardClaims::lift(covered, Deployment::Gateway));
-        }
-        // The signature covers a relative URL's path, not the host it resolves to: say so.
-        if let Ok(offered) = &document.offered {
-            document.unbound = signing::unbound_interfaces(offered, &document.source_url);
-        }
-        for unbound in &document.unbound {
-            tracing::warn!(signer = %verification.signer, "{unbound}");
-        }
-        document.signer = Some(verification.signer);
-        Self { inner: Arc::new(document) }
-    }
-
-    /// The interfaces of a verified card whose URLs are relative, each resolved against
-    /// [`source_url`](Self::source_url) as a connection resolves it: the signature covers their
-    /// paths, while the host is whichever served the card. Empty for an unverified card.
-    pub fn unbound_interfaces(&self) -> &[UnboundInterface] {
-        &self.inner.unbound
-    }
-
-    /// Who signed the card, as the trust store names them: set when discovery verified one of its
-    /// signatures (policy `VerifyIfPresent` or `Require`), `None` for an unsigned card or under
-    /// [`CardSignaturePolicy::Ignore`].
-    pub fn signer(&self) -> Option<&CardSigner> {
-        self.inner.signer.as_ref()
-    }
-
-    /// Whether the served document carries any signature (verified or not).
-    pub fn is_signed(&self) -> bool {
-        !self.inner.card.signatures.is_empty()
-    }
-
-    /// The card in the 1.0 model (a 0.3 card converted; its `stateTransitionHistory` claim is then
-    /// readable through `capabilities.legacy_state_transition_history()`).
-    pub fn card(&self) -> &AgentCard {
-        &self.inner.card
-    }
-
-    /// The card's claims as the verifier reads them, lifted once when the card was read and shared
-    /// by every task handle on this agent (a gateway's card lifts none: see [`Deployment::Gateway`]).
-    pub fn claims(&self, deployment: Deployment) -> Arc<CardClaims> {
-        match deployment {
-            Deployment::Direct => Arc::clone(&self.inner.direct_claims),
-            Deployment::Gateway => Arc::clone(&self.inner.gateway_claims),
-        }
-    }
-
-    /// Whether the document was a 1.0 or a 0.3 card.
-    pub fn shape(&self) -> CardShape {
-        self.inner.shape
-    }
-
-    /// What the 1.0 model could not hold of a 0.3 card (empty for a 1.0 card).
-    pub fn conversion_losses(&self) -> &[ConversionLoss] {
-        &self.inner.losses
-    }
-
-    /// The bytes exactly as served (what a card signature is checked against).
-    pub fn raw(&self) -> &Bytes {
-        &self.inner.raw
-    }
-
-    /// The card as JSON, as served (1.0 or 0.3 shape), parsed from [`raw`](Self::raw) at each call:
-    /// discovery keeps the bytes and the typed card, not a whole `Value`, which can cost many times
-    /// the bytes it came from. An unknown member nested deeper than a `Value` is read (128 levels)
-    /// makes this `Null`; signatures are checked from [`raw`](Self::raw), at any depth.
-    pub fn json(&self) -> Value {
-        // The bytes were read as JSON when the card was made, so they read again.
-        parse::from_slice(&self.inner.raw).unwrap_or_default()
-    }
-
-    /// The interfaces the card offers, in its order of preference (1.0 `supportedInterfaces`, or the
-    /// 0.3 `url`, `preferredTransport` and `additionalInterfaces`).
-    ///
-    /// # Errors
-    /// The [`ParseError`] naming the path when the card offers none or a malformed one.
-    pub fn offered_interfaces(&self) -> Result<&[OfferedInterface], &ParseError> {
-        self.inner.offered.as_deref()
-    }
-
-    /// The URL the card was fetched from.
-    pub fn source_url(&self) -> &str {
-        &self.inner.source_url
-    }
-
-    /// Which well-known path served it.
-    pub fn well_known_path(&self) -> WellKnownPath {
-        self.inner.path
-    }
-
-    /// Whether two handles hold the same fetched document (not merely equal JSON).
-    pub fn ptr_eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner)
-    }
-}
-
-impl fmt::Debug for DiscoveredCard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DiscoveredCard")
-            .field("source_url", &self.inner.source_url)
-            .field("path", &self.inner.path)
-            .field("shape", &self.inner.shape)
-            .field("bytes", &self.inner.raw.len())
-            .field("signer", &self.inner.signer)
-            .finish_non_exhaustive()
-    }
-}
 
 /// What one discovery needs besides the agent: the HTTP client, the cache, counters and bounds.
 pub(crate) struct Discovery<'a> {
@@ -409,7 +134,7 @@ impl Discovery<'_> {
         }
         // Both well-known paths answered 404 or 410: say what was asked, so a card served
         // elsewhere can be given by its own URL.
-        Err(Error::no_card(agent, tried))
+        Err(Error::no_card(agent.as_str(), tried))
     }
 
     /// Fetches `url` (serving `path`) without a validator.
@@ -466,7 +191,7 @@ impl Discovery<'_> {
             .headers()
             .get(http::header::CONTENT_TYPE)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let raw = read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
+        let raw = crate::net::read_budgeted(response, MAX_CARD_BYTES, &url, self.budget).await?.bytes;
         let card = DiscoveredCard::from_bytes(raw, &url, path)
             .map_err(|e| not_json(e, content_type.as_deref(), &url).unwrap_or_else(|e| e.with_url(&url)))?;
         Ok(ReadCard { card, freshness, url })
@@ -528,90 +253,5 @@ fn not_json(error: Error, content_type: Option<&str>, url: &str) -> Result<Error
             Ok(Error::not_json("agent card", url, content_type, problem.clone()))
         }
         _ => Err(error),
-    }
-}
-
-/// Reads a response body within the client's [`DocumentBudget`]: room for it is reserved first
-/// (its `Content-Length`, else `limit`), and held by the returned [`Body`] until the caller drops it
-/// after parsing.
-pub(crate) async fn read_budgeted(
-    response: Response,
-    limit: usize,
-    url: &str,
-    budget: &DocumentBudget,
-) -> Result<Body, Error> {
-    let announced = response.content_length().and_then(|len| usize::try_from(len).ok());
-    let room = budget.reserve(announced.map_or(limit, |len| len.min(limit))).await;
-    Ok(Body::new(read_bounded(response, limit, url).await?, room))
-}
-
-/// Reads a response body, refusing it as soon as it passes `limit` bytes. For small documents
-/// (keys, tokens); an agent's cards and answers go through [`read_budgeted`].
-pub(crate) async fn read_bounded(mut response: Response, limit: usize, url: &str) -> Result<Bytes, Error> {
-    let too_large = || {
-        let problem = ParseError::new(
-            ParseErrorKind::TooLarge,
-            "",
-            format!("document over the limit of {limit} bytes"),
-        );
-        Error::bad_input("response body", problem).with_url(url)
-    };
-    if response.content_length().is_some_and(|len| len > limit as u64) {
-        return Err(too_large());
-    }
-    let read = |chunk: Result<Option<Bytes>, Error>| chunk.map_err(|e| e.with_url(url));
-    // A body that comes in one chunk (most answers) is returned as it is, without a copy.
-    let Some(first) = read(response.chunk().await)? else { return Ok(Bytes::new()) };
-    if first.len() > limit {
-        return Err(too_large());
-    }
-    let Some(second) = read(response.chunk().await)? else { return Ok(first) };
-    let mut body = Vec::with_capacity(first.len() + second.len());
-    body.extend_from_slice(&first);
-    let mut chunk = Some(second);
-    while let Some(more) = chunk {
-        if body.len() + more.len() > limit {
-            return Err(too_large());
-        }
-        body.extend_from_slice(&more);
-        chunk = read(response.chunk().await)?;
-    }
-    Ok(Bytes::from(body))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ErrorKind;
-
-    #[test]
-    fn base_urls_are_normalised_for_cache_keys() {
-        let a = AgentBaseUrl::parse("http://agent.example/a2a/?x=1#f").unwrap();
-        assert_eq!(a.as_str(), "http://agent.example/a2a");
-        assert_eq!(a.join(AGENT_CARD_PATH), "http://agent.example/a2a/.well-known/agent-card.json");
-        let root = AgentBaseUrl::parse("http://agent.example").unwrap();
-        assert_eq!(root.join(LEGACY_AGENT_CARD_PATH), "http://agent.example/.well-known/agent.json");
-    }
-
-    #[test]
-    fn base_urls_with_credentials_or_other_schemes_are_refused() {
-        assert_eq!(AgentBaseUrl::parse("http://u:p@agent.example").unwrap_err().kind(), ErrorKind::Misuse);
-        assert!(AgentBaseUrl::parse("ftp://agent.example").is_err());
-        assert!(AgentBaseUrl::parse("agent.example").is_err());
-    }
-
-    #[test]
-    fn a_card_that_is_not_an_object_is_bad_input() {
-        let err =
-            DiscoveredCard::from_bytes(Bytes::from_static(b"[1]"), "http://a/x", WellKnownPath::AgentCard)
-                .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::BadInput);
-        let err = DiscoveredCard::from_bytes(
-            Bytes::from_static(b"{\"name\":"),
-            "http://a/x",
-            WellKnownPath::AgentCard,
-        )
-        .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::BadInput);
     }
 }

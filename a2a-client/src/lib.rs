@@ -172,20 +172,24 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod agent_url;
 pub mod auth;
 mod budget;
 mod cache;
+mod card;
 mod client;
 pub mod config;
 pub mod connection;
+mod defaults;
 pub mod discovery;
 pub mod error;
+mod front_door;
 pub mod metrics;
 pub mod negotiate;
 pub mod net;
 mod protocol_error;
 pub mod retry;
-pub mod shared;
+mod secret;
 pub mod signing;
 /// The bounded SSE parser: internal, public only for the workspace's benchmarks, fuzzing and tests
 /// (feature `test-util`); not part of the stable API.
@@ -216,14 +220,16 @@ pub use a2a_typestate::{
 };
 pub use a2a_typestate_types as types;
 pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState};
+pub use agent_url::{AgentBaseUrl, WellKnownPath};
 #[cfg(feature = "test-util")]
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
 pub use cache::ManualClock;
+pub use cache::shared;
 pub use cache::{CachedCard, DiscoveryCache, SuspectMark};
+pub use card::DiscoveredCard;
 pub use client::Client;
 pub use config::{ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
 pub use connection::AgentConnection;
-pub use discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
 pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;

@@ -35,6 +35,7 @@ struct Counters {
     fallbacks: AtomicU64,
     suspect_single_shots: AtomicU64,
     legacy_card_fetches: AtomicU64,
+    cards_changed: AtomicU64,
     retries: AtomicU64,
     replica: OnceLock<String>,
     shared: SharedCounters,
@@ -72,6 +73,9 @@ pub struct MetricsSnapshot {
     /// Discoveries that found no `/.well-known/agent-card.json` and tried the 0.2/0.3
     /// `/.well-known/agent.json`. Kept apart from [`fallbacks`](Self::fallbacks), which counts refusals.
     pub legacy_card_fetches: u64,
+    /// Cards read that differ from the agent's card read before (another `ETag`, or other bytes
+    /// when it sends none): each is a new card, whose claims start unmarked.
+    pub cards_changed: u64,
     /// Attempts repeated after a transport fault.
     pub retries: u64,
     /// The replica these counters belong to ([`crate::ClientBuilder::replica_name`]), if named.
@@ -131,6 +135,11 @@ impl Metrics {
     /// Counts one discovery that went on to the legacy `/.well-known/agent.json` path.
     pub fn record_legacy_card_fetch(&self) {
         self.inner.legacy_card_fetches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one card that differs from the one read before for its agent.
+    pub fn record_card_changed(&self) {
+        self.inner.cards_changed.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts one retry.
@@ -200,6 +209,7 @@ impl Metrics {
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
             suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
             legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
+            cards_changed: self.inner.cards_changed.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
             replica: self.inner.replica.get().cloned(),
             shared_cache_errors: self.inner.shared.errors.load(Ordering::Relaxed),

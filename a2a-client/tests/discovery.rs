@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use a2a_typestate::Deployment;
 use a2a_typestate_client::{
-    Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath,
+    AgentBaseUrl, Capability, Client, DiscoveryCache, ErrorKind, ManualClock, RetryPolicy, WellKnownPath,
 };
 use a2a_typestate_types::v03::CardShape;
 use axum::extract::State;
@@ -173,6 +173,28 @@ async fn changed_card_replaces_the_cached_one() {
     clock.advance(Duration::from_secs(2));
     let card = client.discover(&base).await.unwrap();
     assert_eq!(card.card().name, "echo2");
+}
+
+#[tokio::test]
+async fn a_changed_no_store_card_is_a_new_card_its_marks_cleared_and_counted() {
+    let scenario = Scenario { cache_control: Some("no-store".into()), ..serving(CARD, "\"v1\"") };
+    let (base, shared) = card_server(scenario).await;
+    let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_secs(3600));
+    let client = Client::builder().discovery_cache(cache.clone()).build().unwrap();
+    client.discover(&base).await.unwrap();
+    let agent = AgentBaseUrl::parse(&base).unwrap();
+    cache.mark_suspect(&agent, Capability::Streaming, "no artifact on the stream");
+    assert_eq!(
+        cache.is_suspect(&agent).unwrap().card_version(),
+        Some("\"v1\""),
+        "the card not kept is named"
+    );
+    client.discover(&base).await.unwrap();
+    assert!(cache.is_suspect(&agent).is_some(), "the same card again keeps its mark");
+    shared.lock().unwrap().card = Some(("\"v2\"".into(), CARD.replace("\"echo\"", "\"echo2\"")));
+    assert_eq!(client.discover(&base).await.unwrap().card().name, "echo2");
+    assert!(cache.is_suspect(&agent).is_none(), "a changed card is a new card: its claims start unmarked");
+    assert_eq!(client.metrics().snapshot().cards_changed, 1);
 }
 
 #[tokio::test]

@@ -158,3 +158,119 @@ async fn streamed_data_chunks_are_kept_as_the_text_they_came_in() {
         assert_eq!(text.get(), data, "kept as its text");
     }
 }
+
+/// An agent that answers every JSON-RPC call with `result` (a `SendMessage` answer), its card
+/// claiming nothing.
+async fn unary_agent(result: String) -> String {
+    use axum::routing::{get, post};
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let card = format!(
+        r#"{{"name":"u","description":"","version":"1","skills":[],"capabilities":{{}},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["application/json"],
+            "supportedInterfaces":[{{"url":"{base}/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}}]}}"#
+    );
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/agent-card.json",
+            get(move || async move { ([("content-type", "application/json")], card) }),
+        )
+        .route(
+            "/a2a",
+            post(move |body: bytes::Bytes| {
+                let result = result.clone();
+                async move {
+                    let request: serde_json::Value = serde_json::from_slice(&body).unwrap();
+                    let id = request["id"].to_string();
+                    let answer = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}");
+                    ([("content-type", "application/json")], answer)
+                }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+fn completed_task_with(members: &str) -> String {
+    format!(
+        r#"{{"task":{{"id":"t1","contextId":"c1","status":{{"state":"TASK_STATE_COMPLETED"}}{members}}}}}"#
+    )
+}
+
+#[tokio::test]
+async fn metadata_in_an_answer_is_kept_as_the_text_it_came_in() {
+    let zeros = zeros(256 * 1024);
+    let base = unary_agent(completed_task_with(&format!(r#","metadata":{{"zeros":{zeros}}}"#))).await;
+    let client = Client::builder().build().unwrap();
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[]);
+    let outcome = client
+        .run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation)
+        .await
+        .unwrap();
+    let a2a_typestate_types::SendMessageResponse::Task(task) = &outcome.result else { panic!("a task") };
+    let metadata = task.metadata.as_ref().expect("the metadata is kept");
+    assert_eq!(
+        metadata.get("zeros").map(|text| text.get()),
+        Some(zeros.as_str()),
+        "as text, not a Value per zero"
+    );
+}
+
+#[tokio::test]
+async fn a_clean_answer_read_tolerantly_reports_nothing_and_an_escaped_0_3_kind_is_still_reported() {
+    let client = Client::builder().wire_reading(a2a_typestate_client::WireReading::Tolerant).build().unwrap();
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[]);
+    let clean =
+        unary_agent(completed_task_with(r#","artifacts":[{"artifactId":"a","parts":[{"data":[0,0]}]}]"#))
+            .await;
+    let outcome = client
+        .run_task(&clean, a2a_typestate_types::Message::user_text("m-1", "x"), &negotiation)
+        .await
+        .unwrap();
+    assert!(outcome.wire_deviations.is_empty(), "{:?}", outcome.wire_deviations);
+    // `\u006bind` is `kind`: read straight into the task, it would be dropped without a word.
+    let escaped = unary_agent(completed_task_with(r#","\u006bind":"task""#)).await;
+    let outcome = client
+        .run_task(&escaped, a2a_typestate_types::Message::user_text("m-2", "x"), &negotiation)
+        .await
+        .unwrap();
+    let kinds: Vec<_> = outcome.wire_deviations.iter().map(|d| d.kind()).collect();
+    assert_eq!(
+        kinds,
+        [a2a_typestate_types::tolerant::DeviationKind::KindField],
+        "{:?}",
+        outcome.wire_deviations
+    );
+    assert_eq!(outcome.state(), Some(a2a_typestate_types::TaskState::Completed));
+}
+
+#[tokio::test]
+async fn a_stream_event_waits_for_room_while_a_body_holds_the_document_budget() {
+    let large = card_with_padding(&zeros(64 * 1024));
+    let slow = card_server(large.clone(), Duration::from_millis(600)).await;
+    let streaming = data_stream_agent(1, "[0]".into()).await;
+    // Room for the large card only: the stream's events must wait until it is parsed.
+    let client = Client::builder().document_budget(large.len()).build().unwrap();
+    let connection = client.connect(&streaming).await.unwrap();
+    let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[
+        a2a_typestate_client::Capability::Streaming,
+    ]);
+
+    let started = Instant::now();
+    let first = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client.discover_agent(&AgentBaseUrl::parse(&slow).unwrap()).await.map(|_| started.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let message = a2a_typestate_types::Message::user_text("m-1", "zeros");
+    let outcome = client.run_task_on(&connection, message, &negotiation).await.unwrap();
+    let streamed = started.elapsed();
+    let first = first.await.unwrap().expect("the large card is read");
+    assert_eq!(outcome.state(), Some(a2a_typestate_types::TaskState::Completed));
+    assert!(
+        streamed >= first,
+        "the stream was read by {streamed:?}, before the large card left at {first:?}"
+    );
+}

@@ -4,7 +4,7 @@
 mod negotiation_common;
 
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script};
-use a2a_typestate::CapabilitySet;
+use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, Claims, History, NoStreaming, Settlement, Streaming, Task};
 use negotiation_common::{client, operations, spawn, text};
@@ -62,6 +62,42 @@ async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_fall_back_the_sam
     assert_eq!(violation.evidence().seq, typed_violation.evidence().seq, "the same event decided");
     assert_eq!(operations(&typed_agent), operations(&dynamic_agent));
     assert_eq!(operations(&typed_agent), ["SendStreamingMessage", "GetTask", "SendMessage"]);
+    typed_agent.shutdown().await;
+    dynamic_agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_card_lying_twice_is_refused_for_the_same_claim_by_run_task_and_by_the_typed_settle() {
+    let lies = Script::honest().with(Lie::StreamWithoutArtifact).with(Lie::EmptyHistory);
+    let card = Capabilities::none().with_streaming().with_state_transition_history();
+    let (typed_agent, dynamic_agent) = twins(card, lies).await;
+
+    let mut task: Task<Claims<Streaming, History>> =
+        client().task(&typed_agent.base_url()).await.unwrap().claimed().unwrap();
+    task.send_streaming_message(text("hello")).await.unwrap();
+    task.get_task_history(a2a_typestate_client::negotiate::DEFAULT_HISTORY_LENGTH).await.unwrap();
+    // Asked about history first, the later of the two contradictions: the settle still reports the
+    // one that decides, since the verifier alone orders them.
+    let Err(refusal) = task.settle_history() else { panic!("the lies were not refused") };
+    let (typed_violation, typed_others) = (refusal.violation().clone(), refusal.others().to_vec());
+
+    let negotiation = Negotiation::depending_on(&[Capability::Streaming, Capability::StateTransitionHistory]);
+    let outcome = client().run_task(&dynamic_agent.base_url(), text("hello"), &negotiation).await.unwrap();
+
+    let violation = outcome.refusal.expect("refused");
+    assert_eq!(violation.capability(), Capability::Streaming, "the stream's contradiction came first");
+    assert_eq!(violation.capability(), typed_violation.capability());
+    assert_eq!(violation.contradiction(), typed_violation.contradiction());
+    assert_eq!(violation.evidence().seq, typed_violation.evidence().seq, "the same event decided");
+    // The others as the typed settle named them (their times differ between the two runs).
+    let named = |refusals: &[AgentCardLifecycleViolation]| -> Vec<_> {
+        refusals.iter().map(|v| (v.capability(), v.contradiction().clone(), v.evidence().seq)).collect()
+    };
+    assert_eq!(named(&outcome.other_refusals), named(&typed_others));
+    assert_eq!(
+        typed_others.iter().map(|v| v.capability()).collect::<Vec<_>>(),
+        [Capability::StateTransitionHistory]
+    );
     typed_agent.shutdown().await;
     dynamic_agent.shutdown().await;
 }

@@ -244,7 +244,7 @@ fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> 
     record
         .push_configs
         .iter()
-        .filter(|config| !(never_private && crate::ops::private_host(&config.url).is_some()))
+        .filter(|config| !(never_private && crate::store::private_host(&config.url).is_some()))
         .map(|config| Delivery { task_id: record.id.clone(), config: config.clone(), body: body.clone() })
         .collect()
 }

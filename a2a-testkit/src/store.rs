@@ -197,3 +197,22 @@ impl Shared {
         self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
+
+// Read by the push operations (which refuse such webhooks) and by the delivery of callbacks.
+/// The host of `url` when it is a loopback or private address (or `localhost`).
+pub(crate) fn private_host(url: &str) -> Option<&str> {
+    let host =
+        url.split_once("://").map_or(url, |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+    };
+    let private = host.eq_ignore_ascii_case("localhost")
+        || match host.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+            Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback() || ip.is_unique_local(),
+            Err(_) => false,
+        };
+    private.then_some(host)
+}

@@ -97,7 +97,7 @@ pub(crate) fn sse_response(
                 continue;
             }
             let body = if misaddress_after_first && sent > 0 {
-                crate::misaddress::about_another_task(&event.body)
+                crate::ops::misaddress::about_another_task(&event.body)
             } else {
                 event.body.clone()
             };

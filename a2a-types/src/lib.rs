@@ -31,5 +31,5 @@ pub mod v1;
 
 pub use ids::{ArtifactId, ContextId, MessageId, TaskId};
 pub use json_text::JsonText;
-pub use unknown::UnknownFields;
+pub use unknown::{Metadata, UnknownFields};
 pub use v1::*;

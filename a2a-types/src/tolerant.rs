@@ -117,6 +117,27 @@ fn shown(value: &Value) -> String {
     if text.chars().count() > 60 { format!("{}...", text.chars().take(57).collect::<String>()) } else { text }
 }
 
+/// Whether the JSON document in `bytes` may hold a deviation that the rewrites here would read and
+/// record, judged from its bytes alone and never wrong in one direction: `false` only when the
+/// document has no `"kind"` and no `"final"` member name, written plainly or with escapes. Every
+/// rewrite needs one of those two, but for a 0.3 enum name, which the strict parser refuses, and a
+/// missing `contextId`, which the strict parser reads as absent (look at the value read).
+///
+/// A client reads a document with neither straight into its type, without the `Value` a rewrite
+/// needs (which costs up to 32 times the document's bytes).
+///
+/// ```
+/// use a2a_typestate_types::tolerant::may_deviate;
+///
+/// assert!(!may_deviate(br#"{"task":{"id":"t1","status":{"state":"TASK_STATE_WORKING"}}}"#));
+/// assert!(may_deviate(br#"{"kind":"task","id":"t1"}"#));
+/// assert!(may_deviate(br#"{"statusUpdate":{"\u0066inal":true}}"#));
+/// ```
+pub fn may_deviate(bytes: &[u8]) -> bool {
+    const MARKS: [&[u8]; 3] = [b"\"kind\"", b"\"final\"", b"\\u00"];
+    MARKS.iter().any(|mark| bytes.windows(mark.len()).any(|window| window == *mark))
+}
+
 /// Rewrites one stream item (or push body) into the 1.0 `StreamResponse` shape where its meaning is
 /// unambiguous; returns what was rewritten, paths relative to the item.
 pub fn stream_response(value: &mut Value) -> Vec<Deviation> {
@@ -400,6 +421,42 @@ mod tests {
         assert!(parse::from_value::<StreamResponse>(odd).is_err());
         let mut list = json!([1]);
         assert!(stream_response(&mut list).is_empty());
+    }
+
+    /// The rule a fast reader relies on: a document the rewrites change either has a mark
+    /// `may_deviate` sees, or is refused by the strict parser, or lacks a context id on an update.
+    #[test]
+    fn every_document_a_rewrite_changes_is_marked_refused_strictly_or_missing_its_context() {
+        let deviating = [
+            json!({"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}),
+            json!({"statusUpdate": {"taskId": "t", "contextId": "c", "final": true, "status": {"state": "TASK_STATE_WORKING"}}}),
+            json!({"task": {"id": "t", "kind": "task", "status": {"state": "TASK_STATE_WORKING"}}}),
+            json!({"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"kind": "text", "text": "x"}]}}),
+            json!({"message": {"messageId": "m", "role": "agent", "parts": [{"text": "x"}]}}),
+            json!({"task": {"id": "t", "status": {"state": "input-required"}}}),
+            json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}}),
+            json!({"artifactUpdate": {"taskId": "t", "contextId": "", "artifact": {"artifactId": "a", "parts": []}}}),
+        ];
+        for document in deviating {
+            let bytes = serde_json::to_vec(&document).unwrap();
+            let mut rewritten = document.clone();
+            assert!(!stream_response(&mut rewritten).is_empty(), "{document}");
+            let strict = parse::from_slice::<StreamResponse>(&bytes);
+            let without_context = match &strict {
+                Ok(StreamResponse::StatusUpdate(u)) => {
+                    u.context_id.as_ref().is_none_or(|c| c.as_str().is_empty())
+                }
+                Ok(StreamResponse::ArtifactUpdate(u)) => {
+                    u.context_id.as_ref().is_none_or(|c| c.as_str().is_empty())
+                }
+                _ => false,
+            };
+            assert!(may_deviate(&bytes) || strict.is_err() || without_context, "{document}");
+        }
+        let clean = br#"{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[{"data":[0,0]}]}]}}"#;
+        assert!(!may_deviate(clean));
+        let mut value: serde_json::Value = serde_json::from_slice(clean).unwrap();
+        assert!(stream_response(&mut value).is_empty(), "nothing to rewrite in a clean document");
     }
 
     #[test]

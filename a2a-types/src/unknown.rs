@@ -26,6 +26,20 @@ use serde_json::Value;
 
 use crate::JsonText;
 
+/// Metadata (`google.protobuf.Struct`) of a message, task, artifact, part, event or request: its
+/// members kept as JSON text, as a card's unknown members are, since an agent fills them freely.
+/// Read one with [`UnknownFields::value`]; write one with [`UnknownFields::insert_value`].
+///
+/// ```
+/// use a2a_typestate_types::{Metadata, Task, parse};
+/// use serde_json::json;
+///
+/// let task: Task = parse::from_str(r#"{"id":"t1","metadata":{"trace":[1,2]}}"#).unwrap();
+/// let metadata: &Metadata = task.metadata.as_ref().unwrap();
+/// assert_eq!(metadata.value("trace"), Some(json!([1, 2])));
+/// ```
+pub type Metadata = UnknownFields;
+
 /// Members a type does not define, by name, each kept as the JSON text it was read from.
 ///
 /// Names are kept in sorted order (as `serde_json::Map` keeps them without `preserve_order`); a

@@ -66,7 +66,7 @@ fn the_builder_sets_every_field_and_keeps_parts_in_order() {
     assert_eq!(msg.parts[3].filename.as_deref(), Some("x.txt"));
     assert!(matches!(&msg.parts[4].content, PartContent::Data(d) if d.value() == json!({"k": [1, 2]})));
     let metadata = msg.metadata.clone().unwrap();
-    assert_eq!((metadata["a"].clone(), metadata["b"].clone()), (json!(1), json!("two")));
+    assert_eq!((metadata.value("a"), metadata.value("b")), (Some(json!(1)), Some(json!("two"))));
     assert_eq!(msg.extensions, ["https://ext.example/one", "https://ext.example/two"]);
     assert_eq!(msg.reference_task_ids, [TaskId::new("t-0"), TaskId::new("t-00")]);
     assert_eq!(msg.context_id, Some(ContextId::new("c-1")));

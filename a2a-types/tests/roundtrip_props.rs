@@ -8,6 +8,7 @@ use a2a_typestate_types::{
     Artifact, ArtifactId, ContextId, Message, MessageId, Part, PartContent, Role, StreamResponse, Task,
     TaskArtifactUpdateEvent, TaskId, TaskState, TaskStatus, TaskStatusUpdateEvent, parse,
 };
+use a2a_typestate_types::{JsonText, Metadata};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -46,10 +47,10 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-fn metadata() -> impl Strategy<Value = Option<Map<String, Value>>> {
+fn metadata() -> impl Strategy<Value = Option<Metadata>> {
     proptest::option::of(
         proptest::collection::btree_map(non_empty(), json_value(), 0..3)
-            .prop_map(|m| m.into_iter().collect()),
+            .prop_map(|m| m.into_iter().map(|(k, v)| (k, JsonText::from_value(&v))).collect()),
     )
 }
 

@@ -5,6 +5,7 @@ use a2a_typestate_types::v03::{
     Artifact, DataPart, FileContent, FilePart, FileSource, Message, Part, Role, StreamResult, Task,
     TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent, TextPart,
 };
+use a2a_typestate_types::{JsonText, Metadata};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -12,11 +13,10 @@ fn id() -> impl Strategy<Value = String> {
     "[a-z0-9-]{1,8}"
 }
 
-fn metadata() -> impl Strategy<Value = Option<Map<String, Value>>> {
-    prop::option::of(
-        prop::collection::btree_map("[a-z]{1,4}", any::<i32>(), 0..3)
-            .prop_map(|m| m.into_iter().map(|(k, v)| (k, Value::from(v))).collect::<Map<String, Value>>()),
-    )
+fn metadata() -> impl Strategy<Value = Option<Metadata>> {
+    prop::option::of(prop::collection::btree_map("[a-z]{1,4}", any::<i32>(), 0..3).prop_map(|m| {
+        m.into_iter().map(|(k, v)| (k, JsonText::from_value(&Value::from(v)))).collect::<Metadata>()
+    }))
 }
 
 fn part() -> impl Strategy<Value = Part> {
@@ -30,8 +30,12 @@ fn part() -> impl Strategy<Value = Part> {
             .prop_map(|(source, mime_type, name, metadata)| {
                 Part::File(FilePart { file: FileContent { source, mime_type, name }, metadata })
             });
-    let data = (metadata(), metadata())
-        .prop_map(|(data, metadata)| Part::Data(DataPart { data: data.unwrap_or_default(), metadata }));
+    let data = (prop::collection::btree_map("[a-z]{1,4}", any::<i32>(), 0..3), metadata()).prop_map(
+        |(data, metadata)| {
+            let data = data.into_iter().map(|(k, v)| (k, Value::from(v))).collect::<Map<String, Value>>();
+            Part::Data(DataPart { data, metadata })
+        },
+    );
     prop_oneof![text, file, data]
 }
 

@@ -46,6 +46,13 @@ impl Bounds {
     /// Longest card-declared poll cadence honoured.
     pub const MAX_CARD_CADENCE: Duration = Duration::from_secs(60);
 
+    /// A card-declared poll cadence as every poll loop honours it: clamped to
+    /// [`MIN_CARD_CADENCE`](Self::MIN_CARD_CADENCE)..=[`MAX_CARD_CADENCE`](Self::MAX_CARD_CADENCE),
+    /// so a card can neither make the client hammer it nor stall it.
+    pub fn card_cadence(declared: Duration) -> Duration {
+        declared.clamp(Self::MIN_CARD_CADENCE, Self::MAX_CARD_CADENCE)
+    }
+
     /// The client's own `GetTask` poll interval (default 2 s).
     pub fn poll_interval(&self) -> Duration {
         self.poll_interval

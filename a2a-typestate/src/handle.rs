@@ -2,11 +2,11 @@
 
 use crate::capability::{Capability, ClaimStatus};
 use crate::claims::ClaimSet;
-use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
 use crate::observe::{Elapsed, Observed};
 use crate::state::ObserveError;
 use crate::task::Task;
+use crate::task::dyn_task::DynTask;
 use crate::verify::Verifier;
 
 mod sealed {

@@ -58,17 +58,16 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod advice;
 pub mod bounds;
 pub mod capability;
 pub mod card;
 mod claims;
-mod dyn_task;
 mod handle;
 pub mod lifecycle;
 pub mod narrow;
 pub mod observe;
 pub mod permit;
-mod refusal;
 mod state;
 mod task;
 pub mod verdict;
@@ -76,6 +75,7 @@ pub mod verify;
 pub mod violation;
 pub mod wire;
 
+pub use advice::Advice;
 pub use bounds::Bounds;
 pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
@@ -85,7 +85,6 @@ pub use claims::{
     PushSlot, PushVerified, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming,
     StreamingSlot, StreamingVerified, Tracked,
 };
-pub use dyn_task::{DynTask, MissingClaim};
 pub use handle::TaskHandle;
 pub use lifecycle::{FollowUpError, Lifecycle, Step, TaskEnd, TransitionError, TransitionRule};
 pub use narrow::{Mismatch, NarrowingError};
@@ -93,9 +92,10 @@ pub use observe::{Call, Channel, Elapsed, ExchangeModes, Observed, TransportFaul
 pub use permit::{
     CadenceBasis, HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-pub use refusal::Refusal;
 pub use state::ObserveError;
+pub use task::dyn_task::{DynTask, MissingClaim};
+pub use task::refusal::Refusal;
 pub use task::{HistorySettled, PushSettled, SettleResult, Settlement, StreamingSettled, Task};
-pub use verdict::{Advice, LifecycleFault, Pending, PendingReason, Verdict};
+pub use verdict::{LifecycleFault, Pending, PendingReason, Verdict};
 pub use verify::Verifier;
 pub use violation::{AgentCardLifecycleViolation, Contradiction, Evidence};

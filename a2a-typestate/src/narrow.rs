@@ -21,8 +21,8 @@ use std::fmt;
 
 use crate::capability::{Capability, ClaimStatus};
 use crate::claims::ClaimSet;
-use crate::dyn_task::DynTask;
 use crate::task::Task;
+use crate::task::dyn_task::DynTask;
 
 /// Why a dynamic handle could not be narrowed; holds the handle, so nothing is lost.
 ///

@@ -11,16 +11,23 @@ use crate::claims::{
     ClaimSet, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Tracked,
 };
-use crate::dyn_task::DynTask;
 use crate::lifecycle::{Lifecycle, Step};
 use crate::observe::{Elapsed, Observed};
 use crate::permit::{
     HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-use crate::refusal::Refusal;
 use crate::state::{HandleState, ObserveError, Outcome};
 use crate::verdict::{LifecycleFault, Pending, Verdict};
 use crate::verify::Verifier;
+
+// The two handles and the refusal that hands one back refer to each other (a dynamic handle
+// narrows into a typed one, either settles into a refusal carrying the single-shot handle), so
+// they are one module.
+pub(crate) mod dyn_task;
+pub(crate) mod refusal;
+
+use dyn_task::DynTask;
+use refusal::Refusal;
 
 /// A task handle whose type says which of the card's claims it holds and how far each has been
 /// verified. No I/O: the client makes the calls (with the permits this hands out) and feeds back
@@ -253,7 +260,10 @@ impl<C: ClaimSet> Task<C> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),
-            Outcome::Refused(violation) => Err(Refusal::new(self.into_single_shot(), violation)),
+            Outcome::Refused(violation) => {
+                let refusals = self.state.verifier.deciding_refusal(violation, now);
+                Err(Refusal::new(self.into_single_shot(), refusals))
+            }
         }
     }
 }
@@ -278,7 +288,8 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     ///
     /// A [`Refusal`] (with the handle downgraded to `Task<SingleShot>`) when all three refusal
-    /// conditions held.
+    /// conditions held; the violation it reports is the first by evidence among every claim this
+    /// handle checks, the same one [`DynTask::settle`] would report.
     pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<StreamingSettled<C>>, Self>
     where
         C: SettlesStreaming,
@@ -290,7 +301,8 @@ impl<C: ClaimSet> Task<C> {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry).
+    /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry,
+    /// unless another claim's contradiction came first and decides: see [`Task::settle_streaming`]).
     pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<HistorySettled<C>>, Self>
     where
         C: SettlesHistory,
@@ -302,7 +314,8 @@ impl<C: ClaimSet> Task<C> {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] when all three refusal conditions held.
+    /// A [`Refusal`] when all three refusal conditions held (deciding as in
+    /// [`Task::settle_streaming`]).
     pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<PushSettled<C>>, Self>
     where
         C: SettlesPush,

@@ -159,10 +159,23 @@ impl Verifier {
         refusals
     }
 
+    /// The refusal that decides once a settle found `refused`, and the other refusals at `now`: the
+    /// first by evidence decides, whichever claim the settle was asked about.
+    pub(crate) fn deciding_refusal(
+        &self,
+        refused: AgentCardLifecycleViolation,
+        now: Elapsed,
+    ) -> (AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>) {
+        let mut refusals = self.refusals(now).into_iter();
+        let deciding = refusals.next().unwrap_or(refused);
+        let others = refusals.filter(|v| v.capability() != deciding.capability()).collect();
+        (deciding, others)
+    }
+
     /// The poll interval to use: the card's declared cadence (clamped), else the client's bound.
     pub fn poll_interval(&self) -> Duration {
         match self.card.poll_cadence() {
-            Some(cadence) => cadence.clamp(Bounds::MIN_CARD_CADENCE, Bounds::MAX_CARD_CADENCE),
+            Some(cadence) => Bounds::card_cadence(cadence),
             None => self.bounds.poll_interval(),
         }
     }

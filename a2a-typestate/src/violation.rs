@@ -27,6 +27,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::advice::Advice;
 use crate::capability::Capability;
 use crate::observe::{Call, Elapsed, Observed};
 
@@ -132,13 +133,13 @@ impl AgentCardLifecycleViolation {
         &self.evidence
     }
 
-    /// What to do now: [`Advice::Abandon`](crate::Advice::Abandon) for an empty history (a retry
+    /// What to do now: [`Advice::Abandon`] for an empty history (a retry
     /// reproduces the same divergence), [`Advice::FallBackToSingleShot`](crate::Advice) otherwise.
     /// Either way: do not retry the task against this agent, and mark its card capability-suspect.
-    pub fn advice(&self) -> crate::Advice {
+    pub fn advice(&self) -> Advice {
         match self.contradiction {
-            Contradiction::EmptyHistory => crate::Advice::Abandon,
-            _ => crate::Advice::FallBackToSingleShot,
+            Contradiction::EmptyHistory => Advice::Abandon,
+            _ => Advice::FallBackToSingleShot,
         }
     }
 }

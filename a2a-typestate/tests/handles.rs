@@ -266,3 +266,37 @@ fn handles_and_errors_cross_threads_and_tasks() {
     assert_send_sync_static::<a2a_typestate::Verifier>();
     assert!(size_of::<Result<(), a2a_typestate::Refusal>>() <= 2 * size_of::<usize>(), "refusals are boxed");
 }
+
+/// A card lying about streaming and history at once: which refusal decides is the verifier's
+/// choice (first by evidence), whichever settle asks, typed or dynamic.
+#[test]
+fn every_settle_reports_the_refusal_whose_evidence_came_first_and_keeps_the_others() {
+    let lying_twice = r#"{"streaming":true,"stateTransitionHistory":true}"#;
+    let run = |observe: &mut dyn FnMut(std::time::Duration, Observed)| {
+        observe(ms(0), sent_text());
+        observe(ms(1), snapshot(Submitted, Channel::Stream, 0));
+        observe(ms(2), status(Completed, Channel::Stream));
+        observe(ms(3), snapshot(Completed, Channel::GetTask, 1));
+        observe(ms(4), Observed::History { requested_length: Some(10), entries: 0 });
+    };
+    let mut typed: Task<Claims<Streaming, History, NoPush>> = Task::try_from(handle(lying_twice)).unwrap();
+    run(&mut |at, observed| {
+        typed.observe(at, observed).unwrap();
+    });
+    let mut dynamic = handle(lying_twice);
+    run(&mut |at, observed| {
+        dynamic.observe(at, observed).unwrap();
+    });
+
+    // Asked about history, the later contradiction: the stream's, seen first, still decides.
+    let Err(typed) = typed.settle_history(ms(5)) else { panic!("the lies were not refused") };
+    let Err(dynamic) = dynamic.settle(ms(5)) else { panic!("the lies were not refused") };
+    for refusal in [&typed, &dynamic] {
+        assert_eq!(refusal.violation().capability(), Capability::Streaming);
+        assert_eq!(refusal.violation().advice(), Advice::FallBackToSingleShot);
+        let others: Vec<_> = refusal.others().iter().map(|v| v.capability()).collect();
+        assert_eq!(others, [Capability::StateTransitionHistory]);
+    }
+    assert_eq!(typed.violation(), dynamic.violation());
+    assert_eq!(typed.others(), dynamic.others());
+}

@@ -6,6 +6,9 @@
 //! - `card-discovery`: the same card through `DiscoveredCard::from_bytes`, all that discovery keeps.
 //! - `fleet-cards`: many agents serving that card, discovered at once by one client.
 //! - `stream-zeros`: a streamed task whose 20 artifact chunks are 8 MiB arrays of zeros each.
+//! - `serve-zeros`: an agent of its own (a process apart, so that a client such as `a2a audit` is
+//!   measured alone) whose answers or stream events carry 8 MiB arrays of zeros, on JSON-RPC or
+//!   HTTP+JSON, in a data part or in metadata.
 //! - `webhook-unauthenticated`: 160 unauthenticated 8 MiB POSTs to the push receiver at once.
 //! - `webhook-slow-bodies`: 100 connections that send a head and then drip a body.
 //! - `webhook-idle`: 1,100 idle connections, then a genuine callback that must arrive within 10 s.
@@ -46,6 +49,24 @@ enum Attack {
         /// How many 8 MiB chunks.
         #[arg(long, default_value_t = 20)]
         events: usize,
+    },
+    /// Serves an agent whose answers carry 8 MiB arrays of zeros until killed; prints its URL.
+    ServeZeros {
+        /// `jsonrpc` or `rest` (HTTP+JSON).
+        #[arg(long, default_value = "jsonrpc")]
+        binding: String,
+        /// `stream` (the card claims streaming; `events` artifact chunks) or `unary` (one answer).
+        #[arg(long, default_value = "unary")]
+        shape: String,
+        /// `data` (an artifact's data part) or `metadata` (the task's metadata).
+        #[arg(long, default_value = "data")]
+        place: String,
+        /// Chunks on a stream.
+        #[arg(long, default_value_t = 20)]
+        events: usize,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
     },
     /// 160 unauthenticated POSTs each announcing and sending 8 MiB, at once.
     WebhookUnauthenticated,
@@ -249,6 +270,9 @@ fn main() {
             Attack::CardZeros | Attack::CardDiscovery => {}
             Attack::StreamZeros { events } => stream_zeros(events).await,
             Attack::FleetCards { agents, budget_mib } => fleet_cards(agents, budget_mib).await,
+            Attack::ServeZeros { binding, shape, place, events, port } => {
+                serve_zeros(&binding, &shape, &place, events, port).await;
+            }
             Attack::WebhookUnauthenticated => webhook_unauthenticated().await,
             Attack::WebhookSlowBodies => webhook_slow_bodies().await,
             Attack::WebhookIdle => webhook_idle().await,
@@ -368,4 +392,116 @@ async fn fleet_cards(agents: usize, budget_mib: usize) {
         started,
         &format!("{read} of {agents} cards read at once, document budget {budget_mib} MiB"),
     );
+}
+
+/// An array of zeros of about `bytes` bytes of JSON.
+fn zeros_json(bytes: usize) -> String {
+    let mut zeros = String::with_capacity(bytes);
+    zeros.push('[');
+    while zeros.len() < bytes.saturating_sub(256) {
+        zeros.push_str("0,");
+    }
+    zeros.push_str("0]");
+    zeros
+}
+
+/// The agent of `serve-zeros`: every task it answers is `t1`, completed, carrying 8 MiB of zeros
+/// where `place` says; a stream sends a working task, `events` artifact chunks, then completion.
+async fn serve_zeros(binding: &str, shape: &str, place: &str, events: usize, port: u16) {
+    use axum::routing::{get, post};
+    let rest = match binding {
+        "jsonrpc" => false,
+        "rest" => true,
+        other => return eprintln!("--binding takes jsonrpc or rest, not {other}"),
+    };
+    let streaming = match shape {
+        "stream" => true,
+        "unary" => false,
+        other => return eprintln!("--shape takes stream or unary, not {other}"),
+    };
+    if !matches!(place, "data" | "metadata") {
+        return eprintln!("--place takes data or metadata, not {place}");
+    }
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let (interface, binding_name) =
+        if rest { (base.clone(), "HTTP+JSON") } else { (format!("{base}/a2a"), "JSONRPC") };
+    let card = serde_json::json!({
+        "name": "zeros", "description": "answers in 8 MiB arrays of zeros", "version": "1",
+        "supportedInterfaces": [{"url": interface, "protocolBinding": binding_name, "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": streaming},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["application/json"], "skills": []
+    })
+    .to_string();
+    let zeros = zeros_json(8 * 1024 * 1024);
+    let carrying = |state: &str| match place {
+        "data" => format!(
+            r#"{{"id":"t1","contextId":"c1","status":{{"state":"{state}"}},"artifacts":[{{"artifactId":"a1","parts":[{{"data":{zeros}}}]}}]}}"#
+        ),
+        _ => format!(
+            r#"{{"id":"t1","contextId":"c1","status":{{"state":"{state}"}},"metadata":{{"zeros":{zeros}}}}}"#
+        ),
+    };
+    let task = std::sync::Arc::new(carrying("TASK_STATE_COMPLETED"));
+    let chunk = std::sync::Arc::new(match place {
+        "data" => format!(r#"{{"artifactId":"a1","parts":[{{"data":{zeros}}}]}}"#),
+        _ => format!(r#"{{"artifactId":"a1","parts":[{{"text":"z"}}],"metadata":{{"zeros":{zeros}}}}}"#),
+    });
+    // The answer to a call: `result` is the bare payload (a task, or `{"task":...}` for a send).
+    let answer = move |method: &str, frame: &dyn Fn(String) -> String| -> axum::response::Response {
+        let body =
+            if method == "GetTask" { task.as_str().to_owned() } else { format!(r#"{{"task":{task}}}"#) };
+        if method != "SendStreamingMessage" {
+            return axum::response::Response::builder()
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from(if rest { body } else { frame(body) }))
+                .expect("response");
+        }
+        let mut frames = vec![frame(
+            r#"{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#.to_owned(),
+        )];
+        for index in 0..events {
+            frames.push(frame(format!(
+                r#"{{"artifactUpdate":{{"taskId":"t1","contextId":"c1","append":{},"artifact":{chunk}}}}}"#,
+                index > 0
+            )));
+        }
+        frames.push(frame(
+            r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}"#
+                .to_owned(),
+        ));
+        let frames = frames
+            .into_iter()
+            .map(|f| Ok::<_, std::convert::Infallible>(bytes::Bytes::from(format!("data: {f}\n\n"))));
+        axum::response::Response::builder()
+            .header("content-type", "text/event-stream")
+            .body(axum::body::Body::from_stream(futures::stream::iter(frames)))
+            .expect("response")
+    };
+    let answer = std::sync::Arc::new(answer);
+    let jsonrpc = {
+        let answer = answer.clone();
+        move |body: bytes::Bytes| {
+            let answer = answer.clone();
+            async move {
+                let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+                let id = request["id"].to_string();
+                let method = request["method"].as_str().unwrap_or_default().to_owned();
+                answer(&method, &move |result| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#))
+            }
+        }
+    };
+    let plain = |text: String| text;
+    let (send, stream, get_task) = (answer.clone(), answer.clone(), answer);
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/agent-card.json",
+            get(move || async move { ([("content-type", "application/json")], card) }),
+        )
+        .route("/a2a", post(jsonrpc))
+        .route("/message:send", post(move || async move { send("SendMessage", &plain) }))
+        .route("/message:stream", post(move || async move { stream("SendStreamingMessage", &plain) }))
+        .route("/tasks/{id}", get(move || async move { get_task("GetTask", &plain) }));
+    println!("{base}");
+    let _ = axum::serve(listener, app).await;
 }

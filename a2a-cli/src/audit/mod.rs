@@ -40,7 +40,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use a2a_typestate::{Capability, CapabilitySet, Deployment};
 use a2a_typestate_client::{Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
 use futures::StreamExt;
 use serde::Serialize;
@@ -414,7 +414,8 @@ async fn audit_agent_with(
         Ok(summary) => summary,
         Err(e) => return AgentAudit::unreadable(url, format!("the card cannot be used: {e}")),
     };
-    let lifted = CardClaims::lift(discovered.card(), deployment);
+    // The claims discovery lifted (a signature that covers part of the card narrows them there).
+    let lifted = discovered.claims(deployment);
     // What the card says, before the gateway rule empties it: a gateway's claims are reported too.
     let written: CapabilitySet =
         Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();

@@ -39,9 +39,9 @@ use std::time::{Duration, Instant};
 
 use a2a_testkit::fleet::{Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
-use a2a_typestate::{Capability, CapabilitySet, CardClaims, Deployment};
+use a2a_typestate::{Capability, CapabilitySet, Deployment};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
-use a2a_typestate_client::{Client, ClientBuilder, PollCadence, SuspectMarks};
+use a2a_typestate_client::{Client, ClientBuilder, DiscoveredCard, PollCadence, SuspectMarks, WellKnownPath};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
@@ -144,7 +144,7 @@ async fn run_on(fleet: &Fleet, options: &DemoOptions, show_progress: bool) -> Re
     let mut agents = Vec::with_capacity(fleet.members.len());
     let mut targets = Vec::with_capacity(fleet.members.len());
     for member in &fleet.members {
-        let claims = card_claims(member.agent.card())?;
+        let claims = card_claims(member.agent.card(), &member.agent.base_url())?;
         let depends: Vec<Capability> = claims.iter().collect();
         targets.push(Target {
             name: member.agent.name().to_owned(),
@@ -214,12 +214,13 @@ fn negotiation_for(depends: &[Capability]) -> Negotiation {
     Negotiation::depending_on(depends).follow_up(FollowUp::reply("metric units, please"))
 }
 
-/// The claims a fleet agent's card makes, read from the card it serves.
-fn card_claims(card: &serde_json::Value) -> Result<CapabilitySet, DemoError> {
+/// The claims a fleet agent's card makes, read from the card it serves as discovery reads it (the
+/// one place claims are lifted).
+fn card_claims(card: &serde_json::Value, source_url: &str) -> Result<CapabilitySet, DemoError> {
     let bytes = serde_json::to_vec(card).map_err(|e| DemoError::Card(e.to_string()))?;
-    let (_, converted) =
-        a2a_typestate_types::v03::read_any_card(&bytes).map_err(|e| DemoError::Card(e.to_string()))?;
-    Ok(CardClaims::lift(&converted.value, Deployment::Direct).declared())
+    let discovered = DiscoveredCard::from_bytes(bytes.into(), source_url, WellKnownPath::AgentCard)
+        .map_err(|e| DemoError::Card(e.to_string()))?;
+    Ok(discovered.claims(Deployment::Direct).declared())
 }
 
 /// A client for one run: fast polling (the agents are local), the demo's push bound, and capability-suspect

@@ -15,8 +15,16 @@ use super::provider::{Credential, CredentialRequest};
 use super::scope::CredentialScope;
 use super::select::{PlannedScheme, Selection, describe};
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 use crate::url_policy::UrlPolicy;
+
+/// What a connection's credentials take from the client that opens it.
+pub(crate) struct ClientSide<'a> {
+    pub(crate) auth: &'a super::ClientAuth,
+    pub(crate) http: &'a crate::net::HttpClient,
+    pub(crate) request_timeout: Duration,
+    pub(crate) url_policy: UrlPolicy,
+}
 
 /// The credentials of one connection, attached to each of its requests.
 #[derive(Debug)]
@@ -37,12 +45,12 @@ impl AuthLayer {
     /// The credentials of a connection to `agent` through the interface at `interface`: withheld
     /// when that interface is on another origin than the agent's and the user allowed none such.
     pub(crate) fn new(
-        client: &crate::Client,
+        client: ClientSide<'_>,
         agent: AgentBaseUrl,
         selection: Selection,
         interface: &Url,
     ) -> Self {
-        let scope = CredentialScope::new(&agent, client.auth().allowed_origins.clone());
+        let scope = CredentialScope::new(&agent, client.auth.allowed_origins.clone());
         let carries_any = selection.schemes.iter().any(|p| p.provider.is_some());
         let withheld = (carries_any && !scope.admits(interface)).then(|| {
             let reason = scope.withheld("the card's interface", interface);
@@ -52,10 +60,10 @@ impl AuthLayer {
         Self {
             agent,
             selection,
-            http: client.http_client().clone(),
-            timeout: client.config().request_timeout(),
+            http: client.http.clone(),
+            timeout: client.request_timeout,
             scope,
-            policy: client.config().url_policy(),
+            policy: client.url_policy,
             withheld,
         }
     }

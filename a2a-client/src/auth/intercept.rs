@@ -40,7 +40,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 /// What an interceptor knows about a request before it is sent.
 #[derive(Debug)]

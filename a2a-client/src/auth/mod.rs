@@ -75,24 +75,22 @@ mod intercept;
 mod oauth2;
 mod provider;
 pub(crate) mod scope;
-mod secret;
 pub(crate) mod select;
-mod tls;
 
 use std::fmt;
 use std::sync::Arc;
 
 use a2a_typestate_types::v1::SecurityScheme;
 
-pub(crate) use apply::AuthLayer;
+pub use crate::net::identity::ClientIdentity;
+pub use crate::secret::Secret;
+pub(crate) use apply::{AuthLayer, ClientSide};
 pub use intercept::{Interceptor, RequestContext, ResponseInfo};
 pub use oauth2::{ClientAuthentication, DEFAULT_REFRESH_MARGIN, OAuth2ClientCredentials};
 pub use provider::{ApiKey, BasicAuth, BearerToken, Credential, CredentialProvider, CredentialRequest};
-pub use secret::Secret;
-pub use tls::ClientIdentity;
 
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 struct Entry {
     agent: Option<AgentBaseUrl>,

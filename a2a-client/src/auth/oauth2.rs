@@ -350,7 +350,7 @@ fn poisoned() -> Error {
 }
 
 async fn read_small_json(response: crate::net::Response, url: &str) -> Result<Value, Error> {
-    let body = crate::discovery::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
+    let body = crate::net::read_bounded(response, MAX_ANSWER_BYTES, url).await?;
     a2a_typestate_types::parse::from_slice(&body)
         .map_err(|e| Error::bad_input("token endpoint answer", e).with_url(url))
 }

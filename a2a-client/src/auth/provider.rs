@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 
 use super::Secret;
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 /// The value a provider answers with; where it goes is the card's scheme's business.
 #[derive(Clone, Debug, PartialEq, Eq)]

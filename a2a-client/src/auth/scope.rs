@@ -12,7 +12,7 @@ use std::sync::Arc;
 use url::{Origin, Url};
 
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 /// The origins one agent's credentials may be sent to.
 #[derive(Clone)]

@@ -11,7 +11,7 @@ use super::provider::CredentialProvider;
 #[cfg(test)]
 use super::provider::CredentialRequest;
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 
 /// One scheme of the selected requirement, with what answers it.
 #[derive(Clone, Debug)]

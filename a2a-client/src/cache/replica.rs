@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::{DiscoveryCache, Entry, SuspectMark};
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 use crate::shared::SharedMark;
 use crate::{Capability, Metrics};
 

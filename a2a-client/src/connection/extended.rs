@@ -4,14 +4,11 @@
 use std::sync::Arc;
 
 use a2a_typestate_types::GetExtendedAgentCardRequest;
-use a2a_typestate_types::jsonrpc::Method;
-use a2a_typestate_types::v03;
 
-use super::{Inner, to_json};
+use super::Inner;
 use crate::discovery::DiscoveredCard;
-use crate::transport::rest::Call;
+use crate::transport::Endpoint;
 use crate::transport::v03::LossLog;
-use crate::transport::{Endpoint, Wire, jsonrpc, rest};
 use crate::{AgentConnection, Error};
 
 impl AgentConnection {
@@ -104,30 +101,7 @@ impl AgentConnection {
     async fn extended_card_document(&self) -> Result<DiscoveredCard, Error> {
         let mut req = GetExtendedAgentCardRequest::default();
         self.tenant(&mut req.tenant);
-        let value = match self.wire() {
-            Wire::JsonRpc => {
-                let request = jsonrpc::Request::new(Method::GetExtendedAgentCard.as_str(), Some(&req))?;
-                let endpoint = self.endpoint();
-                endpoint
-                    .retrying(|_| {
-                        jsonrpc::call::<serde_json::Value>(endpoint, &request, "extended agent card")
-                    })
-                    .await?
-            }
-            Wire::HttpJson => {
-                let call = Call {
-                    verb: http::Method::GET,
-                    segments: vec!["extendedAgentCard".into()],
-                    message: Some(to_json(&req)?),
-                    path_fields: &[],
-                };
-                let call = call.prepare(self.endpoint())?;
-                self.endpoint().retrying(|_| rest::call(self.endpoint(), &call)).await?
-            }
-            Wire::JsonRpcV03 => self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc_value(Method::GetExtendedAgentCard, &req).await?,
-        };
+        let value = self.binding().extended_agent_card_document(self, req).await?;
         let bytes = serde_json::to_vec(&value)
             .map_err(|e| Error::config(format!("card could not be written: {e}")))?;
         let endpoint = self.endpoint();

@@ -33,10 +33,10 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion, select_interface};
 use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::tolerant;
 use a2a_typestate_types::{
     AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
     ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
@@ -46,8 +46,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::discovery::{AgentBaseUrl, DiscoveredCard};
-use crate::transport::deviation::{DeviationLog, Shape};
+use crate::agent_url::AgentBaseUrl;
+use crate::card::DiscoveredCard;
+use crate::transport::deviation::{DeviationLog, Shape, Tolerated};
 #[cfg(feature = "grpc")]
 use crate::transport::grpc;
 use crate::transport::poll::Cadence;
@@ -55,9 +56,11 @@ use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
 use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
 
+mod binding;
 mod extended;
 mod push;
 use crate::{Client, Error};
+use binding::Binding;
 
 /// The protocol versions this client speaks, in order of preference.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
@@ -202,21 +205,29 @@ impl AgentConnection {
         self.client().config().wire_reading() == crate::WireReading::Tolerant
     }
 
-    /// Under tolerant reading, rewrites a plain answer of `what` into the 1.0 shape, recording
+    /// Under tolerant reading, rewrites a plain answer to `call` into the 1.0 shape of `T`, recording
     /// what deviated (paths start at `prefix`: `result` for JSON-RPC).
-    fn tolerate_answer(&self, call: &'static str, what: &'static str, prefix: &str, value: &mut Value) {
-        let shape = match what {
-            "SendMessage result" => Shape::SendMessageResponse,
-            "GetTask result" | "CancelTask result" => Shape::Task,
-            _ => return,
-        };
-        if self.tolerant() {
-            self.inner.deviations.tolerate(call, None, shape, prefix, value);
+    fn tolerate_answer<T: Tolerated>(&self, call: Method, prefix: &str, value: &mut Value) {
+        if let Some(shape) = T::SHAPE
+            && self.tolerant()
+        {
+            self.inner.deviations.tolerate(call.as_str(), None, shape, prefix, value);
         }
     }
 
     fn wire(&self) -> Wire {
         self.endpoint().wire
+    }
+
+    /// The binding this connection's wire speaks: the one place a connection tells its wires apart.
+    fn binding(&self) -> &'static dyn Binding {
+        match self.wire() {
+            Wire::JsonRpc => &binding::JsonRpc,
+            Wire::HttpJson => &binding::HttpJson,
+            #[cfg(feature = "grpc")]
+            Wire::Grpc => &binding::Grpc,
+            Wire::JsonRpcV03 => &binding::JsonRpcV03,
+        }
     }
 
     /// Checks the webhook URL a request would hand the agent against the client's URL policy: an agent
@@ -240,7 +251,7 @@ impl AgentConnection {
 
     /// A 1.0 JSON-RPC call, retried on transport faults. The request is written once; the answer is
     /// read straight into `T`, except under tolerant reading, which rewrites it as JSON first.
-    async fn rpc<P: Serialize, T: DeserializeOwned>(
+    async fn rpc<P: Serialize, T: Tolerated>(
         &self,
         method: Method,
         what: &'static str,
@@ -248,12 +259,9 @@ impl AgentConnection {
     ) -> Result<T, Error> {
         let request = jsonrpc::Request::new(method.as_str(), Some(params))?;
         let endpoint = self.endpoint();
-        if !self.tolerant() {
-            return endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await;
-        }
-        let mut value: Value = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what)).await?;
-        self.tolerate_answer(method.as_str(), what, "result", &mut value);
-        read(what, value)
+        let tolerate = |value: &mut Value| self.tolerate_answer::<T>(method, "result", value);
+        let tolerate: Option<jsonrpc::Tolerate<'_>> = self.tolerant().then_some(&tolerate);
+        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what, tolerate)).await
     }
 
     /// A gRPC call, retried on transport faults.
@@ -284,25 +292,24 @@ impl AgentConnection {
     async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
         let request = jsonrpc::Request::new(method.as_str(), params.as_ref())?;
         let endpoint = self.endpoint();
-        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result")).await
+        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result", None)).await
     }
 
     /// An HTTP+JSON call, retried on transport faults. The answer is read straight into `T`,
     /// except under tolerant reading, which rewrites it as JSON first.
-    async fn rest<T: DeserializeOwned>(&self, what: &'static str, call: Call<'_>) -> Result<T, Error> {
+    async fn rest<T: Tolerated>(
+        &self,
+        method: Method,
+        what: &'static str,
+        call: Call<'_>,
+    ) -> Result<T, Error> {
         let endpoint = self.endpoint();
         let call = call.prepare(endpoint)?;
         if !self.tolerant() {
             return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
         }
-        let mut value = endpoint.retrying(|_| rest::call(endpoint, &call)).await?;
-        let operation = match what {
-            "SendMessage result" => "SendMessage",
-            "GetTask result" => "GetTask",
-            _ => "CancelTask",
-        };
-        self.tolerate_answer(operation, what, "", &mut value);
-        read(what, value)
+        let tolerate = |value: &mut Value| self.tolerate_answer::<T>(method, "", value);
+        endpoint.retrying(|_| rest::call_tolerant(endpoint, &call, what, &tolerate)).await
     }
 
     /// Sends a message and waits for the answer (a task, or a direct message).
@@ -318,20 +325,7 @@ impl AgentConnection {
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::SendMessage, "SendMessage result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::SendMessage, "SendMessage result", &req).await,
-            Wire::HttpJson => {
-                self.rest("SendMessage result", post(vec!["message:send".into()], &req, &[])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::MessageSend, Some(params)).await?;
-                losses.result("message/send result", value, v03::SendMessageResult::to_v1)
-            }
-        }
+        self.binding().send_message(self, req).await
     }
 
     /// Sends a message and streams the task's events (`SendStreamingMessage`).
@@ -347,20 +341,7 @@ impl AgentConnection {
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
-        match self.wire() {
-            Wire::JsonRpc => self.stream_v1(Method::SendStreamingMessage, &req).await,
-            Wire::HttpJson => {
-                self.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?)
-                    .await
-            }
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.stream_grpc(Method::SendStreamingMessage, &req).await,
-            Wire::JsonRpcV03 => {
-                let params =
-                    self.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
-                self.stream_v03(v03::Method::MessageStream, params).await
-            }
-        }
+        self.binding().send_streaming_message(self, req).await
     }
 
     /// The task, with at most `historyLength` history messages when set.
@@ -369,21 +350,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32001 (`TaskNotFoundError`) for an unknown task.
     pub async fn get_task(&self, mut req: GetTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::GetTask, "GetTask result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::GetTask, "GetTask result", &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
-                self.rest("GetTask result", get(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::TasksGet, Some(params)).await?;
-                losses.result("tasks/get result", value, v03::Task::to_v1)
-            }
-        }
+        self.binding().get_task(self, req).await
     }
 
     /// A page of the agent's tasks.
@@ -393,13 +360,7 @@ impl AgentConnection {
     /// has no `ListTasks`.
     pub async fn list_tasks(&self, mut req: ListTasksRequest) -> Result<ListTasksResponse, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::ListTasks, "ListTasks result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::ListTasks, "ListTasks result", &req).await,
-            Wire::HttpJson => self.rest("ListTasks result", get(vec!["tasks".into()], &req, &[])?).await,
-            Wire::JsonRpcV03 => Err(not_in_v03("ListTasks")),
-        }
+        self.binding().list_tasks(self, req).await
     }
 
     /// Asks the agent to cancel the task; returns the task as the agent left it.
@@ -408,21 +369,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32002 (`TaskNotCancelableError`) for a finished task.
     pub async fn cancel_task(&self, mut req: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::CancelTask, "CancelTask result", &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::CancelTask, "CancelTask result", &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
-                self.rest("CancelTask result", post(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let losses = &self.inner.losses;
-                let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
-                let value = self.rpc_v03(v03::Method::TasksCancel, Some(params)).await?;
-                losses.result("tasks/cancel result", value, v03::Task::to_v1)
-            }
-        }
+        self.binding().cancel_task(self, req).await
     }
 
     /// Follows a running task (`SubscribeToTask`; 0.3 `tasks/resubscribe`): the first event is the
@@ -432,19 +379,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_streaming_message`]; -32004 for a task already terminal.
     pub async fn subscribe_to_task(&self, mut req: SubscribeToTaskRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
-        match self.wire() {
-            Wire::JsonRpc => self.stream_v1(Method::SubscribeToTask, &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.stream_grpc(Method::SubscribeToTask, &req).await,
-            Wire::HttpJson => {
-                let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
-                self.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
-            }
-            Wire::JsonRpcV03 => {
-                let params = to_json(&v03::TaskIdParams { id: req.id, metadata: None })?;
-                self.stream_v03(v03::Method::TasksResubscribe, params).await
-            }
-        }
+        self.binding().subscribe_to_task(self, req).await
     }
 
     /// Reattaches to `task` after its stream dropped: a new `SubscribeToTask`, whose first event is
@@ -465,29 +400,12 @@ impl AgentConnection {
     pub async fn get_extended_agent_card(&self) -> Result<AgentCard, Error> {
         let mut req = GetExtendedAgentCardRequest::default();
         self.tenant(&mut req.tenant);
-        const WHAT: &str = "extended agent card";
-        match self.wire() {
-            Wire::JsonRpc => self.rpc(Method::GetExtendedAgentCard, WHAT, &req).await,
-            #[cfg(feature = "grpc")]
-            Wire::Grpc => self.grpc(Method::GetExtendedAgentCard, WHAT, &req).await,
-            Wire::HttpJson => {
-                let call = Call {
-                    verb: http::Method::GET,
-                    segments: vec!["extendedAgentCard".into()],
-                    message: Some(to_json(&req)?),
-                    path_fields: &[],
-                };
-                self.rest(WHAT, call).await
-            }
-            Wire::JsonRpcV03 => {
-                let value = self.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?;
-                self.inner.losses.result(WHAT, value, v03::AgentCard::to_v1)
-            }
-        }
+        self.binding().get_extended_agent_card(self, req).await
     }
 
     /// Polls `GetTask` for `id` until the task is terminal or interrupted: at the interval the card
-    /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI`, else at the client's
+    /// declares with `a2a_typestate::POLL_CADENCE_EXTENSION_URI` (clamped by
+    /// [`Bounds::card_cadence`](a2a_typestate::Bounds::card_cadence), as a task's own polls are), else at the client's
     /// [`PollCadence`](crate::PollCadence) (growing to its cap). See [`TaskPoll`].
     pub fn poll_task(&self, id: &TaskId) -> TaskPoll {
         self.poll_task_with(GetTaskRequest::new(id.clone()))
@@ -496,16 +414,18 @@ impl AgentConnection {
     /// As [`AgentConnection::poll_task`], each poll sending `request` (to ask for a `historyLength`,
     /// say).
     pub fn poll_task_with(&self, request: GetTaskRequest) -> TaskPoll {
-        TaskPoll::new(self.clone(), request, self.poll_cadence())
+        let connection = self.clone();
+        let get_task: crate::transport::poll::GetTask = Box::new(move |request| {
+            let connection = connection.clone();
+            Box::pin(async move { connection.get_task(request).await })
+        });
+        TaskPoll::new(get_task, request, self.poll_cadence(), &self.client().config().verifier_bounds())
     }
 
     /// The cadence [`AgentConnection::poll_task`] uses.
     fn poll_cadence(&self) -> Cadence {
         let claims = self.card().claims(a2a_typestate::Deployment::Direct);
-        match claims.poll_cadence() {
-            Some(interval) => Cadence::Declared(interval.min(Duration::from_secs(3600))),
-            None => Cadence::Configured(self.client().config().poll_cadence()),
-        }
+        Cadence::new(claims.poll_cadence(), self.client().config().poll_cadence())
     }
 
     async fn stream_v1<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
@@ -530,8 +450,16 @@ impl AgentConnection {
             .open_stream(
                 || jsonrpc::open(endpoint, &request),
                 move |event| {
-                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    // Read once, straight into the event, when there is nothing to rewrite.
+                    if !tolerant::may_deviate(event.data.as_bytes())
+                        && let Some(read) =
+                            jsonrpc::our_result::<StreamResponse>(event.data.as_bytes(), &answering)
+                        && names_its_context(&read)
+                    {
+                        return Ok(Decoded { event: read, last: false });
+                    }
+                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let log = &inner.deviations;
                     log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
                     Ok(Decoded { event: read::<StreamResponse>(WHAT, value)?, last: false })
@@ -550,13 +478,15 @@ impl AgentConnection {
                 || rest::open(endpoint, &call),
                 move |event| {
                     // Read once, straight into the event, unless tolerant reading rewrites it.
-                    if inner.is_none()
-                        && let Ok(event) = serde_json::from_str::<StreamResponse>(&event.data)
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    let direct = inner.is_none() || !tolerant::may_deviate(event.data.as_bytes());
+                    if direct
+                        && let Ok(read) = serde_json::from_str::<StreamResponse>(&event.data)
+                        && (inner.is_none() || names_its_context(&read))
                     {
-                        return Ok(Decoded { event, last: false });
+                        return Ok(Decoded { event: read, last: false });
                     }
                     let mut value = rest::event_value(event)?;
-                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     if let Some(inner) = &inner {
                         let log = &inner.deviations;
                         log.tolerate(operation, Some(number), Shape::StreamResponse, "", &mut value);
@@ -581,26 +511,17 @@ impl AgentConnection {
     }
 }
 
+/// Whether an update names its context, which 1.0 requires: one that does not is a deviation the
+/// tolerant rewrite records, so it is read through it.
+fn names_its_context(event: &StreamResponse) -> bool {
+    let context = match event {
+        StreamResponse::StatusUpdate(update) => &update.context_id,
+        StreamResponse::ArtifactUpdate(update) => &update.context_id,
+        StreamResponse::Task(_) | StreamResponse::Message(_) => return true,
+    };
+    context.as_ref().is_some_and(|context| !context.as_str().is_empty())
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
-}
-
-fn post<'a, T: Serialize>(
-    segments: Vec<String>,
-    message: &T,
-    path_fields: &'a [&'a str],
-) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
-}
-
-fn get<'a, T: Serialize>(
-    segments: Vec<String>,
-    message: &T,
-    path_fields: &'a [&'a str],
-) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
-}
-
-fn not_in_v03(operation: &str) -> Error {
-    Error::misuse(format!("{operation} does not exist in protocol 0.3, which this agent speaks"))
 }

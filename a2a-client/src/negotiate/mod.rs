@@ -74,8 +74,9 @@ use std::sync::Arc;
 use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus};
 use a2a_typestate_types::Message;
 
+pub use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest};
 pub use outcome::{TaskOutcome, TaskPath};
-pub use plan::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest, Negotiation};
+pub use plan::Negotiation;
 
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
@@ -137,16 +138,14 @@ pub(crate) async fn run_task(
     let round_trips = task.round_trips();
     run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
 
-    let refusals = task.handle().verifier().refusals(task.elapsed());
-    let refused_task = task.result().and_then(|r| match r {
-        a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
-        a2a_typestate_types::SendMessageResponse::Message(_) => None,
-    });
     // What the run saw, read once before the settle consumes the handle; either path reports it.
     let report = {
-        let (agent, verified) = (base.clone(), task.verified());
-        let verdicts = task.handle().verifier().verdicts(task.elapsed());
-        let observations = task.handle().verifier().observations().to_vec();
+        // One reading of the verifier, at one instant: the verdicts, and the claims they verify.
+        let verifier = task.handle().verifier();
+        let verdicts = verifier.verdicts(task.elapsed());
+        let verified = verdicts.iter().filter(|(_, v)| v.is_verified()).map(|(c, _)| *c).collect();
+        let observations = verifier.observations().to_vec();
+        let agent = base.clone();
         let (push_registration, wire_deviations) =
             (task.push_registration_attempts().to_vec(), task.wire_deviations());
         move |path, result, refusal, other_refusals, refused_task| TaskOutcome {
@@ -166,7 +165,8 @@ pub(crate) async fn run_task(
     };
     let refusal = match task.settle() {
         Ok(task) => {
-            let result = task.result().ok_or_else(|| {
+            // Moved, not copied: a streamed result can be large, and the handle ends here.
+            let result = task.into_result().ok_or_else(|| {
                 Error::protocol_answer("the agent answered neither a task nor a message")
                     .with_url(base.as_str())
                     .with_negotiation_round_trips(round_trips)
@@ -175,10 +175,13 @@ pub(crate) async fn run_task(
         }
         Err(refusal) => refusal,
     };
-    // The settle's refusal is the verifier's deciding one (first by evidence); the rest are kept.
+    // The settle named the deciding refusal (first by evidence) and the others: reported as given.
+    let other_refusals = refusal.others().to_vec();
     let (mut single_shot, first) = refusal.into_parts();
-    let other_refusals: Vec<_> =
-        refusals.into_iter().filter(|violation| violation.capability() != first.capability()).collect();
+    let refused_task = single_shot.take_result().and_then(|r| match r {
+        a2a_typestate_types::SendMessageResponse::Task(task) => Some(task),
+        a2a_typestate_types::SendMessageResponse::Message(_) => None,
+    });
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
         return Err(Error::from(first).with_negotiation_round_trips(round_trips));
@@ -215,7 +218,7 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
     }
     let mut unclaimed_stream = depends.contains(Capability::Streaming) && !holds(task, Capability::Streaming);
     let mut next = Some(message);
-    let mut answers = 0;
+    let mut follow_ups = task.follow_ups();
     while let Some(message) = next.take() {
         let turn = if holds(task, Capability::Streaming) {
             task.send_streaming_message(message).await
@@ -235,11 +238,9 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
         if turn?.is_contradicted() {
             return Ok(());
         }
-        if let Some(request) = task.input_request()
-            && answers < negotiation.follow_up_budget()
-        {
-            next = negotiation.follow_up_policy().answer(&request);
-            answers += u32::from(next.is_some());
+        // The policy and budget `run_task` set on the task from `negotiation`.
+        if let Some(request) = task.input_request() {
+            next = follow_ups.answer(&request);
         }
     }
     let ended = task.state().is_some_and(|state| state.is_terminal());

@@ -6,8 +6,8 @@ use std::fmt;
 use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
 use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
 
+use crate::agent_url::AgentBaseUrl;
 use crate::cache::SuspectMark;
-use crate::discovery::AgentBaseUrl;
 
 /// Which path produced a [`TaskOutcome`]'s result.
 #[derive(Clone, Debug, PartialEq, Eq)]

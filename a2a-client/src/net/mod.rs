@@ -29,9 +29,10 @@
 //! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
+mod body;
 mod connect;
-mod proxy;
-mod settings;
+pub(crate) mod identity;
+pub(crate) mod proxy;
 mod tls;
 
 use std::fmt;
@@ -55,8 +56,8 @@ use crate::Error;
 use crate::url_policy::UrlPolicy;
 
 pub use ::http;
+pub(crate) use body::{read_bounded, read_budgeted};
 pub use proxy::Proxy;
-pub(crate) use settings::HttpSettings;
 pub use tls::Certificate;
 pub(crate) use tls::provider;
 
@@ -84,7 +85,7 @@ struct Inner {
     /// Kept for `Proxy-Authorization` on plain http requests sent to a proxy whole.
     proxy: Option<Arc<Matcher>>,
     /// The client identity the TLS configuration presents (kept for the gRPC binding's TLS too).
-    identity: Option<crate::auth::ClientIdentity>,
+    identity: Option<identity::ClientIdentity>,
     url_policy: UrlPolicy,
     /// The verifier the TLS configuration checks agents with, for the gRPC binding's own TLS
     /// (tonic's), so it checks them as this stack does.
@@ -107,7 +108,7 @@ impl fmt::Debug for HttpClient {
 pub(crate) struct Parts<'a> {
     pub(crate) roots: &'a [Certificate],
     pub(crate) only_added_roots: bool,
-    pub(crate) identity: Option<&'a crate::auth::ClientIdentity>,
+    pub(crate) identity: Option<&'a identity::ClientIdentity>,
     pub(crate) proxy: Option<Matcher>,
     pub(crate) connect_timeout: Duration,
     pub(crate) pool_max_idle_per_host: Option<usize>,
@@ -157,7 +158,7 @@ impl HttpClient {
     #[cfg(feature = "grpc")]
     pub(crate) fn grpc_tls(
         &self,
-    ) -> (&Arc<dyn rustls::client::danger::ServerCertVerifier>, Option<&crate::auth::ClientIdentity>) {
+    ) -> (&Arc<dyn rustls::client::danger::ServerCertVerifier>, Option<&identity::ClientIdentity>) {
         (&self.inner.verifier, self.inner.identity.as_ref())
     }
 
@@ -395,7 +396,7 @@ impl Response {
     /// # Errors
     /// [`crate::ErrorKind::BadInput`] past `limit`; a transport fault when the body breaks off.
     pub async fn bytes(self, limit: usize, url: &str) -> Result<Bytes, Error> {
-        crate::discovery::read_bounded(self, limit, url).await
+        read_bounded(self, limit, url).await
     }
 
     /// The body as a stream of chunks.

@@ -11,8 +11,8 @@ use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 
+use super::identity::ClientIdentity;
 use crate::Error;
-use crate::auth::ClientIdentity;
 
 /// A root certificate to trust, for agents whose certificates chain to a private CA.
 #[derive(Clone)]

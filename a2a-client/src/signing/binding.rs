@@ -48,7 +48,7 @@ impl fmt::Display for UnboundInterface {
 /// the function a connection resolves it with. An absolute URL, a gRPC `host:port`, or one that
 /// does not resolve (refused when a connection is opened) is not listed.
 pub(crate) fn unbound_interfaces(offered: &[OfferedInterface], served_from: &str) -> Vec<UnboundInterface> {
-    use crate::transport::{interface_url, names_no_host};
+    use crate::agent_url::{interface_url, names_no_host};
     let Ok(base) = url::Url::parse(served_from) else { return Vec::new() };
     offered
         .iter()

@@ -28,25 +28,7 @@ use serde_json::{Map, Number, Value};
 
 pub use super::jcs_text::canonicalize_str;
 
-/// Deepest nesting of arrays and objects [`canonicalize`] accepts in a `Value`, as deep as
-/// `serde_json` parses one by default: a value built by hand deeper than this is refused instead of
-/// exhausting the stack. A document read from its text has no such limit ([`canonicalize_str`]).
-pub const MAX_DEPTH: usize = 128;
-
-/// Why a value has no canonical form.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum JcsError {
-    /// Arrays and objects nest deeper than [`MAX_DEPTH`].
-    #[error("json nests deeper than {MAX_DEPTH} levels")]
-    TooDeep,
-    /// A number that is not finite (only reachable through a hand-built `serde_json::Number`).
-    #[error("json number {0} is not finite")]
-    NotFinite(String),
-    /// The text given to [`canonicalize_str`] is not one JSON value (says what and where).
-    #[error("not json: {0}")]
-    NotJson(String),
-}
+pub use crate::error::card_signature::{JcsError, MAX_DEPTH};
 
 /// The canonical UTF-8 bytes of `value`.
 ///

@@ -6,10 +6,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value};
 
 use super::algorithm::Algorithm;
-use super::error::{SignatureFailure, SignatureFailureReason};
 use super::keys::TrustedKey;
 use super::payload::{CanonicalForm, Payloads};
 use super::trust::TrustStore;
+use super::{SignatureFailure, SignatureFailureReason};
 
 /// The parts of a protected header this verifier reads.
 #[derive(Debug)]

@@ -55,7 +55,6 @@
 mod algorithm;
 mod binding;
 mod der;
-mod error;
 pub mod jcs;
 mod jcs_text;
 mod jws;
@@ -69,10 +68,10 @@ use std::time::Duration;
 use a2a_typestate_types::AgentCard;
 use serde_json::Value;
 
+pub use crate::error::card_signature::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use algorithm::{Algorithm, KeyKind};
 pub use binding::UnboundInterface;
 pub(crate) use binding::unbound_interfaces;
-pub use error::{CardSignatureError, SignatureFailure, SignatureFailureReason};
 pub use keys::TrustedKey;
 pub use payload::CanonicalForm;
 pub use trust::{TrustStore, TrustedJku};
@@ -156,20 +155,6 @@ pub(crate) type FetchedJwks = HashMap<String, Result<Vec<TrustedKey>, String>>;
 pub(crate) struct Verification {
     pub(crate) signer: CardSigner,
     pub(crate) claims_card: Option<AgentCard>,
-}
-
-impl TrustStore {
-    /// Checks `card`'s signatures against this store, without fetching anything: a signature whose
-    /// key is only reachable through a trusted `jku` fails here (discovery fetches those). The card
-    /// itself is not changed: its claims are narrowed to what a signature covers only when
-    /// discovery verifies it under a [`CardSignaturePolicy`].
-    ///
-    /// # Errors
-    /// [`CardSignatureError`] when the card has no signature, or none verifies (each failure says
-    /// why).
-    pub fn verify(&self, card: &crate::DiscoveredCard) -> Result<CardSigner, CardSignatureError> {
-        verify_document(card.raw(), card.card(), self, &FetchedJwks::new()).map(|v| v.signer)
-    }
 }
 
 /// The served document's top-level `signatures` (the last, if given twice, as a card reads it),
@@ -294,7 +279,7 @@ async fn fetch_jwks(http: &crate::net::HttpClient, url: &str, timeout: Duration)
         if let Some(elsewhere) = response.redirected_to() {
             return Ok(Err(format!("redirected to {elsewhere}, which is not the trusted url")));
         }
-        crate::discovery::read_bounded(response, MAX_JWKS_BYTES, url).await.map(Ok)
+        crate::net::read_bounded(response, MAX_JWKS_BYTES, url).await.map(Ok)
     })
     .await
     .map_err(|e| e.to_string())??;

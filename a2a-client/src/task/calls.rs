@@ -13,11 +13,12 @@ use a2a_typestate_types::{
 };
 
 use super::answer::Answer;
-use super::session::{PushWatch, Session, SingleShotReason, with_an_id};
+use super::follow_up::{FollowUp, FollowUps, InputRequest};
+use super::push::PushWatch;
+use super::session::{Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
 use super::{DynTask, Task, TaskCall};
 use crate::Error;
-use crate::negotiate::{FollowUp, InputRequest};
 use crate::webhook::{PushReceiver, PushRegistration};
 
 impl Session {
@@ -56,7 +57,8 @@ impl Session {
         }
         let registration = receiver.register_for_new_task();
         let arrivals = receiver.arrivals();
-        self.push = Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
+        self.push.watch =
+            Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
         Ok(())
     }
 
@@ -73,7 +75,7 @@ impl Session {
         match self.conn.create_task_push_notification_config(registration.to_config()).await {
             Ok(_) => {
                 let arrivals = receiver.arrivals();
-                if let Some(old) = self.push.replace(PushWatch {
+                if let Some(old) = self.push.watch.replace(PushWatch {
                     receiver,
                     registration: registration.clone(),
                     accepted: false,
@@ -210,7 +212,7 @@ impl<C: ClaimSet> Task<C> {
         C::Push: HasPushClaim,
     {
         let _permit = self.handle.push_permit();
-        self.session.push_alternatives = true;
+        self.session.push.alternatives = true;
         self.session.watch_push(receiver)
     }
 
@@ -325,7 +327,8 @@ impl Session {
             Some(SingleShotReason::Suspect) => metrics.record_suspect_single_shot(),
             Some(SingleShotReason::Chosen) | None => {}
         }
-        let mut follow_ups = 0;
+        let mut follow_ups = self.follow_ups();
+        let mut answering = false;
         loop {
             let mut request = SendMessageRequest::new(with_an_id(message));
             if !self.accepted.is_empty() {
@@ -335,14 +338,14 @@ impl Session {
                 });
             }
             let response = self.conn.send_message(request).await?;
-            if follow_ups > 0 {
+            if answering {
                 // A follow-up continues the task it answers; a first send starts a new one.
                 self.is_this_tasks_answer("a follow-up answer", &response)?;
             }
             self.snapshot = Snapshot::default();
             self.snapshot.apply_send(&response);
             let SendMessageResponse::Task(task) = &response else { return Ok(response) };
-            if !task.status.state.is_interrupted() || follow_ups >= self.follow_up_budget {
+            if !task.status.state.is_interrupted() {
                 return Ok(response);
             }
             let request = InputRequest {
@@ -351,9 +354,9 @@ impl Session {
                 state: task.status.state,
                 question: task.status.message.clone(),
             };
-            let Some(answer) = self.follow_up.answer(&request) else { return Ok(response) };
+            let Some(answer) = follow_ups.answer(&request) else { return Ok(response) };
             message = answer;
-            follow_ups += 1;
+            answering = true;
         }
     }
 }
@@ -447,7 +450,7 @@ impl DynTask {
     /// claim.
     pub fn watch_push(&mut self, receiver: Arc<PushReceiver>) -> Result<(), Error> {
         self.require(Capability::PushNotifications)?;
-        self.session.push_alternatives = true;
+        self.session.push.alternatives = true;
         self.session.watch_push(receiver)
     }
 
@@ -497,6 +500,11 @@ impl DynTask {
     /// (default [`DEFAULT_HISTORY_LENGTH`](crate::negotiate::DEFAULT_HISTORY_LENGTH)).
     pub fn set_history_length(&mut self, length: u32) {
         self.session.history_length = length.max(1);
+    }
+
+    /// The answers this task has left under its follow-up policy: what `run_task` answers with.
+    pub(crate) fn follow_ups(&self) -> FollowUps {
+        self.session.follow_ups()
     }
 
     /// What the agent asks for, when the last turn ended on a question it has not moved on from.

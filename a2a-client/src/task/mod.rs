@@ -62,6 +62,7 @@
 
 mod answer;
 mod calls;
+pub(crate) mod follow_up;
 mod pump;
 mod push;
 mod session;
@@ -156,6 +157,12 @@ impl<C: ClaimSet> Task<C> {
         self.session.snapshot.response()
     }
 
+    /// The result as seen so far, moved out: what the handle saw is forgotten, as its next
+    /// single-shot send forgets it anyway.
+    pub(crate) fn take_result(&mut self) -> Option<SendMessageResponse> {
+        self.session.snapshot.take_response()
+    }
+
     /// The task's state as last seen outside push.
     pub fn state(&self) -> Option<TaskState> {
         self.session.last_state
@@ -168,7 +175,7 @@ impl<C: ClaimSet> Task<C> {
 
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
-        &self.session.push_attempts
+        &self.session.push.attempts
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
@@ -196,7 +203,7 @@ impl<C: ClaimSet> Task<C> {
             Ok(Settlement::Verified(handle)) => Ok(Settlement::Verified(Task { session, handle })),
             Ok(Settlement::Pending(handle, why)) => Ok(Settlement::Pending(Task { session, handle }, why)),
             Err(refusal) => {
-                session.after_refusal(std::slice::from_ref(refusal.violation()));
+                session.after_refusal(refusal.violations());
                 Err(refusal.map_task(|handle| Task { session, handle }))
             }
         }
@@ -207,7 +214,10 @@ impl Session {
     /// What every refusal leads to, whichever handle settled it: counted, the agent marked
     /// capability-suspect in the discovery cache (unless marks are off) so its next tasks go
     /// single-shot at once, and the handle's sends from here on counted as the fallback.
-    fn after_refusal(&mut self, violations: &[a2a_typestate::AgentCardLifecycleViolation]) {
+    fn after_refusal<'a>(
+        &mut self,
+        violations: impl Iterator<Item = &'a a2a_typestate::AgentCardLifecycleViolation>,
+    ) {
         self.single_shot = Some(SingleShotReason::Refused);
         let client = self.conn.client();
         for violation in violations {
@@ -231,7 +241,8 @@ impl<C: ClaimSet> Task<C> {
     ///
     /// # Errors
     /// A [`Refusal`] carrying the handle downgraded to `Task<SingleShot>` when all three refusal
-    /// conditions held; the agent is marked capability-suspect.
+    /// conditions held: its violation is the one that decides among every claim this handle checks
+    /// (first by evidence), and every refused claim marks the agent capability-suspect.
     pub fn settle_streaming(self) -> SettleResult<Task<StreamingSettled<C>>, Self, Task<SingleShot>>
     where
         C: SettlesStreaming,
@@ -323,6 +334,11 @@ impl DynTask {
         self.session.snapshot.response()
     }
 
+    /// The result, moved out of a handle that ends here (no copy of a large result).
+    pub(crate) fn into_result(mut self) -> Option<SendMessageResponse> {
+        self.session.snapshot.take_response()
+    }
+
     /// The task's state as last seen outside push.
     pub fn state(&self) -> Option<TaskState> {
         self.session.last_state
@@ -335,7 +351,7 @@ impl DynTask {
 
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
-        &self.session.push_attempts
+        &self.session.push.attempts
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
@@ -369,12 +385,11 @@ impl DynTask {
     /// handle downgraded to `Task<SingleShot>`; every refused claim marks the agent.
     pub fn settle(self) -> Result<Self, Refusal<Task<SingleShot>>> {
         let now = self.elapsed();
-        let refused = self.handle.verifier().refusals(now);
         let DynTask { mut session, handle } = self;
         match handle.settle(now) {
             Ok(handle) => Ok(DynTask { session, handle }),
             Err(refusal) => {
-                session.after_refusal(&refused);
+                session.after_refusal(refusal.violations());
                 Err(refusal.map_task(|handle| Task { session, handle }))
             }
         }

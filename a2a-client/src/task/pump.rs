@@ -9,6 +9,7 @@ use futures::StreamExt;
 use tokio::time::sleep_until;
 
 use super::session::Session;
+use crate::transport::poll::Cadence;
 use crate::{Error, EventStream, StreamEnd};
 
 /// Where a turn's updates come from.
@@ -18,6 +19,33 @@ enum Source {
     Stream(Box<EventStream>, Call),
     /// `GetTask` at the card's cadence or the client's bounded one.
     Poll,
+}
+
+/// What one turn's loop keeps between wake-ups: where updates come from, and the cadence and
+/// budgets it follows them with.
+struct Follow {
+    source: Source,
+    cadence: Cadence,
+    polls: u32,
+    next_poll: std::time::Duration,
+    /// Polls in a row whose retries ran out, and how many of those the turn tolerates.
+    faulted_polls: u32,
+    fault_budget: u32,
+    /// Reattachments left after a dropped stream (the retry policy's attempts, less the first).
+    reattach_budget: u32,
+    /// A stream dropped: states may have been missed, so the history is read once the turn ends.
+    missed: bool,
+    /// The transport fault a stream error named, kept for that stream's end.
+    stream_fault: Option<crate::TransportFault>,
+}
+
+/// What the loop does after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    TurnEnded,
+    /// A claim was refused: the turn stops where it is (the settle reads the refusal).
+    Refused,
 }
 
 /// How long past a deadline the loop wakes, so the verdict it re-reads is settled.
@@ -119,22 +147,22 @@ impl Session {
     /// inline push config (the agent does not take push and its card's claim was not refused for
     /// it), else the error (a refusal it caused is read with `settle_*`).
     fn send_failed<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Result<(), Error> {
-        let carried_push = self.push.as_ref().is_some_and(|w| !w.accepted);
+        let carried_push = self.push.watch.as_ref().is_some_and(|w| !w.accepted);
         if carried_push && super::push::another_path_may_help(&error) {
             // The config rode on the send: the answer may be about the webhook. The send goes again
             // without it (a second refusal is then about something else).
-            self.push_attempts.push(super::push::PushRegistrationAttempt {
+            self.push.attempts.push(super::push::PushRegistrationAttempt {
                 path: super::push::PushRegistrationPath::Inline,
                 answer: super::push::refused(&error),
             });
-            let watch = self.push.take();
+            let watch = self.push.watch.take();
             if let Some(watch) = &watch {
                 watch.receiver.unregister(&watch.registration);
             }
-            if self.push_alternatives {
+            if self.push.alternatives {
                 // Before any refusal, the other path: CreateTaskPushNotificationConfig once the
                 // task exists; its answer is the one observed.
-                self.push_fallback = watch.map(|w| w.receiver);
+                self.push.fallback = watch.map(|w| w.receiver);
                 return Ok(());
             }
             if error.protocol_error().is_some_and(|p| p.is_push_notification_not_supported()) {
@@ -153,106 +181,159 @@ impl Session {
     }
 
     /// The loop. Ends `Ok` when the turn ended or a claim was refused; `Err` on a lifecycle fault,
-    /// a transport fault that outlived its budget, or an error the agent sent.
-    async fn pump<H: TaskHandle>(&mut self, handle: &mut H, mut source: Source) -> Result<(), Error> {
-        let config = self.conn.client().config().clone();
-        let mut reattach_budget = config.retry_policy().max_attempts().saturating_sub(1);
-        let fault_budget = config.retry_policy().max_attempts();
-        let (mut polls, mut faulted_polls, mut missed) = (0u32, 0u32, false);
-        let card_cadence = handle.verifier().card().poll_cadence().is_some();
-        let poll_delay = |polls: u32, handle: &H| {
-            if card_cadence { handle.verifier().poll_interval() } else { config.poll_cadence().delay(polls) }
-        };
-        let mut next_poll = self.now() + poll_delay(0, handle);
-        let mut arrivals = self.push.as_ref().map(|w| w.arrivals.clone());
-        let mut stream_fault = None;
+    /// a transport fault that outlived its budget, or an error the agent sent. Each wake-up is one
+    /// named step: a stream item, a callback, a poll tick, or a deadline to re-read.
+    async fn pump<H: TaskHandle>(&mut self, handle: &mut H, source: Source) -> Result<(), Error> {
+        let mut follow = self.follow(handle, source);
+        let mut arrivals = self.push.watch.as_ref().map(|w| w.arrivals.clone());
         loop {
-            self.drain_callbacks(handle);
-            self.follow_up_push(handle).await;
-            if self.refused(handle) {
-                return Ok(());
-            }
-            if let Some(fault) = handle.verifier().lifecycle_fault(self.now()) {
-                return Err(fault.into());
-            }
-            if self.turn_ended() {
-                break;
+            match self.checkpoint(handle).await? {
+                Flow::Refused => return Ok(()),
+                Flow::TurnEnded => break,
+                Flow::Continue => {}
             }
             let wake = handle.verifier().lifecycle_deadline().map(|d| self.instant(d + PAST_DEADLINE));
-            let polling = matches!(source, Source::Poll);
-            let poll_at = self.instant(next_poll);
-            tokio::select! {
-                item = next_item(&mut source) => match item {
-                    Some(Ok(event)) => self.on_event(handle, &event)?,
-                    Some(Err(error)) => {
-                        let Source::Stream(stream, call) = &source else { continue };
-                        let call = *call;
-                        stream_fault = match stream.end() {
-                            Some(StreamEnd::Dropped(fault)) => Some(fault),
-                            _ => error.transport_fault(),
-                        };
-                        if stream_fault.is_none() {
-                            // An error the agent sent inside the stream.
-                            return Err(self.observe_error(handle, call, error));
-                        }
-                    }
-                    None => {
-                        let Source::Stream(stream, call) = &source else { continue };
-                        let call = *call;
-                        let dropped = match stream.end() {
-                            Some(StreamEnd::Dropped(fault)) => Some(fault),
-                            _ => stream_fault.take(),
-                        };
-                        match dropped {
-                            Some(fault) => {
-                                self.observe(handle, Observed::TransportFault { call, fault });
-                                if self.turn_ended() {
-                                    break;
-                                }
-                                let Some(task) = self.task_id() else {
-                                    // No event named the task: nothing to reattach to or poll.
-                                    return Err(Error::transport(fault, None));
-                                };
-                                missed = true;
-                                source = Source::Poll;
-                                if reattach_budget > 0 {
-                                    reattach_budget -= 1;
-                                    self.conn.client().metrics().record_retry();
-                                    self.round_trip();
-                                    let opening = self.conn.resubscribe(&task);
-                                    match self.within_bound(handle, opening).await? {
-                                        Ok(stream) => source = Source::Stream(Box::new(stream), Call::SubscribeToTask),
-                                        // Still failing, or nothing left to follow (the task ended): poll.
-                                        Err(error) => {
-                                            let _ = self.observe_error(handle, Call::SubscribeToTask, error);
-                                        }
-                                    }
-                                }
-                            }
-                            None => {
-                                self.observe(handle, Observed::StreamClosed);
-                                // Closed before the turn ended: the task is polled from here.
-                                source = Source::Poll;
-                            }
-                        }
-                        next_poll = self.now() + poll_delay(polls, handle);
-                    }
+            let polling = matches!(follow.source, Source::Poll);
+            let poll_at = self.instant(follow.next_poll);
+            let flow = tokio::select! {
+                item = next_item(&mut follow.source) => match item {
+                    Some(Ok(event)) => self.on_event(handle, event).map(|()| Flow::Continue)?,
+                    Some(Err(error)) => self.on_stream_error(handle, &mut follow, error)?,
+                    None => self.on_stream_end(handle, &mut follow).await?,
                 },
-                _ = wait_changed(&mut arrivals) => {}
-                () = sleep_until(poll_at), if polling => {
-                    polls = polls.saturating_add(1);
-                    next_poll = self.now() + poll_delay(polls, handle);
-                    match self.fetch_task(handle, None).await {
-                        Ok(()) => faulted_polls = 0,
-                        // The task exists: a poll whose retries ran out is polled again (the next poll
-                        // is the retry), rather than an error that would invite sending the task twice.
-                        Err(error) if error.is_retryable() && faulted_polls + 1 < fault_budget => faulted_polls += 1,
-                        Err(error) => return Err(error),
-                    }
-                }
-                () = sleep_or_never(wake) => {}
+                _ = wait_changed(&mut arrivals) => Flow::Continue,
+                () = sleep_until(poll_at), if polling => self.on_poll_tick(handle, &mut follow).await?,
+                () = sleep_or_never(wake) => Flow::Continue,
+            };
+            if flow == Flow::TurnEnded {
+                break;
             }
         }
+        self.after_turn(handle, follow.missed).await
+    }
+
+    /// How this turn follows the task from `source`: the cadence and the budgets it starts with.
+    fn follow<H: TaskHandle>(&self, handle: &H, source: Source) -> Follow {
+        let config = self.conn.client().config();
+        let cadence = Cadence::new(handle.verifier().card().poll_cadence(), config.poll_cadence());
+        Follow {
+            source,
+            cadence,
+            polls: 0,
+            next_poll: self.now() + cadence.delay(0),
+            faulted_polls: 0,
+            fault_budget: config.retry_policy().max_attempts(),
+            reattach_budget: config.retry_policy().max_attempts().saturating_sub(1),
+            missed: false,
+            stream_fault: None,
+        }
+    }
+
+    /// Before each wait: the callbacks that arrived, a push registration still owed, then whether
+    /// a claim was refused, a bound ran out, or the turn ended.
+    async fn checkpoint<H: TaskHandle>(&mut self, handle: &mut H) -> Result<Flow, Error> {
+        self.drain_callbacks(handle);
+        self.follow_up_push(handle).await;
+        if self.refused(handle) {
+            return Ok(Flow::Refused);
+        }
+        if let Some(fault) = handle.verifier().lifecycle_fault(self.now()) {
+            return Err(fault.into());
+        }
+        Ok(if self.turn_ended() { Flow::TurnEnded } else { Flow::Continue })
+    }
+
+    /// An error read from the stream: a transport fault is kept for the stream's end, an error the
+    /// agent sent inside the stream ends the turn.
+    fn on_stream_error<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        follow: &mut Follow,
+        error: Error,
+    ) -> Result<Flow, Error> {
+        let Source::Stream(stream, call) = &follow.source else { return Ok(Flow::Continue) };
+        let call = *call;
+        follow.stream_fault = match stream.end() {
+            Some(StreamEnd::Dropped(fault)) => Some(fault),
+            _ => error.transport_fault(),
+        };
+        if follow.stream_fault.is_none() {
+            return Err(self.observe_error(handle, call, error));
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The stream ended before the turn did: reattached after a drop (within the retry policy's
+    /// attempts), else polled from here.
+    async fn on_stream_end<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        follow: &mut Follow,
+    ) -> Result<Flow, Error> {
+        let Source::Stream(stream, call) = &follow.source else { return Ok(Flow::Continue) };
+        let call = *call;
+        let dropped = match stream.end() {
+            Some(StreamEnd::Dropped(fault)) => Some(fault),
+            _ => follow.stream_fault.take(),
+        };
+        match dropped {
+            Some(fault) => {
+                self.observe(handle, Observed::TransportFault { call, fault });
+                if self.turn_ended() {
+                    return Ok(Flow::TurnEnded);
+                }
+                let Some(task) = self.task_id() else {
+                    // No event named the task: nothing to reattach to or poll.
+                    return Err(Error::transport(fault, None));
+                };
+                follow.missed = true;
+                follow.source = Source::Poll;
+                if follow.reattach_budget > 0 {
+                    follow.reattach_budget -= 1;
+                    self.conn.client().metrics().record_retry();
+                    self.round_trip();
+                    let opening = self.conn.resubscribe(&task);
+                    match self.within_bound(handle, opening).await? {
+                        Ok(stream) => follow.source = Source::Stream(Box::new(stream), Call::SubscribeToTask),
+                        // Still failing, or nothing left to follow (the task ended): poll.
+                        Err(error) => {
+                            let _ = self.observe_error(handle, Call::SubscribeToTask, error);
+                        }
+                    }
+                }
+            }
+            None => {
+                self.observe(handle, Observed::StreamClosed);
+                // Closed before the turn ended: the task is polled from here.
+                follow.source = Source::Poll;
+            }
+        }
+        follow.next_poll = self.now() + follow.cadence.delay(follow.polls);
+        Ok(Flow::Continue)
+    }
+
+    /// One `GetTask` at the cadence. The task exists: a poll whose retries ran out is polled again
+    /// (the next poll is the retry), rather than an error that would invite sending the task twice.
+    async fn on_poll_tick<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        follow: &mut Follow,
+    ) -> Result<Flow, Error> {
+        follow.polls = follow.polls.saturating_add(1);
+        follow.next_poll = self.now() + follow.cadence.delay(follow.polls);
+        match self.fetch_task(handle, None).await {
+            Ok(()) => follow.faulted_polls = 0,
+            Err(error) if error.is_retryable() && follow.faulted_polls + 1 < follow.fault_budget => {
+                follow.faulted_polls += 1;
+            }
+            Err(error) => return Err(error),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Once the turn ended: the history read when a dropped stream may have missed states, and the
+    /// one `GetTask` that settles a stream which ended without its artifacts.
+    async fn after_turn<H: TaskHandle>(&mut self, handle: &mut H, missed: bool) -> Result<(), Error> {
         if missed && handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed {
             self.fetch_task(handle, Some(self.history_length)).await?;
         }
@@ -302,7 +383,7 @@ impl Session {
     /// After the task ended: reads callbacks until the push claim is verified or its bound from the
     /// terminal transition runs out. Returns at once when nothing is awaited.
     pub(crate) async fn await_push<H: TaskHandle>(&mut self, handle: &mut H) {
-        let mut arrivals = self.push.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
+        let mut arrivals = self.push.watch.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
         while arrivals.is_some() {
             self.drain_callbacks(handle);
             let deadline = match handle.verifier().verdict(Capability::PushNotifications, self.now()) {

@@ -13,7 +13,7 @@ use a2a_typestate_types::error::A2aErrorCode;
 
 use super::session::Session;
 use crate::Error;
-use crate::webhook::PushReceiver;
+use crate::webhook::{PushReceiver, PushRegistration};
 
 /// A path by which a webhook config reaches the agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,6 +111,40 @@ pub(crate) fn another_path_may_help(error: &Error) -> bool {
     })
 }
 
+/// A push config the task watches: where its callbacks arrive, and whether the agent took it.
+#[derive(Debug)]
+pub(crate) struct PushWatch {
+    pub(crate) receiver: Arc<PushReceiver>,
+    pub(crate) registration: PushRegistration,
+    /// The agent accepted the config (the send carrying it, or the create call, succeeded).
+    pub(crate) accepted: bool,
+    /// The config rode inline and is still to be confirmed once the task exists.
+    pub(crate) confirm: bool,
+    pub(crate) arrivals: tokio::sync::watch::Receiver<u64>,
+}
+
+/// What a task knows of its webhook, beside the session that owns it: the config it watches,
+/// every attempt to register one, and the receiver still to register once the task exists.
+#[derive(Debug, Default)]
+pub(crate) struct PushState {
+    pub(crate) watch: Option<PushWatch>,
+    /// Every attempt to register the webhook, with the agent's answer.
+    pub(crate) attempts: Vec<PushRegistrationAttempt>,
+    /// A receiver to register with `CreateTaskPushNotificationConfig` once the task exists (the
+    /// inline path was refused or dropped).
+    pub(crate) fallback: Option<Arc<PushReceiver>>,
+    /// Whether another registration path is tried when one fails (with the push claim held).
+    pub(crate) alternatives: bool,
+}
+
+impl Drop for PushState {
+    fn drop(&mut self) {
+        if let Some(watch) = &self.watch {
+            watch.receiver.unregister(&watch.registration);
+        }
+    }
+}
+
 impl Session {
     /// Once the task exists: confirms an inline config the agent accepted
     /// (`GetTaskPushNotificationConfig`), and registers with `CreateTaskPushNotificationConfig`
@@ -118,7 +152,7 @@ impl Session {
     /// agent will not take leaves push unverified, with the attempts saying why.
     pub(crate) async fn follow_up_push<H: TaskHandle>(&mut self, handle: &mut H) {
         let Some(task) = self.task_id() else { return };
-        if let Some(watch) = self.push.as_mut().filter(|w| w.accepted && w.confirm) {
+        if let Some(watch) = self.push.watch.as_mut().filter(|w| w.accepted && w.confirm) {
             watch.confirm = false;
             let request = GetTaskPushNotificationConfigRequest {
                 tenant: None,
@@ -156,15 +190,15 @@ impl Session {
             self.record_push_answer(PushRegistrationPath::Inline, answer);
             if dropped {
                 self.observe(handle, Observed::PushDropped);
-                if let Some(watch) = self.push.take() {
+                if let Some(watch) = self.push.watch.take() {
                     watch.receiver.unregister(&watch.registration);
-                    if self.push_alternatives {
-                        self.push_fallback = Some(watch.receiver);
+                    if self.push.alternatives {
+                        self.push.fallback = Some(watch.receiver);
                     }
                 }
             }
         }
-        if let Some(receiver) = self.push_fallback.take() {
+        if let Some(receiver) = self.push.fallback.take() {
             self.observe_url_refusal(handle);
             self.register_created(handle, receiver).await;
         }
@@ -176,7 +210,7 @@ impl Session {
     /// the other path without observing; this is the one place both paths meet.)
     fn observe_url_refusal<H: TaskHandle>(&mut self, handle: &mut H) {
         let url_refused =
-            self.push_attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(|a| {
+            self.push.attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(|a| {
                 match &a.answer {
                     PushRegistrationAnswer::Refused { code: Some(code), .. }
                         if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
@@ -196,22 +230,22 @@ impl Session {
     async fn register_created<H: TaskHandle>(&mut self, handle: &mut H, receiver: Arc<PushReceiver>) {
         let path = PushRegistrationPath::CreateTaskPushNotificationConfig;
         match self.create_push_config(handle, receiver).await {
-            Ok(_) => self.push_attempts.push(PushRegistrationAttempt {
+            Ok(_) => self.push.attempts.push(PushRegistrationAttempt {
                 path,
                 answer: PushRegistrationAnswer::AcceptedUnconfirmed(
                     "the agent answered the create call with the config".to_owned(),
                 ),
             }),
-            Err(error) => self.push_attempts.push(PushRegistrationAttempt { path, answer: refused(&error) }),
+            Err(error) => self.push.attempts.push(PushRegistrationAttempt { path, answer: refused(&error) }),
         }
     }
 
     /// Sets the answer of the latest attempt on `path` (an inline attempt is recorded accepted when
     /// the send succeeds, then confirmed or found dropped).
     pub(crate) fn record_push_answer(&mut self, path: PushRegistrationPath, answer: PushRegistrationAnswer) {
-        match self.push_attempts.iter_mut().rev().find(|a| a.path == path) {
+        match self.push.attempts.iter_mut().rev().find(|a| a.path == path) {
             Some(attempt) => attempt.answer = answer,
-            None => self.push_attempts.push(PushRegistrationAttempt { path, answer }),
+            None => self.push.attempts.push(PushRegistrationAttempt { path, answer }),
         }
     }
 }

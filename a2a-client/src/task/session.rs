@@ -1,7 +1,6 @@
 //! What a task handle keeps beside the typestate handle: the connection, the clock, the task as
 //! seen so far, the push watch, and how every observation reaches the typestate handle.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_typestate::{Call, Channel, Observed, TaskHandle};
@@ -11,23 +10,11 @@ use a2a_typestate_types::{
 };
 use tokio::time::Instant;
 
-use super::push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
+use super::follow_up::FollowUp;
+use super::push::{PushRegistrationAnswer, PushRegistrationPath, PushState};
 use super::snapshot::Snapshot;
-use crate::negotiate::FollowUp;
-use crate::webhook::{PushCallback, PushReceiver, PushRegistration};
+use crate::webhook::PushCallback;
 use crate::{AgentConnection, Error};
-
-/// A push config the task watches: where its callbacks arrive, and whether the agent took it.
-#[derive(Debug)]
-pub(crate) struct PushWatch {
-    pub(crate) receiver: Arc<PushReceiver>,
-    pub(crate) registration: PushRegistration,
-    /// The agent accepted the config (the send carrying it, or the create call, succeeded).
-    pub(crate) accepted: bool,
-    /// The config rode inline and is still to be confirmed once the task exists.
-    pub(crate) confirm: bool,
-    pub(crate) arrivals: tokio::sync::watch::Receiver<u64>,
-}
 
 /// The I/O side of one task handle.
 #[derive(Debug)]
@@ -43,14 +30,8 @@ pub(crate) struct Session {
     /// The question (its status message id, if any) the last follow-up answered, until the agent
     /// moves on from it: the same question again is no progress, so the turn goes on.
     pub(crate) answered: Option<Option<MessageId>>,
-    pub(crate) push: Option<PushWatch>,
-    /// Every attempt to register the webhook, with the agent's answer.
-    pub(crate) push_attempts: Vec<PushRegistrationAttempt>,
-    /// A receiver to register with `CreateTaskPushNotificationConfig` once the task exists (the
-    /// inline path was refused or dropped).
-    pub(crate) push_fallback: Option<Arc<PushReceiver>>,
-    /// Whether another registration path is tried when one fails (with the push claim held).
-    pub(crate) push_alternatives: bool,
+    /// The task's webhook: the config it watches and every attempt to register it.
+    pub(crate) push: PushState,
     pub(crate) history_fetched: bool,
     /// Requests made on this tracked handle (the negotiation round trips).
     pub(crate) round_trips: u64,
@@ -76,14 +57,6 @@ pub(crate) enum SingleShotReason {
     Chosen,
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Some(watch) = &self.push {
-            watch.receiver.unregister(&watch.registration);
-        }
-    }
-}
-
 impl Session {
     pub(crate) fn new(conn: AgentConnection) -> Self {
         Self {
@@ -93,16 +66,13 @@ impl Session {
             last_state: None,
             direct_answer: false,
             answered: None,
-            push: None,
-            push_attempts: Vec::new(),
-            push_fallback: None,
-            push_alternatives: false,
+            push: PushState::default(),
             history_fetched: false,
             round_trips: 0,
-            history_length: crate::negotiate::DEFAULT_HISTORY_LENGTH,
+            history_length: super::follow_up::DEFAULT_HISTORY_LENGTH,
             accepted: Vec::new(),
             follow_up: FollowUp::none(),
-            follow_up_budget: crate::negotiate::DEFAULT_MAX_FOLLOW_UPS,
+            follow_up_budget: super::follow_up::DEFAULT_MAX_FOLLOW_UPS,
             single_shot: None,
         }
     }
@@ -220,20 +190,22 @@ impl Session {
     pub(crate) fn on_event<H: TaskHandle>(
         &mut self,
         handle: &mut H,
-        event: &StreamResponse,
+        event: StreamResponse,
     ) -> Result<(), Error> {
-        let (task, context) = match event {
+        let (task, context) = match &event {
             StreamResponse::Task(task) => (Some(&task.id), task.context_id.as_ref()),
             StreamResponse::Message(message) => (message.task_id.as_ref(), message.context_id.as_ref()),
             StreamResponse::StatusUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
             StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
         };
         self.about_this_task("a stream event", task, context)?;
+        let observed = Observed::from_stream_response(&event, Channel::Stream);
+        let message = matches!(event, StreamResponse::Message(_));
         self.snapshot.apply_event(event);
-        if matches!(event, StreamResponse::Message(_)) && self.snapshot.task().is_none() {
+        if message && self.snapshot.task().is_none() {
             self.direct_answer = true;
         }
-        if let Some(observed) = Observed::from_stream_response(event, Channel::Stream) {
+        if let Some(observed) = observed {
             self.observe(handle, observed);
         }
         Ok(())
@@ -258,6 +230,11 @@ impl Session {
         Ok(())
     }
 
+    /// The answers a task has left: this handle's follow-up policy and its whole budget.
+    pub(crate) fn follow_ups(&self) -> super::follow_up::FollowUps {
+        super::follow_up::FollowUps::new(self.follow_up.clone(), self.follow_up_budget)
+    }
+
     /// A push callback: observed (its state, if it carries one).
     pub(crate) fn on_callback<H: TaskHandle>(&mut self, handle: &mut H, callback: &PushCallback) {
         self.observe(handle, Observed::PushCallback { state: callback.task_state() });
@@ -266,7 +243,7 @@ impl Session {
     /// Reads every callback already received for the task.
     pub(crate) fn drain_callbacks<H: TaskHandle>(&mut self, handle: &mut H) {
         let Some(task) = self.task_id() else { return };
-        let Some(receiver) = self.push.as_ref().map(|w| w.receiver.clone()) else { return };
+        let Some(receiver) = self.push.watch.as_ref().map(|w| w.receiver.clone()) else { return };
         while let Some(callback) = receiver.try_next_callback(&task) {
             self.on_callback(handle, &callback);
         }
@@ -274,7 +251,7 @@ impl Session {
 
     /// The send carrying the push config succeeded: the config is registered.
     pub(crate) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
-        if let Some(watch) = self.push.as_mut().filter(|w| !w.accepted) {
+        if let Some(watch) = self.push.watch.as_mut().filter(|w| !w.accepted) {
             watch.accepted = true;
             let inline = watch.confirm;
             self.observe(handle, Observed::PushRegistered);
@@ -341,6 +318,7 @@ impl Session {
             return_immediately,
             task_push_notification_config: self
                 .push
+                .watch
                 .as_ref()
                 .filter(|w| !w.accepted)
                 .map(|w| w.registration.to_config()),

@@ -27,35 +27,46 @@ impl Snapshot {
         }
     }
 
-    pub(crate) fn apply_event(&mut self, event: &StreamResponse) {
+    /// Folds an event in, taking it: an artifact's parts are moved into the task, not copied (a
+    /// streamed result is held once).
+    pub(crate) fn apply_event(&mut self, event: StreamResponse) {
         match event {
-            StreamResponse::Task(task) => self.replace(task.clone()),
+            StreamResponse::Task(task) => self.replace(task),
             StreamResponse::Message(message) => {
                 if self.task.is_none() {
-                    self.direct = Some(message.clone());
+                    self.direct = Some(message);
                 }
             }
             StreamResponse::StatusUpdate(update) => {
                 let task =
                     self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), update.status.state));
                 if task.context_id.is_none() {
-                    task.context_id = update.context_id.clone();
+                    task.context_id = update.context_id;
                 }
-                task.status = update.status.clone();
+                task.status = update.status;
             }
             StreamResponse::ArtifactUpdate(update) => self.apply_artifact(update),
         }
     }
 
-    fn apply_artifact(&mut self, update: &TaskArtifactUpdateEvent) {
+    fn apply_artifact(&mut self, update: TaskArtifactUpdateEvent) {
         let task = self.task.get_or_insert_with(|| {
             Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working)
         });
         let id = &update.artifact.artifact_id;
         match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
-            Some(existing) if update.append => existing.parts.extend(update.artifact.parts.iter().cloned()),
-            Some(existing) => *existing = update.artifact.clone(),
-            None => task.artifacts.push(update.artifact.clone()),
+            Some(existing) if update.append => existing.parts.extend(update.artifact.parts),
+            Some(existing) => *existing = update.artifact,
+            None => task.artifacts.push(update.artifact),
+        }
+    }
+
+    /// The result, moved out (what was seen is then forgotten): for a handle that ends here.
+    pub(crate) fn take_response(&mut self) -> Option<SendMessageResponse> {
+        match (self.task.take(), self.direct.take()) {
+            (Some(task), _) => Some(SendMessageResponse::Task(task)),
+            (None, Some(message)) => Some(SendMessageResponse::Message(message)),
+            (None, None) => None,
         }
     }
 
@@ -78,7 +89,7 @@ mod tests {
     #[test]
     fn stream_events_fold_into_the_task_with_appended_artifact_chunks() {
         let mut snapshot = Snapshot::default();
-        snapshot.apply_event(&StreamResponse::Task(Task::new("t1", TaskState::Submitted)));
+        snapshot.apply_event(StreamResponse::Task(Task::new("t1", TaskState::Submitted)));
         let chunk = |text: &str, append| {
             StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
                 task_id: "t1".into(),
@@ -87,9 +98,9 @@ mod tests {
                 ..Default::default()
             })
         };
-        snapshot.apply_event(&chunk("one", false));
-        snapshot.apply_event(&chunk("two", true));
-        snapshot.apply_event(&StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        snapshot.apply_event(chunk("one", false));
+        snapshot.apply_event(chunk("two", true));
+        snapshot.apply_event(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
             task_id: "t1".into(),
             status: TaskStatus::new(TaskState::Completed),
             ..Default::default()

@@ -54,6 +54,23 @@ pub(crate) enum Shape {
     Task,
 }
 
+/// An answer type, with the 1.0 shape tolerant reading rewrites it into before the strict parse
+/// (none: it is read as it is). The type says it, so no call names its shape by hand.
+pub(crate) trait Tolerated: serde::de::DeserializeOwned {
+    const SHAPE: Option<Shape> = None;
+}
+
+impl Tolerated for a2a_typestate_types::SendMessageResponse {
+    const SHAPE: Option<Shape> = Some(Shape::SendMessageResponse);
+}
+impl Tolerated for a2a_typestate_types::Task {
+    const SHAPE: Option<Shape> = Some(Shape::Task);
+}
+impl Tolerated for a2a_typestate_types::ListTasksResponse {}
+impl Tolerated for a2a_typestate_types::AgentCard {}
+impl Tolerated for a2a_typestate_types::TaskPushNotificationConfig {}
+impl Tolerated for a2a_typestate_types::ListTaskPushNotificationConfigsResponse {}
+
 /// The deviations read on one connection, in the order they were read.
 #[derive(Debug, Default)]
 pub(crate) struct DeviationLog {

@@ -254,7 +254,7 @@ pub(crate) async fn open_stream(
                     answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
                 };
                 let messages = endpoint.bounded(&url, opened).await?.into_inner();
-                let mut events = events(messages, idle, url);
+                let mut events = events(messages, idle, url, endpoint.client.documents().clone());
                 match events.next().await {
                     Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),
                     Some(Err(error)) => Err(error),
@@ -266,14 +266,17 @@ pub(crate) async fn open_stream(
 }
 
 /// The stream's messages as decoded events, each within `idle` of the one before; the first error
-/// ends it.
+/// ends it. Each message is turned into its event within the document budget (its encoded size),
+/// as an SSE event is.
 fn events(
     messages: tonic::Streaming<pb::StreamResponse>,
     idle: Duration,
     url: String,
+    budget: crate::budget::DocumentBudget,
 ) -> BoxStream<'static, Result<Decoded, Error>> {
     futures::stream::unfold(Some(messages), move |state| {
         let url = url.clone();
+        let budget = budget.clone();
         async move {
             let mut messages = state?;
             let item = match tokio::time::timeout(idle, messages.message()).await {
@@ -282,9 +285,12 @@ fn events(
                     Some(format!("no stream message within the idle bound of {idle:?}").into()),
                 )
                 .with_url(&url)),
-                Ok(Ok(Some(message))) => from_proto("stream event", &message)
-                    .and_then(|value| read("stream event", value))
-                    .map(|event| Decoded { event, last: false }),
+                Ok(Ok(Some(message))) => {
+                    let _room = budget.reserve(prost::Message::encoded_len(&message)).await;
+                    from_proto("stream event", &message)
+                        .and_then(|value| read("stream event", value))
+                        .map(|event| Decoded { event, last: false })
+                }
                 Ok(Ok(None)) => return None,
                 Ok(Err(status)) => Err(status::to_error(None, status, &url)),
             };

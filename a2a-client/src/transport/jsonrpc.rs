@@ -17,7 +17,7 @@ use serde_json::Value;
 use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 
 use super::{Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected};
-use crate::discovery::read_budgeted;
+use crate::net::read_budgeted;
 use crate::retry::retry_after;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
@@ -73,11 +73,20 @@ fn post(endpoint: &Endpoint, request: &Request, accept: &'static str) -> crate::
     endpoint.request(http::Method::POST, endpoint.uri.clone(), accept, body)
 }
 
+/// Rewrites an answer's `result` under tolerant reading, recording what deviated.
+pub(crate) type Tolerate<'a> = &'a (dyn Fn(&mut Value) + Sync);
+
 /// Sends `request` once and reads its `result` as `T` (`what` names it in errors).
+///
+/// Under tolerant reading (`tolerate`), an answer whose bytes hold nothing a rewrite would change
+/// ([`may_deviate`](a2a_typestate_types::tolerant::may_deviate)) is read straight into `T` as a strict
+/// one is; any other goes through a `Value` that `tolerate` rewrites. Either way the body's room in
+/// the document budget is held until `T` is read, `Value` included.
 pub(crate) async fn call<T: DeserializeOwned>(
     endpoint: &Endpoint,
     request: &Request,
     what: &'static str,
+    tolerate: Option<Tolerate<'_>>,
 ) -> Result<T, Error> {
     let http = post(endpoint, request, "application/json");
     let url = endpoint.url.as_str();
@@ -92,11 +101,17 @@ pub(crate) async fn call<T: DeserializeOwned>(
             // The room in the document budget is held until the body is parsed.
             let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, endpoint.client.documents()).await?;
             let body = &body.bytes;
-            if let Some(result) = our_result(body, &request.id) {
+            let direct = tolerate.is_none() || !a2a_typestate_types::tolerant::may_deviate(body);
+            if direct && let Some(result) = our_result(body, &request.id) {
                 return Ok(result);
             }
             let answer = json_body(body, url)?;
-            read(what, result_of(answer, &request.id, "json-rpc response").map_err(|e| e.with_url(url))?)
+            let mut result =
+                result_of(answer, &request.id, "json-rpc response").map_err(|e| e.with_url(url))?;
+            if let Some(tolerate) = tolerate {
+                tolerate(&mut result);
+            }
+            read(what, result)
         })
         .await
 }
@@ -153,7 +168,7 @@ struct Answer<'a, T> {
 /// The answer in `body` read in one pass as the `result` of type `T` to request `id`; `None` when it
 /// is anything else (not JSON, another id, an error, no result, a result of another shape), which
 /// the caller reads again through a `Value` ([`result_of`], then [`read`]) to say exactly what.
-fn our_result<T: DeserializeOwned>(body: &[u8], id: &str) -> Option<T> {
+pub(crate) fn our_result<T: DeserializeOwned>(body: &[u8], id: &str) -> Option<T> {
     match serde_json::from_slice(body) {
         Ok(Answer { id: answered, error: None, result: Some(result) })
             if answered.is_none_or(|answered| answered == id) =>

@@ -33,9 +33,11 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;
 
+use crate::agent_url::AgentBaseUrl;
+use crate::agent_url::interface_url;
 use crate::budget::DocumentBudget;
-use crate::discovery::{AgentBaseUrl, DiscoveredCard, read_budgeted};
-use crate::net::{Request, Response};
+use crate::card::DiscoveredCard;
+use crate::net::{Request, Response, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
 
@@ -150,7 +152,13 @@ impl Endpoint {
             &agent,
             held.has_client_identity,
         )?;
-        let auth = crate::auth::AuthLayer::new(&client, agent.clone(), selection, &url);
+        let side = crate::auth::ClientSide {
+            auth: held,
+            http: client.http_client(),
+            request_timeout: client.config().request_timeout(),
+            url_policy: client.config().url_policy(),
+        };
+        let auth = crate::auth::AuthLayer::new(side, agent.clone(), selection, &url);
         let requests = client.metrics().request_counter(agent.as_str());
         Ok(Self {
             client,
@@ -310,14 +318,25 @@ impl Endpoint {
         D: Fn(SseEvent) -> Result<Decoded, Error> + Send + Sync + Clone + 'static,
     {
         let limits = SseLimits::from_config(self.client.config());
+        let budget = self.client.documents().clone();
         self.retrying(|_| {
             let decode = decode.clone();
+            let budget = budget.clone();
             let opened = open();
             async move {
                 let response = opened.await?;
                 let mut events: BoxStream<'static, Result<Decoded, Error>> =
                     SseStream::from_response(response, limits)
-                        .map(move |event| event.and_then(&decode))
+                        .then(move |event| {
+                            let (decode, budget) = (decode.clone(), budget.clone());
+                            // An event is parsed within the document budget, as a whole answer is:
+                            // its room is held until it is typed.
+                            async move {
+                                let event = event?;
+                                let _room = budget.reserve(event.data.len()).await;
+                                decode(event)
+                            }
+                        })
                         .boxed();
                 match events.next().await {
                     Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),
@@ -374,60 +393,4 @@ pub(crate) fn unexpected(what: &'static str, message: impl Into<String>) -> Erro
 /// A protocol error as an [`Error`].
 pub(crate) fn protocol(error: ProtocolError, url: &str) -> Error {
     Error::protocol(error).with_url(url)
-}
-
-/// Where `interface` is reached, its URL resolved against `base` (the card's URL).
-///
-/// A gRPC interface written `host:port` (the gRPC target form, which the official Python SDK's
-/// samples put in cards) names a server, not a path under the card: it is reached as
-/// `scheme://host:port`, the scheme the card was fetched with, so an https card never sends its
-/// calls in clear. The 1.0 card wants an absolute URL there; the deviation is read, not reported.
-pub(crate) fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
-    let written = interface.url.as_str();
-    if interface.binding == ProtocolBinding::Grpc
-        && let Some(authority) = grpc_target(written)
-    {
-        let scheme = if base.scheme() == "https" { "https" } else { "http" };
-        return url::Url::parse(&format!("{scheme}://{authority}")).map_err(|e| {
-            Error::protocol_answer(format!("grpc interface url {written} is not a host:port: {e}"))
-        });
-    }
-    base.join(written)
-        .map_err(|e| Error::protocol_answer(format!("interface url {written} is not a url: {e}")))
-}
-
-/// `text` when it is a bare gRPC target, `host:port` or `[v6]:port`, with no scheme and no path.
-/// `true` when `interface`'s URL names no host of its own, so the URL that served the card picks
-/// it: a path such as `/rpc`. A gRPC `host:port` names its host.
-pub(crate) fn names_no_host(interface: &OfferedInterface) -> bool {
-    let relative = matches!(url::Url::parse(&interface.url), Err(url::ParseError::RelativeUrlWithoutBase));
-    relative && !(interface.binding == ProtocolBinding::Grpc && grpc_target(&interface.url).is_some())
-}
-
-fn grpc_target(text: &str) -> Option<&str> {
-    let (host, port) = text.rsplit_once(':')?;
-    let host_ok = if let Some(v6) = host.strip_prefix('[') {
-        v6.strip_suffix(']').is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok())
-    } else {
-        !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
-    };
-    let port_ok = !port.is_empty() && port.len() <= 5 && port.chars().all(|c| c.is_ascii_digit());
-    (host_ok && port_ok).then_some(text)
-}
-
-#[cfg(test)]
-mod interface_url_tests {
-    use super::grpc_target;
-
-    #[test]
-    fn only_a_bare_host_port_is_a_grpc_target() {
-        assert_eq!(grpc_target("127.0.0.1:50051"), Some("127.0.0.1:50051"));
-        assert_eq!(grpc_target("localhost:50051"), Some("localhost:50051"));
-        assert_eq!(grpc_target("[::1]:50051"), Some("[::1]:50051"));
-        for not in
-            ["http://127.0.0.1:50051", "/a2a", "a2a", "host:port", "host:50051/path", ":50051", "h:123456"]
-        {
-            assert_eq!(grpc_target(not), None, "{not}");
-        }
-    }
 }

@@ -6,11 +6,14 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use a2a_typestate_types::{GetTaskRequest, Task};
+use a2a_typestate_types::{GetTaskRequest, Task, TaskState};
+use futures::future::BoxFuture;
 use futures::stream::{BoxStream, Stream, StreamExt};
 
+use crate::Error;
+use a2a_typestate::{Bounds, LifecycleFault};
+
 use crate::config::PollCadence;
-use crate::{AgentConnection, Error};
 
 /// How often to poll: a fixed interval the card declared, or the client's growing cadence.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,7 +25,17 @@ pub(crate) enum Cadence {
 }
 
 impl Cadence {
-    fn delay(self, poll: u32) -> Duration {
+    /// The cadence of every poll loop (a task's turn and [`TaskPoll`]): the card's declared interval,
+    /// clamped as [`Bounds::card_cadence`] says, else the client's configured cadence.
+    pub(crate) fn new(declared: Option<Duration>, configured: PollCadence) -> Self {
+        match declared {
+            Some(interval) => Cadence::Declared(Bounds::card_cadence(interval)),
+            None => Cadence::Configured(configured),
+        }
+    }
+
+    /// The delay before poll number `poll` (0-based).
+    pub(crate) fn delay(self, poll: u32) -> Duration {
         match self {
             Cadence::Declared(interval) => interval,
             Cadence::Configured(cadence) => cadence.delay(poll),
@@ -35,8 +48,10 @@ impl Cadence {
 /// Each poll waits for the cadence's delay first (the card's `POLL_CADENCE_EXTENSION_URI` interval
 /// when it declares one, else the client's [`PollCadence`], growing to its cap), then makes one
 /// `GetTask` (retried on transport faults, bounded by the request timeout). The stream ends after it
-/// yields a task in a terminal or interrupted state, or after an error that retries could not cure.
-/// Drop it to stop polling.
+/// yields a task in a terminal or interrupted state, after an error that retries could not cure, or
+/// with a [`LifecycleFault::DeadlineExceeded`] once the client's task deadline
+/// ([`Bounds::task_deadline`], as for a task's own polls) has passed since polling began. Drop it to
+/// stop polling.
 pub struct TaskPoll {
     inner: BoxStream<'static, Result<Task, Error>>,
     cadence: Cadence,
@@ -48,26 +63,47 @@ impl fmt::Debug for TaskPoll {
     }
 }
 
+/// One `GetTask` as the connection makes it (retried, bounded): given to [`TaskPoll::new`] so the
+/// poll loop does not name the connection above it.
+pub(crate) type GetTask =
+    Box<dyn Fn(GetTaskRequest) -> BoxFuture<'static, Result<Task, Error>> + Send + Sync>;
+
 impl TaskPoll {
-    pub(crate) fn new(connection: AgentConnection, request: GetTaskRequest, cadence: Cadence) -> Self {
+    pub(crate) fn new(get_task: GetTask, request: GetTaskRequest, cadence: Cadence, bounds: &Bounds) -> Self {
         struct State {
-            connection: AgentConnection,
+            get_task: GetTask,
             request: GetTaskRequest,
             polls: u32,
             done: bool,
+            started: tokio::time::Instant,
+            last_state: Option<TaskState>,
         }
-        let state = State { connection, request, polls: 0, done: false };
+        let deadline = bounds.task_deadline();
+        let started = tokio::time::Instant::now();
+        let state = State { get_task, request, polls: 0, done: false, started, last_state: None };
         let inner = futures::stream::unfold(state, move |mut state| async move {
             if state.done {
                 return None;
             }
-            tokio::time::sleep(cadence.delay(state.polls)).await;
+            let delay = cadence.delay(state.polls);
+            let left = deadline.saturating_sub(state.started.elapsed());
+            if delay > left {
+                // The next poll would come after the deadline: the wait ends there.
+                tokio::time::sleep(left).await;
+                state.done = true;
+                let fault = LifecycleFault::DeadlineExceeded { state: state.last_state, deadline };
+                return Some((Err(Error::from(fault)), state));
+            }
+            tokio::time::sleep(delay).await;
             state.polls = state.polls.saturating_add(1);
-            let outcome = state.connection.get_task(state.request.clone()).await;
+            let outcome = (state.get_task)(state.request.clone()).await;
             state.done = match &outcome {
                 Ok(task) => task.state().is_terminal() || task.state().is_interrupted(),
                 Err(_) => true,
             };
+            if let Ok(task) = &outcome {
+                state.last_state = Some(task.state());
+            }
             Some((outcome, state))
         })
         .boxed();
@@ -85,5 +121,53 @@ impl Stream for TaskPoll {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.inner.poll_next_unpin(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_typestate_types::TaskId;
+
+    use super::*;
+
+    #[test]
+    fn a_card_cadence_is_clamped_by_the_same_bounds_the_verifier_uses() {
+        let configured = PollCadence::default();
+        let hour = Cadence::new(Some(Duration::from_secs(3600)), configured);
+        assert_eq!(hour.delay(0), Bounds::MAX_CARD_CADENCE);
+        let hammering = Cadence::new(Some(Duration::from_millis(1)), configured);
+        assert_eq!(hammering.delay(7), Bounds::MIN_CARD_CADENCE);
+        let declared = Cadence::new(Some(Duration::from_secs(3)), configured);
+        assert_eq!(declared.delay(0), Bounds::card_cadence(Duration::from_secs(3)));
+        assert_eq!(Cadence::new(None, configured).delay(2), configured.delay(2));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn polling_a_task_that_never_ends_stops_with_a_fault_at_the_task_deadline() {
+        let working: GetTask = Box::new(|request: GetTaskRequest| {
+            Box::pin(async move {
+                let task = serde_json::json!({
+                    "id": request.id.as_str(),
+                    "contextId": "c",
+                    "status": {"state": "TASK_STATE_WORKING"},
+                });
+                Ok(serde_json::from_value::<Task>(task).unwrap())
+            })
+        });
+        let bounds = Bounds::default().with_task_deadline(Duration::from_secs(10));
+        let cadence = Cadence::new(Some(Duration::from_secs(3)), PollCadence::default());
+        let started = tokio::time::Instant::now();
+        let polled: Vec<_> =
+            TaskPoll::new(working, GetTaskRequest::new(TaskId::new("t")), cadence, &bounds).collect().await;
+
+        assert_eq!(polled.len(), 4, "three polls, then the fault");
+        assert!(polled[..3].iter().all(|p| p.as_ref().is_ok_and(|t| t.state() == TaskState::Working)));
+        let fault = polled[3].as_ref().unwrap_err().lifecycle_fault().cloned();
+        let expected = LifecycleFault::DeadlineExceeded {
+            state: Some(TaskState::Working),
+            deadline: Duration::from_secs(10),
+        };
+        assert_eq!(fault, Some(expected));
+        assert_eq!(started.elapsed(), Duration::from_secs(10), "the wait ends at the deadline, not after");
     }
 }

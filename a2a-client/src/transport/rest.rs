@@ -11,7 +11,7 @@ use super::{
     A2A_JSON_MEDIA_TYPE, Endpoint, MAX_RESPONSE_BYTES, is_event_stream, json_body, protocol, read, unexpected,
 };
 use crate::budget::Body;
-use crate::discovery::read_budgeted;
+use crate::net::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
@@ -138,6 +138,27 @@ pub(crate) async fn call_typed<T: DeserializeOwned>(
     read(what, message_of(&body.bytes, status, &call.url)?).map_err(|e| e.with_url(&call.url))
 }
 
+/// Makes `call` once and reads the response message as `T` under tolerant reading: straight from
+/// its bytes when nothing in them is a deviation a rewrite would change
+/// ([`may_deviate`](a2a_typestate_types::tolerant::may_deviate)), else through a `Value` that
+/// `tolerate` rewrites, within the body's room in the document budget until `T` is read.
+pub(crate) async fn call_tolerant<T: DeserializeOwned>(
+    endpoint: &Endpoint,
+    call: &Prepared,
+    what: &'static str,
+    tolerate: &(dyn Fn(&mut Value) + Sync),
+) -> Result<T, Error> {
+    let (body, status) = answer(endpoint, call).await?;
+    if !a2a_typestate_types::tolerant::may_deviate(&body.bytes)
+        && let Ok(message) = serde_json::from_slice(&body.bytes)
+    {
+        return Ok(message);
+    }
+    let mut message = message_of(&body.bytes, status, &call.url)?;
+    tolerate(&mut message);
+    read(what, message).map_err(|e| e.with_url(&call.url))
+}
+
 /// Sends `call` once: the body of a 2xx answer (held in the document budget until dropped), its
 /// status and the URL; the agent's error otherwise. One bound for the whole exchange, headers and
 /// body together: one timer per attempt.
@@ -216,7 +237,8 @@ async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, statu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::{AgentBaseUrl, DiscoveredCard, WellKnownPath};
+    use crate::agent_url::{AgentBaseUrl, WellKnownPath};
+    use crate::card::DiscoveredCard;
     use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
     use serde_json::json;
 

@@ -181,9 +181,7 @@ impl Gate {
             Guard::Bearer { token } => bearer() == Some(token.as_str()),
             Guard::ApiKey { location, name, key } => match location {
                 KeyLocation::Header => header(name) == Some(key.as_str()),
-                KeyLocation::Query => {
-                    crate::server::query_value(query, name).as_deref() == Some(key.as_str())
-                }
+                KeyLocation::Query => crate::query::query_value(query, name).as_deref() == Some(key.as_str()),
                 KeyLocation::Cookie => header("cookie").is_some_and(|cookies| {
                     cookies
                         .split(';')

@@ -13,8 +13,8 @@ use crate::script::{Clarify, Protocol, PushBehaviour};
 use crate::store::{HistoryView, Published, PushConfig, Shared, TaskRecord};
 use crate::wire::{self, A2aError, TaskState};
 
+pub(crate) mod misaddress;
 mod push;
-pub(crate) use push::private_host;
 
 use push::{add_push_config, create_push_config, delete_push_config, get_push_config, list_push_configs};
 
@@ -129,7 +129,7 @@ pub(crate) async fn execute(shared: &Arc<Shared>, op: Op, params: Value) -> Outc
             None => Err(A2aError::unsupported("This agent has no extended agent card")),
         },
     };
-    crate::misaddress::outcome(&shared.script, op, &params, result.unwrap_or_else(Outcome::Error))
+    misaddress::outcome(&shared.script, op, &params, result.unwrap_or_else(Outcome::Error))
 }
 
 fn required_str<'a>(params: &'a Value, field: &str) -> Result<&'a str, A2aError> {

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::required_str;
 use crate::script::{Protocol, PushBehaviour};
-use crate::store::{PushConfig, Shared, TaskRecord};
+use crate::store::{PushConfig, Shared, TaskRecord, private_host};
 use crate::wire::A2aError;
 
 /// Stores `config` on the task, replacing a config with the same id.
@@ -39,24 +39,6 @@ fn refuse_private(url: &str, at: &str) -> Result<(), A2aError> {
         ))),
         None => Ok(()),
     }
-}
-
-/// The host of `url` when it is a loopback or private address (or `localhost`).
-pub(crate) fn private_host(url: &str) -> Option<&str> {
-    let host =
-        url.split_once("://").map_or(url, |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or_default();
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
-    };
-    let private = host.eq_ignore_ascii_case("localhost")
-        || match host.parse::<std::net::IpAddr>() {
-            Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
-            Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback() || ip.is_unique_local(),
-            Err(_) => false,
-        };
-    private.then_some(host)
 }
 
 fn push_allowed(shared: &Shared) -> Result<(), A2aError> {

@@ -145,7 +145,7 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
                 return;
             }
             let body = if misaddress_after_first && sent > 0 {
-                crate::misaddress::about_another_task(&event.body)
+                crate::ops::misaddress::about_another_task(&event.body)
             } else {
                 event.body.clone()
             };

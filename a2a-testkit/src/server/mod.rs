@@ -21,7 +21,8 @@ use crate::wire::{self, A2aError};
 mod grpc;
 mod rest;
 
-use rest::{query_pairs, rest_route};
+use crate::query::query_pairs;
+use rest::rest_route;
 
 /// Where the JSON-RPC endpoint lives under the agent's base URL.
 pub(crate) const JSONRPC_PATH: &str = "/a2a/jsonrpc";
@@ -92,11 +93,6 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             }
         }
     }
-}
-
-/// The first value of query parameter `name`, percent-decoded.
-pub(crate) fn query_value(query: Option<&str>, name: &str) -> Option<String> {
-    query_pairs(query).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
 fn classify(

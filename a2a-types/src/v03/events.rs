@@ -1,11 +1,11 @@
 //! 0.3 streaming events and the result unions of `message/send` and `message/stream`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::kinded::ObjectRepr;
 use super::message::Message;
 use super::task::{Artifact, Task, TaskStatus};
+use crate::Metadata;
 use crate::ids::{ContextId, TaskId};
 
 /// A change of a 0.3 task's status (`"kind": "status-update"`).
@@ -24,7 +24,7 @@ pub struct TaskStatusUpdateEvent {
     pub is_final: bool,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 impl TryFrom<ObjectRepr> for TaskStatusUpdateEvent {
@@ -54,7 +54,7 @@ pub struct TaskArtifactUpdateEvent {
     pub last_chunk: bool,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 impl TryFrom<ObjectRepr> for TaskArtifactUpdateEvent {

@@ -12,11 +12,11 @@
 //! worth more. The same holds for the members of [`Part`](super::Part)'s three kinds.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use super::events::{TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
 use super::message::{Message, Part, Role};
 use super::task::{Artifact, Task, TaskStatus};
+use crate::Metadata;
 use crate::ids::{ContextId, MessageId, TaskId};
 
 pub(super) use super::events::StreamResult as Object;
@@ -34,7 +34,7 @@ pub(super) struct ObjectRepr {
     status: Option<TaskStatus>,
     artifacts: Option<Vec<Artifact>>,
     history: Option<Vec<Message>>,
-    metadata: Option<Map<String, Value>>,
+    metadata: Option<Metadata>,
     message_id: Option<MessageId>,
     task_id: Option<TaskId>,
     role: Option<Role>,

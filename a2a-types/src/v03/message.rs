@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::kinded::{self, ObjectRepr};
+use crate::Metadata;
 use crate::ids::{ContextId, MessageId, TaskId};
 
 /// Who sent a 0.3 message, written `"user"` or `"agent"`.
@@ -37,7 +38,7 @@ pub struct Message {
     pub parts: Vec<Part>,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
     /// URIs of the extensions the message uses.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
@@ -86,7 +87,7 @@ pub struct TextPart {
     pub text: String,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The body of a `"file"` part.
@@ -96,7 +97,7 @@ pub struct FilePart {
     pub file: FileContent,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The body of a `"data"` part: 0.3 only carries JSON objects here.
@@ -106,7 +107,7 @@ pub struct DataPart {
     pub data: Map<String, Value>,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// A 0.3 file: `FileWithBytes` or `FileWithUri`, with its media type and name.
@@ -197,7 +198,7 @@ struct PartRepr {
     text: Option<String>,
     file: Option<FileContent>,
     data: Option<Map<String, Value>>,
-    metadata: Option<Map<String, Value>>,
+    metadata: Option<Metadata>,
 }
 
 const PART_KINDS: &str = "\"text\", \"file\", \"data\"";

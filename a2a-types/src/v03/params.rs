@@ -1,10 +1,10 @@
 //! The params of the 0.3 JSON-RPC methods.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::message::Message;
 use super::push::PushNotificationConfig;
+use crate::Metadata;
 use crate::ids::TaskId;
 
 /// The params of `message/send` and `message/stream`.
@@ -18,7 +18,7 @@ pub struct MessageSendParams {
     pub configuration: Option<MessageSendConfiguration>,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// How a 0.3 agent should answer `message/send`.
@@ -51,7 +51,7 @@ pub struct TaskQueryParams {
     pub history_length: Option<i32>,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The params of `tasks/cancel`, `tasks/resubscribe` (and the id-only form of the push config get).
@@ -62,7 +62,7 @@ pub struct TaskIdParams {
     pub id: TaskId,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The params of `tasks/pushNotificationConfig/get`.
@@ -76,7 +76,7 @@ pub struct GetTaskPushNotificationConfigParams {
     pub push_notification_config_id: Option<String>,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The params of `tasks/pushNotificationConfig/list`.
@@ -87,7 +87,7 @@ pub struct ListTaskPushNotificationConfigParams {
     pub id: TaskId,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// The params of `tasks/pushNotificationConfig/delete`.
@@ -100,5 +100,5 @@ pub struct DeleteTaskPushNotificationConfigParams {
     pub push_notification_config_id: String,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }

@@ -1,10 +1,10 @@
 //! 0.3 `Task`, `TaskStatus`, `TaskState` and `Artifact`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::kinded::{self, ObjectRepr};
 use super::message::{Message, Part};
+use crate::Metadata;
 use crate::ids::{ArtifactId, ContextId, TaskId};
 
 /// The lifecycle state of a 0.3 task, written in lowercase kebab-case (`"input-required"`).
@@ -75,7 +75,7 @@ pub struct Task {
     pub history: Vec<Message>,
     /// Free-form metadata.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 impl TryFrom<ObjectRepr> for Task {
@@ -105,7 +105,7 @@ pub struct Artifact {
     pub parts: Vec<Part>,
     /// Free-form metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
     /// URIs of the extensions the artifact uses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,

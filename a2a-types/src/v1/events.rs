@@ -11,8 +11,8 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
+use crate::Metadata;
 use crate::ids::{ContextId, TaskId};
 use crate::protojson::is_default;
 use crate::v1::enums::TaskState;
@@ -40,7 +40,7 @@ pub struct TaskStatusUpdateEvent {
     pub status: TaskStatus,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// A task produced an artifact or a chunk of one (`lf.a2a.v1.TaskArtifactUpdateEvent`).
@@ -72,7 +72,7 @@ pub struct TaskArtifactUpdateEvent {
     pub last_chunk: bool,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// One item of a stream, and the body of a push notification (`lf.a2a.v1.StreamResponse`).

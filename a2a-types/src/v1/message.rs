@@ -12,9 +12,10 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::JsonText;
+use crate::Metadata;
 use crate::ids::{ContextId, MessageId, TaskId};
 use crate::protojson::{self, is_default};
 use crate::v1::enums::Role;
@@ -55,7 +56,7 @@ pub struct Message {
     pub parts: Vec<Part>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
     /// URIs of the extensions that shaped this message.
     #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
@@ -117,7 +118,7 @@ pub struct Part {
     pub content: PartContent,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
     /// A file name for the content, if it is a file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
@@ -214,7 +215,7 @@ struct PartRepr {
     #[serde(default, deserialize_with = "protojson::present_text")]
     data: Option<JsonText>,
     #[serde(default)]
-    metadata: Option<Map<String, Value>>,
+    metadata: Option<Metadata>,
     #[serde(default, deserialize_with = "wire::non_empty")]
     filename: Option<String>,
     #[serde(default, alias = "media_type", deserialize_with = "wire::non_empty")]

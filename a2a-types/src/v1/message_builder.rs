@@ -73,7 +73,7 @@ impl Message {
 /// assert_eq!(msg.message_id, MessageId::new("m-7"));
 /// assert_eq!(msg.task_id.as_ref().map(|t| t.as_str()), Some("task-1"));
 /// assert_eq!(msg.reference_task_ids.len(), 1);
-/// assert_eq!(msg.metadata.as_ref().and_then(|m| m.get("priority")), Some(&serde_json::json!("high")));
+/// assert_eq!(msg.metadata.as_ref().and_then(|m| m.value("priority")), Some(serde_json::json!("high")));
 /// ```
 #[derive(Clone, Debug)]
 #[must_use = "a builder does nothing until `build` is called"]
@@ -168,10 +168,10 @@ impl MessageBuilder {
     /// use a2a_typestate_types::{Message, Role};
     ///
     /// let msg = Message::builder(Role::User).text("hi").metadata("trace", serde_json::json!(7)).build();
-    /// assert_eq!(msg.metadata.unwrap()["trace"], 7);
+    /// assert_eq!(msg.metadata.unwrap().value("trace"), Some(serde_json::json!(7)));
     /// ```
     pub fn metadata(mut self, key: impl Into<String>, value: Value) -> Self {
-        self.message.metadata.get_or_insert_with(Default::default).insert(key.into(), value);
+        self.message.metadata.get_or_insert_with(Default::default).insert_value(key, &value);
         self
     }
 

@@ -13,8 +13,8 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
+use crate::Metadata;
 use crate::ids::{ContextId, TaskId};
 use crate::protojson::is_default;
 use crate::v1::enums::TaskState;
@@ -37,7 +37,7 @@ pub struct SendMessageRequest {
     pub configuration: Option<SendMessageConfiguration>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 impl SendMessageRequest {
@@ -194,7 +194,7 @@ pub struct CancelTaskRequest {
     pub id: TaskId,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 /// `SubscribeToTask` parameters (`lf.a2a.v1.SubscribeToTaskRequest`).

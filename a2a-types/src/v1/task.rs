@@ -11,8 +11,8 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
+use crate::Metadata;
 use crate::ids::{ArtifactId, ContextId, TaskId};
 use crate::protojson::is_default;
 use crate::v1::enums::TaskState;
@@ -43,7 +43,7 @@ pub struct Task {
     pub history: Vec<Message>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
 }
 
 impl Task {
@@ -119,7 +119,7 @@ pub struct Artifact {
     pub parts: Vec<Part>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Map<String, Value>>,
+    pub metadata: Option<Metadata>,
     /// URIs of the extensions that shaped this artifact.
     #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,

@@ -246,7 +246,7 @@ async fn run_on(
 ) -> Result<ReplicasReport, DemoError> {
     let mut targets = Vec::with_capacity(fleet.members.len());
     for member in &fleet.members {
-        let claims = card_claims(member.agent.card())?;
+        let claims = card_claims(member.agent.card(), &member.agent.base_url())?;
         targets.push(WorkerTarget {
             name: member.agent.name().to_owned(),
             url: member.agent.base_url(),

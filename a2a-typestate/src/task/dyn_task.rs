@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use a2a_typestate_types::TaskState;
 
+use super::Task;
+use super::refusal::Refusal;
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet, ClaimStatus};
 use crate::card::CardClaims;
@@ -14,9 +16,7 @@ use crate::observe::{Elapsed, Observed};
 use crate::permit::{
     HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
-use crate::refusal::Refusal;
 use crate::state::{HandleState, ObserveError, Outcome};
-use crate::task::Task;
 use crate::verify::Verifier;
 
 /// A task handle whose claims are known only at run time, for code that holds many agents.
@@ -182,18 +182,18 @@ impl DynTask {
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] for the held claim whose contradiction came first ([`Verifier::refusal`]),
-    /// carrying the handle downgraded to single-shot.
+    /// A [`Refusal`] for the held claim whose contradiction came first ([`Verifier::refusals`]),
+    /// with the other refused claims ([`Refusal::others`]), carrying the handle downgraded to
+    /// single-shot.
     pub fn settle(mut self, now: Elapsed) -> Result<Self, Refusal> {
-        let deciding = self.state.verifier.refusal(now);
         for capability in Capability::ALL {
             if self.status(capability) != ClaimStatus::Claimed {
                 continue;
             }
             if let Outcome::Refused(violation) = self.state.settle(capability, now) {
-                let violation = deciding.unwrap_or(violation);
+                let refusals = self.state.verifier.deciding_refusal(violation, now);
                 let task: Task<SingleShot> = Task::from_state(self.state);
-                return Err(Refusal::new(task.into_single_shot(), violation));
+                return Err(Refusal::new(task.into_single_shot(), refusals));
             }
         }
         Ok(self)

@@ -55,7 +55,7 @@ use redis::aio::MultiplexedConnection;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::Error;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, LocalReplica, SharedCard};
 use wire::Keys;
 

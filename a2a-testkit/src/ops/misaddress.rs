@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::ops::{Op, Outcome};
+use super::{Op, Outcome};
 use crate::script::{Misaddress, Script};
 
 /// `outcome` of `op` (asked with `params`) as the script misaddresses it: a `GetTask`/`CancelTask`

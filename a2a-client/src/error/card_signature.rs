@@ -1,10 +1,11 @@
 //! Why a card's signatures did not satisfy the policy: which signature failed, and why.
+//!
+//! These sit with the crate's errors, below [`crate::signing`], so that [`crate::Error`] can carry
+//! them without its module reaching up into the signature check; `signing` re-exports them.
 
 use std::fmt;
 
-use super::jcs::JcsError;
-
-/// The card's signatures did not satisfy [`CardSignaturePolicy`](super::CardSignaturePolicy):
+/// The card's signatures did not satisfy [`CardSignaturePolicy`](crate::signing::CardSignaturePolicy):
 /// either it has none and the policy requires one, or none of them verified. Read through
 /// [`crate::Error::card_signature_error`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +22,7 @@ impl CardSignatureError {
         Self { failures }
     }
 
-    /// Whether the card carried no signature at all (under [`CardSignaturePolicy::Require`](super::CardSignaturePolicy::Require)).
+    /// Whether the card carried no signature at all (under [`CardSignaturePolicy::Require`](crate::signing::CardSignaturePolicy::Require)).
     pub fn is_unsigned(&self) -> bool {
         self.failures.is_empty()
     }
@@ -169,4 +170,24 @@ impl fmt::Display for SignatureFailureReason {
             ),
         }
     }
+}
+
+/// Deepest nesting of arrays and objects [`canonicalize`](crate::signing::jcs::canonicalize) accepts in a `Value`, as deep as
+/// `serde_json` parses one by default: a value built by hand deeper than this is refused instead of
+/// exhausting the stack. A document read from its text has no such limit ([`canonicalize_str`](crate::signing::jcs::canonicalize_str)).
+pub const MAX_DEPTH: usize = 128;
+
+/// Why a value has no canonical form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum JcsError {
+    /// Arrays and objects nest deeper than [`MAX_DEPTH`].
+    #[error("json nests deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+    /// A number that is not finite (only reachable through a hand-built `serde_json::Number`).
+    #[error("json number {0} is not finite")]
+    NotFinite(String),
+    /// The text given to [`canonicalize_str`](crate::signing::jcs::canonicalize_str) is not one JSON value (says what and where).
+    #[error("not json: {0}")]
+    NotJson(String),
 }

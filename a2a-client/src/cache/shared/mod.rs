@@ -45,8 +45,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::future::BoxFuture;
 
+use crate::agent_url::{AgentBaseUrl, WellKnownPath};
 pub use crate::cache::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
-use crate::discovery::{AgentBaseUrl, WellKnownPath};
 use crate::{Capability, Error};
 
 #[cfg(feature = "redis")]

@@ -15,53 +15,20 @@
 //! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::DiscoveryCache;
+use crate::Error;
 use crate::metrics::Metrics;
 use crate::retry::RetryPolicy;
 use crate::signing::{CardSignaturePolicy, TrustStore};
-use crate::{Client, Error};
 
-/// Default connect timeout: 10 s.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default whole-request timeout for non-streaming calls: 120 s. `SendMessage` blocks until the task
-/// is terminal or interrupted unless `returnImmediately` is set, so this is long on purpose.
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
-/// Default bound on one operation's attempts all together (a call and its retries, or opening a stream
-/// and its retries): 150 s. [`DEFAULT_REQUEST_TIMEOUT`] bounds each attempt.
-pub const DEFAULT_OPERATION_DEADLINE: Duration = Duration::from_secs(150);
-/// Default SSE idle timeout: 60 s with no byte at all (the official Python server pings every 15 s).
-pub const DEFAULT_SSE_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
-/// Default largest SSE event: 8 MiB, the same as the largest JSON document `a2a_typestate_types::parse` accepts.
-pub const DEFAULT_MAX_SSE_EVENT_BYTES: usize = a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES;
-/// Default first `GetTask` poll delay: 500 ms.
-pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
-/// Default factor each poll delay grows by: 2.
-pub const DEFAULT_POLL_BACKOFF_FACTOR: f64 = 2.0;
-/// Default longest poll delay: 2 s, the verifier's default poll interval (`a2a_typestate::Bounds`).
-pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(2);
-/// Default bound after which a task with no observable progress (no new state, question or
-/// artifact since the client last acted) is a lifecycle fault, on every channel: 30 s, as
-/// `a2a_typestate::Bounds`.
-pub const DEFAULT_UNOBSERVABLE_BOUND: Duration = Duration::from_secs(30);
-/// Default deadline of one whole task, however much progress it shows: 300 s, as
-/// `a2a_typestate::Bounds`.
-pub const DEFAULT_TASK_DEADLINE: Duration = Duration::from_secs(300);
-/// Default bound for the first push callback to arrive after the task's terminal transition: 10 s,
-/// as `a2a_typestate::Bounds` (the official servers POST as each event happens).
-pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(10);
-/// Default lifetime of a discovered card when the server sends no `Cache-Control`: 300 s.
-pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
-/// Default lifetime of a capability-suspect mark: 1 h.
-pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
-/// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
-pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+mod http;
+pub(crate) mod webhook_limits;
 
-/// Bytes of response bodies (cards and answers) one client reads and parses at once: 64 MiB, eight
-/// bodies of the largest size. Further reads wait for room within their own bound.
-pub const DEFAULT_DOCUMENT_BUDGET: usize = 64 * 1024 * 1024;
+// Every default, in one module below everything that applies them (the cache, SSE, the receiver).
+pub use crate::defaults::*;
 
 /// How often a non-streaming task is polled with `GetTask`: `initial`, then growing by `factor`, never
 /// above `cap`.
@@ -156,7 +123,7 @@ pub enum WireReading {
     Tolerant,
 }
 
-/// The checked configuration of a [`Client`]; read it with [`Client::config`].
+/// The checked configuration of a [`Client`](crate::Client); read it with [`Client::config`](crate::Client::config).
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
     pub(crate) connect_timeout: Duration,
@@ -174,7 +141,7 @@ pub struct ClientConfig {
     pub(crate) suspect_marks: SuspectMarks,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
-    pub(crate) webhook_limits: crate::webhook::WebhookLimits,
+    pub(crate) webhook_limits: webhook_limits::WebhookLimits,
     pub(crate) url_policy: crate::url_policy::UrlPolicy,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: Option<usize>,
@@ -202,7 +169,7 @@ impl Default for ClientConfig {
             suspect_marks: SuspectMarks::On,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
-            webhook_limits: crate::webhook::WebhookLimits::default(),
+            webhook_limits: webhook_limits::WebhookLimits::default(),
             url_policy: crate::url_policy::UrlPolicy::default(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: None,
@@ -286,7 +253,7 @@ impl ClientConfig {
     }
     /// The bounds the push receiver works within ([`WebhookLimits::default`](crate::webhook::WebhookLimits):
     /// 64 connections, 5 s for a request head, 10 s for a body, 8 MiB bodies, 4 bodies in flight).
-    pub fn webhook_limits(&self) -> crate::webhook::WebhookLimits {
+    pub fn webhook_limits(&self) -> webhook_limits::WebhookLimits {
         self.webhook_limits
     }
     /// Where card-fetch redirects may lead and which addresses card URLs may name
@@ -326,7 +293,16 @@ impl ClientConfig {
     }
 }
 
-/// Builds a [`Client`]: set the bounds that differ from the defaults, then [`ClientBuilder::build`].
+/// What a [`Client`](crate::Client) is made of, once its configuration is checked.
+pub(crate) struct ClientParts {
+    pub(crate) http: crate::net::HttpClient,
+    pub(crate) config: ClientConfig,
+    pub(crate) cache: DiscoveryCache,
+    pub(crate) metrics: Metrics,
+    pub(crate) auth: crate::auth::ClientAuth,
+}
+
+/// Builds a [`Client`](crate::Client): set the bounds that differ from the defaults, then [`ClientBuilder::build`].
 ///
 /// Values are checked in `build`, so setters chain without `?`.
 #[derive(Debug, Default)]
@@ -336,7 +312,7 @@ pub struct ClientBuilder {
     cache: Option<DiscoveryCache>,
     metrics: Option<Metrics>,
     /// Credentials, interceptors and TLS settings: set in [`crate::auth`].
-    pub(crate) http: crate::net::HttpSettings,
+    pub(crate) http: http::HttpSettings,
     replica_name: Option<String>,
     /// Origins besides each agent's own that credentials may be sent to, as given.
     credential_origins: Vec<String>,
@@ -445,7 +421,7 @@ impl ClientBuilder {
 
     /// Sets the bounds the push receiver works within (see
     /// [`WebhookLimits`](crate::webhook::WebhookLimits) for the defaults and the memory they bound).
-    pub fn webhook_limits(mut self, limits: crate::webhook::WebhookLimits) -> Self {
+    pub fn webhook_limits(mut self, limits: webhook_limits::WebhookLimits) -> Self {
         self.config.webhook_limits = limits;
         self
     }
@@ -548,16 +524,9 @@ impl ClientBuilder {
         self
     }
 
-    /// Checks the configuration and builds the client.
-    ///
-    /// # Errors
-    /// [`crate::ErrorKind::Config`] when a timeout or TTL is zero, the SSE event limit is zero, the
-    /// webhook public URL is not an absolute http(s) URL, a card signature policy other than
-    /// `Ignore` has an empty trust store (nothing could ever verify), or the HTTP client cannot be
-    /// built (TLS backend unavailable, a default header that is not a header, TLS settings given
-    /// with an HTTP client brought from elsewhere), or an origin given to
-    /// [`ClientBuilder::allow_credential_origin`] is not an http(s) URL.
-    pub fn build(self) -> Result<Client, Error> {
+    /// The checked configuration and what the client is made of: the last step of
+    /// [`ClientBuilder::build`] (written beside [`Client`](crate::Client), which it makes).
+    pub(crate) fn into_parts(self) -> Result<ClientParts, Error> {
         let config = self.config;
         let bounds = [
             ("connect timeout", config.connect_timeout),
@@ -610,7 +579,7 @@ impl ClientBuilder {
             cache.set_replica_name(name);
         }
         cache.report_to(&metrics);
-        Ok(Client::from_parts(http, config, cache, metrics, auth))
+        Ok(ClientParts { http, config, cache, metrics, auth })
     }
 }
 

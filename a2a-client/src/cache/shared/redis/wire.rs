@@ -15,7 +15,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use crate::Capability;
-use crate::discovery::{AgentBaseUrl, WellKnownPath};
+use crate::agent_url::{AgentBaseUrl, WellKnownPath};
 use crate::shared::{SharedCard, SharedMark};
 
 /// Key names under one prefix.

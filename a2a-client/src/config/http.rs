@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
-use super::{Certificate, HttpClient, Parts, Proxy};
+use super::{ClientBuilder, ClientConfig};
 use crate::Error;
 use crate::auth::{ClientIdentity, Credentials, Interceptor, Secret};
-use crate::config::{ClientBuilder, ClientConfig};
+use crate::net::{Certificate, HttpClient, Parts, Proxy};
 
 /// What the builder collected for the HTTP stack.
 #[derive(Default)]
@@ -71,7 +71,7 @@ impl HttpSettings {
         let proxy = match (&self.proxy, self.no_proxy) {
             (_, true) => None,
             (Some(proxy), false) => Some(proxy.matcher()),
-            (None, false) => super::proxy::from_env(),
+            (None, false) => crate::net::proxy::from_env(),
         };
         HttpClient::new(Parts {
             roots: &self.roots,

@@ -24,6 +24,8 @@ use a2a_typestate_types::parse::ParseError;
 
 pub use crate::protocol_error::ProtocolError;
 
+pub(crate) mod card_signature;
+
 /// A boxed error from below the client (hyper, rustls, io), kept as the source.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
@@ -111,7 +113,7 @@ enum Repr {
     #[error("misuse of the API: {message}")]
     Misuse { message: String },
     #[error("agent card signature check failed")]
-    CardSignature(#[source] crate::signing::CardSignatureError),
+    CardSignature(#[source] card_signature::CardSignatureError),
     #[error("invalid configuration: {message}")]
     Config {
         message: String,
@@ -213,7 +215,7 @@ impl Error {
     /// No card under the base URL `base`: each of `tried` (a URL and its status, 404 or 410)
     /// answered that it has none. Kind [`ErrorKind::Status`], with the last status; its URL is the
     /// last one tried.
-    pub(crate) fn no_card(base: &crate::AgentBaseUrl, tried: Vec<(String, u16)>) -> Self {
+    pub(crate) fn no_card(base: &str, tried: Vec<(String, u16)>) -> Self {
         let last = tried.last().cloned();
         let tried = tried.into_iter().map(|(url, status)| (redact_url(&url), status)).collect();
         // An `AgentBaseUrl` holds no user info or query: shown as the caller wrote it.
@@ -288,7 +290,7 @@ impl Error {
     }
 
     /// A card whose signatures did not satisfy the signature policy.
-    pub(crate) fn card_signature(error: crate::signing::CardSignatureError) -> Self {
+    pub(crate) fn card_signature(error: card_signature::CardSignatureError) -> Self {
         Self::new(Repr::CardSignature(error), None)
     }
 
@@ -451,7 +453,7 @@ impl Error {
 
     /// Why the card's signatures were refused, when this is [`ErrorKind::CardSignature`]: each
     /// signature's index, `kid`, `alg` and failure.
-    pub fn card_signature_error(&self) -> Option<&crate::signing::CardSignatureError> {
+    pub fn card_signature_error(&self) -> Option<&card_signature::CardSignatureError> {
         match &self.inner.repr {
             Repr::CardSignature(error) => Some(error),
             _ => None,
@@ -716,7 +718,7 @@ mod tests {
 
     #[test]
     fn card_signature_refusals_are_their_own_kind_and_never_retried() {
-        let err = Error::card_signature(crate::signing::CardSignatureError::unsigned())
+        let err = Error::card_signature(card_signature::CardSignatureError::unsigned())
             .with_url("https://a.example/.well-known/agent-card.json");
         assert_eq!(err.kind(), ErrorKind::CardSignature);
         assert!(!err.is_retryable());

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
-use super::Secret;
 use crate::Error;
+use crate::secret::Secret;
 
 /// A client certificate chain and its private key, for agents whose card asks for mutual TLS.
 ///

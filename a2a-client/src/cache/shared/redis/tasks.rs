@@ -13,7 +13,7 @@ use redis::aio::MultiplexedConnection;
 use super::wire::{Event, StoredCard, StoredMark, px};
 use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
 use crate::Capability;
-use crate::discovery::AgentBaseUrl;
+use crate::agent_url::AgentBaseUrl;
 use crate::shared::{CacheUpdate, LocalReplica, SharedCard};
 
 /// The first wait before a reconnect attempt; doubled up to the configured cap.

@@ -1,0 +1,195 @@
+//! HTTP+JSON 1.0: every operation is a verb on a route under the interface URL (the tenant first
+//! when there is one); the routes are written here and nowhere else.
+
+use a2a_typestate_types::jsonrpc::Method;
+use a2a_typestate_types::{
+    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
+    SendMessageResponse, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Binding, Reply};
+use crate::connection::to_json;
+use crate::transport::EventStream;
+use crate::transport::rest::{self, Call};
+use crate::{AgentConnection, Error};
+
+/// HTTP+JSON 1.0.
+pub(in crate::connection) struct HttpJson;
+
+impl Binding for HttpJson {
+    fn send_message<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: SendMessageRequest,
+    ) -> Reply<'a, SendMessageResponse> {
+        Box::pin(async move {
+            conn.rest(
+                Method::SendMessage,
+                "SendMessage result",
+                post(vec!["message:send".into()], &req, &[])?,
+            )
+            .await
+        })
+    }
+
+    fn send_streaming_message<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: SendMessageRequest,
+    ) -> Reply<'a, EventStream> {
+        Box::pin(async move {
+            conn.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?).await
+        })
+    }
+
+    fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
+        Box::pin(async move {
+            let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
+            conn.rest(Method::GetTask, "GetTask result", get(segments, &req, &["id"])?).await
+        })
+    }
+
+    fn list_tasks<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: ListTasksRequest,
+    ) -> Reply<'a, ListTasksResponse> {
+        Box::pin(async move {
+            conn.rest(Method::ListTasks, "ListTasks result", get(vec!["tasks".into()], &req, &[])?).await
+        })
+    }
+
+    fn cancel_task<'a>(&self, conn: &'a AgentConnection, req: CancelTaskRequest) -> Reply<'a, Task> {
+        Box::pin(async move {
+            let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
+            conn.rest(Method::CancelTask, "CancelTask result", post(segments, &req, &["id"])?).await
+        })
+    }
+
+    fn subscribe_to_task<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: SubscribeToTaskRequest,
+    ) -> Reply<'a, EventStream> {
+        Box::pin(async move {
+            let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
+            conn.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
+        })
+    }
+
+    fn get_extended_agent_card<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: GetExtendedAgentCardRequest,
+    ) -> Reply<'a, AgentCard> {
+        Box::pin(async move {
+            conn.rest(Method::GetExtendedAgentCard, "extended agent card", extended_card(&req)?).await
+        })
+    }
+
+    fn extended_agent_card_document<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: GetExtendedAgentCardRequest,
+    ) -> Reply<'a, Value> {
+        Box::pin(async move {
+            let call = extended_card(&req)?.prepare(conn.endpoint())?;
+            conn.endpoint().retrying(|_| rest::call(conn.endpoint(), &call)).await
+        })
+    }
+
+    fn create_task_push_notification_config<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        cfg: TaskPushNotificationConfig,
+    ) -> Reply<'a, TaskPushNotificationConfig> {
+        const WHAT: &str = "CreateTaskPushNotificationConfig result";
+        Box::pin(async move {
+            let method = Method::CreateTaskPushNotificationConfig;
+            let Some(task_id) = cfg.task_id.as_ref() else {
+                return Err(Error::misuse("a push notification config needs the taskId it is for"));
+            };
+            let segments = push_segments(task_id, None);
+            conn.rest(method, WHAT, post(segments, &cfg, &[])?).await
+        })
+    }
+
+    fn get_task_push_notification_config<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: GetTaskPushNotificationConfigRequest,
+    ) -> Reply<'a, TaskPushNotificationConfig> {
+        const WHAT: &str = "GetTaskPushNotificationConfig result";
+        Box::pin(async move {
+            let segments = push_segments(&req.task_id, Some(&req.id));
+            conn.rest(Method::GetTaskPushNotificationConfig, WHAT, get(segments, &req, &["taskId", "id"])?)
+                .await
+        })
+    }
+
+    fn list_task_push_notification_configs<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: ListTaskPushNotificationConfigsRequest,
+    ) -> Reply<'a, ListTaskPushNotificationConfigsResponse> {
+        const WHAT: &str = "ListTaskPushNotificationConfigs result";
+        Box::pin(async move {
+            let segments = push_segments(&req.task_id, None);
+            conn.rest(Method::ListTaskPushNotificationConfigs, WHAT, get(segments, &req, &["taskId"])?).await
+        })
+    }
+
+    fn delete_task_push_notification_config<'a>(
+        &self,
+        conn: &'a AgentConnection,
+        req: DeleteTaskPushNotificationConfigRequest,
+    ) -> Reply<'a, ()> {
+        Box::pin(async move {
+            let call = Call {
+                verb: http::Method::DELETE,
+                segments: push_segments(&req.task_id, Some(&req.id)),
+                message: Some(to_json(&req)?),
+                path_fields: &["taskId", "id"],
+            };
+            let call = call.prepare(conn.endpoint())?;
+            conn.endpoint().retrying(|_| rest::call(conn.endpoint(), &call)).await?;
+            Ok(())
+        })
+    }
+}
+
+fn post<'a, T: Serialize>(
+    segments: Vec<String>,
+    message: &T,
+    path_fields: &'a [&'a str],
+) -> Result<Call<'a>, Error> {
+    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
+}
+
+fn get<'a, T: Serialize>(
+    segments: Vec<String>,
+    message: &T,
+    path_fields: &'a [&'a str],
+) -> Result<Call<'a>, Error> {
+    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
+}
+
+fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Error> {
+    Ok(Call {
+        verb: http::Method::GET,
+        segments: vec!["extendedAgentCard".into()],
+        message: Some(to_json(req)?),
+        path_fields: &[],
+    })
+}
+
+fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
+    let mut segments =
+        vec!["tasks".to_owned(), task_id.as_str().to_owned(), "pushNotificationConfigs".to_owned()];
+    segments.extend(id.map(str::to_owned));
+    segments
+}
