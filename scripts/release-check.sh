@@ -42,6 +42,18 @@ mkdir -p "$work"
 
 echo
 echo "== 1. cargo package, verification on"
+# Verification resolves each crate's siblings from a registry of the packages just made, and cargo
+# unpacks those into its registry cache under their name and version only once: a later run at the
+# same version would compile against the copies unpacked by an earlier run, not the code now being
+# packaged. Remove the cached copies of our own crates first (a cache: nothing else is lost).
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for name in "${names[@]}"; do
+    for stale in "$cargo_home"/registry/src/*/"$name-$version"; do
+        [[ -d "$stale" ]] || continue
+        echo "release-check: removing the cached unpacked copy $stale"
+        rm -rf "$stale"
+    done
+done
 cargo package "${dirty[@]}" "${packages[@]}"
 
 echo
