@@ -42,7 +42,25 @@ mkdir -p "$work"
 
 echo
 echo "== 1. cargo package, verification on"
-cargo package "${dirty[@]}" "${packages[@]}"
+# Verification resolves each crate's siblings from a registry of the packages just made. Cargo
+# treats a registry crate of a given name and version as never changing: it unpacks it once into its
+# registry cache and compiles it once per target directory. A later run at the same version would
+# therefore compile against an earlier run's siblings, not the code now being packaged. So the
+# cached unpacked copies of our crates are removed, and verification builds in a target directory
+# of its own (kept between runs for the dependencies) from which our crates' artifacts are cleaned.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for name in "${names[@]}"; do
+    for stale in "$cargo_home"/registry/src/*/"$name-$version"; do
+        [[ -d "$stale" ]] || continue
+        echo "release-check: removing the cached unpacked copy $stale"
+        rm -rf "$stale"
+    done
+done
+package_target="$work/package-target"
+if [[ -d "$package_target" ]]; then
+    cargo clean --quiet --target-dir "$package_target" "${packages[@]}"
+fi
+cargo package "${dirty[@]}" --target-dir "$package_target" "${packages[@]}"
 
 echo
 echo "== 1b. what each package holds (full lists in $work/<crate>.list)"
@@ -73,7 +91,7 @@ trap 'rm -rf "$unpacked"' EXIT
 patches=()
 cli=""
 for name in "${names[@]}"; do
-    crate="$target_dir/package/$name-$version.crate"
+    crate="$package_target/package/$name-$version.crate"
     [[ -f "$crate" ]] || { echo "release-check: $crate is missing after cargo package" >&2; exit 1; }
     tar -xzf "$crate" -C "$unpacked"
     # The siblings are not on crates.io yet: take them from their unpacked packages.
