@@ -120,9 +120,7 @@ impl WellKnownPath {
 /// ([`DeviationKind::GrpcTargetUrl`](a2a_typestate_types::tolerant::DeviationKind::GrpcTargetUrl)).
 pub(crate) fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Result<url::Url, Error> {
     let written = interface.url.as_str();
-    if interface.binding == ProtocolBinding::Grpc
-        && let Some(authority) = grpc_target(written)
-    {
+    if let Some(authority) = written_as_grpc_target(interface) {
         let scheme = if base.scheme() == "https" { "https" } else { "http" };
         return url::Url::parse(&format!("{scheme}://{authority}")).map_err(|e| {
             Error::protocol_answer(format!("grpc interface url {written} is not a host:port: {e}"))
@@ -137,10 +135,16 @@ pub(crate) fn interface_url(base: &url::Url, interface: &OfferedInterface) -> Re
 /// it: a path such as `/rpc`. A gRPC `host:port` names its host.
 pub(crate) fn names_no_host(interface: &OfferedInterface) -> bool {
     let relative = matches!(url::Url::parse(&interface.url), Err(url::ParseError::RelativeUrlWithoutBase));
-    relative && !(interface.binding == ProtocolBinding::Grpc && grpc_target(&interface.url).is_some())
+    relative && written_as_grpc_target(interface).is_none()
 }
 
-pub(crate) fn grpc_target(text: &str) -> Option<&str> {
+/// The gRPC target (`host:port`) a gRPC interface's URL is written as, instead of the absolute URL
+/// 1.0 wants; `None` for any other interface.
+pub(crate) fn written_as_grpc_target(interface: &OfferedInterface) -> Option<&str> {
+    (interface.binding == ProtocolBinding::Grpc).then(|| grpc_target(&interface.url)).flatten()
+}
+
+fn grpc_target(text: &str) -> Option<&str> {
     let (host, port) = text.rsplit_once(':')?;
     let host_ok = if let Some(v6) = host.strip_prefix('[') {
         v6.strip_suffix(']').is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok())

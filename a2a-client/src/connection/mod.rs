@@ -455,12 +455,8 @@ impl AgentConnection {
                 || jsonrpc::open(endpoint, &request),
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    // Read once, straight into the event, when there is nothing to rewrite.
-                    if !tolerant::may_deviate(event.data.as_bytes())
-                        && let Some(read) =
-                            jsonrpc::our_result::<StreamResponse>(event.data.as_bytes(), &answering)
-                        && names_its_context(&read)
-                    {
+                    let data = event.data.as_bytes();
+                    if let Some(read) = read_clean(data, || jsonrpc::our_result(data, &answering)) {
                         return Ok(Decoded { event: read, last: false });
                     }
                     let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
@@ -481,14 +477,16 @@ impl AgentConnection {
             .open_stream(
                 || rest::open(endpoint, &call),
                 move |event| {
-                    // Read once, straight into the event, unless tolerant reading rewrites it.
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    let direct = inner.is_none() || !tolerant::may_deviate(event.data.as_bytes());
-                    if direct
-                        && let Ok(read) = serde_json::from_str::<StreamResponse>(&event.data)
-                        && (inner.is_none() || names_its_context(&read))
-                    {
-                        return Ok(Decoded { event: read, last: false });
+                    // Read once, straight into the event, unless tolerant reading rewrites it.
+                    let straight = || serde_json::from_str::<StreamResponse>(&event.data).ok();
+                    let clean = if inner.is_none() {
+                        straight()
+                    } else {
+                        read_clean(event.data.as_bytes(), straight)
+                    };
+                    if let Some(clean) = clean {
+                        return Ok(Decoded { event: clean, last: false });
                     }
                     let mut value = rest::event_value(event)?;
                     if let Some(inner) = &inner {
@@ -519,9 +517,7 @@ impl AgentConnection {
 /// connection reached as `scheme://host:port`.
 fn grpc_target_deviation(endpoint: &Endpoint) -> Option<tolerant::Deviation> {
     let interface = &endpoint.interface;
-    if interface.binding != ProtocolBinding::Grpc || crate::agent_url::grpc_target(&interface.url).is_none() {
-        return None;
-    }
+    crate::agent_url::written_as_grpc_target(interface)?;
     // gRPC is a 1.0 binding: the interface is one of the card's `supportedInterfaces`.
     let index = endpoint.card.offered_interfaces().ok()?.iter().position(|offered| offered == interface)?;
     Some(tolerant::Deviation {
@@ -530,6 +526,16 @@ fn grpc_target_deviation(endpoint: &Endpoint) -> Option<tolerant::Deviation> {
         found: format!("the gRPC target {:?}", interface.url),
         read_as: format!("reached as {}", endpoint.url),
     })
+}
+
+/// Under tolerant reading, the event `read` straight from `data` when nothing in it is a deviation
+/// the rewrite records: no mark in its bytes ([`tolerant::may_deviate`]), a strict read that
+/// succeeds, and a context named ([`names_its_context`]). `None`: read it through the rewrite.
+fn read_clean(data: &[u8], read: impl FnOnce() -> Option<StreamResponse>) -> Option<StreamResponse> {
+    if tolerant::may_deviate(data) {
+        return None;
+    }
+    read().filter(names_its_context)
 }
 
 /// Whether an update names its context, which 1.0 requires: one that does not is a deviation the
