@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use a2a_typestate::{Bounds, CardClaims, Channel, Deployment, DynTask, Observed};
+use a2a_typestate::{Capability, Channel, Observed};
+use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{AgentConnection, Client};
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, StreamResponse};
 use futures::StreamExt;
@@ -28,9 +29,10 @@ pub enum ClientKind {
     Floor,
     /// `a2a_typestate_client::AgentConnection`: typed requests and events, bounded SSE, retries.
     Sdk,
-    /// As [`ClientKind::Sdk`], and every answer and event fed to the typestate verifier
-    /// (`DynTask::observe`), settled once per task: the full claim-checking path.
-    SdkVerified,
+    /// The client's engine, as an orchestrator runs a task: `Client::run_task_on` on the same
+    /// connection, the card's claims checked as each call exercises them (streaming for streams),
+    /// settled, and the outcome's refusals read: the full claim-checking path.
+    SdkEngine,
     /// As [`ClientKind::Sdk`], over the agent's GRPC interface (the testkit agent's card lists one).
     SdkGrpc,
     /// Hand-written on `hyper-util` alone, no reqwest ([`crate::floor::send_message_hyper`]).
@@ -47,7 +49,7 @@ impl ClientKind {
         match self {
             ClientKind::Floor => "reqwest + serde_json (hand-written)",
             ClientKind::Sdk => "a2a-client",
-            ClientKind::SdkVerified => "a2a-client + verifier",
+            ClientKind::SdkEngine => "a2a-client engine (run_task)",
             ClientKind::SdkGrpc => "a2a-client over gRPC",
             ClientKind::FloorHyper => "hyper-util + serde_json (hand-written)",
             ClientKind::A2aClientLf => "a2a-client-lf 0.2.9",
@@ -150,7 +152,8 @@ type LfClient = a2a_client_lf::A2AClient<Box<dyn a2a_client_lf::Transport>>;
 enum Target {
     Floor { http: reqwest::Client, jsonrpc_url: String },
     FloorHyper { http: Arc<floor::HyperClient>, uri: hyper::Uri, jsonrpc_url: String },
-    Sdk { connection: AgentConnection, claims: Option<Arc<CardClaims>> },
+    Sdk { connection: AgentConnection },
+    Engine { client: Client, connection: AgentConnection, negotiation: Arc<Negotiation> },
     Lf { client: Arc<LfClient> },
     Protocol { client: Arc<a2a_protocol_client::A2aClient> },
 }
@@ -205,6 +208,7 @@ fn jsonrpc_url_of(card: &Value, card_url: &str) -> Result<String, DriveError> {
 
 async fn target(
     client: ClientKind,
+    workload: Workload,
     sdk: &Client,
     http: &reqwest::Client,
     agent: &str,
@@ -234,11 +238,15 @@ async fn target(
             let client = a2a_protocol_client::A2aClient::from_card(&card)?;
             Ok(Target::Protocol { client: Arc::new(client) })
         }
-        ClientKind::Sdk | ClientKind::SdkVerified => {
+        ClientKind::Sdk => Ok(Target::Sdk { connection: sdk.connect(agent).await? }),
+        ClientKind::SdkEngine => {
             let connection = sdk.connect(agent).await?;
-            let claims =
-                (client == ClientKind::SdkVerified).then(|| connection.card().claims(Deployment::Direct));
-            Ok(Target::Sdk { connection, claims })
+            let depends: &[Capability] = match workload {
+                Workload::Send => &[],
+                Workload::Stream => &[Capability::Streaming],
+            };
+            let negotiation = Arc::new(Negotiation::depending_on(depends));
+            Ok(Target::Engine { client: sdk.clone(), connection, negotiation })
         }
         ClientKind::SdkGrpc => {
             let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
@@ -251,7 +259,7 @@ async fn target(
                 .cloned()
                 .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no GRPC interface")))?;
             let connection = AgentConnection::open(sdk, base, card, interface)?;
-            Ok(Target::Sdk { connection, claims: None })
+            Ok(Target::Sdk { connection })
         }
     }
 }
@@ -260,43 +268,45 @@ fn request() -> SendMessageRequest {
     SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), "bench"))
 }
 
-/// A verifier for one task, or none when the run does not verify.
-struct Verification {
-    task: Option<DynTask>,
-    started: Instant,
-}
-
-impl Verification {
-    fn start(claims: Option<&Arc<CardClaims>>, request: &SendMessageRequest) -> Result<Self, DriveError> {
-        let started = Instant::now();
-        let task = match claims {
-            Some(claims) => {
-                let mut task = DynTask::new(claims.clone(), Bounds::default());
-                let sent = Observed::message_sent(&request.message, &[]);
-                task.observe(Duration::ZERO, sent).map_err(|e| DriveError::Outcome(e.to_string()))?;
-                Some(task)
+/// Checks what the engine's run ended in (negotiated, nothing refused, completed) and returns the
+/// events it counted: one for a `SendMessage`, each stream event the verifier observed for a stream.
+/// With `answer`, records the run as the other clients record their answers, from the observations
+/// (a whole task, a status update or an artifact update each) and the result the engine put together.
+fn engine_outcome(
+    outcome: &TaskOutcome,
+    workload: Workload,
+    answer: Option<&mut Answer>,
+) -> Result<u64, DriveError> {
+    if outcome.path != TaskPath::Negotiated || outcome.refusal.is_some() {
+        return Err(DriveError::Outcome(format!("the engine did not verify the card: {outcome}")));
+    }
+    match &outcome.result {
+        SendMessageResponse::Task(task) => completed(task.status.state.as_str())?,
+        SendMessageResponse::Message(_) => return Err(DriveError::Outcome("answered a message".into())),
+    }
+    let kind = |observed: &Observed| match observed {
+        Observed::Status { via: Channel::Stream, artifacts: Some(_), .. } => Some("task"),
+        Observed::Status { via: Channel::Stream, artifacts: None, .. } => Some("statusUpdate"),
+        Observed::Artifact { via: Channel::Stream } => Some("artifactUpdate"),
+        _ => None,
+    };
+    let streamed: Vec<&str> =
+        outcome.observations.iter().filter_map(|(_, observed)| kind(observed)).collect();
+    if let Some(answer) = answer {
+        match workload {
+            Workload::Send => answer.record(&outcome.result)?,
+            Workload::Stream => {
+                let result =
+                    serde_json::to_value(&outcome.result).map_err(|e| DriveError::Outcome(e.to_string()))?;
+                answer.record_value(&result);
+                answer.kinds = streamed.iter().map(|kind| (*kind).to_owned()).collect();
             }
-            None => None,
-        };
-        Ok(Self { task, started })
-    }
-
-    fn observe(&mut self, observed: Option<Observed>) -> Result<(), DriveError> {
-        if let (Some(task), Some(observed)) = (self.task.as_mut(), observed) {
-            task.observe(self.started.elapsed(), observed).map_err(|e| DriveError::Outcome(e.to_string()))?;
-        }
-        Ok(())
-    }
-
-    fn settle(self) -> Result<(), DriveError> {
-        match self.task {
-            Some(task) => task
-                .settle(self.started.elapsed())
-                .map(drop)
-                .map_err(|refusal| DriveError::Outcome(format!("the verifier refused the card: {refusal}"))),
-            None => Ok(()),
         }
     }
+    Ok(match workload {
+        Workload::Send => 1,
+        Workload::Stream => streamed.len() as u64,
+    })
 }
 
 fn completed(state: &str) -> Result<(), DriveError> {
@@ -348,10 +358,8 @@ async fn call(
             };
             floor::send_streaming_message_hyper(http, uri, jsonrpc_url, "bench", on_event).await? as u64
         }
-        (Target::Sdk { connection, claims }, Workload::Send) => {
-            let req = request();
-            let mut verification = Verification::start(claims.as_ref(), &req)?;
-            let response = connection.send_message(req).await?;
+        (Target::Sdk { connection }, Workload::Send) => {
+            let response = connection.send_message(request()).await?;
             match &response {
                 SendMessageResponse::Task(task) => completed(task.status.state.as_str())?,
                 SendMessageResponse::Message(_) => {
@@ -361,26 +369,24 @@ async fn call(
             if let Some(answer) = answer {
                 answer.record(&response)?;
             }
-            verification.observe(Observed::from_send_response(&response))?;
-            verification.settle()?;
             1
         }
-        (Target::Sdk { connection, claims }, Workload::Stream) => {
-            let req = request();
-            let mut verification = Verification::start(claims.as_ref(), &req)?;
-            let mut stream = connection.send_streaming_message(req).await?;
+        (Target::Sdk { connection }, Workload::Stream) => {
+            let mut stream = connection.send_streaming_message(request()).await?;
             let mut events = 0u64;
             while let Some(event) = stream.next().await {
                 let event: StreamResponse = event?;
                 if let Some(answer) = answer.as_deref_mut() {
                     answer.record(&event)?;
                 }
-                verification.observe(Observed::from_stream_response(&event, Channel::Stream))?;
                 events += 1;
             }
-            verification.observe(Some(Observed::StreamClosed))?;
-            verification.settle()?;
             events
+        }
+        (Target::Engine { client, connection, negotiation }, _) => {
+            let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "bench");
+            let outcome = client.run_task_on(connection, message, negotiation).await?;
+            engine_outcome(&outcome, workload, answer)?
         }
         (Target::Lf { client }, Workload::Send) => {
             let message = a2a_lf::Message::new(a2a_lf::Role::User, vec![a2a_lf::Part::text("bench")]);
@@ -480,7 +486,7 @@ async fn targets(
     let sdk = Client::builder().build()?;
     let mut targets = Vec::with_capacity(agents.len());
     for agent in agents {
-        let target = target(client, &sdk, &http, agent).await?;
+        let target = target(client, workload, &sdk, &http, agent).await?;
         call(&target, workload, expect, None).await?;
         targets.push(target);
     }

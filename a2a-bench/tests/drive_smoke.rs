@@ -22,7 +22,7 @@ async fn run(agent: &BenchAgent, client: ClientKind, workload: Workload) -> a2a_
 #[tokio::test]
 async fn every_client_counts_one_event_per_round_trip_and_every_streamed_event() {
     let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
-    for client in [ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkVerified] {
+    for client in [ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkEngine] {
         let sent = run(&agent, client, Workload::Send).await;
         assert_eq!((sent.requests, sent.events), (6, 6), "{client:?}");
         let streamed = run(&agent, client, Workload::Stream).await;
@@ -76,7 +76,7 @@ async fn an_interleaved_comparison_gives_every_client_the_same_calls_and_the_ref
     use a2a_bench::drive::{CompareOptions, compare};
     let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
     let options = CompareOptions {
-        clients: vec![ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkVerified],
+        clients: vec![ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkEngine],
         workload: Workload::Stream,
         agents: vec![agent.base_url()],
         rounds: 3,
@@ -91,4 +91,28 @@ async fn an_interleaved_comparison_gives_every_client_the_same_calls_and_the_ref
         assert!(row.ratio_range.0 <= row.ratio && row.ratio <= row.ratio_range.1, "{row:?}");
     }
     assert!((report.clients[0].ratio - 1.0).abs() < 1e-9);
+}
+
+/// The engine row measures verified tasks only: an agent whose card lies about streaming is
+/// refused by the engine, and a benchmark of refused tasks fails instead of timing the fallback.
+#[tokio::test]
+async fn the_engine_row_fails_the_run_when_the_engine_refuses_a_claim() {
+    use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let options = DriveOptions {
+        client: ClientKind::SdkEngine,
+        workload: Workload::Stream,
+        agents: vec![agent.base_url()],
+        requests: 1,
+        in_flight: 1,
+        expect_events: 0,
+    };
+    let error = drive(&options).await.unwrap_err();
+    assert!(error.to_string().contains("the engine did not verify the card"), "{error}");
+    assert!(error.to_string().contains("streaming"), "the refused claim is named: {error}");
 }

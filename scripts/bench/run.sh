@@ -111,7 +111,7 @@ fig4() {
     serve --agents 100 --kind testkit --step-delay-ms 10
     for _ in $(seq 1 "$reps"); do
         for tasks in 1000 3000 10000; do
-            for client in floor sdk sdk-verified; do
+            for client in floor sdk sdk-engine; do
                 record fig4 testkit-x100 rust --client "$client" --workload stream --urls-file "$AGENT_FILE" \
                     --requests "$tasks" --in-flight 1000 --expect-events 4
             done

@@ -50,7 +50,7 @@ def find(g, figure, agent, client_prefix, workload, in_flight, requests=None):
 
 def fig2(rows):
     print("### Figure 2: SDK overhead against a hand-written reqwest + serde_json client (interleaved)\n")
-    print("| agent | workload | in flight | hand-written | a2a-client | ratio (per-round range) | a2a-client + verifier | ratio (per-round range) | SDK cost over the floor | load |")
+    print("| agent | workload | in flight | hand-written | a2a-client | ratio (per-round range) | a2a-client engine (run_task) | ratio (per-round range) | SDK cost over the floor | load |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         if r.get("figure") != "fig2" or "clients" not in r:

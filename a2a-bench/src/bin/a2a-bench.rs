@@ -2,8 +2,9 @@
 //!
 //! - `a2a-bench serve`: agents for the clients to call (the bench agent, or testkit agents),
 //!   one base URL per line on stdout, until killed.
-//! - `a2a-bench drive`: one workload through one Rust client (hand-written floor, SDK, SDK with
-//!   verifier); one JSON line of figures on stdout.
+//! - `a2a-bench drive`: one workload through one Rust client (hand-written floors, the SDK's
+//!   connection, the SDK's engine running each call as a verified task); one JSON line of figures
+//!   on stdout.
 //!
 //! `scripts/bench/run.sh` runs every figure; each command it runs is printed in BENCHMARKS.md.
 
@@ -72,7 +73,7 @@ enum Command {
     /// the first as JSON: steadier than separate runs on a busy machine.
     Compare {
         /// The clients, comma-separated; the first is the reference.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "floor,sdk,sdk-verified")]
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "floor,sdk,sdk-engine")]
         clients: Vec<ClientKind>,
         #[arg(long, value_enum)]
         workload: Workload,

@@ -97,11 +97,12 @@ impl AgentConnection {
         .map_err(|e| e.with_url(self.endpoint().url.as_str()))
     }
 
-    /// `GetExtendedAgentCard`'s answer as a card document.
-    async fn extended_card_document(&self) -> Result<DiscoveredCard, Error> {
+    /// `GetExtendedAgentCard`'s answer as a card document, read as discovery reads a card (1.0 or
+    /// 0.3, converted to the 1.0 model, its claims lifted once).
+    pub(super) async fn extended_card_document(&self) -> Result<DiscoveredCard, Error> {
         let mut req = GetExtendedAgentCardRequest::default();
         self.tenant(&mut req.tenant);
-        let value = self.binding().extended_agent_card_document(self, req).await?;
+        let value = self.binding().get_extended_agent_card(self, req).await?;
         let bytes = serde_json::to_vec(&value)
             .map_err(|e| Error::config(format!("card could not be written: {e}")))?;
         let endpoint = self.endpoint();

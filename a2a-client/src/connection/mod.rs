@@ -38,9 +38,8 @@ use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, Protocol
 use a2a_typestate_types::jsonrpc::Method;
 use a2a_typestate_types::tolerant;
 use a2a_typestate_types::{
-    AgentCard, CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
-    ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task,
-    TaskId, v03,
+    AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTasksResponse, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskId, v03,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -402,9 +401,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32004 when the card does not declare one, -32007 when
     /// it declares one that is not configured.
     pub async fn get_extended_agent_card(&self) -> Result<AgentCard, Error> {
-        let mut req = GetExtendedAgentCardRequest::default();
-        self.tenant(&mut req.tenant);
-        self.binding().get_extended_agent_card(self, req).await
+        Ok(self.extended_card_document().await?.card().clone())
     }
 
     /// Polls `GetTask` for `id` until the task is terminal or interrupted: at the interval the card

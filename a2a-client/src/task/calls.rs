@@ -62,7 +62,7 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) async fn create_push_config<H: TaskHandle>(
+    pub(super) async fn create_push_config<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         receiver: Arc<PushReceiver>,
@@ -257,15 +257,15 @@ impl<C: ClaimSet> Task<C> {
     /// Sets the `acceptedOutputModes` every later message is sent with (empty: any). They take
     /// part in refusal condition 3.
     pub fn set_accepted_output_modes(&mut self, modes: impl IntoIterator<Item = impl Into<String>>) {
-        self.session.accepted = modes.into_iter().map(Into::into).collect();
+        self.session.settings.accepted_output_modes = modes.into_iter().map(Into::into).collect();
     }
 
     /// Sets how a single-shot send answers a task that pauses to ask for input (`INPUT_REQUIRED`,
     /// `AUTH_REQUIRED`), at most `budget` times: each answer is one more blocking `SendMessage` on
     /// the same task. By default none is answered and the paused task is the result.
     pub fn set_follow_up(&mut self, policy: FollowUp, budget: u32) {
-        self.session.follow_up = policy;
-        self.session.follow_up_budget = budget;
+        self.session.settings.follow_up = policy;
+        self.session.settings.max_follow_ups = budget;
     }
 
     /// Sends `message` with `SendMessage`. On a tracked handle (`Task<Claims<..>>`) it goes with
@@ -317,7 +317,7 @@ impl Session {
     /// The lifecycle-agnostic path: a blocking `SendMessage` expecting no intermediate states; a
     /// paused task is answered by the follow-up policy with another blocking send on it, each
     /// answer counted against the budget. Counted as what made the handle single-shot.
-    pub(crate) async fn single_shot_send(
+    pub(super) async fn single_shot_send(
         &mut self,
         mut message: Message,
     ) -> Result<SendMessageResponse, Error> {
@@ -331,9 +331,9 @@ impl Session {
         let mut answering = false;
         loop {
             let mut request = SendMessageRequest::new(with_an_id(message));
-            if !self.accepted.is_empty() {
+            if !self.settings.accepted_output_modes.is_empty() {
                 request = request.with_configuration(SendMessageConfiguration {
-                    accepted_output_modes: self.accepted.clone(),
+                    accepted_output_modes: self.settings.accepted_output_modes.clone(),
                     ..SendMessageConfiguration::default()
                 });
             }
@@ -487,19 +487,19 @@ impl DynTask {
 
     /// As [`Task::set_accepted_output_modes`].
     pub fn set_accepted_output_modes(&mut self, modes: impl IntoIterator<Item = impl Into<String>>) {
-        self.session.accepted = modes.into_iter().map(Into::into).collect();
+        self.session.settings.accepted_output_modes = modes.into_iter().map(Into::into).collect();
     }
 
     /// As [`Task::set_follow_up`].
     pub fn set_follow_up(&mut self, policy: FollowUp, budget: u32) {
-        self.session.follow_up = policy;
-        self.session.follow_up_budget = budget;
+        self.session.settings.follow_up = policy;
+        self.session.settings.max_follow_ups = budget;
     }
 
     /// Sets the `historyLength` the turns ask for when they rebuild missed states from the history
     /// (default [`DEFAULT_HISTORY_LENGTH`](crate::negotiate::DEFAULT_HISTORY_LENGTH)).
     pub fn set_history_length(&mut self, length: u32) {
-        self.session.history_length = length.max(1);
+        self.session.settings.history_length = length.max(1);
     }
 
     /// The answers this task has left under its follow-up policy: what `run_task` answers with.

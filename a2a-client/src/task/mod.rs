@@ -81,7 +81,7 @@ use a2a_typestate_types::{SendMessageResponse, TaskState};
 use crate::{AgentConnection, Error, SuspectMark};
 pub use answer::Answer;
 pub use push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
-pub(crate) use session::Session;
+use session::Session;
 use session::SingleShotReason;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
@@ -205,29 +205,6 @@ impl<C: ClaimSet> Task<C> {
             Err(refusal) => {
                 session.after_refusal(refusal.violations());
                 Err(refusal.map_task(|handle| Task { session, handle }))
-            }
-        }
-    }
-}
-
-impl Session {
-    /// What every refusal leads to, whichever handle settled it: counted, the agent marked
-    /// capability-suspect in the discovery cache (unless marks are off) so its next tasks go
-    /// single-shot at once, and the handle's sends from here on counted as the fallback.
-    fn after_refusal<'a>(
-        &mut self,
-        violations: impl Iterator<Item = &'a a2a_typestate::AgentCardLifecycleViolation>,
-    ) {
-        self.single_shot = Some(SingleShotReason::Refused);
-        let client = self.conn.client();
-        for violation in violations {
-            client.metrics().record_refusal(violation.capability());
-            if client.config().suspect_marks() == crate::SuspectMarks::On {
-                client.discovery_cache().mark_suspect(
-                    self.conn.agent(),
-                    violation.capability(),
-                    violation.to_string(),
-                );
             }
         }
     }

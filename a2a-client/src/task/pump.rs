@@ -53,7 +53,7 @@ const PAST_DEADLINE: std::time::Duration = std::time::Duration::from_millis(5);
 
 impl Session {
     /// `true` when the verifier refused a claim the handle holds.
-    pub(crate) fn refused<H: TaskHandle>(&self, handle: &H) -> bool {
+    pub(super) fn refused<H: TaskHandle>(&self, handle: &H) -> bool {
         handle.verifier().refusal(self.now()).is_some()
     }
 
@@ -61,14 +61,14 @@ impl Session {
     /// the accepted output modes it goes out with.
     fn begin_turn<H: TaskHandle>(&mut self, handle: &mut H, message: Message) -> (Message, Vec<String>) {
         let message = self.prepare(message);
-        let accepted = self.accepted.clone();
+        let accepted = self.settings.accepted_output_modes.clone();
         self.observe(handle, Observed::message_sent(&message, &accepted));
         (message, accepted)
     }
 
     /// Sends `message` with `SendStreamingMessage` and follows the task on the stream (reattaching
     /// after drops, polling if it closed early) until the turn ends.
-    pub(crate) async fn stream_turn<H: TaskHandle>(
+    pub(super) async fn stream_turn<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         message: Message,
@@ -89,7 +89,7 @@ impl Session {
 
     /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` until the turn
     /// ends.
-    pub(crate) async fn poll_turn<H: TaskHandle>(
+    pub(super) async fn poll_turn<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         message: Message,
@@ -108,7 +108,7 @@ impl Session {
     }
 
     /// Follows the task on a new `SubscribeToTask` stream until the turn ends.
-    pub(crate) async fn subscribe_turn<H: TaskHandle>(&mut self, handle: &mut H) -> Result<(), Error> {
+    pub(super) async fn subscribe_turn<H: TaskHandle>(&mut self, handle: &mut H) -> Result<(), Error> {
         let Some(task) = self.task_id() else {
             return Err(Error::misuse("no task to subscribe to yet: send a message first"));
         };
@@ -335,7 +335,7 @@ impl Session {
     /// one `GetTask` that settles a stream which ended without its artifacts.
     async fn after_turn<H: TaskHandle>(&mut self, handle: &mut H, missed: bool) -> Result<(), Error> {
         if missed && handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed {
-            self.fetch_task(handle, Some(self.history_length)).await?;
+            self.fetch_task(handle, Some(self.settings.history_length)).await?;
         }
         let unconfirmed = handle
             .verifier()
@@ -346,14 +346,14 @@ impl Session {
             // on the history too (the caller depends on it to rebuild what it missed).
             let holds_history =
                 handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed;
-            let history = (holds_history && !self.history_fetched).then_some(self.history_length);
+            let history = (holds_history && !self.history_fetched).then_some(self.settings.history_length);
             self.fetch_task(handle, history).await?;
         }
         Ok(())
     }
 
     /// One `GetTask`; with `historyLength` when the history is relied on (`Some`).
-    pub(crate) async fn fetch_task<H: TaskHandle>(
+    pub(super) async fn fetch_task<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         history_length: Option<u32>,
@@ -382,7 +382,7 @@ impl Session {
 
     /// After the task ended: reads callbacks until the push claim is verified or its bound from the
     /// terminal transition runs out. Returns at once when nothing is awaited.
-    pub(crate) async fn await_push<H: TaskHandle>(&mut self, handle: &mut H) {
+    pub(super) async fn await_push<H: TaskHandle>(&mut self, handle: &mut H) {
         let mut arrivals = self.push.watch.as_ref().filter(|w| w.accepted).map(|w| w.arrivals.clone());
         while arrivals.is_some() {
             self.drain_callbacks(handle);

@@ -150,7 +150,7 @@ impl Session {
     /// (`GetTaskPushNotificationConfig`), and registers with `CreateTaskPushNotificationConfig`
     /// when the inline path was refused or dropped. Nothing here fails the turn: a webhook the
     /// agent will not take leaves push unverified, with the attempts saying why.
-    pub(crate) async fn follow_up_push<H: TaskHandle>(&mut self, handle: &mut H) {
+    pub(super) async fn follow_up_push<H: TaskHandle>(&mut self, handle: &mut H) {
         let Some(task) = self.task_id() else { return };
         if let Some(watch) = self.push.watch.as_mut().filter(|w| w.accepted && w.confirm) {
             watch.confirm = false;
@@ -242,7 +242,7 @@ impl Session {
 
     /// Sets the answer of the latest attempt on `path` (an inline attempt is recorded accepted when
     /// the send succeeds, then confirmed or found dropped).
-    pub(crate) fn record_push_answer(&mut self, path: PushRegistrationPath, answer: PushRegistrationAnswer) {
+    pub(super) fn record_push_answer(&mut self, path: PushRegistrationPath, answer: PushRegistrationAnswer) {
         match self.push.attempts.iter_mut().rev().find(|a| a.path == path) {
             Some(attempt) => attempt.answer = answer,
             None => self.push.attempts.push(PushRegistrationAttempt { path, answer }),

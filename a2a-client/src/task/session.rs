@@ -18,37 +18,57 @@ use crate::{AgentConnection, Error};
 
 /// The I/O side of one task handle.
 #[derive(Debug)]
-pub(crate) struct Session {
-    pub(crate) conn: AgentConnection,
+pub(super) struct Session {
+    pub(super) conn: AgentConnection,
     /// The handle's clock: every observation is stamped with the time elapsed since it started.
     start: Instant,
-    pub(crate) snapshot: Snapshot,
+    pub(super) snapshot: Snapshot,
     /// The last state seen outside push (a late push delivery says nothing about "now").
-    pub(crate) last_state: Option<TaskState>,
+    pub(super) last_state: Option<TaskState>,
     /// The agent answered with a message, not a task: the exchange is over.
-    pub(crate) direct_answer: bool,
+    pub(super) direct_answer: bool,
     /// The question (its status message id, if any) the last follow-up answered, until the agent
     /// moves on from it: the same question again is no progress, so the turn goes on.
-    pub(crate) answered: Option<Option<MessageId>>,
+    pub(super) answered: Option<Option<MessageId>>,
     /// The task's webhook: the config it watches and every attempt to register it.
-    pub(crate) push: PushState,
-    pub(crate) history_fetched: bool,
+    pub(super) push: PushState,
+    pub(super) history_fetched: bool,
     /// Requests made on this tracked handle (the negotiation round trips).
-    pub(crate) round_trips: u64,
-    /// The `historyLength` asked for when the history is relied on.
-    pub(crate) history_length: u32,
-    /// The `acceptedOutputModes` every message is sent with (empty: any).
-    pub(crate) accepted: Vec<String>,
-    /// How a single-shot send answers a task that asks for input, and how many times at most.
-    pub(crate) follow_up: FollowUp,
-    pub(crate) follow_up_budget: u32,
+    pub(super) round_trips: u64,
+    /// What the caller chose for this task's sends.
+    pub(super) settings: SendSettings,
     /// Why this handle is single-shot, when it is: what its sends are counted as.
-    pub(crate) single_shot: Option<SingleShotReason>,
+    pub(super) single_shot: Option<SingleShotReason>,
+}
+
+/// What the caller chose for a task's sends, apart from what the task did: set before the first
+/// send (by `Negotiation` or the handle's setters), read by every turn.
+#[derive(Debug)]
+pub(super) struct SendSettings {
+    /// The `historyLength` asked for when the history is relied on.
+    pub(super) history_length: u32,
+    /// The `acceptedOutputModes` every message is sent with (empty: any).
+    pub(super) accepted_output_modes: Vec<String>,
+    /// How a send answers a task that asks for input...
+    pub(super) follow_up: FollowUp,
+    /// ...and how many times at most.
+    pub(super) max_follow_ups: u32,
+}
+
+impl Default for SendSettings {
+    fn default() -> Self {
+        Self {
+            history_length: super::follow_up::DEFAULT_HISTORY_LENGTH,
+            accepted_output_modes: Vec::new(),
+            follow_up: FollowUp::none(),
+            max_follow_ups: super::follow_up::DEFAULT_MAX_FOLLOW_UPS,
+        }
+    }
 }
 
 /// Why a handle sends single-shot: every send is counted by it, whichever path made the handle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SingleShotReason {
+pub(super) enum SingleShotReason {
     /// A claim was refused on this task (the fallback, step (c) of the refusal rules).
     Refused,
     /// The agent was capability-suspect when the task began.
@@ -58,7 +78,7 @@ pub(crate) enum SingleShotReason {
 }
 
 impl Session {
-    pub(crate) fn new(conn: AgentConnection) -> Self {
+    pub(super) fn new(conn: AgentConnection) -> Self {
         Self {
             conn,
             start: Instant::now(),
@@ -69,36 +89,54 @@ impl Session {
             push: PushState::default(),
             history_fetched: false,
             round_trips: 0,
-            history_length: super::follow_up::DEFAULT_HISTORY_LENGTH,
-            accepted: Vec::new(),
-            follow_up: FollowUp::none(),
-            follow_up_budget: super::follow_up::DEFAULT_MAX_FOLLOW_UPS,
+            settings: SendSettings::default(),
             single_shot: None,
         }
     }
 
+    /// What every refusal leads to, whichever handle settled it: counted, the agent marked
+    /// capability-suspect in the discovery cache (unless marks are off) so its next tasks go
+    /// single-shot at once, and the handle's sends from here on counted as the fallback.
+    pub(super) fn after_refusal<'a>(
+        &mut self,
+        violations: impl Iterator<Item = &'a a2a_typestate::AgentCardLifecycleViolation>,
+    ) {
+        self.single_shot = Some(SingleShotReason::Refused);
+        let client = self.conn.client();
+        for violation in violations {
+            client.metrics().record_refusal(violation.capability());
+            if client.config().suspect_marks() == crate::SuspectMarks::On {
+                client.discovery_cache().mark_suspect(
+                    self.conn.agent(),
+                    violation.capability(),
+                    violation.to_string(),
+                );
+            }
+        }
+    }
+
     /// Time elapsed on this handle's clock.
-    pub(crate) fn now(&self) -> Duration {
+    pub(super) fn now(&self) -> Duration {
         self.start.elapsed()
     }
 
     /// The instant `elapsed` on this handle's clock stands for.
-    pub(crate) fn instant(&self, elapsed: Duration) -> Instant {
+    pub(super) fn instant(&self, elapsed: Duration) -> Instant {
         self.start + elapsed
     }
 
-    pub(crate) fn round_trip(&mut self) {
+    pub(super) fn round_trip(&mut self) {
         self.round_trips += 1;
         self.conn.client().metrics().record_negotiation_round_trip();
     }
 
-    pub(crate) fn task_id(&self) -> Option<TaskId> {
+    pub(super) fn task_id(&self) -> Option<TaskId> {
         self.snapshot.task().map(|t| t.id.clone()).filter(|id| !id.is_empty())
     }
 
     /// Records `observed` now into `handle`; a lifecycle deviation is logged (the verifier keeps
     /// it as evidence either way).
-    pub(crate) fn observe<H: TaskHandle>(&mut self, handle: &mut H, observed: Observed) {
+    pub(super) fn observe<H: TaskHandle>(&mut self, handle: &mut H, observed: Observed) {
         if let Observed::Status { state, via, .. } = &observed
             && *via != Channel::Push
         {
@@ -116,7 +154,7 @@ impl Session {
 
     /// Records what an error says about the agent (its protocol error code, or a transport
     /// fault); returns the error for `?`.
-    pub(crate) fn observe_error<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Error {
+    pub(super) fn observe_error<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Error {
         if let Some(code) = error.protocol_error().and_then(|p| p.code()) {
             let code = i32::try_from(code).unwrap_or(i32::MIN);
             self.observe(handle, Observed::AgentError { call, code });
@@ -133,7 +171,7 @@ impl Session {
     /// # Errors
     /// A protocol error naming both tasks when it is about another one: `what` is not observed, so
     /// it neither verifies nor refuses a claim of this task.
-    pub(crate) fn about_this_task(
+    pub(super) fn about_this_task(
         &self,
         what: &str,
         task: Option<&TaskId>,
@@ -161,7 +199,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::about_this_task`].
-    pub(crate) fn is_this_task(&self, what: &str, task: &Task) -> Result<(), Error> {
+    pub(super) fn is_this_task(&self, what: &str, task: &Task) -> Result<(), Error> {
         self.about_this_task(what, Some(&task.id), task.context_id.as_ref())
     }
 
@@ -170,7 +208,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::about_this_task`].
-    pub(crate) fn is_this_tasks_answer(
+    pub(super) fn is_this_tasks_answer(
         &self,
         what: &str,
         response: &SendMessageResponse,
@@ -187,7 +225,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::about_this_task`]; the event is then neither folded nor observed.
-    pub(crate) fn on_event<H: TaskHandle>(
+    pub(super) fn on_event<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         event: StreamResponse,
@@ -216,7 +254,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::about_this_task`]; the answer is then neither folded nor observed.
-    pub(crate) fn on_send_response<H: TaskHandle>(
+    pub(super) fn on_send_response<H: TaskHandle>(
         &mut self,
         handle: &mut H,
         response: &SendMessageResponse,
@@ -231,17 +269,17 @@ impl Session {
     }
 
     /// The answers a task has left: this handle's follow-up policy and its whole budget.
-    pub(crate) fn follow_ups(&self) -> super::follow_up::FollowUps {
-        super::follow_up::FollowUps::new(self.follow_up.clone(), self.follow_up_budget)
+    pub(super) fn follow_ups(&self) -> super::follow_up::FollowUps {
+        super::follow_up::FollowUps::new(self.settings.follow_up.clone(), self.settings.max_follow_ups)
     }
 
     /// A push callback: observed (its state, if it carries one).
-    pub(crate) fn on_callback<H: TaskHandle>(&mut self, handle: &mut H, callback: &PushCallback) {
+    pub(super) fn on_callback<H: TaskHandle>(&mut self, handle: &mut H, callback: &PushCallback) {
         self.observe(handle, Observed::PushCallback { state: callback.task_state() });
     }
 
     /// Reads every callback already received for the task.
-    pub(crate) fn drain_callbacks<H: TaskHandle>(&mut self, handle: &mut H) {
+    pub(super) fn drain_callbacks<H: TaskHandle>(&mut self, handle: &mut H) {
         let Some(task) = self.task_id() else { return };
         let Some(receiver) = self.push.watch.as_ref().map(|w| w.receiver.clone()) else { return };
         while let Some(callback) = receiver.try_next_callback(&task) {
@@ -250,7 +288,7 @@ impl Session {
     }
 
     /// The send carrying the push config succeeded: the config is registered.
-    pub(crate) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
+    pub(super) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
         if let Some(watch) = self.push.watch.as_mut().filter(|w| !w.accepted) {
             watch.accepted = true;
             let inline = watch.confirm;
@@ -266,7 +304,7 @@ impl Session {
 
     /// The current turn is over: a direct answer, a terminal state, or a question not yet answered
     /// (the question just answered does not end the turn while the agent has not moved on).
-    pub(crate) fn turn_ended(&self) -> bool {
+    pub(super) fn turn_ended(&self) -> bool {
         let Some(state) = self.last_state else { return self.direct_answer };
         if self.direct_answer || state.is_terminal() {
             return true;
@@ -284,14 +322,14 @@ impl Session {
     }
 
     /// The id of the agent's current status message (its question while it asks for input).
-    pub(crate) fn question(&self) -> Option<MessageId> {
+    pub(super) fn question(&self) -> Option<MessageId> {
         self.snapshot.task().and_then(|t| t.status.message.as_ref()).map(|m| m.message_id.clone())
     }
 
     /// `message` as this task's next message, with a random id when it has none: after the first,
     /// it continues the task (its `taskId` and `contextId` set), and answering a question is
     /// remembered so the same question again is not taken for a new one.
-    pub(crate) fn prepare(&mut self, message: Message) -> Message {
+    pub(super) fn prepare(&mut self, message: Message) -> Message {
         let mut message = with_an_id(message);
         if let Some(task) = self.snapshot.task() {
             message.task_id = Some(task.id.clone());
@@ -307,7 +345,7 @@ impl Session {
 
     /// The request for `message`: the accepted output modes, `returnImmediately` on a polled
     /// send, and the push config inline while the agent has not taken it.
-    pub(crate) fn request(
+    pub(super) fn request(
         &self,
         message: &Message,
         accepted_output_modes: &[String],
@@ -330,7 +368,7 @@ impl Session {
 
 /// `message` with a random id when it has none: every send goes out with one, whoever wrote the
 /// message (a caller, or a follow-up policy that only writes the content).
-pub(crate) fn with_an_id(mut message: Message) -> Message {
+pub(super) fn with_an_id(mut message: Message) -> Message {
     if message.message_id.is_empty() {
         message.message_id = MessageId::random();
     }

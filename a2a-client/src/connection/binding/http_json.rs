@@ -3,7 +3,7 @@
 
 use a2a_typestate_types::jsonrpc::Method;
 use a2a_typestate_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig,
@@ -82,16 +82,6 @@ impl Binding for HttpJson {
     }
 
     fn get_extended_agent_card<'a>(
-        &self,
-        conn: &'a AgentConnection,
-        req: GetExtendedAgentCardRequest,
-    ) -> Reply<'a, AgentCard> {
-        Box::pin(async move {
-            conn.rest(Method::GetExtendedAgentCard, "extended agent card", extended_card(&req)?).await
-        })
-    }
-
-    fn extended_agent_card_document<'a>(
         &self,
         conn: &'a AgentConnection,
         req: GetExtendedAgentCardRequest,

@@ -2,7 +2,7 @@
 
 use a2a_typestate_types::jsonrpc::Method;
 use a2a_typestate_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
@@ -58,14 +58,6 @@ impl Binding for JsonRpc {
     }
 
     fn get_extended_agent_card<'a>(
-        &self,
-        conn: &'a AgentConnection,
-        req: GetExtendedAgentCardRequest,
-    ) -> Reply<'a, AgentCard> {
-        Box::pin(async move { conn.rpc(Method::GetExtendedAgentCard, "extended agent card", &req).await })
-    }
-
-    fn extended_agent_card_document<'a>(
         &self,
         conn: &'a AgentConnection,
         req: GetExtendedAgentCardRequest,

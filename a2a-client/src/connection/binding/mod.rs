@@ -8,7 +8,7 @@
 //! the only place a connection matches on its wire.
 
 use a2a_typestate_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
@@ -59,15 +59,10 @@ pub(super) trait Binding: Sync {
         conn: &'a AgentConnection,
         req: SubscribeToTaskRequest,
     ) -> Reply<'a, EventStream>;
-    /// `GetExtendedAgentCard` read into the 1.0 model.
+    /// `GetExtendedAgentCard`'s answer as the document the agent wrote (1.0 or 0.3 shape): the
+    /// connection reads it as a card of its own (its bytes, its claims, its signatures), whichever
+    /// wire it came over.
     fn get_extended_agent_card<'a>(
-        &self,
-        conn: &'a AgentConnection,
-        req: GetExtendedAgentCardRequest,
-    ) -> Reply<'a, AgentCard>;
-    /// `GetExtendedAgentCard`'s answer as the document the agent wrote (1.0 or 0.3 shape), for a
-    /// connection that reads it as a card of its own (its bytes, its claims, its signatures).
-    fn extended_agent_card_document<'a>(
         &self,
         conn: &'a AgentConnection,
         req: GetExtendedAgentCardRequest,

@@ -2,7 +2,7 @@
 //! back to it, what a conversion loses logged on the connection. 0.3 has no `ListTasks`.
 
 use a2a_typestate_types::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, v03,
@@ -77,17 +77,6 @@ impl Binding for JsonRpcV03 {
     }
 
     fn get_extended_agent_card<'a>(
-        &self,
-        conn: &'a AgentConnection,
-        _: GetExtendedAgentCardRequest,
-    ) -> Reply<'a, AgentCard> {
-        Box::pin(async move {
-            let value = conn.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await?;
-            conn.inner.losses.result("extended agent card", value, v03::AgentCard::to_v1)
-        })
-    }
-
-    fn extended_agent_card_document<'a>(
         &self,
         conn: &'a AgentConnection,
         _: GetExtendedAgentCardRequest,
