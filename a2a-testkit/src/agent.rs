@@ -189,7 +189,7 @@ impl ScriptedAgentBuilder {
     /// header (`A2A-Extensions` in 1.0, `X-A2A-Extensions` in 0.3, gRPC metadata `a2a-extensions`).
     #[must_use]
     pub fn extension(mut self, uri: impl Into<String>) -> Self {
-        self.extensions.declared.push((uri.into(), false));
+        self.extensions.declare(uri.into(), false, true);
         self
     }
 
@@ -197,7 +197,15 @@ impl ScriptedAgentBuilder {
     /// (`ExtensionSupportRequiredError`) to any A2A request that does not ask for it.
     #[must_use]
     pub fn required_extension(mut self, uri: impl Into<String>) -> Self {
-        self.extensions.declared.push((uri.into(), true));
+        self.extensions.declare(uri.into(), true, true);
+        self
+    }
+
+    /// Declares the extension `uri` in the card (not required) and never activates it: the answers
+    /// never name it, whatever the request asks for.
+    #[must_use]
+    pub fn inert_extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.declare(uri.into(), false, false);
         self
     }
 

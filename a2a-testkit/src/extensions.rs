@@ -15,10 +15,20 @@ use crate::wire::A2aError;
 /// work without (declared required, or not declared so at all).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ExtensionRules {
-    /// `(uri, required)` in the card's order.
-    pub(crate) declared: Vec<(String, bool)>,
+    /// In the card's order.
+    pub(crate) declared: Vec<Declared>,
     /// Refused without, whatever the card says.
     pub(crate) demanded: Vec<String>,
+}
+
+/// One extension the card declares.
+#[derive(Debug, Clone)]
+pub(crate) struct Declared {
+    pub(crate) uri: String,
+    /// Marked `required: true` (and refused without).
+    pub(crate) required: bool,
+    /// Activated when asked for; `false`: declared and never activated.
+    pub(crate) activates: bool,
 }
 
 impl ExtensionRules {
@@ -26,10 +36,13 @@ impl ExtensionRules {
     pub(crate) fn card_entries(&self) -> Vec<Value> {
         self.declared
             .iter()
-            .map(|(uri, required)| {
-                json!({"uri": uri, "description": "a2a-testkit scripted extension", "required": required})
-            })
+            .map(|e| json!({"uri": e.uri, "description": "a2a-testkit scripted extension", "required": e.required}))
             .collect()
+    }
+
+    /// Adds one to the card's list.
+    pub(crate) fn declare(&mut self, uri: String, required: bool, activates: bool) {
+        self.declared.push(Declared { uri, required, activates });
     }
 
     /// The extensions a request asks for, in either version's header.
@@ -49,14 +62,14 @@ impl ExtensionRules {
     /// agent requires.
     pub(crate) fn admit(&self, headers: &HeaderMap) -> Result<Vec<String>, A2aError> {
         let requested = Self::requested(headers);
-        let required = self.declared.iter().filter(|(_, required)| *required).map(|(uri, _)| uri);
+        let required = self.declared.iter().filter(|e| e.required).map(|e| &e.uri);
         if let Some(missing) = required.chain(&self.demanded).find(|uri| !requested.contains(uri)) {
             return Err(A2aError::extension_support_required(missing));
         }
         let mut activated = Vec::new();
-        for (uri, _) in &self.declared {
-            if requested.contains(uri) && !activated.contains(uri) {
-                activated.push(uri.clone());
+        for declared in self.declared.iter().filter(|e| e.activates) {
+            if requested.contains(&declared.uri) && !activated.contains(&declared.uri) {
+                activated.push(declared.uri.clone());
             }
         }
         Ok(activated)

@@ -502,9 +502,9 @@ impl Error {
             Repr::Auth { status, message } => Repr::Auth { status: *status, message: message.clone() },
             Repr::Lifecycle(violation) => Repr::Lifecycle(violation.clone()),
             Repr::LifecycleFault(fault) => Repr::LifecycleFault(fault.clone()),
-            Repr::BadInput { what, source } => Repr::BadInput { what, source: source.clone() },
+            Repr::BadInput { what, source } => Repr::BadInput { what: *what, source: source.clone() },
             Repr::NotJson { what, url, content_type, source } => Repr::NotJson {
-                what,
+                what: *what,
                 url: url.clone(),
                 content_type: content_type.clone(),
                 source: source.clone(),

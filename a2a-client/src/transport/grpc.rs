@@ -90,8 +90,11 @@ impl Endpoint {
     }
 
     /// Records the extensions the agent says it activated in an answer's metadata.
-    fn record_activated(&self, metadata: &tonic::metadata::MetadataMap) {
-        let named = metadata.get_all(crate::extensions::A2A_EXTENSIONS_METADATA).into_iter().map(|v| v.as_bytes());
+    fn record_activated_metadata(&self, metadata: &tonic::metadata::MetadataMap) {
+        let named = metadata
+            .get_all(crate::extensions::A2A_EXTENSIONS_METADATA)
+            .into_iter()
+            .map(|v| v.as_encoded_bytes());
         self.scope.activated.record(named);
     }
 
@@ -181,7 +184,7 @@ async fn unary(
             let started = std::time::Instant::now();
             let answer =
                 client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
-            endpoint.record_activated(answer.metadata());
+            endpoint.record_activated_metadata(answer.metadata());
             from_proto(concat!($what, " result"), answer.get_ref())
         }};
     }
@@ -278,7 +281,7 @@ pub(crate) async fn open_stream(
                     answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
                 };
                 let answer = endpoint.bounded(&url, opened).await?;
-                endpoint.record_activated(answer.metadata());
+                endpoint.record_activated_metadata(answer.metadata());
                 let messages = answer.into_inner();
                 let mut events = events(messages, idle, url, endpoint.client.documents().clone());
                 match events.next().await {

@@ -214,7 +214,7 @@ impl Endpoint {
     fn record_activated(&self, headers: &http::HeaderMap) {
         let named = [crate::extensions::A2A_EXTENSIONS_HEADER, crate::extensions::A2A_EXTENSIONS_HEADER_V03]
             .into_iter()
-            .flat_map(|name| headers.get_all(name).iter().map(http::HeaderValue::as_bytes));
+            .flat_map(|name| headers.get_all(name).into_iter().map(http::HeaderValue::as_bytes));
         self.scope.activated.record(named);
     }
 

@@ -168,7 +168,7 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
 /// `response` with the activated extensions named in its metadata (`a2a-extensions`).
 fn echoed<T>(mut response: Response<T>, activated: &[String]) -> Response<T> {
     if !activated.is_empty()
-        && let Ok(value) = tonic::metadata::AsciiMetadataValue::try_from(activated.join(","))
+        && let Ok(value) = tonic::metadata::AsciiMetadataValue::try_from(activated.join(",").as_str())
     {
         response.metadata_mut().insert("a2a-extensions", value);
     }
