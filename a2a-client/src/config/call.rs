@@ -216,6 +216,7 @@ impl CallScope {
     }
 
     /// The call's headers (for gRPC metadata).
+    #[cfg(feature = "grpc")]
     pub(crate) fn headers(&self) -> &HeaderMap {
         &self.headers
     }
@@ -225,7 +226,8 @@ impl CallScope {
         &self.extensions
     }
 
-    /// The header value asking for them, when there are any.
+    /// The header value asking for them, when there are any (for gRPC metadata).
+    #[cfg(feature = "grpc")]
     pub(crate) fn extensions_value(&self) -> Option<&HeaderValue> {
         self.extensions_header.as_ref()
     }

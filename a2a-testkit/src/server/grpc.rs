@@ -287,10 +287,10 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<pbjson_types::Empty>, Status> {
-        let params = self.admit(Op::DeletePushConfig, &request).await?;
+        let (params, activated) = self.admit(Op::DeletePushConfig, &request).await?;
         match ops::execute(&self.shared, Op::DeletePushConfig, params).await {
             Outcome::Error(error) => Err(status_of(&error)),
-            _ => Ok(Response::new(pbjson_types::Empty {})),
+            _ => Ok(echoed(Response::new(pbjson_types::Empty {}), &activated)),
         }
     }
 }
