@@ -22,7 +22,8 @@ async fn the_audit_asks_for_declared_extensions_and_reports_which_were_activated
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
 
     assert_eq!(report.exit_status, 0, "{report:?}");
-    let extension = |uri: &str, required, activated| ExtensionAudit { uri: uri.to_owned(), required, activated };
+    let extension =
+        |uri: &str, required, activated| ExtensionAudit { uri: uri.to_owned(), required, activated };
     assert_eq!(
         report.agents[0].extensions,
         [extension(NOTE, false, true), extension(TRAIL, true, true), extension(INERT, false, false)]
@@ -31,7 +32,10 @@ async fn the_audit_asks_for_declared_extensions_and_reports_which_were_activated
     assert_eq!(sent.header("A2A-Extensions"), Some(format!("{NOTE},{TRAIL},{INERT}").as_str()));
 
     let json = serde_json::to_value(&report).unwrap();
-    assert_eq!(json["agents"][0]["extensions"][2], serde_json::json!({"uri": INERT, "required": false, "activated": false}));
+    assert_eq!(
+        json["agents"][0]["extensions"][2],
+        serde_json::json!({"uri": INERT, "required": false, "activated": false})
+    );
 }
 
 #[tokio::test]

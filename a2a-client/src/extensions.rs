@@ -144,7 +144,9 @@ fn parse_list(value: &[u8]) -> Vec<String> {
     let Ok(text) = std::str::from_utf8(value) else { return Vec::new() };
     text.split(',')
         .map(str::trim)
-        .filter(|uri| !uri.is_empty() && uri.len() <= MAX_URI_LEN && uri.chars().all(|c| c.is_ascii_graphic()))
+        .filter(|uri| {
+            !uri.is_empty() && uri.len() <= MAX_URI_LEN && uri.chars().all(|c| c.is_ascii_graphic())
+        })
         .map(str::to_owned)
         .collect()
 }
@@ -180,7 +182,7 @@ pub(crate) fn header_value(uris: &[String]) -> Result<Option<HeaderValue>, Error
 /// URI and its place in the card, before anything is sent.
 pub(crate) fn missing_required(card: &AgentCard, requested: &[String]) -> Result<(), Error> {
     let declared = card.capabilities.extensions.iter().enumerate();
-    match declared.filter(|(_, e)| e.required).find(|(_, e)| !requested.iter().any(|r| *r == e.uri)) {
+    match declared.filter(|(_, e)| e.required).find(|(_, e)| !requested.contains(&e.uri)) {
         Some((index, extension)) => Err(Error::required_extension_not_asked(&extension.uri, index)),
         None => Ok(()),
     }

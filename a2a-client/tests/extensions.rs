@@ -137,7 +137,8 @@ async fn asking_for_the_required_extension_per_call_lets_the_call_through() {
 
 #[tokio::test]
 async fn an_agent_that_demands_an_undeclared_extension_is_read_as_extension_support_required() {
-    let agent = ScriptedAgent::builder().bindings(Binding::ALL).demands_extension(TRAIL).spawn().await.unwrap();
+    let agent =
+        ScriptedAgent::builder().bindings(Binding::ALL).demands_extension(TRAIL).spawn().await.unwrap();
     let client = client();
     for binding in [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson, ProtocolBinding::Grpc] {
         let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, binding.clone()).await;
@@ -165,12 +166,18 @@ async fn per_call_headers_reach_the_wire_on_every_binding_and_only_through_the_v
     connection.with_options(options()).unwrap().send_message(text("with")).await.unwrap();
     connection.send_message(text("without")).await.unwrap();
 
-    let sent: Vec<_> = agent.requests_for("SendMessage").into_iter().chain(v03.requests_for("SendMessage")).collect();
+    let sent: Vec<_> =
+        agent.requests_for("SendMessage").into_iter().chain(v03.requests_for("SendMessage")).collect();
     assert_eq!(sent.len(), 8);
     for pair in sent.chunks(2) {
         assert_eq!(pair[0].header("x-request-id"), Some("req-42"), "{}", pair[0].path);
         assert_eq!(pair[0].header("x-tenant-hint"), Some("blue"), "{}", pair[0].path);
-        assert_eq!(pair[1].header("x-request-id"), None, "the connection itself sends none: {}", pair[1].path);
+        assert_eq!(
+            pair[1].header("x-request-id"),
+            None,
+            "the connection itself sends none: {}",
+            pair[1].path
+        );
     }
 }
 
@@ -219,9 +226,19 @@ async fn per_call_history_length_fills_the_requests_that_leave_it_unset() {
     assert_eq!((sends.len(), gets.len()), (6, 6));
     for binding in 0..3 {
         assert_eq!(history(&sends[binding * 2], "send"), Some(1), "{}", sends[binding * 2].path);
-        assert_eq!(history(&sends[binding * 2 + 1], "send"), Some(0), "its own is kept: {}", sends[binding * 2 + 1].path);
+        assert_eq!(
+            history(&sends[binding * 2 + 1], "send"),
+            Some(0),
+            "its own is kept: {}",
+            sends[binding * 2 + 1].path
+        );
         assert_eq!(history(&gets[binding * 2], "get"), Some(1), "{}", gets[binding * 2].path);
-        assert_eq!(history(&gets[binding * 2 + 1], "get"), Some(0), "its own is kept: {}", gets[binding * 2 + 1].path);
+        assert_eq!(
+            history(&gets[binding * 2 + 1], "get"),
+            Some(0),
+            "its own is kept: {}",
+            gets[binding * 2 + 1].path
+        );
     }
 }
 
@@ -258,9 +275,7 @@ async fn a_per_call_timeout_is_sent_as_the_grpc_deadline() {
 }
 
 /// A loopback HTTP/1.1 server: `answer(path, own base)` for each request; keeps each request head.
-async fn serve(
-    answer: impl Fn(&str, &str) -> String + Send + 'static,
-) -> (String, Arc<Mutex<Vec<String>>>) {
+async fn serve(answer: impl Fn(&str, &str) -> String + Send + 'static) -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let heads = Arc::new(Mutex::new(Vec::new()));
@@ -306,7 +321,9 @@ async fn a_per_call_credential_never_reaches_another_origin_through_a_redirect()
     .await;
     let connection = client().connect(&base).await.unwrap();
     let view = connection
-        .with_options(CallOptions::new().header("Authorization", "Bearer CALL-SECRET").header("X-Trace", "t-1"))
+        .with_options(
+            CallOptions::new().header("Authorization", "Bearer CALL-SECRET").header("X-Trace", "t-1"),
+        )
         .unwrap();
 
     // Same origin: the redirect is followed and the call's headers go along.

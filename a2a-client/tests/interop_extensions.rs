@@ -96,7 +96,8 @@ async fn the_python_sdk_agents_own_32008_is_read_as_extension_support_required()
     let mut json = served.json();
     json["capabilities"]["extensions"][1]["required"] = serde_json::json!(false);
     let bytes = serde_json::to_vec(&json).unwrap();
-    let card = DiscoveredCard::from_bytes(bytes.into(), served.source_url(), WellKnownPath::AgentCard).unwrap();
+    let card =
+        DiscoveredCard::from_bytes(bytes.into(), served.source_url(), WellKnownPath::AgentCard).unwrap();
     for binding in &BINDINGS {
         let interface = offered_interfaces(&card.json())
             .unwrap()

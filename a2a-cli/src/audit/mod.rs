@@ -471,7 +471,11 @@ async fn audit_agent_with(
         .capabilities
         .extensions
         .iter()
-        .map(|e| ExtensionAudit { uri: e.uri.clone(), required: e.required, activated: activated.contains(&e.uri) })
+        .map(|e| ExtensionAudit {
+            uri: e.uri.clone(),
+            required: e.required,
+            activated: activated.contains(&e.uri),
+        })
         .collect();
     let over_declares = claims
         .iter()

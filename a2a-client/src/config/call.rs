@@ -277,10 +277,12 @@ mod tests {
     #[test]
     fn the_call_timeout_shortens_the_client_bounds_never_lengthens_them() {
         let config = ClientConfig::default();
-        let short = CallScope::with_options(&config, &CallOptions::new().timeout(Duration::from_secs(2))).unwrap();
+        let short =
+            CallScope::with_options(&config, &CallOptions::new().timeout(Duration::from_secs(2))).unwrap();
         assert_eq!(short.request_timeout(Duration::from_secs(30)), Duration::from_secs(2));
         assert_eq!(short.operation_deadline(Duration::from_secs(150)), Duration::from_secs(2));
-        let long = CallScope::with_options(&config, &CallOptions::new().timeout(Duration::from_secs(900))).unwrap();
+        let long =
+            CallScope::with_options(&config, &CallOptions::new().timeout(Duration::from_secs(900))).unwrap();
         assert_eq!(long.request_timeout(Duration::from_secs(30)), Duration::from_secs(30));
         let zero = CallScope::with_options(&config, &CallOptions::new().timeout(Duration::ZERO));
         assert_eq!(zero.unwrap_err().kind(), ErrorKind::Config);

@@ -502,9 +502,9 @@ impl Error {
             Repr::Auth { status, message } => Repr::Auth { status: *status, message: message.clone() },
             Repr::Lifecycle(violation) => Repr::Lifecycle(violation.clone()),
             Repr::LifecycleFault(fault) => Repr::LifecycleFault(fault.clone()),
-            Repr::BadInput { what, source } => Repr::BadInput { what: *what, source: source.clone() },
+            Repr::BadInput { what, source } => Repr::BadInput { what, source: source.clone() },
             Repr::NotJson { what, url, content_type, source } => Repr::NotJson {
-                what: *what,
+                what,
                 url: url.clone(),
                 content_type: content_type.clone(),
                 source: source.clone(),
@@ -515,7 +515,9 @@ impl Error {
             Repr::Config { message, source } => {
                 Repr::Config { message: message.clone(), source: source.as_deref().map(SourceText::boxed) }
             }
-            Repr::ExtensionRequired { uri, index } => Repr::ExtensionRequired { uri: uri.clone(), index: *index },
+            Repr::ExtensionRequired { uri, index } => {
+                Repr::ExtensionRequired { uri: uri.clone(), index: *index }
+            }
         };
         let inner = &self.inner;
         Self {

@@ -47,7 +47,8 @@ use tokio::sync::OnceCell;
 pub use self::error::PeerError;
 pub use self::install::INSTALL_TIMEOUT;
 pub use self::kind::{
-    OfficialSdk, PEER_BEARER_TOKEN, PEER_OPTIONAL_EXTENSION, PEER_REQUIRED_EXTENSION, PeerCapabilities, PeerKind,
+    OfficialSdk, PEER_BEARER_TOKEN, PEER_OPTIONAL_EXTENSION, PEER_REQUIRED_EXTENSION, PeerCapabilities,
+    PeerKind,
 };
 pub use self::process::{RunningPeer, STOP_GRACE};
 

@@ -48,7 +48,11 @@ type Events = mpsc::Receiver<Result<pb::StreamResponse, Status>>;
 impl GrpcAgent {
     /// Records the request, then checks what the HTTP bindings check before an operation runs: the
     /// guard, the scripted faults, the version, the tenant. The request as ProtoJSON when admitted.
-    async fn admit<M: Serialize>(&self, op: Op, request: &Request<M>) -> Result<(Value, Vec<String>), Status> {
+    async fn admit<M: Serialize>(
+        &self,
+        op: Op,
+        request: &Request<M>,
+    ) -> Result<(Value, Vec<String>), Status> {
         let shared = &self.shared;
         let headers: HeaderMap = request.metadata().clone().into_headers();
         let params = serde_json::to_value(request.get_ref()).map_err(|e| Status::internal(e.to_string()))?;
