@@ -111,6 +111,14 @@ impl ProtocolError {
         self.a2a_code() == Some(A2aErrorCode::UnsupportedOperation)
     }
 
+    /// Whether the agent refused the call because it did not ask for an extension the agent requires
+    /// (-32008 `ExtensionSupportRequiredError`): ask for it with
+    /// [`CallOptions::extension`](crate::CallOptions::extension) or
+    /// [`ClientBuilder::extension`](crate::ClientBuilder::extension) (see [`crate::extensions`]).
+    pub fn is_extension_support_required(&self) -> bool {
+        self.a2a_code() == Some(A2aErrorCode::ExtensionSupportRequired)
+    }
+
     /// Whether the agent said it does not support push notifications.
     pub fn is_push_notification_not_supported(&self) -> bool {
         self.a2a_code() == Some(A2aErrorCode::PushNotificationNotSupported)
@@ -197,6 +205,19 @@ mod tests {
         assert_eq!(err.http_status(), Some(400));
         assert!(ProtocolError::is_rpc_status_body(&body));
         assert!(!ProtocolError::is_rpc_status_body(&json!({"task": {}})));
+    }
+
+    #[test]
+    fn extension_support_required_is_recognised_on_every_binding() {
+        let rpc = ProtocolError::from_jsonrpc(&json!({"code": -32008, "message": "needs urn:x"}));
+        assert!(rpc.is_extension_support_required());
+        assert_eq!(rpc.reason(), Some("EXTENSION_SUPPORT_REQUIRED"));
+        let rest = json!({"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "needs urn:x",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                         "reason": "EXTENSION_SUPPORT_REQUIRED"}]}});
+        let rest = ProtocolError::from_rpc_status(400, &rest);
+        assert!(rest.is_extension_support_required());
+        assert_eq!(rest.code(), Some(-32008));
     }
 
     #[test]

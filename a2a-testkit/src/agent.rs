@@ -61,6 +61,7 @@ pub struct ScriptedAgentBuilder {
     tls: Option<TestPki>,
     tenant: Option<String>,
     bindings: Vec<Binding>,
+    extensions: crate::extensions::ExtensionRules,
 }
 
 impl Default for ScriptedAgentBuilder {
@@ -79,6 +80,7 @@ impl Default for ScriptedAgentBuilder {
             extended: None,
             tls: None,
             tenant: None,
+            extensions: crate::extensions::ExtensionRules::default(),
         }
     }
 }
@@ -182,6 +184,40 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Declares the extension `uri` in the card (`capabilities.extensions[]`, not required): the
+    /// agent activates it on each request that asks for it, and names it in the answer's extensions
+    /// header (`A2A-Extensions` in 1.0, `X-A2A-Extensions` in 0.3, gRPC metadata `a2a-extensions`).
+    #[must_use]
+    pub fn extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.declare(uri.into(), false, true);
+        self
+    }
+
+    /// As [`Self::extension`], marked `required: true`: the agent answers -32008
+    /// (`ExtensionSupportRequiredError`) to any A2A request that does not ask for it.
+    #[must_use]
+    pub fn required_extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.declare(uri.into(), true, true);
+        self
+    }
+
+    /// Declares the extension `uri` in the card (not required) and never activates it: the answers
+    /// never name it, whatever the request asks for.
+    #[must_use]
+    pub fn inert_extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.declare(uri.into(), false, false);
+        self
+    }
+
+    /// Answers -32008 to any A2A request that does not ask for `uri`, although the card does not say
+    /// the extension is required (nor, unless declared too, that it exists): an agent whose card
+    /// under-declares what it requires.
+    #[must_use]
+    pub fn demands_extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.demanded.push(uri.into());
+        self
+    }
+
     /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
     ///
     /// # Errors
@@ -225,6 +261,15 @@ impl ScriptedAgentBuilder {
                 interface["tenant"] = serde_json::json!(tenant);
             }
         }
+        let declared = self.extensions.card_entries();
+        if !declared.is_empty()
+            && let Some(capabilities) = card.get_mut("capabilities").and_then(Value::as_object_mut)
+        {
+            let entries = capabilities.entry("extensions").or_insert_with(|| Value::Array(Vec::new()));
+            if let Some(entries) = entries.as_array_mut() {
+                entries.extend(declared);
+            }
+        }
         let card_bytes = card.to_string().into_bytes();
         let http = reqwest::Client::builder()
             .no_proxy()
@@ -246,6 +291,7 @@ impl ScriptedAgentBuilder {
             gate: crate::auth::Gate::new(self.guard.clone(), extended_card),
             base_url: base_url.clone(),
             tenant: self.tenant.clone(),
+            extensions: self.extensions,
         });
         let app = server::router(Arc::clone(&shared));
         let server = match &self.tls {

@@ -152,6 +152,7 @@ mod agent;
 pub mod auth;
 mod background;
 mod card;
+mod extensions;
 pub mod fleet;
 mod lifecycle;
 pub mod official;

@@ -189,6 +189,8 @@ pub(crate) struct Shared {
     pub(crate) base_url: String,
     /// The tenant the card's interfaces name, which every request must carry.
     pub(crate) tenant: Option<String>,
+    /// The extensions the card declares, and the ones the agent requires.
+    pub(crate) extensions: crate::extensions::ExtensionRules,
 }
 
 impl Shared {

@@ -196,6 +196,11 @@ impl A2aError {
         Self::new(-32004, Some("UNSUPPORTED_OPERATION"), 400, "FAILED_PRECONDITION", message.into())
     }
 
+    pub(crate) fn extension_support_required(uri: &str) -> Self {
+        let message = format!("The agent requires extension {uri}, which the request did not ask for");
+        Self::new(-32008, Some("EXTENSION_SUPPORT_REQUIRED"), 400, "FAILED_PRECONDITION", message)
+    }
+
     pub(crate) fn version_not_supported(requested: &str) -> Self {
         let message =
             format!("A2A version '{requested}' is not supported by this agent. Expected version '1.0'.");

@@ -1,7 +1,8 @@
 //! `a2a audit URL...`: discover each agent, run one short probe task that depends on every claim its
 //! card makes, and report each declared capability as verified, refused (with the evidence), not
 //! exercised, unverified or unverifiable; beside the verdicts, the wire deviations the agent's
-//! answers carried (read tolerantly, reported apart from the claims). When that probe refused a
+//! answers carried (read tolerantly, reported apart from the claims), and which of the extensions
+//! the card declares the agent activated when the probes asked for them. When that probe refused a
 //! claim, each claim it left unsettled is probed again on its own (one task per claim), so every
 //! lie the card tells is reported with its own evidence.
 //!
@@ -41,7 +42,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
-use a2a_typestate_client::{Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
+use a2a_typestate_client::{CallOptions, Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
 use futures::StreamExt;
 use serde::Serialize;
 
@@ -180,6 +181,22 @@ pub struct AgentAudit {
     /// After a refusal, one probe per claim the first probe left unsettled, each depending on that
     /// claim alone; its verdict is the one in `claims` (empty when nothing was refused).
     pub claim_probes: Vec<ClaimProbe>,
+    /// Each extension the card declares (`capabilities.extensions[]`), all asked for on the probes,
+    /// and whether the agent's answers said it activated it.
+    pub extensions: Vec<ExtensionAudit>,
+}
+
+/// One extension the card declares, asked for on the audit's probes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionAudit {
+    /// Its URI.
+    pub uri: String,
+    /// Whether the card marks it `required`.
+    pub required: bool,
+    /// Whether an answer to the probes named it in the extensions header (or gRPC metadata): not
+    /// activated is no refusal, since an agent may activate an extension only for some requests.
+    pub activated: bool,
 }
 
 impl AgentAudit {
@@ -200,6 +217,7 @@ impl AgentAudit {
             wire_deviations: Vec::new(),
             timeline: Vec::new(),
             claim_probes: Vec::new(),
+            extensions: Vec::new(),
         }
     }
 }
@@ -396,6 +414,14 @@ async fn audit_agent_with(
     let (target, discovered) = match client.connect(base).await {
         Ok(connection) => {
             let card = connection.card().clone();
+            // Every extension the card declares is asked for on the probes, so the report can say
+            // which the agent activated (and a required one does not stop the audit).
+            let declared = card.card().capabilities.extensions.iter().map(|e| e.uri.clone());
+            let connection = match connection.with_options(CallOptions::new().extensions(declared)) {
+                Ok(asking) => asking,
+                // A URI the extensions header cannot carry: probed without asking.
+                Err(_) => connection,
+            };
             (probe::Target::Connection(connection), card)
         }
         // The card is there but cannot be connected to (no interface this client speaks, say): it
@@ -436,6 +462,21 @@ async fn audit_agent_with(
         receiver,
     )
     .await;
+    let activated = match &target {
+        probe::Target::Connection(connection) => connection.activated_extensions(),
+        probe::Target::Address(_) => Default::default(),
+    };
+    let extensions = discovered
+        .card()
+        .capabilities
+        .extensions
+        .iter()
+        .map(|e| ExtensionAudit {
+            uri: e.uri.clone(),
+            required: e.required,
+            activated: activated.contains(&e.uri),
+        })
+        .collect();
     let over_declares = claims
         .iter()
         .filter(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }))
@@ -457,6 +498,7 @@ async fn audit_agent_with(
         wire_deviations,
         timeline: first.timeline(),
         claim_probes,
+        extensions,
     }
 }
 

@@ -113,6 +113,28 @@ pub(crate) fn render(report: &AuditReport) -> String {
         out.push_str(&table.render(2));
     }
 
+    if report.agents.iter().any(|a| !a.extensions.is_empty()) {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Extensions (asked for on the probes)")));
+        let mut table = Table::new(&["AGENT", "EXTENSION", "REQUIRED", "ACTIVATED"]);
+        for agent in &report.agents {
+            for (index, extension) in agent.extensions.iter().enumerate() {
+                let shown = if index == 0 { agent.label.clone() } else { String::new() };
+                let activated = if extension.activated {
+                    Cell::styled("activated", style::GOOD)
+                } else {
+                    Cell::styled("not activated", style::NOTE)
+                };
+                table.row([
+                    Cell::plain(shown),
+                    Cell::plain(extension.uri.clone()),
+                    Cell::plain(if extension.required { "required" } else { "-" }),
+                    activated,
+                ]);
+            }
+        }
+        out.push_str(&table.render(2));
+    }
+
     if report.wire_deviations > 0 {
         let title =
             if report.strict { "Wire deviations (--strict: they fail the audit)" } else { "Wire deviations" };

@@ -24,8 +24,12 @@ use crate::metrics::Metrics;
 use crate::retry::RetryPolicy;
 use crate::signing::{CardSignaturePolicy, TrustStore};
 
+mod call;
 mod http;
 pub(crate) mod webhook_limits;
+
+pub use call::CallOptions;
+pub(crate) use call::CallScope;
 
 // Every default, in one module below everything that applies them (the cache, SSE, the receiver).
 pub use crate::defaults::*;
@@ -149,6 +153,7 @@ pub struct ClientConfig {
     pub(crate) card_trust_store: TrustStore,
     pub(crate) wire_reading: WireReading,
     pub(crate) document_budget: usize,
+    pub(crate) extensions: Vec<String>,
 }
 
 impl Default for ClientConfig {
@@ -177,6 +182,7 @@ impl Default for ClientConfig {
             card_trust_store: TrustStore::new(),
             wire_reading: WireReading::Strict,
             document_budget: DEFAULT_DOCUMENT_BUDGET,
+            extensions: Vec::new(),
         }
     }
 }
@@ -281,6 +287,10 @@ impl ClientConfig {
     /// The keys card signatures are checked against (empty by default).
     pub fn card_trust_store(&self) -> &TrustStore {
         &self.card_trust_store
+    }
+    /// The extensions every call of this client asks for (none by default; see [`crate::extensions`]).
+    pub fn extensions(&self) -> &[String] {
+        &self.extensions
     }
     /// The bounds the typestate verifier judges elapsed time against, from this configuration: the
     /// poll cadence's cap as the steady poll interval, the working bound, the push arrival bound.
@@ -524,6 +534,21 @@ impl ClientBuilder {
         self
     }
 
+    /// Asks for the extension `uri` on every call this client makes (see [`crate::extensions`]);
+    /// calls may ask for more ([`CallOptions::extension`]). None by default.
+    pub fn extension(mut self, uri: impl Into<String>) -> Self {
+        let uri = uri.into();
+        if !self.config.extensions.contains(&uri) {
+            self.config.extensions.push(uri);
+        }
+        self
+    }
+
+    /// Asks for each of `uris` on every call, as [`ClientBuilder::extension`] does.
+    pub fn extensions(self, uris: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        uris.into_iter().fold(self, |builder, uri| builder.extension(uri))
+    }
+
     /// The checked configuration and what the client is made of: the last step of
     /// [`ClientBuilder::build`] (written beside [`Client`](crate::Client), which it makes).
     pub(crate) fn into_parts(self) -> Result<ClientParts, Error> {
@@ -541,6 +566,9 @@ impl ClientBuilder {
         ];
         if let Some((name, _)) = bounds.iter().find(|(_, bound)| bound.is_zero()) {
             return Err(Error::config(format!("{name} must be positive")));
+        }
+        for uri in &config.extensions {
+            crate::extensions::check_uri(uri, "client")?;
         }
         if config.max_sse_event_bytes == 0 {
             return Err(Error::config("max sse event size must be positive"));

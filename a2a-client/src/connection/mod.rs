@@ -57,6 +57,7 @@ use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, 
 
 mod binding;
 mod extended;
+mod options;
 mod push;
 use crate::{Client, Error};
 use binding::Binding;
@@ -245,6 +246,16 @@ impl AgentConnection {
         }
     }
 
+    /// Fills a send's unset `historyLength` from the call options (writing a configuration only
+    /// when they set one).
+    fn send_history_length(&self, req: &mut SendMessageRequest) {
+        let mut history_length = req.configuration.as_ref().and_then(|c| c.history_length);
+        self.fill_history_length(&mut history_length);
+        if history_length.is_some() {
+            req.configuration.get_or_insert_with(Default::default).history_length = history_length;
+        }
+    }
+
     /// Fills a 1.0 request's `tenant` from the interface when the caller left it unset.
     fn tenant(&self, tenant: &mut Option<String>) {
         if tenant.is_none() && self.wire() != Wire::JsonRpcV03 {
@@ -322,12 +333,18 @@ impl AgentConnection {
     ///
     /// # Errors
     /// A transport fault once the retry budget is spent; [`crate::ErrorKind::Protocol`] for the
-    /// agent's error; [`crate::ErrorKind::BadInput`] when the answer cannot be read.
+    /// agent's error (-32008 when it requires an extension the call did not ask for:
+    /// [`ProtocolError::is_extension_support_required`](crate::ProtocolError::is_extension_support_required));
+    /// [`crate::ErrorKind::BadInput`] when the answer cannot be read; [`crate::ErrorKind::Config`],
+    /// with nothing sent, when the card marks an extension required that the call does not ask for
+    /// ([`Error::required_extension`] names it; every call checks this).
     pub async fn send_message(&self, mut req: SendMessageRequest) -> Result<SendMessageResponse, Error> {
         self.tenant(&mut req.tenant);
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
+        self.check_required_extensions()?;
+        self.send_history_length(&mut req);
         self.binding().send_message(self, req).await
     }
 
@@ -344,6 +361,8 @@ impl AgentConnection {
         self.check_push_url(
             req.configuration.as_ref().and_then(|c| c.task_push_notification_config.as_ref()),
         )?;
+        self.check_required_extensions()?;
+        self.send_history_length(&mut req);
         self.binding().send_streaming_message(self, req).await
     }
 
@@ -353,6 +372,8 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32001 (`TaskNotFoundError`) for an unknown task.
     pub async fn get_task(&self, mut req: GetTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
+        self.fill_history_length(&mut req.history_length);
         self.binding().get_task(self, req).await
     }
 
@@ -363,6 +384,8 @@ impl AgentConnection {
     /// has no `ListTasks`.
     pub async fn list_tasks(&self, mut req: ListTasksRequest) -> Result<ListTasksResponse, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
+        self.fill_history_length(&mut req.history_length);
         self.binding().list_tasks(self, req).await
     }
 
@@ -372,6 +395,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32002 (`TaskNotCancelableError`) for a finished task.
     pub async fn cancel_task(&self, mut req: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
         self.binding().cancel_task(self, req).await
     }
 
@@ -382,6 +406,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_streaming_message`]; -32004 for a task already terminal.
     pub async fn subscribe_to_task(&self, mut req: SubscribeToTaskRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
         self.binding().subscribe_to_task(self, req).await
     }
 
@@ -401,6 +426,7 @@ impl AgentConnection {
     /// As [`AgentConnection::send_message`]; -32004 when the card does not declare one, -32007 when
     /// it declares one that is not configured.
     pub async fn get_extended_agent_card(&self) -> Result<AgentCard, Error> {
+        self.check_required_extensions()?;
         Ok(self.extended_card_document().await?.card().clone())
     }
 

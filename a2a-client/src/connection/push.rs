@@ -20,6 +20,7 @@ impl AgentConnection {
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut cfg.tenant);
         self.check_push_url(Some(&cfg))?;
+        self.check_required_extensions()?;
         self.binding().create_task_push_notification_config(self, cfg).await
     }
 
@@ -32,6 +33,7 @@ impl AgentConnection {
         mut req: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
         self.binding().get_task_push_notification_config(self, req).await
     }
 
@@ -44,6 +46,7 @@ impl AgentConnection {
         mut req: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
         self.binding().list_task_push_notification_configs(self, req).await
     }
 
@@ -56,6 +59,7 @@ impl AgentConnection {
         mut req: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<(), Error> {
         self.tenant(&mut req.tenant);
+        self.check_required_extensions()?;
         self.binding().delete_task_push_notification_config(self, req).await
     }
 }

@@ -120,6 +120,12 @@ enum Repr {
         #[source]
         source: Option<BoxError>,
     },
+    /// The card marks an extension `required` that the call does not ask for.
+    #[error(
+        "the agent requires extension {uri} (capabilities.extensions[{index}] is marked required) and this call \
+         does not ask for it: nothing was sent (ask for it with ClientBuilder::extension or CallOptions::extension)"
+    )]
+    ExtensionRequired { uri: String, index: usize },
 }
 
 /// The well-known URLs asked and what each answered, in words.
@@ -294,6 +300,14 @@ impl Error {
         Self::new(Repr::CardSignature(error), None)
     }
 
+    /// The card's `capabilities.extensions[index]`, `uri`, is marked required and the call does not
+    /// ask for it. Kind [`ErrorKind::Config`].
+    pub(crate) fn required_extension_not_asked(uri: &str, index: usize) -> Self {
+        // The card wrote the URI: shown cut short, as printable text only.
+        let uri: String = uri.chars().filter(|c| !c.is_control()).take(300).collect();
+        Self::new(Repr::ExtensionRequired { uri, index }, None)
+    }
+
     pub(crate) fn config_with(message: impl Into<String>, source: BoxError) -> Self {
         Self::new(Repr::Config { message: message.into(), source: Some(source) }, None)
     }
@@ -373,7 +387,7 @@ impl Error {
             Repr::Lifecycle(_) => ErrorKind::LifecycleViolation,
             Repr::LifecycleFault(_) => ErrorKind::LifecycleFault,
             Repr::BadInput { .. } | Repr::NotJson { .. } => ErrorKind::BadInput,
-            Repr::Config { .. } => ErrorKind::Config,
+            Repr::Config { .. } | Repr::ExtensionRequired { .. } => ErrorKind::Config,
             Repr::Answer { .. } => ErrorKind::Protocol,
             Repr::Misuse { .. } => ErrorKind::Misuse,
             Repr::CardSignature(_) => ErrorKind::CardSignature,
@@ -463,6 +477,59 @@ impl Error {
     /// The URL involved, redacted.
     pub fn url(&self) -> Option<&str> {
         self.inner.url.as_deref()
+    }
+
+    /// The URI of the extension the card marks required and the call did not ask for, when that is
+    /// why nothing was sent (kind [`ErrorKind::Config`]; see [`crate::extensions`]).
+    pub fn required_extension(&self) -> Option<&str> {
+        match &self.inner.repr {
+            Repr::ExtensionRequired { uri, .. } => Some(uri),
+            _ => None,
+        }
+    }
+
+    /// A copy of this error for a second holder (a view of a connection keeps its connection's
+    /// extended-card error): the same kind, message, URL and details; a source from below the client
+    /// (hyper, rustls, io) is kept as its text, chain included.
+    pub(crate) fn duplicate(&self) -> Self {
+        let repr = match &self.inner.repr {
+            Repr::Transport { fault, source } => {
+                Repr::Transport { fault: *fault, source: source.as_deref().map(SourceText::boxed) }
+            }
+            Repr::Status { status } => Repr::Status { status: *status },
+            Repr::NoCard { base, tried } => Repr::NoCard { base: base.clone(), tried: tried.clone() },
+            Repr::Protocol(error) => Repr::Protocol(error.clone()),
+            Repr::Auth { status, message } => Repr::Auth { status: *status, message: message.clone() },
+            Repr::Lifecycle(violation) => Repr::Lifecycle(violation.clone()),
+            Repr::LifecycleFault(fault) => Repr::LifecycleFault(fault.clone()),
+            Repr::BadInput { what, source } => Repr::BadInput { what, source: source.clone() },
+            Repr::NotJson { what, url, content_type, source } => Repr::NotJson {
+                what,
+                url: url.clone(),
+                content_type: content_type.clone(),
+                source: source.clone(),
+            },
+            Repr::Answer { message } => Repr::Answer { message: message.clone() },
+            Repr::Misuse { message } => Repr::Misuse { message: message.clone() },
+            Repr::CardSignature(error) => Repr::CardSignature(error.clone()),
+            Repr::Config { message, source } => {
+                Repr::Config { message: message.clone(), source: source.as_deref().map(SourceText::boxed) }
+            }
+            Repr::ExtensionRequired { uri, index } => {
+                Repr::ExtensionRequired { uri: uri.clone(), index: *index }
+            }
+        };
+        let inner = &self.inner;
+        Self {
+            inner: Box::new(Inner {
+                repr,
+                url: inner.url.clone(),
+                negotiation_round_trips: inner.negotiation_round_trips,
+                retry_after: inner.retry_after,
+                attempts: inner.attempts,
+                request_timeout: inner.request_timeout,
+            }),
+        }
     }
 }
 
@@ -594,6 +661,35 @@ fn io_fault(kind: std::io::ErrorKind) -> TransportFault {
             TransportFault::Reset
         }
         _ => TransportFault::Other,
+    }
+}
+
+/// A source error kept as its text, with its own source the same way (see [`Error::duplicate`]).
+#[derive(Debug)]
+struct SourceText {
+    text: String,
+    source: Option<Box<SourceText>>,
+}
+
+impl SourceText {
+    fn boxed(error: &(dyn std::error::Error + Send + Sync + 'static)) -> BoxError {
+        Box::new(Self::of(error))
+    }
+
+    fn of(error: &(dyn std::error::Error + 'static)) -> Self {
+        Self { text: error.to_string(), source: error.source().map(|s| Box::new(Self::of(s))) }
+    }
+}
+
+impl fmt::Display for SourceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::error::Error for SourceText {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|s| s as &(dyn std::error::Error + 'static))
     }
 }
 

@@ -71,10 +71,11 @@ impl Tolerated for a2a_typestate_types::AgentCard {}
 impl Tolerated for a2a_typestate_types::TaskPushNotificationConfig {}
 impl Tolerated for a2a_typestate_types::ListTaskPushNotificationConfigsResponse {}
 
-/// The deviations read on one connection, in the order they were read.
-#[derive(Debug, Default)]
+/// The deviations read on one connection, in the order they were read. Clones share them (the
+/// views of one connection do).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct DeviationLog {
-    read: Mutex<Vec<WireDeviation>>,
+    read: std::sync::Arc<Mutex<Vec<WireDeviation>>>,
 }
 
 /// Most deviations kept per connection: a hostile agent cannot grow the log without bound.

@@ -89,7 +89,17 @@ impl Endpoint {
         format!("{base}/{}/{}", a2a_proto::SERVICE_NAME, method.as_str())
     }
 
-    /// A request for `message` with the version and the credentials as metadata: the auth layer and
+    /// Records the extensions the agent says it activated in an answer's metadata.
+    fn record_activated_metadata(&self, metadata: &tonic::metadata::MetadataMap) {
+        let named = metadata
+            .get_all(crate::extensions::A2A_EXTENSIONS_METADATA)
+            .into_iter()
+            .map(|v| v.as_encoded_bytes());
+        self.scope.activated.record(named);
+    }
+
+    /// A request for `message` with the version, the extensions, the call's headers and the
+    /// credentials as metadata: the auth layer and
     /// the interceptors write their headers on a stand-in HTTP request, and those headers are sent.
     async fn grpc_request<P>(&self, message: P, attempt: u32) -> Result<tonic::Request<P>, Error> {
         use crate::auth::{Interceptor as _, RequestContext};
@@ -104,6 +114,22 @@ impl Endpoint {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
         metadata.insert(A2A_VERSION_METADATA, AsciiMetadataValue::from_static("1.0"));
+        if let Some(Ok(value)) =
+            self.scope.extensions_value().map(|v| AsciiMetadataValue::try_from(v.as_bytes()))
+        {
+            metadata.insert(crate::extensions::A2A_EXTENSIONS_METADATA, value);
+        }
+        // The call's own headers, then what the auth layer and the interceptors wrote (the
+        // credentials' value wins over a call header of the same name, as over HTTP).
+        for (name, value) in self.scope.headers() {
+            let Ok(key) = AsciiMetadataKey::from_bytes(name.as_str().as_bytes()) else { continue };
+            if carrier.headers().contains_key(name) {
+                continue;
+            }
+            if let Ok(value) = AsciiMetadataValue::try_from(value.as_bytes()) {
+                metadata.append(key, value);
+            }
+        }
         for (name, value) in carrier.headers() {
             let Ok(key) = AsciiMetadataKey::from_bytes(name.as_str().as_bytes()) else { continue };
             if let Ok(value) = AsciiMetadataValue::try_from(value.as_bytes()) {
@@ -122,7 +148,7 @@ impl Endpoint {
 /// resent once after `UNAUTHENTICATED` when a credential provider can refresh.
 pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: Value) -> Result<Value, Error> {
     let url = endpoint.grpc_url(method);
-    let timeout = endpoint.client.config().request_timeout();
+    let timeout = endpoint.request_timeout();
     endpoint
         .bounded(&url, async {
             let first = unary(endpoint, method, params.clone(), timeout, &url, 1).await;
@@ -158,6 +184,7 @@ async fn unary(
             let started = std::time::Instant::now();
             let answer =
                 client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
+            endpoint.record_activated_metadata(answer.metadata());
             from_proto(concat!($what, " result"), answer.get_ref())
         }};
     }
@@ -253,7 +280,9 @@ pub(crate) async fn open_stream(
                     };
                     answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
                 };
-                let messages = endpoint.bounded(&url, opened).await?.into_inner();
+                let answer = endpoint.bounded(&url, opened).await?;
+                endpoint.record_activated_metadata(answer.metadata());
+                let messages = answer.into_inner();
                 let mut events = events(messages, idle, url, endpoint.client.documents().clone());
                 match events.next().await {
                     Some(Ok(first)) => Ok(EventStream::new(Some(first), events)),

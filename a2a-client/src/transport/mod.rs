@@ -25,6 +25,7 @@ pub(crate) mod rest;
 pub(crate) mod stream;
 pub(crate) mod v03;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
@@ -37,6 +38,7 @@ use crate::agent_url::AgentBaseUrl;
 use crate::agent_url::interface_url;
 use crate::budget::DocumentBudget;
 use crate::card::DiscoveredCard;
+use crate::config::CallScope;
 use crate::net::{Request, Response, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
@@ -85,11 +87,20 @@ impl Wire {
     }
 }
 
-/// One agent's selected interface, with what every call to it needs.
+/// One agent's selected interface, with what every call to it needs: what all views of a
+/// connection share ([`EndpointCore`], reached through `Deref`), the card the connection goes by,
+/// and the scope of the calls made through this view (the extensions asked for, the call options,
+/// the extensions the agent activated).
 pub(crate) struct Endpoint {
+    core: Arc<EndpointCore>,
+    pub(crate) card: DiscoveredCard,
+    pub(crate) scope: CallScope,
+}
+
+/// What every view of one connection shares.
+pub(crate) struct EndpointCore {
     pub(crate) client: Client,
     pub(crate) agent: AgentBaseUrl,
-    pub(crate) card: DiscoveredCard,
     pub(crate) interface: OfferedInterface,
     /// The interface URL, resolved against the card's URL when the card gave a relative one.
     pub(crate) url: url::Url,
@@ -103,6 +114,14 @@ pub(crate) struct Endpoint {
     /// The HTTP/2 channel of a gRPC interface, opened on first use.
     #[cfg(feature = "grpc")]
     pub(crate) grpc: std::sync::Arc<grpc::GrpcChannel>,
+}
+
+impl std::ops::Deref for Endpoint {
+    type Target = EndpointCore;
+
+    fn deref(&self) -> &EndpointCore {
+        &self.core
+    }
 }
 
 impl Endpoint {
@@ -160,10 +179,10 @@ impl Endpoint {
         };
         let auth = crate::auth::AuthLayer::new(side, agent.clone(), selection, &url);
         let requests = client.metrics().request_counter(agent.as_str());
-        Ok(Self {
+        let scope = CallScope::of_client(client.config());
+        let core = EndpointCore {
             client,
             agent,
-            card,
             interface,
             url,
             uri,
@@ -172,7 +191,31 @@ impl Endpoint {
             requests,
             #[cfg(feature = "grpc")]
             grpc: std::sync::Arc::default(),
-        })
+        };
+        Ok(Self { core: Arc::new(core), card, scope })
+    }
+
+    /// The same interface, card and credentials, its calls made within `scope` (a view's).
+    pub(crate) fn scoped(&self, scope: CallScope) -> Self {
+        Self { core: Arc::clone(&self.core), card: self.card.clone(), scope }
+    }
+
+    /// The extensions header of this interface's protocol version.
+    pub(crate) fn extensions_header(&self) -> &'static str {
+        if self.wire == Wire::JsonRpcV03 {
+            crate::extensions::A2A_EXTENSIONS_HEADER_V03
+        } else {
+            crate::extensions::A2A_EXTENSIONS_HEADER
+        }
+    }
+
+    /// Records the extensions an answer's headers say the agent activated (either version's
+    /// header: an agent may answer in the other's).
+    fn record_activated(&self, headers: &http::HeaderMap) {
+        let named = [crate::extensions::A2A_EXTENSIONS_HEADER, crate::extensions::A2A_EXTENSIONS_HEADER_V03]
+            .into_iter()
+            .flat_map(|name| headers.get_all(name).into_iter().map(http::HeaderValue::as_bytes));
+        self.scope.activated.record(named);
     }
 
     /// This endpoint with `card` in place of the card it was opened from (the extended card).
@@ -186,7 +229,8 @@ impl Endpoint {
     }
 
     /// A request to `uri` accepting `accept`, with `body` (its media type and bytes) when there is
-    /// one, and the headers of this interface's protocol version.
+    /// one, the headers of this interface's protocol version, the extensions asked for and the
+    /// call's own headers.
     pub(crate) fn request(
         &self,
         method: http::Method,
@@ -208,6 +252,7 @@ impl Endpoint {
         if self.wire.is_v1() {
             headers.insert(A2A_VERSION_HEADER, HeaderValue::from_static("1.0"));
         }
+        self.scope.write_headers(headers, self.extensions_header());
         request
     }
 
@@ -221,8 +266,9 @@ impl Endpoint {
         self.interface.tenant.as_deref()
     }
 
-    fn request_timeout(&self) -> Duration {
-        self.client.config().request_timeout()
+    /// The bound of one attempt: the client's request timeout, or the call's when shorter.
+    pub(crate) fn request_timeout(&self) -> Duration {
+        self.scope.request_timeout(self.client.config().request_timeout())
     }
 
     /// Sends one request, counted against the agent, its wait bounded by the request timeout (for a
@@ -242,8 +288,11 @@ impl Endpoint {
             && self.auth.refresh_after_rejection()
         {
             tracing::debug!(agent = %self.agent.as_str(), "401 after a credential refresh was possible: sending once more");
-            return self.exchange(copy, url, 2).await;
+            let response = self.exchange(copy, url, 2).await?;
+            self.record_activated(response.headers());
+            return Ok(response);
         }
+        self.record_activated(response.headers());
         Ok(response)
     }
 
@@ -303,7 +352,8 @@ impl Endpoint {
     {
         let config = self.client.config();
         // The final error says how many attempts ran and how long they took (see `retry`).
-        let (deadline, request_timeout) = (config.operation_deadline(), config.request_timeout());
+        let deadline = self.scope.operation_deadline(config.operation_deadline());
+        let request_timeout = self.request_timeout();
         let policy = config.retry_policy();
         policy.run_within(self.client.metrics(), deadline, request_timeout, self.agent.as_str(), op).await
     }

@@ -16,10 +16,11 @@ use super::{Decoded, read};
 use crate::Error;
 use crate::sse::SseEvent;
 
-/// Counts conversion losses and logs each one.
-#[derive(Debug, Default)]
+/// Counts conversion losses and logs each one. Clones share the count (the views of one
+/// connection do).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct LossLog {
-    count: AtomicU64,
+    count: std::sync::Arc<AtomicU64>,
 }
 
 impl LossLog {

@@ -46,10 +46,23 @@ pub enum PeerKind {
     /// requires that scheme, claims nothing and declares `extendedAgentCard`; the extended card
     /// claims streaming and push, which it does.
     PythonAuthenticated,
+    /// a2a-sdk (Python): [`PeerKind::PythonHonest`] whose card declares two extensions,
+    /// [`PEER_OPTIONAL_EXTENSION`] and [`PEER_REQUIRED_EXTENSION`] (`required: true`). A message
+    /// that does not ask for the required one is answered -32008 (`ExtensionSupportRequiredError`,
+    /// raised by the agent); each declared one asked for is activated and named in the answer's
+    /// `A2A-Extensions` header (a2a-sdk 1.3.0 reads the requested ones into the request context but
+    /// echoes nothing itself: the peer's middleware writes the header).
+    PythonExtensions,
     /// @a2a-js/sdk (Node) behind bearer authentication (the SDK's `userBuilder` and a thin express
     /// guard), with the same public and extended cards as [`PeerKind::PythonAuthenticated`].
     JsAuthenticated,
 }
+
+/// The extension [`PeerKind::PythonExtensions`] declares and activates when asked.
+pub const PEER_OPTIONAL_EXTENSION: &str = "https://a2a-typestate.example/ext/echo-note/v1";
+/// The extension [`PeerKind::PythonExtensions`] declares `required: true` and refuses messages
+/// without.
+pub const PEER_REQUIRED_EXTENSION: &str = "https://a2a-typestate.example/ext/audit-trail/v1";
 
 /// The bearer token the authenticated peers accept (a test fixture, handed to every peer in the
 /// environment variable `A2A_PEER_BEARER_TOKEN`, never on its command line).
@@ -104,6 +117,7 @@ impl PeerKind {
             PeerKind::JsSigned => "js-signed",
             PeerKind::JsGrpc => "js-grpc",
             PeerKind::PythonAuthenticated => "python-authenticated",
+            PeerKind::PythonExtensions => "python-extensions",
             PeerKind::JsAuthenticated => "js-authenticated",
         }
     }
@@ -117,7 +131,8 @@ impl PeerKind {
             | PeerKind::PythonV03
             | PeerKind::PythonSigned
             | PeerKind::PythonGrpc
-            | PeerKind::PythonAuthenticated => OfficialSdk::Python,
+            | PeerKind::PythonAuthenticated
+            | PeerKind::PythonExtensions => OfficialSdk::Python,
             PeerKind::JsHonest
             | PeerKind::JsOverDeclaring
             | PeerKind::JsSigned
@@ -152,7 +167,8 @@ impl PeerKind {
             | PeerKind::JsHonest
             | PeerKind::JsSigned
             | PeerKind::PythonAuthenticated
-            | PeerKind::JsAuthenticated => {
+            | PeerKind::JsAuthenticated
+            | PeerKind::PythonExtensions => {
                 PeerCapabilities { streaming: true, push_notifications: true, ..nothing }
             }
             PeerKind::PythonSilentPush => PeerCapabilities { streaming: true, ..nothing },

@@ -46,7 +46,10 @@ use tokio::sync::OnceCell;
 
 pub use self::error::PeerError;
 pub use self::install::INSTALL_TIMEOUT;
-pub use self::kind::{OfficialSdk, PEER_BEARER_TOKEN, PeerCapabilities, PeerKind};
+pub use self::kind::{
+    OfficialSdk, PEER_BEARER_TOKEN, PEER_OPTIONAL_EXTENSION, PEER_REQUIRED_EXTENSION, PeerCapabilities,
+    PeerKind,
+};
 pub use self::process::{RunningPeer, STOP_GRACE};
 
 use self::layout::Layout;
@@ -185,6 +188,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static JS_AUTHENTICATED: OnceCell<RunningPeer> = OnceCell::const_new();
     static PYTHON_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
+    static PYTHON_EXTENSIONS: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -198,6 +202,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::JsAuthenticated => &JS_AUTHENTICATED,
         PeerKind::PythonGrpc => &PYTHON_GRPC,
         PeerKind::JsGrpc => &JS_GRPC,
+        PeerKind::PythonExtensions => &PYTHON_EXTENSIONS,
     }
 }
 

@@ -48,7 +48,11 @@ type Events = mpsc::Receiver<Result<pb::StreamResponse, Status>>;
 impl GrpcAgent {
     /// Records the request, then checks what the HTTP bindings check before an operation runs: the
     /// guard, the scripted faults, the version, the tenant. The request as ProtoJSON when admitted.
-    async fn admit<M: Serialize>(&self, op: Op, request: &Request<M>) -> Result<Value, Status> {
+    async fn admit<M: Serialize>(
+        &self,
+        op: Op,
+        request: &Request<M>,
+    ) -> Result<(Value, Vec<String>), Status> {
         let shared = &self.shared;
         let headers: HeaderMap = request.metadata().clone().into_headers();
         let params = serde_json::to_value(request.get_ref()).map_err(|e| Status::internal(e.to_string()))?;
@@ -84,12 +88,13 @@ impl GrpcAgent {
         if let Some(error) = super::version_error(shared, &headers, None) {
             return Err(status_of(&error));
         }
+        let activated = shared.extensions.admit(&headers).map_err(|error| status_of(&error))?;
         if let Some(tenant) = &shared.tenant
             && params.get("tenant").and_then(Value::as_str) != Some(tenant.as_str())
         {
             return Err(status_of(&A2aError::invalid_params(format!("tenant must be {tenant:?}"))));
         }
-        Ok(params)
+        Ok((params, activated))
     }
 
     async fn unary<M: Serialize, R: DeserializeOwned>(
@@ -97,25 +102,27 @@ impl GrpcAgent {
         op: Op,
         request: Request<M>,
     ) -> Result<Response<R>, Status> {
-        let params = self.admit(op, &request).await?;
+        let (params, activated) = self.admit(op, &request).await?;
         match ops::execute(&self.shared, op, params).await {
-            Outcome::Json(result) => Ok(Response::new(from_json(result)?)),
+            Outcome::Json(result) => Ok(echoed(Response::new(from_json(result)?), &activated)),
             Outcome::Error(error) => Err(status_of(&error)),
             Outcome::Stream(_) => Err(Status::internal("a unary operation produced a stream")),
         }
     }
 
     async fn stream<M: Serialize>(&self, op: Op, request: Request<M>) -> Result<Response<Events>, Status> {
-        let params = self.admit(op, &request).await?;
+        let (params, activated) = self.admit(op, &request).await?;
         match ops::execute(&self.shared, op, params).await {
-            Outcome::Stream(plan) => Ok(Response::new(forward(plan, super::stream_cut(&self.shared)))),
+            Outcome::Stream(plan) => {
+                Ok(echoed(Response::new(forward(plan, super::stream_cut(&self.shared))), &activated))
+            }
             // A unary answer to a streaming call: one message, as a stream of one.
             Outcome::Json(result) => {
                 let (mut tx, rx) = mpsc::channel(1);
                 let event = from_json(result);
                 let _ = tx.try_send(event);
                 drop(tx.close().await);
-                Ok(Response::new(rx))
+                Ok(echoed(Response::new(rx), &activated))
             }
             Outcome::Error(error) => Err(status_of(&error)),
         }
@@ -160,6 +167,16 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
         }
     });
     rx
+}
+
+/// `response` with the activated extensions named in its metadata (`a2a-extensions`).
+fn echoed<T>(mut response: Response<T>, activated: &[String]) -> Response<T> {
+    if !activated.is_empty()
+        && let Ok(value) = tonic::metadata::AsciiMetadataValue::try_from(activated.join(",").as_str())
+    {
+        response.metadata_mut().insert("a2a-extensions", value);
+    }
+    response
 }
 
 fn from_json<R: DeserializeOwned>(value: Value) -> Result<R, Status> {
@@ -274,10 +291,10 @@ impl A2aService for GrpcAgent {
         &self,
         request: Request<pb::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<pbjson_types::Empty>, Status> {
-        let params = self.admit(Op::DeletePushConfig, &request).await?;
+        let (params, activated) = self.admit(Op::DeletePushConfig, &request).await?;
         match ops::execute(&self.shared, Op::DeletePushConfig, params).await {
             Outcome::Error(error) => Err(status_of(&error)),
-            _ => Ok(Response::new(pbjson_types::Empty {})),
+            _ => Ok(echoed(Response::new(pbjson_types::Empty {}), &activated)),
         }
     }
 }

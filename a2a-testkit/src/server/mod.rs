@@ -71,14 +71,17 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
         return denied;
     }
 
-    match route {
-        Route::Card => serve_card(&shared, &parts.method, &parts.headers),
-        Route::NotFound => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+    // The extensions the request activates, or the -32008 it gets for one the agent requires.
+    let admitted = shared.extensions.admit(&parts.headers);
+    let mut response = match route {
+        Route::Card => return serve_card(&shared, &parts.method, &parts.headers),
+        Route::NotFound => return (StatusCode::NOT_FOUND, "Not Found").into_response(),
         Route::JsonRpc { op, .. } => {
             if let Some(fault) = transport_fault(&shared).await {
                 return fault;
             }
-            jsonrpc(&shared, &parts.headers, query.as_deref(), json, op).await
+            let refused = admitted.as_ref().err();
+            jsonrpc(&shared, &parts.headers, query.as_deref(), json, op, refused).await
         }
         Route::Rest(route) => {
             if let Some(fault) = transport_fault(&shared).await {
@@ -87,12 +90,19 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             if let Some(error) = version_error(&shared, &parts.headers, query.as_deref()) {
                 return rest_error(&error);
             }
+            if let Err(error) = &admitted {
+                return rest_error(error);
+            }
             match route {
                 Ok((op, params)) => rest(&shared, op, params).await,
                 Err(error) => rest_error(&error),
             }
         }
+    };
+    if let Ok(activated) = &admitted {
+        crate::extensions::echo(shared.protocol, activated, response.headers_mut());
     }
+    response
 }
 
 fn classify(
@@ -245,6 +255,7 @@ async fn jsonrpc(
     query: Option<&str>,
     json: Result<Value, String>,
     op: Option<Op>,
+    refused: Option<&A2aError>,
 ) -> Response {
     let protocol = shared.protocol;
     let failure = |id: &Value, error: A2aError| {
@@ -263,6 +274,9 @@ async fn jsonrpc(
     }
     if let Some(error) = version_error(shared, headers, query) {
         return failure(&id, error);
+    }
+    if let Some(error) = refused {
+        return failure(&id, error.clone());
     }
     let Some(op) = op else {
         return failure(&id, A2aError::method_not_found());

@@ -178,8 +178,10 @@ def build_handler(
     *,
     push_store: bool,
     push_sender: bool,
+    executor: AgentExecutor | None = None,
 ) -> DefaultRequestHandler:
-    """The SDK's request handler; it enforces the capabilities of `card`.
+    """The SDK's request handler; it enforces the capabilities of `card`. It runs `executor`, by
+    default the echo agent paced by --step-ms.
 
     a2a-sdk needs a config store for the push-config methods and a separate sender to POST
     callbacks: a store without a sender accepts configs and never calls them.
@@ -193,7 +195,7 @@ def build_handler(
             store,
         )
     return DefaultRequestHandler(
-        agent_executor=EchoExecutor(args.step_ms / 1000.0),
+        agent_executor=executor or EchoExecutor(args.step_ms / 1000.0),
         task_store=InMemoryTaskStore(),
         agent_card=card,
         push_config_store=store,
@@ -207,12 +209,14 @@ def build_app(
     *,
     enable_v0_3_compat: bool = False,
     extra_card_fields: dict[str, object] | None = None,
+    context_builder=None,
 ) -> Starlette:
     """Card at the well-known path, JSON-RPC at /a2a/jsonrpc, HTTP+JSON under /a2a/rest.
 
     `extra_card_fields` are merged into the served card's `capabilities`: the only way to
     serve a field the 1.0 proto no longer has (stateTransitionHistory), as deployed 0.3-era
-    agents still do.
+    agents still do. `context_builder` (a ServerCallContextBuilder) replaces the SDK's default
+    for both bindings.
     """
     if extra_card_fields:
         card_json = agent_card_to_dict(served_card)
@@ -226,8 +230,15 @@ def build_app(
         card_routes = create_agent_card_routes(served_card)
     routes = [
         *card_routes,
-        *create_jsonrpc_routes(handler, JSONRPC_PATH, enable_v0_3_compat=enable_v0_3_compat),
-        *create_rest_routes(handler, enable_v0_3_compat=enable_v0_3_compat, path_prefix=REST_PATH),
+        *create_jsonrpc_routes(
+            handler, JSONRPC_PATH, enable_v0_3_compat=enable_v0_3_compat, context_builder=context_builder
+        ),
+        *create_rest_routes(
+            handler,
+            enable_v0_3_compat=enable_v0_3_compat,
+            path_prefix=REST_PATH,
+            context_builder=context_builder,
+        ),
     ]
     return Starlette(routes=routes)
 
