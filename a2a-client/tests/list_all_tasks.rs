@@ -33,7 +33,8 @@ fn pages_of(size: i32) -> ListTasksRequest {
 /// Lists everything over `binding`: the ids in the order read, and how many pages that took.
 async fn list_over(agent: &RunningAgent, binding: ProtocolBinding, size: i32) -> (Vec<String>, u32) {
     let client = client();
-    let connection: AgentConnection = connect_over(&client, agent, ProtocolVersion::V1_0, binding).await;
+    let connection: AgentConnection =
+        connect_over(&client, agent, ProtocolVersion::V1_0, binding.clone()).await;
     let mut pages = connection.list_all_tasks(pages_of(size));
     let mut ids = Vec::new();
     while let Some(task) = pages.next().await {
