@@ -44,6 +44,8 @@ pub(crate) struct Session {
     pub(crate) follow_up_budget: u32,
     /// Why this handle is single-shot, when it is: what its sends are counted as.
     pub(crate) single_shot: Option<SingleShotReason>,
+    /// The caller's view of each update, as it arrives.
+    pub(crate) on_update: Option<super::OnUpdate>,
 }
 
 /// Why a handle sends single-shot: every send is counted by it, whichever path made the handle.
@@ -74,6 +76,7 @@ impl Session {
             follow_up: FollowUp::none(),
             follow_up_budget: super::follow_up::DEFAULT_MAX_FOLLOW_UPS,
             single_shot: None,
+            on_update: None,
         }
     }
 
@@ -199,6 +202,9 @@ impl Session {
             StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
         };
         self.about_this_task("a stream event", task, context)?;
+        if let Some(on_update) = &self.on_update {
+            on_update.event(&event);
+        }
         let observed = Observed::from_stream_response(&event, Channel::Stream);
         let message = matches!(event, StreamResponse::Message(_));
         self.snapshot.apply_event(event);
@@ -222,6 +228,9 @@ impl Session {
         response: &SendMessageResponse,
     ) -> Result<(), Error> {
         self.is_this_tasks_answer("a SendMessage answer", response)?;
+        if let Some(on_update) = &self.on_update {
+            on_update.send_answer(response);
+        }
         self.snapshot.apply_send(response);
         match Observed::from_send_response(response) {
             Some(observed) => self.observe(handle, observed),
