@@ -92,15 +92,16 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let run = client.run_task_on(&connection, message, &negotiation);
     tokio::pin!(run);
     // Each update is written as it arrives, while the run goes on.
+    let mut shown = Shown::default();
     let result = loop {
         tokio::select! {
             biased;
-            Some(update) = updates.recv() => { let _ = write_update(out, args.json, &update); }
+            Some(update) = updates.recv() => { let _ = shown.write(out, args.json, &update); }
             result = &mut run => break result,
         }
     };
     while let Ok(update) = updates.try_recv() {
-        let _ = write_update(out, args.json, &update);
+        let _ = shown.write(out, args.json, &update);
     }
     let record = TaskRecord::from_result(&result);
     let written = match &result {
@@ -173,11 +174,26 @@ fn write_header(
     }
 }
 
-fn write_update(out: &mut dyn Write, json: bool, update: &StreamResponse) -> std::io::Result<()> {
-    if json {
-        return talk::json_line(out, &serde_json::json!({ "type": "update", "update": update }));
+/// The updates written so far: for people, a polled task that has not changed since the line before
+/// is not written again (`--json` writes every update).
+#[derive(Default)]
+struct Shown {
+    last_line: Option<String>,
+}
+
+impl Shown {
+    fn write(&mut self, out: &mut dyn Write, json: bool, update: &StreamResponse) -> std::io::Result<()> {
+        if json {
+            return talk::json_line(out, &serde_json::json!({ "type": "update", "update": update }));
+        }
+        let line = talk::describe_update(update);
+        if self.last_line.as_ref() == Some(&line) {
+            return Ok(());
+        }
+        writeln!(out, "  {line}")?;
+        self.last_line = Some(line);
+        Ok(())
     }
-    writeln!(out, "  {}", talk::describe_update(update))
 }
 
 /// What became of the streaming claim in `outcome`.
