@@ -61,6 +61,18 @@ pub enum Command {
     /// Fetches an agent's card, validates it and shows its protocol versions, interfaces and claims.
     /// Exits 1 when the card cannot be fetched or is invalid, naming what is wrong and where.
     Card(CardArgs),
+    /// Sends a message to an agent and shows its answer. Streams when the card claims streaming
+    /// (each event as it arrives), else sends and follows the task with GetTask; says whether the
+    /// streaming claim was verified or refused, and shows the single-shot fallback's answer after a
+    /// refusal. Exits 0 when the agent answered, 1 when it contradicted its card (the fallback's
+    /// answer is still shown), 2 when there is no answer (the agent could not be reached, the task
+    /// failed, was rejected or canceled, or a bound ran out).
+    Send(SendArgs),
+    /// Lists, reads, cancels or follows an agent's tasks (ListTasks, GetTask, CancelTask,
+    /// SubscribeToTask). Exits 0 on success, 1 when the agent answered with an error, could not be
+    /// reached, or a listing stopped early, 2 on bad arguments.
+    #[command(subcommand)]
+    Tasks(TasksCommand),
     /// One replica of `a2a demo --replicas N` (the demo starts these itself; not for direct use).
     #[command(hide = true)]
     ReplicaWorker(ReplicaWorkerArgs),
@@ -205,6 +217,92 @@ pub struct CardArgs {
     /// fetched and shown too.
     #[command(flatten)]
     pub credentials: CredentialArgs,
+}
+
+/// How `a2a send` and `a2a tasks` reach an agent: the bounds of each call, and credentials.
+#[derive(Debug, Clone, Args)]
+pub struct AgentArgs {
+    /// Longest wait for any one request, e.g. `30s` (a blocking send waits for the task's end).
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub request_timeout: Duration,
+    /// Longest a whole task may run, followed on a stream or by polling, e.g. `5m`.
+    #[arg(long, default_value = "300s", value_parser = parse_duration)]
+    pub task_deadline: Duration,
+    /// Credentials for agents whose cards ask for them (from the environment or files).
+    #[command(flatten)]
+    pub credentials: CredentialArgs,
+}
+
+/// Arguments of `a2a send`.
+#[derive(Debug, Clone, Args)]
+pub struct SendArgs {
+    /// The agent's base URL (its card is discovered under `/.well-known/`).
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The text of the message.
+    #[arg(value_name = "TEXT")]
+    pub text: String,
+    /// Prints one JSON object per line (the card, each update, the result) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to reach the agent.
+    #[command(flatten)]
+    pub agent: AgentArgs,
+}
+
+/// The `a2a tasks` commands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum TasksCommand {
+    /// Lists every task the agent holds, page after page (ListTasks), newest first.
+    List(TasksListArgs),
+    /// Shows one task (GetTask).
+    Get(TaskArgs),
+    /// Asks the agent to cancel a task (CancelTask) and shows the task as the agent left it.
+    Cancel(TaskArgs),
+    /// Follows a task (SubscribeToTask), each event as it arrives; an agent that does not stream it
+    /// is polled with GetTask instead, each new state once.
+    Subscribe(TaskArgs),
+}
+
+/// Arguments of `a2a tasks list`.
+#[derive(Debug, Clone, Args)]
+pub struct TasksListArgs {
+    /// The agent's base URL.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// Tasks asked for in each page (the spec allows 1 to 100).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(1..=100))]
+    pub page_size: i32,
+    /// Pages read at most: an agent that still names a next page after them stops the listing with
+    /// an error.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_pages: u32,
+    /// Lists only the tasks of this context.
+    #[arg(long, value_name = "ID")]
+    pub context_id: Option<String>,
+    /// Prints one JSON object per task (the task as the agent sent it), then one summary line.
+    #[arg(long)]
+    pub json: bool,
+    /// How to reach the agent.
+    #[command(flatten)]
+    pub agent: AgentArgs,
+}
+
+/// Arguments of `a2a tasks get|cancel|subscribe`.
+#[derive(Debug, Clone, Args)]
+pub struct TaskArgs {
+    /// The agent's base URL.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The task's id.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Prints JSON (one object per line for subscribe) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// How to reach the agent.
+    #[command(flatten)]
+    pub agent: AgentArgs,
 }
 
 /// Reads `250ms`, `2s` or `1m`; a bare number is seconds.

@@ -2,7 +2,8 @@
 //!
 //! `cargo install a2a-typestate-cli` installs the command, named `a2a`: `a2a demo` runs the
 //! embedded fleet of honest and lying agents (nothing to start), `a2a audit URL...` asks which of an
-//! agent's card claims hold, `a2a card URL` shows a card. `a2a --help` lists every option.
+//! agent's card claims hold, `a2a card URL` shows a card, `a2a send URL TEXT` talks to an agent and
+//! `a2a tasks list URL` pages through its tasks. `a2a --help` lists every option.
 //!
 //! The binary is a thin shell over this library, so the commands can be run in-process by tests and
 //! by other tools:
@@ -11,6 +12,9 @@
 //! - [`audit`]: `a2a audit URL...` probes agents and reports each claim ([`audit::audit`],
 //!   [`audit::AuditReport`]);
 //! - [`card`]: `a2a card URL` fetches, validates and shows a card ([`card::CardSummary`]);
+//! - [`send`]: `a2a send URL TEXT` sends a message through the client's engine, streaming when the
+//!   card claims it, and shows each update and the claim checks;
+//! - [`tasks`]: `a2a tasks list|get|cancel|subscribe URL [ID]` reads and follows an agent's tasks;
 //! - [`outcome`]: how a task's result is counted (the four endings).
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
@@ -44,8 +48,11 @@ mod errors;
 pub mod outcome;
 mod output;
 mod sanitize;
+pub mod send;
 mod style;
 mod table;
+mod talk;
+pub mod tasks;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -74,6 +81,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Command::Card(args) => card::run(args, &mut out, &mut err).await,
             Command::Demo(args) => demo::run_command(args, &mut out, &mut err).await,
             Command::Audit(args) => audit::run_command(args, &mut out).await,
+            Command::Send(args) => send::run(args, &mut out, &mut err).await,
+            Command::Tasks(command) => tasks::run(command, &mut out, &mut err).await,
             Command::ReplicaWorker(args) => demo::replicas::worker::run(args).await,
         }
     })

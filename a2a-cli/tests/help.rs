@@ -12,6 +12,10 @@ async fn help_works_on_every_command() {
         (&["audit", "--help"][..], "--json"),
         (&["card", "--help"][..], "<URL>"),
         (&["help", "audit"][..], "over-declares"),
+        (&["send", "--help"][..], "<TEXT>"),
+        (&["tasks", "--help"][..], "subscribe"),
+        (&["tasks", "list", "--help"][..], "--page-size"),
+        (&["tasks", "get", "--help"][..], "<ID>"),
     ] {
         let output = a2a(args).await;
         let shown = stdout(&output);

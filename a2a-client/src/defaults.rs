@@ -23,6 +23,13 @@ pub const DEFAULT_POLL_INITIAL: Duration = Duration::from_millis(500);
 pub const DEFAULT_POLL_BACKOFF_FACTOR: f64 = 2.0;
 /// Default longest poll delay: 2 s, the verifier's default poll interval (`a2a_typestate::Bounds`).
 pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(2);
+/// Default `pageSize` of a listing that pages for the caller ([`crate::TaskPages`]) when its request
+/// sets none: 50, the spec's own default (it allows 1 to 100).
+pub const DEFAULT_LIST_PAGE_SIZE: i32 = 50;
+/// Default bound on the pages one listing reads ([`crate::TaskPages::max_pages`]): 1,000, so 50,000
+/// tasks at the default page size. An agent that keeps handing out new page tokens ends there, with
+/// an error, instead of being followed forever.
+pub const DEFAULT_MAX_LIST_PAGES: u32 = 1_000;
 /// Default bound after which a task with no observable progress (no new state, question or
 /// artifact since the client last acted) is a lifecycle fault, on every channel: 30 s, as
 /// `a2a_typestate::Bounds`.

@@ -131,6 +131,7 @@
 //! | `Config` | the builder was given values it cannot use | fix the configuration |
 //! | `Misuse` | a call the handle cannot serve (the card lacks a claim the type holds) | a bug in the calling code |
 //! | `CardSignature` | the card's signatures do not satisfy the [`CardSignaturePolicy`] | see [`Error::card_signature_error`] |
+//! | `Listing` | a listing that pages for the caller ([`TaskPages`]) met a page token again, or ran past its page bound | see [`Error::listing_fault`] |
 //!
 //! ```
 //! use std::time::Duration;
@@ -231,7 +232,7 @@ pub use card::DiscoveredCard;
 pub use client::Client;
 pub use config::{CallOptions, ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
 pub use connection::AgentConnection;
-pub use error::{Error, ErrorKind, ProtocolError, TransportFault};
+pub use error::{Error, ErrorKind, ListingFault, ProtocolError, TransportFault};
 pub use extensions::ActivatedExtensions;
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;
@@ -239,7 +240,7 @@ pub use shared::{BackendStatus, CacheBackend};
 pub use signing::{CardSignaturePolicy, CardSigner, TrustStore};
 pub use task::{Answer, DynTask, Task, TaskCall, TaskEntry};
 pub use transport::deviation::WireDeviation;
-pub use transport::{EventStream, StreamEnd, TaskPoll};
+pub use transport::{EventStream, StreamEnd, TaskFollow, TaskPages, TaskPoll};
 pub use webhook::{PushArrival, PushCallback, PushReceiver, PushRegistration};
 
 /// This crate's README (its crates.io page): its code blocks, compiled as doctests so the

@@ -400,6 +400,13 @@ impl RunningAgent {
         self.shared.lock().requests.iter().filter(|r| r.is(operation)).cloned().collect()
     }
 
+    /// Stores `count` completed tasks, as if `count` messages had been sent and answered (each task
+    /// holds its one user message), for tests that list many tasks without sending them; returns
+    /// their ids, oldest first (`ListTasks` answers newest first).
+    pub fn store_completed_tasks(&self, count: usize) -> Vec<String> {
+        crate::ops::store_completed(&self.shared, count)
+    }
+
     /// Every push callback POSTed so far (none for a silent-push agent), in order.
     pub fn push_callbacks_sent(&self) -> Vec<PushDelivery> {
         self.shared.lock().pushes.clone()

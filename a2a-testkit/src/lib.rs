@@ -64,7 +64,8 @@
 //!   `input-required` and at terminal states. `SendMessage` blocks until then unless
 //!   `returnImmediately` (0.3: `blocking: false`) is set.
 //! - **Operations**: `SendMessage`, `SendStreamingMessage`, `GetTask` (honours `historyLength`),
-//!   `ListTasks` (1.0 only), `CancelTask`, `SubscribeToTask` (first event: the Task snapshot),
+//!   `ListTasks` (1.0 only; pages of `pageSize` tasks, 50 by default, newest first; seed many tasks
+//!   with [`RunningAgent::store_completed_tasks`]), `CancelTask`, `SubscribeToTask` (first event: the Task snapshot),
 //!   the four push-config operations; `GetExtendedAgentCard` answers `-32004` unless the agent
 //!   has an extended card ([`ScriptedAgentBuilder::extended_card`]).
 //! - **Credentials** ([`auth`]): an agent may require a bearer token, an API key in a header,
@@ -76,7 +77,8 @@
 //! - **Quirks** ([`Quirk`], [`Script::quirk`]): ways deployed agents write or handle the protocol
 //!   unlike the spec while their card stays true: 0.3-shaped events after the first on a 1.0
 //!   stream, inline push configs accepted and dropped, webhook URLs on loopback or private
-//!   addresses refused with `-32602`. A client should read them, not refuse the card.
+//!   addresses refused with `-32602`, a `ListTasks` page token named again as the next one. A client
+//!   should read them, not refuse the card.
 //! - **Capability checks** like the official servers: streaming methods answer `-32004` as plain
 //!   JSON when the agent does not stream; push-config methods answer `-32003` without push.
 //!

@@ -192,6 +192,10 @@ pub enum Quirk {
     /// the same URL on `CreateTaskPushNotificationConfig`, and never calls it: a stated policy
     /// (a2a-server-lf 0.5.3 behaves so by default). Public webhooks are called as usual.
     NeverCallsPrivateWebhooks,
+    /// `ListTasks` pages through the tasks as usual, but a page asked for with a page token names that
+    /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
+    /// forever.
+    RepeatsPageToken,
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie

@@ -53,7 +53,9 @@ use crate::transport::grpc;
 use crate::transport::poll::Cadence;
 use crate::transport::rest::Call;
 use crate::transport::v03::LossLog;
-use crate::transport::{Decoded, Endpoint, EventStream, TaskPoll, Wire, jsonrpc, read, rest};
+use crate::transport::{
+    Decoded, Endpoint, EventStream, TaskFollow, TaskPages, TaskPoll, Wire, jsonrpc, read, rest,
+};
 
 mod binding;
 mod extended;
@@ -377,16 +379,49 @@ impl AgentConnection {
         self.binding().get_task(self, req).await
     }
 
-    /// A page of the agent's tasks.
+    /// One page of the agent's tasks: the raw `ListTasks`. To read every page, use
+    /// [`AgentConnection::list_all_tasks`].
     ///
     /// # Errors
-    /// As [`AgentConnection::send_message`]; [`crate::ErrorKind::Config`] for a 0.3 agent, since 0.3
-    /// has no `ListTasks`.
+    /// As [`AgentConnection::send_message`]; [`crate::ErrorKind::Misuse`] for a 0.3 agent, since 0.3
+    /// has no `ListTasks` (nothing is sent).
     pub async fn list_tasks(&self, mut req: ListTasksRequest) -> Result<ListTasksResponse, Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
         self.fill_history_length(&mut req.history_length);
         self.binding().list_tasks(self, req).await
+    }
+
+    /// Every task `request` matches, as one stream that asks for page after page (each a
+    /// [`AgentConnection::list_tasks`] call with the last page's `nextPageToken`), bounded by the
+    /// page size, a page count and a page token met again: see [`TaskPages`].
+    ///
+    /// ```no_run
+    /// use a2a_typestate_client::Client;
+    /// use a2a_typestate_types::ListTasksRequest;
+    /// use futures::StreamExt;
+    ///
+    /// # async fn demo() -> Result<(), a2a_typestate_client::Error> {
+    /// let agent = Client::builder().build()?.connect("http://localhost:9999").await?;
+    /// let request = ListTasksRequest { page_size: Some(100), ..Default::default() };
+    /// let mut tasks = agent.list_all_tasks(request).max_pages(20);
+    /// while let Some(task) = tasks.next().await {
+    ///     let task = task?;
+    ///     println!("{} {}", task.id, task.state());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Nothing is sent until the stream is first polled. On a 0.3 agent its one item is the
+    /// [`crate::ErrorKind::Misuse`] error [`AgentConnection::list_tasks`] gives, since 0.3 has no
+    /// `ListTasks`.
+    pub fn list_all_tasks(&self, request: ListTasksRequest) -> TaskPages {
+        let connection = self.clone();
+        let list_page: crate::transport::pages::ListPage = Box::new(move |request| {
+            let connection = connection.clone();
+            Box::pin(async move { connection.list_tasks(request).await })
+        });
+        TaskPages::new(list_page, request, self.agent().as_str())
     }
 
     /// Asks the agent to cancel the task; returns the task as the agent left it.
@@ -447,6 +482,32 @@ impl AgentConnection {
             Box::pin(async move { connection.get_task(request).await })
         });
         TaskPoll::new(get_task, request, self.poll_cadence(), &self.client().config().verifier_bounds())
+    }
+
+    /// Follows task `id` by polling `GetTask`: each new state once, until the task is terminal or
+    /// interrupted (`input-required`, `auth-required`). The stream view of
+    /// [`AgentConnection::poll_task`]'s loop ([`TaskPoll::new_states`]), so under the same bounds: the
+    /// card's declared cadence clamped by [`Bounds::card_cadence`](a2a_typestate::Bounds::card_cadence),
+    /// else the client's [`PollCadence`](crate::PollCadence); the task deadline, past which it ends with
+    /// [`LifecycleFault::DeadlineExceeded`](a2a_typestate::LifecycleFault::DeadlineExceeded). For an
+    /// agent that does not stream; to ask for a `historyLength`, use
+    /// `poll_task_with(request).new_states()`.
+    ///
+    /// ```no_run
+    /// use a2a_typestate_client::Client;
+    /// use a2a_typestate_types::TaskId;
+    /// use futures::StreamExt;
+    ///
+    /// # async fn demo() -> Result<(), a2a_typestate_client::Error> {
+    /// let agent = Client::builder().build()?.connect("http://localhost:9999").await?;
+    /// let mut states = agent.follow_task(&TaskId::new("task-1"));
+    /// while let Some(task) = states.next().await {
+    ///     println!("now {}", task?.state());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn follow_task(&self, id: &TaskId) -> TaskFollow {
+        self.poll_task(id).new_states()
     }
 
     /// The cadence [`AgentConnection::poll_task`] uses.

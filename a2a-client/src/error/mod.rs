@@ -25,6 +25,9 @@ use a2a_typestate_types::parse::ParseError;
 pub use crate::protocol_error::ProtocolError;
 
 pub(crate) mod card_signature;
+mod listing;
+
+pub use listing::ListingFault;
 
 /// A boxed error from below the client (hyper, rustls, io), kept as the source.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -61,6 +64,10 @@ pub enum ErrorKind {
     /// signature verified against the trust store. The card was not cached and drives no claim;
     /// [`Error::card_signature_error`] says which signature failed and why. Not retryable.
     CardSignature,
+    /// A listing that pages for the caller ([`TaskPages`](crate::TaskPages)) stopped before the
+    /// agent's last page: the agent named a page token again, or the page bound ran out
+    /// ([`Error::listing_fault`] says which). Not retryable.
+    Listing,
 }
 
 /// Which transport fault happened (see [`Error::transport_fault`]): the typestate's words, so the
@@ -114,6 +121,8 @@ enum Repr {
     Misuse { message: String },
     #[error("agent card signature check failed")]
     CardSignature(#[source] card_signature::CardSignatureError),
+    #[error("the listing stopped before the agent's last page")]
+    Listing(#[source] ListingFault),
     #[error("invalid configuration: {message}")]
     Config {
         message: String,
@@ -391,6 +400,7 @@ impl Error {
             Repr::Answer { .. } => ErrorKind::Protocol,
             Repr::Misuse { .. } => ErrorKind::Misuse,
             Repr::CardSignature(_) => ErrorKind::CardSignature,
+            Repr::Listing(_) => ErrorKind::Listing,
         }
     }
 
@@ -470,6 +480,14 @@ impl Error {
     pub fn card_signature_error(&self) -> Option<&card_signature::CardSignatureError> {
         match &self.inner.repr {
             Repr::CardSignature(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// Why a listing that pages for the caller stopped early, when this is [`ErrorKind::Listing`].
+    pub fn listing_fault(&self) -> Option<&ListingFault> {
+        match &self.inner.repr {
+            Repr::Listing(fault) => Some(fault),
             _ => None,
         }
     }
@@ -583,6 +601,12 @@ impl std::error::Error for Error {
 impl From<AgentCardLifecycleViolation> for Error {
     fn from(violation: AgentCardLifecycleViolation) -> Self {
         Self::new(Repr::Lifecycle(violation), None)
+    }
+}
+
+impl From<ListingFault> for Error {
+    fn from(fault: ListingFault) -> Self {
+        Self::new(Repr::Listing(fault), None)
     }
 }
 

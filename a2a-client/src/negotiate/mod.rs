@@ -115,6 +115,9 @@ pub(crate) async fn run_task(
     let mut task = conn.dyn_task(negotiation.deployment_kind());
     task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
     task.set_follow_up(negotiation.follow_up_policy().clone(), negotiation.follow_up_budget());
+    if let Some(on_update) = negotiation.update_observer() {
+        task.set_on_update(on_update.clone());
+    }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
         let result = answered(task.into_suspect_single_shot().send_message(message).await)
             .map_err(|error| error.with_negotiation_round_trips(0))?;

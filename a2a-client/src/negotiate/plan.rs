@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
 
+use crate::task::OnUpdate;
 use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp};
 use crate::webhook::PushReceiver;
 
@@ -31,6 +32,7 @@ pub struct Negotiation {
     history_length: u32,
     max_follow_ups: u32,
     push_receiver: Option<Arc<PushReceiver>>,
+    on_update: Option<OnUpdate>,
 }
 
 impl Default for Negotiation {
@@ -44,6 +46,7 @@ impl Default for Negotiation {
             history_length: DEFAULT_HISTORY_LENGTH,
             max_follow_ups: DEFAULT_MAX_FOLLOW_UPS,
             push_receiver: None,
+            on_update: None,
         }
     }
 }
@@ -100,6 +103,18 @@ impl Negotiation {
     pub fn push_receiver(mut self, receiver: Arc<PushReceiver>) -> Self {
         self.push_receiver = Some(receiver);
         self
+    }
+
+    /// Calls `on_update` with each update of the task as the run reads it (stream events, send
+    /// answers, polled tasks, the fallback's answer), in arrival order: see [`OnUpdate`].
+    #[must_use]
+    pub fn on_update(mut self, on_update: OnUpdate) -> Self {
+        self.on_update = Some(on_update);
+        self
+    }
+
+    pub(crate) fn update_observer(&self) -> Option<&OnUpdate> {
+        self.on_update.as_ref()
     }
 
     /// The capabilities the caller's path depends on.

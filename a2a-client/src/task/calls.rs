@@ -17,7 +17,7 @@ use super::follow_up::{FollowUp, FollowUps, InputRequest};
 use super::push::PushWatch;
 use super::session::{Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
-use super::{DynTask, Task, TaskCall};
+use super::{DynTask, OnUpdate, Task, TaskCall};
 use crate::Error;
 use crate::webhook::{PushReceiver, PushRegistration};
 
@@ -268,6 +268,13 @@ impl<C: ClaimSet> Task<C> {
         self.session.settings.max_follow_ups = budget;
     }
 
+    /// Calls `on_update` with each update of this task as it arrives (stream events, send answers,
+    /// polled tasks), on this handle and the single-shot handle a refusal hands back: see
+    /// [`OnUpdate`].
+    pub fn set_on_update(&mut self, on_update: OnUpdate) {
+        self.session.on_update = Some(on_update);
+    }
+
     /// Sends `message` with `SendMessage`. On a tracked handle (`Task<Claims<..>>`) it goes with
     /// `returnImmediately` and `GetTask` is polled at the card's cadence or the client's bounded
     /// one until the turn ends; later messages continue the task. On `Task<SingleShot>` (the
@@ -341,6 +348,9 @@ impl Session {
             if answering {
                 // A follow-up continues the task it answers; a first send starts a new one.
                 self.is_this_tasks_answer("a follow-up answer", &response)?;
+            }
+            if let Some(on_update) = &self.on_update {
+                on_update.send_answer(&response);
             }
             self.snapshot = Snapshot::default();
             self.snapshot.apply_send(&response);
@@ -494,6 +504,11 @@ impl DynTask {
     pub fn set_follow_up(&mut self, policy: FollowUp, budget: u32) {
         self.session.settings.follow_up = policy;
         self.session.settings.max_follow_ups = budget;
+    }
+
+    /// As [`Task::set_on_update`].
+    pub fn set_on_update(&mut self, on_update: OnUpdate) {
+        self.session.on_update = Some(on_update);
     }
 
     /// Sets the `historyLength` the turns ask for when they rebuild missed states from the history

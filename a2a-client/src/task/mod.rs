@@ -67,6 +67,7 @@ mod pump;
 mod push;
 mod session;
 pub(crate) mod snapshot;
+mod updates;
 
 use std::fmt;
 use std::future::Future;
@@ -83,6 +84,7 @@ pub use answer::Answer;
 pub use push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 use session::Session;
 use session::SingleShotReason;
+pub use updates::OnUpdate;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
 /// allow reports its compile error once, at the call.

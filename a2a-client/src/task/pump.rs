@@ -371,6 +371,9 @@ impl Session {
             Err(error) => return Err(self.observe_error(handle, Call::GetTask, error)),
         };
         self.is_this_task("a GetTask answer", &task)?;
+        if let Some(on_update) = &self.on_update {
+            on_update.event(&a2a_typestate_types::StreamResponse::Task(task.clone()));
+        }
         self.observe(handle, Observed::task(&task, Channel::GetTask));
         if let Some(length) = history_length {
             self.history_fetched = true;

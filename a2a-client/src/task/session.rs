@@ -39,6 +39,8 @@ pub(super) struct Session {
     pub(super) settings: SendSettings,
     /// Why this handle is single-shot, when it is: what its sends are counted as.
     pub(super) single_shot: Option<SingleShotReason>,
+    /// The caller's view of each update, as it arrives.
+    pub(super) on_update: Option<super::OnUpdate>,
 }
 
 /// What the caller chose for a task's sends, apart from what the task did: set before the first
@@ -91,6 +93,7 @@ impl Session {
             round_trips: 0,
             settings: SendSettings::default(),
             single_shot: None,
+            on_update: None,
         }
     }
 
@@ -237,6 +240,9 @@ impl Session {
             StreamResponse::ArtifactUpdate(update) => (Some(&update.task_id), update.context_id.as_ref()),
         };
         self.about_this_task("a stream event", task, context)?;
+        if let Some(on_update) = &self.on_update {
+            on_update.event(&event);
+        }
         let observed = Observed::from_stream_response(&event, Channel::Stream);
         let message = matches!(event, StreamResponse::Message(_));
         self.snapshot.apply_event(event);
@@ -260,6 +266,9 @@ impl Session {
         response: &SendMessageResponse,
     ) -> Result<(), Error> {
         self.is_this_tasks_answer("a SendMessage answer", response)?;
+        if let Some(on_update) = &self.on_update {
+            on_update.send_answer(response);
+        }
         self.snapshot.apply_send(response);
         match Observed::from_send_response(response) {
             Some(observed) => self.observe(handle, observed),

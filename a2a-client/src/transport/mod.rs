@@ -4,7 +4,7 @@
 //!
 //! Inside: `jsonrpc` (JSON-RPC 2.0 for 1.0 `SendMessage`... and 0.3 `message/send`...), `rest` (the
 //! 1.0 HTTP+JSON binding), `grpc` (the 1.0 gRPC binding, feature `grpc`), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
-//! `stream` ([`EventStream`]) and `poll` ([`TaskPoll`]).
+//! `stream` ([`EventStream`]), `poll` ([`TaskPoll`], [`TaskFollow`]) and `pages` ([`TaskPages`]).
 //!
 //! ```
 //! use a2a_typestate_client::transport::{A2A_JSON_MEDIA_TYPE, A2A_VERSION_HEADER};
@@ -20,6 +20,7 @@ pub(crate) mod deviation;
 #[cfg(feature = "grpc")]
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
+pub(crate) mod pages;
 pub(crate) mod poll;
 pub(crate) mod rest;
 pub(crate) mod stream;
@@ -43,7 +44,8 @@ use crate::net::{Request, Response, read_budgeted};
 use crate::sse::{SseEvent, SseLimits, SseStream};
 use crate::{Client, Error, ProtocolError};
 
-pub use poll::TaskPoll;
+pub use pages::TaskPages;
+pub use poll::{TaskFollow, TaskPoll};
 pub(crate) use stream::Decoded;
 pub use stream::{EventStream, StreamEnd};
 

@@ -1,5 +1,5 @@
 //! [`TaskPoll`]: `GetTask` at a bounded cadence, as a stream that ends at a terminal or interrupted
-//! state.
+//! state; [`TaskFollow`]: the same loop, yielding each new state once.
 
 use std::fmt;
 use std::pin::Pin;
@@ -114,6 +114,55 @@ impl TaskPoll {
     pub fn delay(&self, poll: u32) -> Duration {
         self.cadence.delay(poll)
     }
+
+    /// The same polls, yielding a task only when its state differs from the state yielded before
+    /// it: see [`TaskFollow`].
+    pub fn new_states(self) -> TaskFollow {
+        TaskFollow { poll: self, last: None }
+    }
+}
+
+/// A task followed by polling `GetTask`: each new state once, in the snapshot it was first seen in.
+///
+/// The view of a [`TaskPoll`] that leaves out the polls whose state is the one already yielded, so
+/// the loop, its cadence and its bounds are the poll's own: the card's declared interval clamped by
+/// [`Bounds::card_cadence`], else the client's [`PollCadence`]; each `GetTask` retried and bounded
+/// by the request timeout; the task deadline ([`Bounds::task_deadline`]) ending it with
+/// [`LifecycleFault::DeadlineExceeded`]. It ends after the terminal or interrupted
+/// (`input-required`, `auth-required`) state, or after an error. Drop it to stop following.
+pub struct TaskFollow {
+    poll: TaskPoll,
+    last: Option<TaskState>,
+}
+
+impl fmt::Debug for TaskFollow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskFollow").field("poll", &self.poll).field("last", &self.last).finish()
+    }
+}
+
+impl TaskFollow {
+    /// The state yielded last, if any.
+    pub fn last_state(&self) -> Option<TaskState> {
+        self.last
+    }
+}
+
+impl Stream for TaskFollow {
+    type Item = Result<Task, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            match std::task::ready!(self.poll.poll_next_unpin(cx)) {
+                Some(Ok(task)) if Some(task.state()) == self.last => {}
+                Some(Ok(task)) => {
+                    self.last = Some(task.state());
+                    return Poll::Ready(Some(Ok(task)));
+                }
+                other => return Poll::Ready(other),
+            }
+        }
+    }
 }
 
 impl Stream for TaskPoll {
@@ -140,6 +189,69 @@ mod tests {
         let declared = Cadence::new(Some(Duration::from_secs(3)), configured);
         assert_eq!(declared.delay(0), Bounds::card_cadence(Duration::from_secs(3)));
         assert_eq!(Cadence::new(None, configured).delay(2), configured.delay(2));
+    }
+
+    /// A `GetTask` answering the states in `states` one poll after another (the last one again once
+    /// they run out), and how many polls it answered.
+    fn scripted(
+        states: &'static [&'static str],
+    ) -> (GetTask, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+        let polls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = std::sync::Arc::clone(&polls);
+        let get: GetTask = Box::new(move |request: GetTaskRequest| {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let state = states[n.min(states.len() - 1)];
+            Box::pin(async move {
+                let task = serde_json::json!({"id": request.id.as_str(), "status": {"state": state}});
+                Ok(serde_json::from_value::<Task>(task).unwrap())
+            })
+        });
+        (get, polls)
+    }
+
+    fn follow(get: GetTask, bounds: &Bounds) -> TaskFollow {
+        let cadence = Cadence::new(Some(Duration::from_secs(1)), PollCadence::default());
+        TaskPoll::new(get, GetTaskRequest::new(TaskId::new("t")), cadence, bounds).new_states()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn following_a_task_yields_each_state_once_up_to_the_terminal_one() {
+        let (get, polls) = scripted(&[
+            "TASK_STATE_SUBMITTED",
+            "TASK_STATE_WORKING",
+            "TASK_STATE_WORKING",
+            "TASK_STATE_WORKING",
+            "TASK_STATE_COMPLETED",
+            "TASK_STATE_COMPLETED",
+        ]);
+        let states: Vec<TaskState> =
+            follow(get, &Bounds::default()).map(|t| t.unwrap().state()).collect().await;
+        assert_eq!(states, [TaskState::Submitted, TaskState::Working, TaskState::Completed]);
+        assert_eq!(polls.load(std::sync::atomic::Ordering::SeqCst), 5, "no poll after the terminal state");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn following_a_task_stops_at_a_question() {
+        let (get, polls) =
+            scripted(&["TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED"]);
+        let states: Vec<TaskState> =
+            follow(get, &Bounds::default()).map(|t| t.unwrap().state()).collect().await;
+        assert_eq!(states, [TaskState::Working, TaskState::InputRequired]);
+        assert_eq!(polls.load(std::sync::atomic::Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn following_a_task_ends_with_a_fault_at_the_task_deadline() {
+        let (get, _) = scripted(&["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]);
+        let bounds = Bounds::default().with_task_deadline(Duration::from_secs(30));
+        let followed: Vec<_> = follow(get, &bounds).collect().await;
+        assert_eq!(followed.len(), 3, "two states, then the fault: {followed:?}");
+        let fault = followed[2].as_ref().unwrap_err().lifecycle_fault().cloned();
+        let expected = LifecycleFault::DeadlineExceeded {
+            state: Some(TaskState::Working),
+            deadline: Duration::from_secs(30),
+        };
+        assert_eq!(fault, Some(expected));
     }
 
     #[tokio::test(start_paused = true)]

@@ -198,6 +198,8 @@ mod tests {
         fn shared<T: Send + Sync + 'static>() {}
         send::<EventStream>();
         send::<crate::TaskPoll>();
+        send::<crate::TaskFollow>();
+        send::<crate::TaskPages>();
         shared::<crate::AgentConnection>();
     }
 }

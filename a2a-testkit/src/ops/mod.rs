@@ -242,6 +242,31 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
     Ok(Outcome::Json(wire::wrap_task(protocol, record.render(protocol, &shared.behaviour, view, true))))
 }
 
+/// Stores `count` completed tasks, each answering one user message, as if each had been sent and
+/// had run to its end; returns their ids, oldest first.
+pub(crate) fn store_completed(shared: &Shared, count: usize) -> Vec<String> {
+    let protocol = shared.protocol;
+    let mut state = shared.lock();
+    let mut ids = Vec::with_capacity(count);
+    for n in 0..count {
+        let text = format!("stored task {n}");
+        let message = match protocol {
+            Protocol::V1_0 => {
+                json!({"messageId": format!("stored-{n}"), "role": "ROLE_USER", "parts": [{"text": text}]})
+            }
+            Protocol::V0_3 => {
+                json!({"messageId": format!("stored-{n}"), "role": "user", "parts": [{"kind": "text", "text": text}]})
+            }
+        };
+        let mut record = new_task(protocol, &message);
+        record.state = TaskState::Completed;
+        record.updated = state.tick();
+        ids.push(record.id.clone());
+        state.tasks.insert(record.id.clone(), record);
+    }
+    ids
+}
+
 /// A new task in SUBMITTED, holding the user's message in its history.
 fn new_task(protocol: Protocol, message: &Value) -> TaskRecord {
     let id = uuid::Uuid::new_v4().to_string();
@@ -347,7 +372,10 @@ fn list(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
         .map(|t| t.render(shared.protocol, &shared.behaviour, view, with_artifacts))
         .collect();
     let end = offset.saturating_add(page_size);
-    let next = if end < total { end.to_string() } else { String::new() };
+    let mut next = if end < total { end.to_string() } else { String::new() };
+    if shared.script.has_quirk(crate::Quirk::RepeatsPageToken) && offset > 0 {
+        next = offset.to_string();
+    }
     Ok(json!({ "tasks": tasks, "nextPageToken": next, "pageSize": page_size, "totalSize": total }))
 }
 

@@ -1,0 +1,326 @@
+//! `a2a send URL TEXT`: one message to an agent, run through the client's engine
+//! ([`Client::run_task_on`](a2a_typestate_client::Client::run_task_on)), each update shown as it
+//! arrives, then what became of the card's streaming claim and the answer.
+//!
+//! When the card claims streaming the task depends on it: it is sent with `SendStreamingMessage`
+//! and the claim is checked on the way; an agent that contradicts it is refused, and the answer
+//! comes from the one single-shot `SendMessage` the engine falls back to. Otherwise the message is
+//! sent with `SendMessage` and the task followed with `GetTask`, at the card's cadence or the
+//! client's. Exit status: 0 answered, 1 the agent contradicted its card (the fallback's answer is
+//! still shown), 2 no answer.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use a2a_typestate::{Capability, Deployment};
+use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::task::OnUpdate;
+use a2a_typestate_client::{AgentConnection, Error};
+use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, TaskState};
+use serde::Serialize;
+
+use crate::cli::SendArgs;
+use crate::outcome::{Ending, RefusedClaim, TaskRecord};
+use crate::style::{self, paint};
+use crate::{errors, sanitize, talk};
+
+/// The exit status of `a2a send` when the agent contradicted its card.
+const CONTRADICTED: u8 = 1;
+/// The exit status of `a2a send` when there is no answer.
+const NO_ANSWER: u8 = 2;
+
+/// What became of the card's streaming claim, for `--json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StreamingCheck {
+    /// The card does not claim streaming: the task was polled.
+    NotClaimed,
+    /// The agent's events on the stream bore the claim out.
+    Verified,
+    /// The agent contradicted the claim; the answer is the single-shot fallback's.
+    Refused,
+    /// The run ended before the claim could be settled either way.
+    Unsettled,
+    /// The agent was already marked capability-suspect: one single-shot send, nothing checked.
+    SkippedAsSuspect,
+}
+
+/// The last JSON line of `a2a send --json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultLine<'a> {
+    r#type: &'static str,
+    /// `negotiated`, `fallback` or `singleShotBecauseSuspect`.
+    path: &'static str,
+    ending: &'a Ending,
+    state: Option<TaskState>,
+    streaming: StreamingCheck,
+    refusals: &'a [RefusedClaim],
+    answer: &'a SendMessageResponse,
+}
+
+/// Runs `a2a send`.
+pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
+    let client = match talk::client(&args.agent) {
+        Ok(client) => client,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {e}");
+            return ExitCode::from(NO_ANSWER);
+        }
+    };
+    let connection = match talk::connect(&client, &args.url).await {
+        Ok(connection) => connection,
+        Err(e) => {
+            let shown =
+                crate::card::explain_fetch_error(crate::card::base_url_of(&args.url), &e, errors::describe);
+            if args.json {
+                let _ = talk::json_error(out, &errors::one_line(&e));
+            }
+            let _ = writeln!(err_out, "error: {shown}");
+            return ExitCode::from(NO_ANSWER);
+        }
+    };
+    let streams = connection.card().claims(Deployment::Direct).declared().contains(Capability::Streaming);
+    let _ = write_header(out, args.json, &connection, streams);
+
+    let (updates_in, mut updates) = tokio::sync::mpsc::unbounded_channel::<StreamResponse>();
+    let depends: &[Capability] = if streams { &[Capability::Streaming] } else { &[] };
+    let negotiation = Negotiation::depending_on(depends).on_update(OnUpdate::new(move |update| {
+        let _ = updates_in.send(update.clone());
+    }));
+    let message = Message::user_text(format!("a2a-send-{}", uuid::Uuid::new_v4()), args.text.as_str());
+    let run = client.run_task_on(&connection, message, &negotiation);
+    tokio::pin!(run);
+    // Each update is written as it arrives, while the run goes on.
+    let mut shown = Shown::default();
+    let result = loop {
+        tokio::select! {
+            biased;
+            Some(update) = updates.recv() => { let _ = shown.write(out, args.json, &update); }
+            result = &mut run => break result,
+        }
+    };
+    while let Ok(update) = updates.try_recv() {
+        let _ = shown.write(out, args.json, &update);
+    }
+    let record = TaskRecord::from_result(&result);
+    let written = match &result {
+        Ok(outcome) => write_outcome(out, args.json, outcome, &record, streams),
+        Err(e) => write_error(out, err_out, args.json, e, &record),
+    };
+    if written.is_err() {
+        return ExitCode::from(NO_ANSWER);
+    }
+    ExitCode::from(exit_status(&result))
+}
+
+/// 0 answered, 1 the agent contradicted its card, 2 no answer.
+fn exit_status(result: &Result<TaskOutcome, Error>) -> u8 {
+    match result {
+        Err(e) if e.lifecycle_violation().is_some() => CONTRADICTED,
+        Err(_) => NO_ANSWER,
+        Ok(outcome) if outcome.refusal.is_some() => CONTRADICTED,
+        Ok(outcome) => match outcome.state() {
+            Some(TaskState::Failed | TaskState::Rejected | TaskState::Canceled | TaskState::Unspecified) => {
+                NO_ANSWER
+            }
+            _ => 0,
+        },
+    }
+}
+
+fn write_header(
+    out: &mut dyn Write,
+    json: bool,
+    connection: &AgentConnection,
+    streams: bool,
+) -> std::io::Result<()> {
+    let interface = connection.interface();
+    let card = connection.card().card();
+    if json {
+        return talk::json_line(
+            out,
+            &serde_json::json!({
+                "type": "card",
+                "agent": connection.agent().as_str(),
+                "name": card.name,
+                "protocolVersion": interface.protocol_version.as_str(),
+                "binding": interface.binding.as_str(),
+                "url": interface.url,
+                "streamingClaimed": streams,
+                "sentWith": if streams { "SendStreamingMessage" } else { "SendMessage" },
+            }),
+        );
+    }
+    writeln!(
+        out,
+        "{} {} ({} over {} at {})",
+        paint(style::TITLE, "agent"),
+        sanitize::cell(&card.name),
+        sanitize::cell(interface.protocol_version.as_str()),
+        sanitize::cell(interface.binding.as_str()),
+        sanitize::cell(&interface.url),
+    )?;
+    if streams {
+        writeln!(
+            out,
+            "the card claims streaming: sent with SendStreamingMessage, each event shown as it arrives"
+        )
+    } else {
+        writeln!(
+            out,
+            "the card does not claim streaming: sent with SendMessage, the task followed with GetTask"
+        )
+    }
+}
+
+/// The updates written so far: for people, a polled task that has not changed since the line before
+/// is not written again (`--json` writes every update).
+#[derive(Default)]
+struct Shown {
+    last_line: Option<String>,
+}
+
+impl Shown {
+    fn write(&mut self, out: &mut dyn Write, json: bool, update: &StreamResponse) -> std::io::Result<()> {
+        if json {
+            return talk::json_line(out, &serde_json::json!({ "type": "update", "update": update }));
+        }
+        let line = talk::describe_update(update);
+        if self.last_line.as_ref() == Some(&line) {
+            return Ok(());
+        }
+        writeln!(out, "  {line}")?;
+        self.last_line = Some(line);
+        Ok(())
+    }
+}
+
+/// What became of the streaming claim in `outcome`.
+fn streaming_check(outcome: &TaskOutcome, streams: bool) -> StreamingCheck {
+    if !streams {
+        return StreamingCheck::NotClaimed;
+    }
+    if matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)) {
+        return StreamingCheck::SkippedAsSuspect;
+    }
+    if outcome.refusals().any(|v| v.capability() == Capability::Streaming) {
+        return StreamingCheck::Refused;
+    }
+    if outcome.verified.contains(Capability::Streaming) {
+        return StreamingCheck::Verified;
+    }
+    StreamingCheck::Unsettled
+}
+
+fn path_name(path: &TaskPath) -> &'static str {
+    match path {
+        TaskPath::SingleShotBecauseSuspect(_) => "singleShotBecauseSuspect",
+        TaskPath::Fallback => "fallback",
+        _ => "negotiated",
+    }
+}
+
+fn write_outcome(
+    out: &mut dyn Write,
+    json: bool,
+    outcome: &TaskOutcome,
+    record: &TaskRecord,
+    streams: bool,
+) -> std::io::Result<()> {
+    let check = streaming_check(outcome, streams);
+    if json {
+        let line = ResultLine {
+            r#type: "result",
+            path: path_name(&outcome.path),
+            ending: &record.ending,
+            state: outcome.state(),
+            streaming: check,
+            refusals: &record.refusals,
+            answer: &outcome.result,
+        };
+        return talk::json_line(out, &line);
+    }
+    let claim = paint(style::TITLE, "streaming");
+    match check {
+        StreamingCheck::NotClaimed => writeln!(out, "{claim} not claimed: nothing to check")?,
+        StreamingCheck::Verified => {
+            writeln!(
+                out,
+                "{claim} {}: the agent's events arrived on the stream",
+                paint(style::GOOD, "verified")
+            )?;
+        }
+        StreamingCheck::Unsettled => {
+            writeln!(out, "{claim} not settled: the task ended before the claim was exercised")?
+        }
+        StreamingCheck::SkippedAsSuspect => {
+            writeln!(out, "{claim} not checked: {}", sanitize::message(&outcome.path.to_string()))?;
+        }
+        StreamingCheck::Refused => {}
+    }
+    for refused in &record.refusals {
+        writeln!(
+            out,
+            "{} {}: {}\n  evidence: {}",
+            paint(style::TITLE, refused.capability.card_field()),
+            paint(style::BAD, "refused"),
+            sanitize::message(&refused.contradiction),
+            sanitize::message(&refused.evidence),
+        )?;
+    }
+    if outcome.path == TaskPath::Fallback {
+        writeln!(
+            out,
+            "{} one single-shot SendMessage (the refused task was not sent again); its answer:",
+            paint(style::TITLE, "fallback")
+        )?;
+    }
+    write_answer(out, &outcome.result)
+}
+
+fn write_answer(out: &mut dyn Write, answer: &SendMessageResponse) -> std::io::Result<()> {
+    match answer {
+        SendMessageResponse::Task(task) => {
+            writeln!(out, "{} {}", paint(style::TITLE, "answer"), talk::describe_task(task))?;
+            for artifact in &task.artifacts {
+                writeln!(out, "  {}", talk::describe_artifact(artifact))?;
+            }
+            Ok(())
+        }
+        SendMessageResponse::Message(message) => writeln!(
+            out,
+            "{} {}",
+            paint(style::TITLE, "answer"),
+            talk::describe_update(&StreamResponse::Message(message.clone()))
+        ),
+    }
+}
+
+fn write_error(
+    out: &mut dyn Write,
+    err_out: &mut dyn Write,
+    json: bool,
+    error: &Error,
+    record: &TaskRecord,
+) -> std::io::Result<()> {
+    if json {
+        let line = serde_json::json!({
+            "type": "error",
+            "error": errors::one_line(error),
+            "ending": record.ending,
+            "refusals": record.refusals,
+        });
+        talk::json_line(out, &line)?;
+    }
+    for refused in &record.refusals {
+        writeln!(
+            err_out,
+            "{} refused: {}\n  evidence: {}",
+            refused.capability.card_field(),
+            sanitize::message(&refused.contradiction),
+            sanitize::message(&refused.evidence),
+        )?;
+    }
+    writeln!(err_out, "error: {}", errors::describe(error))
+}

@@ -1,0 +1,95 @@
+//! What `a2a send` and `a2a tasks` share: a client built from the command line, the connection to
+//! the agent, and agent-sent updates written for people (through [`crate::sanitize`]) or as JSON
+//! lines.
+
+use std::io::Write;
+
+use a2a_typestate_client::{AgentConnection, Client, Error};
+use a2a_typestate_types::{Artifact, Message, StreamResponse, Task, TaskState};
+use serde::Serialize;
+
+use crate::cli::AgentArgs;
+use crate::errors;
+use crate::sanitize;
+
+/// The client `args` describe: each request within `--request-timeout` (its retries too), each task
+/// within `--task-deadline`, with the credentials asked for.
+///
+/// # Errors
+/// A message for people: a credential that could not be read, or a bound the client refuses.
+pub(crate) fn client(args: &AgentArgs) -> Result<Client, String> {
+    let builder = Client::builder()
+        .request_timeout(args.request_timeout)
+        .operation_deadline(args.request_timeout)
+        .task_deadline(args.task_deadline);
+    let builder = args.credentials.apply(builder)?;
+    builder.build().map_err(|e| errors::describe(&e))
+}
+
+/// The connection to the agent at `url` (a base URL, or its card's URL under `/.well-known/`).
+pub(crate) async fn connect(client: &Client, url: &str) -> Result<AgentConnection, Error> {
+    client.connect(crate::card::base_url_of(url)).await
+}
+
+/// A task state in words: `working`, `input-required`, `completed`...
+pub(crate) fn state_word(state: TaskState) -> String {
+    state.as_str().trim_start_matches("TASK_STATE_").to_ascii_lowercase().replace('_', "-")
+}
+
+/// The text of a message's parts, cleaned and cut, or what kind of parts it holds.
+fn message_text(message: &Message) -> String {
+    match message.text() {
+        Some(text) => sanitize::message(&text),
+        None => format!("({} non-text part(s))", message.parts.len()),
+    }
+}
+
+/// One line for people about `task`: its id, state and status message.
+pub(crate) fn describe_task(task: &Task) -> String {
+    let mut line = format!("task {} {}", sanitize::cell(task.id.as_str()), state_word(task.state()));
+    if let Some(message) = &task.status.message {
+        line.push_str(": ");
+        line.push_str(&message_text(message));
+    }
+    line
+}
+
+/// One line for people about an update an agent sent.
+pub(crate) fn describe_update(update: &StreamResponse) -> String {
+    match update {
+        StreamResponse::Task(task) => describe_task(task),
+        StreamResponse::Message(message) => format!("message: {}", message_text(message)),
+        StreamResponse::StatusUpdate(update) => {
+            let mut line = format!("status {}", state_word(update.status.state));
+            if let Some(message) = &update.status.message {
+                line.push_str(": ");
+                line.push_str(&message_text(message));
+            }
+            line
+        }
+        StreamResponse::ArtifactUpdate(update) => describe_artifact(&update.artifact),
+    }
+}
+
+/// One line for people about an artifact: its name (or id) and its text.
+pub(crate) fn describe_artifact(artifact: &Artifact) -> String {
+    let name = artifact.name.as_deref().unwrap_or(artifact.artifact_id.as_str());
+    let texts: Vec<&str> = artifact.parts.iter().filter_map(|p| p.as_text()).collect();
+    let content = if texts.is_empty() {
+        format!("({} non-text part(s))", artifact.parts.len())
+    } else {
+        sanitize::message(&texts.join("\n"))
+    };
+    format!("artifact {}: {content}", sanitize::cell(name))
+}
+
+/// Writes `value` as one JSON line.
+pub(crate) fn json_line<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+    let text = serde_json::to_string(value).map_err(std::io::Error::other)?;
+    writeln!(out, "{text}")
+}
+
+/// An error as one JSON line: `{"type":"error","error":...}`.
+pub(crate) fn json_error(out: &mut dyn Write, error: &str) -> std::io::Result<()> {
+    json_line(out, &serde_json::json!({ "type": "error", "error": error }))
+}
