@@ -536,6 +536,7 @@ impl Error {
             Repr::ExtensionRequired { uri, index } => {
                 Repr::ExtensionRequired { uri: uri.clone(), index: *index }
             }
+            Repr::Listing(fault) => Repr::Listing(fault.clone()),
         };
         let inner = &self.inner;
         Self {
