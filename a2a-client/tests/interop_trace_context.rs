@@ -75,6 +75,13 @@ async fn the_callers_trace_id_reaches_the_python_server_over(binding: ProtocolBi
     // The send and the stream, each carrying the caller's trace, on the binding used and no other.
     assert!(ours.len() >= 2, "{label}: the server saw the caller's trace on {ours:?}");
     assert!(ours.iter().all(|s| s.binding == label), "{label}: {ours:?}");
+    if label != "JSONRPC" {
+        // Over HTTP+JSON and gRPC the route names the call: the stream carried it too.
+        assert!(
+            ours.iter().any(|s| s.target.contains("stream") || s.target.contains("Streaming")),
+            "{ours:?}"
+        );
+    }
 }
 
 #[tokio::test]
