@@ -602,6 +602,31 @@ impl DiscoveryCache {
         }
     }
 
+    /// A reader of the unexpired suspect marks, by capability, for the OpenTelemetry gauge: it holds
+    /// the cache weakly, and reads nothing once the cache is gone.
+    #[cfg(feature = "otel")]
+    pub(crate) fn active_marks_reader(&self) -> crate::otel::ActiveMarks {
+        let state = Arc::downgrade(&self.state);
+        let clock = self.clock.clone();
+        Box::new(move || {
+            let Some(state) = state.upgrade() else { return Vec::new() };
+            let now = clock.now();
+            let state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            Capability::ALL
+                .iter()
+                .map(|capability| {
+                    let live = state
+                        .suspects
+                        .values()
+                        .filter_map(|marks| marks.get(capability))
+                        .filter(|mark| now < mark.expires_at)
+                        .count();
+                    (*capability, live as u64)
+                })
+                .collect()
+        })
+    }
+
     /// The most recent unexpired suspect mark on `agent`, if any.
     pub fn is_suspect(&self, agent: &AgentBaseUrl) -> Option<SuspectMark> {
         self.suspect_marks(agent).into_iter().max_by_key(|mark| mark.marked_at)

@@ -49,6 +49,8 @@ impl Client {
 
     fn from_parts(parts: ClientParts) -> Self {
         let ClientParts { http, config, cache, metrics, auth } = parts;
+        #[cfg(feature = "otel")]
+        metrics.install_otel(|| cache.active_marks_reader());
         let documents = DocumentBudget::new(config.document_budget);
         Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents }) }
     }

@@ -189,6 +189,9 @@ mod front_door;
 pub mod metrics;
 pub mod negotiate;
 pub mod net;
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub mod otel;
 mod protocol_error;
 pub mod retry;
 mod secret;
@@ -201,6 +204,7 @@ pub mod sse;
 #[cfg(not(feature = "test-util"))]
 mod sse;
 pub mod task;
+pub mod task_events;
 pub mod task_span;
 #[cfg(test)]
 mod test_support;

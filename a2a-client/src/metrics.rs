@@ -2,7 +2,8 @@
 //! fallbacks and retries.
 //!
 //! Counting is a relaxed atomic add (a connection finds its agent's counter once, when it opens), so
-//! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out.
+//! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out. With the feature
+//! `otel`, the same recording methods also feed OpenTelemetry instruments (see [`crate::otel`]).
 //!
 //! ```
 //! use a2a_typestate_client::{Capability, Metrics};
@@ -34,11 +35,17 @@ struct Counters {
     refusals: [AtomicU64; Capability::ALL.len()],
     fallbacks: AtomicU64,
     suspect_single_shots: AtomicU64,
+    negotiated_tasks: AtomicU64,
+    suspect_marks_set: AtomicU64,
+    wasted_round_trips: AtomicU64,
     legacy_card_fetches: AtomicU64,
     cards_changed: AtomicU64,
     retries: AtomicU64,
     replica: OnceLock<String>,
     shared: SharedCounters,
+    /// The OpenTelemetry instruments the same counts feed, once a client installed them.
+    #[cfg(feature = "otel")]
+    otel: OnceLock<crate::otel::Instruments>,
 }
 
 /// Counters of a shared cache backend (see [`crate::shared`]).
@@ -70,6 +77,14 @@ pub struct MetricsSnapshot {
     /// no negotiation round trip), whether `run_task` or [`Client::task`](crate::Client::task)
     /// found the mark.
     pub suspect_single_shots: u64,
+    /// Tasks [`Client::run_task`](crate::Client::run_task) ran on the negotiated path to a result
+    /// (every claim it depended on kept).
+    pub negotiated_tasks: u64,
+    /// Capability-suspect marks this client set after a refusal (one per refused capability).
+    pub suspect_marks_set: u64,
+    /// Negotiation round trips spent on tasks whose claims were then refused: what the refusals
+    /// wasted (the rest of [`negotiation_round_trips`](Self::negotiation_round_trips) was not).
+    pub wasted_round_trips: u64,
     /// Discoveries that found no `/.well-known/agent-card.json` and tried the 0.2/0.3
     /// `/.well-known/agent.json`. Kept apart from [`fallbacks`](Self::fallbacks), which counts refusals.
     pub legacy_card_fetches: u64,
@@ -120,16 +135,75 @@ impl Metrics {
         if let Some(counter) = self.inner.refusals.get(capability_index(capability)) {
             counter.fetch_add(1, Ordering::Relaxed);
         }
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.refusal(capability);
+        }
+    }
+
+    /// Counts one capability-suspect mark set on an agent for `capability`.
+    pub fn record_suspect_mark(&self, capability: Capability) {
+        self.inner.suspect_marks_set.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.suspect_mark(capability);
+        }
+        #[cfg(not(feature = "otel"))]
+        let _ = capability;
+    }
+
+    /// Counts `count` negotiation round trips spent on a task whose claims were then refused.
+    pub fn record_wasted_round_trips(&self, count: u64) {
+        self.inner.wasted_round_trips.fetch_add(count, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.wasted_round_trips(count);
+        }
+    }
+
+    /// Counts one task run to a result on the negotiated path.
+    pub fn record_negotiated_task(&self) {
+        self.inner.negotiated_tasks.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("negotiated");
+        }
+    }
+
+    /// Records one operation on a connection (feature `otel`: its duration, by operation, binding,
+    /// version and outcome; nothing is kept in the snapshot).
+    #[cfg(feature = "otel")]
+    pub(crate) fn record_call(&self, call: crate::otel::CallRecord) {
+        if let Some(otel) = self.inner.otel.get() {
+            otel.call(call);
+        }
+    }
+
+    /// Feeds OpenTelemetry instruments made from the global meter provider from now on (the first
+    /// call sticks: counters shared by several clients feed one set).
+    #[cfg(feature = "otel")]
+    pub(crate) fn install_otel(&self, active_marks: impl FnOnce() -> crate::otel::ActiveMarks) {
+        if self.inner.otel.get().is_none() {
+            let _ = self.inner.otel.set(crate::otel::Instruments::from_global(active_marks()));
+        }
     }
 
     /// Counts one single-shot fallback after a refusal.
     pub fn record_fallback(&self) {
         self.inner.fallbacks.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("fallback");
+        }
     }
 
     /// Counts one task sent single-shot at once to a capability-suspect agent.
     pub fn record_suspect_single_shot(&self) {
         self.inner.suspect_single_shots.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("single_shot_suspect");
+        }
     }
 
     /// Counts one discovery that went on to the legacy `/.well-known/agent.json` path.
@@ -145,6 +219,10 @@ impl Metrics {
     /// Counts one retry.
     pub fn record_retry(&self) {
         self.inner.retries.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.retry();
+        }
     }
 
     /// Names the replica these counters belong to; the first name given sticks.
@@ -208,6 +286,9 @@ impl Metrics {
             refusals,
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
             suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
+            negotiated_tasks: self.inner.negotiated_tasks.load(Ordering::Relaxed),
+            suspect_marks_set: self.inner.suspect_marks_set.load(Ordering::Relaxed),
+            wasted_round_trips: self.inner.wasted_round_trips.load(Ordering::Relaxed),
             legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
             cards_changed: self.inner.cards_changed.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),

@@ -17,6 +17,10 @@
 //! | `outcome` | the task's last state, `message`, or the error kind |
 //! | `suspect.marked_by` | on the single-shot path, the replica whose mark sent it there |
 //!
+//! While the task runs, events are recorded on the span for each claim verified or refused, each
+//! suspect mark set and each fallback taken: see [`crate::task_events`]. With the feature `otel`,
+//! every request the task sends carries this span's trace context (`traceparent`).
+//!
 //! ```no_run
 //! use a2a_typestate_client::Client;
 //! use a2a_typestate_client::negotiate::Negotiation;

@@ -2,7 +2,7 @@
 # Starts one official-SDK peer in the foreground on 127.0.0.1.
 #   scripts/peers/start.sh NAME PORT [--step-ms MS] [--exit-on-stdin-eof]
 # NAME: python-honest | python-over-declaring | python-silent-push | python-v03 | python-signed | python-grpc |
-#       python-extensions |
+#       python-extensions | python-traced |
 #       js-honest | js-over-declaring | js-signed | js-grpc
 #       | python-authenticated | js-authenticated (these need A2A_PEER_BEARER_TOKEN in the environment)
 # The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
@@ -35,6 +35,7 @@ case "$name" in
     python-signed) script="$here/python/signed.py" ;;
     python-grpc) script="$here/python/grpc_peer.py" ;;
     python-extensions) script="$here/python/extensions.py" ;;
+    python-traced) script="$here/python/traced.py" ;;
     js-honest) script="$here/js/honest.mjs" ;;
     js-over-declaring) script="$here/js/over_declaring.mjs" ;;
     js-signed) script="$here/js/signed.mjs" ;;

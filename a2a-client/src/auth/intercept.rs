@@ -4,6 +4,9 @@
 //! The auth layer is itself an interceptor, run first: a user's interceptor sees the request with
 //! its credentials attached (marked sensitive), and must not log header values.
 //!
+//! The W3C trace context (`traceparent`, `tracestate`) needs no interceptor: with the feature `otel`
+//! the client writes the caller's on every request itself (see the `otel` module).
+//!
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //! use a2a_typestate_client::Client;
@@ -11,17 +14,16 @@
 //! use futures::future::BoxFuture;
 //!
 //! #[derive(Debug, Default)]
-//! struct Traceparent(AtomicU64);
+//! struct RequestIds(AtomicU64);
 //!
-//! impl Interceptor for Traceparent {
+//! impl Interceptor for RequestIds {
 //!     fn before<'a>(
 //!         &'a self,
 //!         request: &'a mut a2a_typestate_client::net::Request,
 //!         _context: &'a RequestContext<'a>,
 //!     ) -> BoxFuture<'a, Result<(), a2a_typestate_client::Error>> {
 //!         let n = self.0.fetch_add(1, Ordering::Relaxed);
-//!         let value = format!("00-{n:032x}-{n:016x}-01");
-//!         request.headers_mut().insert("traceparent", value.parse().expect("ascii"));
+//!         request.headers_mut().insert("x-request-id", format!("req-{n}").parse().expect("ascii"));
 //!         Box::pin(async { Ok(()) })
 //!     }
 //!
@@ -30,7 +32,7 @@
 //!     }
 //! }
 //!
-//! let client = Client::builder().interceptor(Traceparent::default()).build()?;
+//! let client = Client::builder().interceptor(RequestIds::default()).build()?;
 //! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
 

@@ -102,7 +102,12 @@ impl AgentConnection {
     pub(super) async fn extended_card_document(&self) -> Result<DiscoveredCard, Error> {
         let mut req = GetExtendedAgentCardRequest::default();
         self.tenant(&mut req.tenant);
-        let value = self.binding().get_extended_agent_card(self, req).await?;
+        let value = self
+            .measured(
+                a2a_typestate_types::jsonrpc::Method::GetExtendedAgentCard,
+                self.binding().get_extended_agent_card(self, req),
+            )
+            .await?;
         let bytes = serde_json::to_vec(&value)
             .map_err(|e| Error::config(format!("card could not be written: {e}")))?;
         let endpoint = self.endpoint();

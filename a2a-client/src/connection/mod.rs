@@ -225,6 +225,41 @@ impl AgentConnection {
         self.endpoint().wire
     }
 
+    /// Runs one operation on the binding: with the feature `otel`, its duration and outcome are
+    /// recorded in the client's metrics (by operation, binding and version); otherwise it only runs.
+    pub(crate) async fn measured<T>(
+        &self,
+        operation: Method,
+        call: impl std::future::Future<Output = Result<T, Error>>,
+    ) -> Result<T, Error> {
+        #[cfg(feature = "otel")]
+        {
+            let started = std::time::Instant::now();
+            let result = call.await;
+            let (binding, version) = match self.wire() {
+                Wire::JsonRpc => ("JSONRPC", "1.0"),
+                Wire::HttpJson => ("HTTP+JSON", "1.0"),
+                #[cfg(feature = "grpc")]
+                Wire::Grpc => ("GRPC", "1.0"),
+                Wire::JsonRpcV03 => ("JSONRPC", "0.3"),
+            };
+            let error = result.as_ref().err().map(|e| format!("{:?}", e.kind()).to_lowercase());
+            self.endpoint().client.metrics().record_call(crate::otel::CallRecord {
+                operation: operation.as_str(),
+                binding,
+                version,
+                error,
+                elapsed: started.elapsed(),
+            });
+            result
+        }
+        #[cfg(not(feature = "otel"))]
+        {
+            let _ = operation;
+            call.await
+        }
+    }
+
     /// The binding this connection's wire speaks: the one place a connection tells its wires apart.
     fn binding(&self) -> &'static dyn Binding {
         match self.wire() {
@@ -347,7 +382,7 @@ impl AgentConnection {
         )?;
         self.check_required_extensions()?;
         self.send_history_length(&mut req);
-        self.binding().send_message(self, req).await
+        self.measured(Method::SendMessage, self.binding().send_message(self, req)).await
     }
 
     /// Sends a message and streams the task's events (`SendStreamingMessage`).
@@ -365,7 +400,7 @@ impl AgentConnection {
         )?;
         self.check_required_extensions()?;
         self.send_history_length(&mut req);
-        self.binding().send_streaming_message(self, req).await
+        self.measured(Method::SendStreamingMessage, self.binding().send_streaming_message(self, req)).await
     }
 
     /// The task, with at most `historyLength` history messages when set.
@@ -376,7 +411,7 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
         self.fill_history_length(&mut req.history_length);
-        self.binding().get_task(self, req).await
+        self.measured(Method::GetTask, self.binding().get_task(self, req)).await
     }
 
     /// One page of the agent's tasks: the raw `ListTasks`. To read every page, use
@@ -389,7 +424,7 @@ impl AgentConnection {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
         self.fill_history_length(&mut req.history_length);
-        self.binding().list_tasks(self, req).await
+        self.measured(Method::ListTasks, self.binding().list_tasks(self, req)).await
     }
 
     /// Every task `request` matches, as one stream that asks for page after page (each a
@@ -431,7 +466,7 @@ impl AgentConnection {
     pub async fn cancel_task(&self, mut req: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
-        self.binding().cancel_task(self, req).await
+        self.measured(Method::CancelTask, self.binding().cancel_task(self, req)).await
     }
 
     /// Follows a running task (`SubscribeToTask`; 0.3 `tasks/resubscribe`): the first event is the
@@ -442,7 +477,7 @@ impl AgentConnection {
     pub async fn subscribe_to_task(&self, mut req: SubscribeToTaskRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
-        self.binding().subscribe_to_task(self, req).await
+        self.measured(Method::SubscribeToTask, self.binding().subscribe_to_task(self, req)).await
     }
 
     /// Reattaches to `task` after its stream dropped: a new `SubscribeToTask`, whose first event is

@@ -21,7 +21,11 @@ impl AgentConnection {
         self.tenant(&mut cfg.tenant);
         self.check_push_url(Some(&cfg))?;
         self.check_required_extensions()?;
-        self.binding().create_task_push_notification_config(self, cfg).await
+        self.measured(
+            a2a_typestate_types::jsonrpc::Method::CreateTaskPushNotificationConfig,
+            self.binding().create_task_push_notification_config(self, cfg),
+        )
+        .await
     }
 
     /// One webhook registration of a task.
@@ -34,7 +38,11 @@ impl AgentConnection {
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
-        self.binding().get_task_push_notification_config(self, req).await
+        self.measured(
+            a2a_typestate_types::jsonrpc::Method::GetTaskPushNotificationConfig,
+            self.binding().get_task_push_notification_config(self, req),
+        )
+        .await
     }
 
     /// Every webhook registration of a task.
@@ -47,7 +55,11 @@ impl AgentConnection {
     ) -> Result<ListTaskPushNotificationConfigsResponse, Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
-        self.binding().list_task_push_notification_configs(self, req).await
+        self.measured(
+            a2a_typestate_types::jsonrpc::Method::ListTaskPushNotificationConfigs,
+            self.binding().list_task_push_notification_configs(self, req),
+        )
+        .await
     }
 
     /// Removes a webhook registration (idempotent on the agent's side).
@@ -60,6 +72,10 @@ impl AgentConnection {
     ) -> Result<(), Error> {
         self.tenant(&mut req.tenant);
         self.check_required_extensions()?;
-        self.binding().delete_task_push_notification_config(self, req).await
+        self.measured(
+            a2a_typestate_types::jsonrpc::Method::DeleteTaskPushNotificationConfig,
+            self.binding().delete_task_push_notification_config(self, req),
+        )
+        .await
     }
 }

@@ -174,6 +174,7 @@ pub(crate) async fn run_task(
                     .with_url(base.as_str())
                     .with_negotiation_round_trips(round_trips)
             })?;
+            client.metrics().record_negotiated_task();
             return Ok(report(TaskPath::Negotiated, result, None, Vec::new(), None));
         }
         Err(refusal) => refusal,

@@ -330,8 +330,14 @@ impl Session {
     ) -> Result<SendMessageResponse, Error> {
         let metrics = self.conn.client().metrics();
         match self.single_shot {
-            Some(SingleShotReason::Refused) => metrics.record_fallback(),
-            Some(SingleShotReason::Suspect) => metrics.record_suspect_single_shot(),
+            Some(SingleShotReason::Refused) => {
+                metrics.record_fallback();
+                crate::task_events::fallback(self.round_trips);
+            }
+            Some(SingleShotReason::Suspect) => {
+                metrics.record_suspect_single_shot();
+                crate::task_events::suspect_single_shot();
+            }
             Some(SingleShotReason::Chosen) | None => {}
         }
         let mut follow_ups = self.follow_ups();

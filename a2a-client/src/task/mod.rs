@@ -74,8 +74,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use a2a_typestate::{
-    CapabilitySet, ClaimSet, Deployment, Elapsed, HistorySettled, NarrowingError, PushSettled, Refusal,
-    SettleResult, Settlement, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, StreamingSettled,
+    Capability, CapabilitySet, ClaimSet, Deployment, Elapsed, HistorySettled, NarrowingError, PushSettled,
+    Refusal, SettleResult, Settlement, SettlesHistory, SettlesPush, SettlesStreaming, SingleShot,
+    StreamingSettled,
 };
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 
@@ -199,10 +200,17 @@ impl<C: ClaimSet> Task<C> {
 
     fn resettle<V: ClaimSet>(
         mut session: Session,
+        capability: Capability,
         settled: SettleResult<a2a_typestate::Task<V>, a2a_typestate::Task<C>>,
     ) -> SettleResult<Task<V>, Self, Task<SingleShot>> {
         match settled {
-            Ok(Settlement::Verified(handle)) => Ok(Settlement::Verified(Task { session, handle })),
+            Ok(Settlement::Verified(handle)) => {
+                let now = session.now();
+                if let Some(verdict) = a2a_typestate::TaskHandle::verifier(&handle).verdict(capability, now) {
+                    Session::claim_verified(capability, &verdict);
+                }
+                Ok(Settlement::Verified(Task { session, handle }))
+            }
             Ok(Settlement::Pending(handle, why)) => Ok(Settlement::Pending(Task { session, handle }, why)),
             Err(refusal) => {
                 session.after_refusal(refusal.violations());
@@ -227,7 +235,7 @@ impl<C: ClaimSet> Task<C> {
         C: SettlesStreaming,
     {
         let now = self.elapsed();
-        Self::resettle(self.session, self.handle.settle_streaming(now))
+        Self::resettle(self.session, Capability::Streaming, self.handle.settle_streaming(now))
     }
 
     /// Asks the verifier about the state-transition history claim now.
@@ -239,7 +247,7 @@ impl<C: ClaimSet> Task<C> {
         C: SettlesHistory,
     {
         let now = self.elapsed();
-        Self::resettle(self.session, self.handle.settle_history(now))
+        Self::resettle(self.session, Capability::StateTransitionHistory, self.handle.settle_history(now))
     }
 
     /// Asks the verifier about the push claim now (an absent callback is a refusal only once the
@@ -253,7 +261,7 @@ impl<C: ClaimSet> Task<C> {
         C: SettlesPush,
     {
         let now = self.elapsed();
-        Self::resettle(self.session, self.handle.settle_push(now))
+        Self::resettle(self.session, Capability::PushNotifications, self.handle.settle_push(now))
     }
 }
 
@@ -365,8 +373,17 @@ impl DynTask {
     pub fn settle(self) -> Result<Self, Refusal<Task<SingleShot>>> {
         let now = self.elapsed();
         let DynTask { mut session, handle } = self;
+        // The claims upgraded before this settle, so only the ones it upgrades are recorded.
+        let before = upgraded(&handle);
         match handle.settle(now) {
-            Ok(handle) => Ok(DynTask { session, handle }),
+            Ok(handle) => {
+                for (capability, verdict) in handle.verifier().verdicts(now) {
+                    if upgraded(&handle).contains(capability) && !before.contains(capability) {
+                        Session::claim_verified(capability, &verdict);
+                    }
+                }
+                Ok(DynTask { session, handle })
+            }
             Err(refusal) => {
                 session.after_refusal(refusal.violations());
                 Err(refusal.map_task(|handle| Task { session, handle }))
@@ -409,4 +426,13 @@ impl<C: ClaimSet> From<Task<C>> for DynTask {
     fn from(task: Task<C>) -> Self {
         task.into_dyn()
     }
+}
+
+/// The claims a dynamic handle holds as verified (upgraded by a settle).
+fn upgraded(handle: &a2a_typestate::DynTask) -> CapabilitySet {
+    a2a_typestate::Capability::ALL
+        .iter()
+        .copied()
+        .filter(|c| handle.status(*c) == a2a_typestate::ClaimStatus::Verified)
+        .collect()
 }

@@ -107,6 +107,7 @@ impl Session {
         self.single_shot = Some(SingleShotReason::Refused);
         let client = self.conn.client();
         for violation in violations {
+            crate::task_events::claim_refused(violation);
             client.metrics().record_refusal(violation.capability());
             if client.config().suspect_marks() == crate::SuspectMarks::On {
                 client.discovery_cache().mark_suspect(
@@ -114,7 +115,18 @@ impl Session {
                     violation.capability(),
                     violation.to_string(),
                 );
+                client.metrics().record_suspect_mark(violation.capability());
+                crate::task_events::suspect_mark_set(violation.capability());
             }
+        }
+        // What the negotiation spent before the refusal ended it.
+        client.metrics().record_wasted_round_trips(self.round_trips);
+    }
+
+    /// Records on the current span that a settle verified `capability`, with the evidence.
+    pub(super) fn claim_verified(capability: a2a_typestate::Capability, verdict: &a2a_typestate::Verdict) {
+        if let a2a_typestate::Verdict::Verified(evidence) = verdict {
+            crate::task_events::claim_verified(capability, evidence);
         }
     }
 

@@ -106,6 +106,9 @@ impl Endpoint {
         let mut carrier = crate::net::Request::new(bytes::Bytes::new());
         *carrier.method_mut() = http::Method::POST;
         *carrier.uri_mut() = self.uri.clone();
+        // The caller's trace context, sent as metadata with the rest of the carrier's headers.
+        #[cfg(feature = "otel")]
+        crate::otel::inject_trace_context(carrier.headers_mut());
         let context = RequestContext { agent: &self.agent, attempt };
         self.auth.before(&mut carrier, &context).await?;
         for interceptor in &self.client.auth().interceptors {

@@ -255,6 +255,9 @@ impl Endpoint {
             headers.insert(A2A_VERSION_HEADER, HeaderValue::from_static("1.0"));
         }
         self.scope.write_headers(headers, self.extensions_header());
+        // The caller's trace context, on every HTTP request to the agent (calls and streams alike).
+        #[cfg(feature = "otel")]
+        crate::otel::inject_trace_context(headers);
         request
     }
 

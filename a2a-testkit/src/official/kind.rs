@@ -53,6 +53,10 @@ pub enum PeerKind {
     /// `A2A-Extensions` header (a2a-sdk 1.3.0 reads the requested ones into the request context but
     /// echoes nothing itself: the peer's middleware writes the header).
     PythonExtensions,
+    /// a2a-sdk (Python): [`PeerKind::PythonGrpc`] that notes the W3C trace context (`traceparent`,
+    /// `tracestate`) of every A2A request, over JSON-RPC, HTTP+JSON and gRPC, and lists what it noted
+    /// as JSON at [`TRACED_PEER_SEEN_PATH`].
+    PythonTraced,
     /// @a2a-js/sdk (Node) behind bearer authentication (the SDK's `userBuilder` and a thin express
     /// guard), with the same public and extended cards as [`PeerKind::PythonAuthenticated`].
     JsAuthenticated,
@@ -63,6 +67,10 @@ pub const PEER_OPTIONAL_EXTENSION: &str = "https://a2a-typestate.example/ext/ech
 /// The extension [`PeerKind::PythonExtensions`] declares `required: true` and refuses messages
 /// without.
 pub const PEER_REQUIRED_EXTENSION: &str = "https://a2a-typestate.example/ext/audit-trail/v1";
+
+/// Where [`PeerKind::PythonTraced`] lists the trace context of each request it received: a JSON
+/// array of `{"binding", "target", "traceparent", "tracestate"}`, oldest first.
+pub const TRACED_PEER_SEEN_PATH: &str = "/test/traceparents";
 
 /// The bearer token the authenticated peers accept (a test fixture, handed to every peer in the
 /// environment variable `A2A_PEER_BEARER_TOKEN`, never on its command line).
@@ -84,6 +92,9 @@ impl PeerKind {
     /// The peers whose card prefers the gRPC binding (left out of [`PeerKind::ALL`], whose peers a
     /// client without the `grpc` feature reaches too).
     pub const GRPC: [PeerKind; 2] = [PeerKind::PythonGrpc, PeerKind::JsGrpc];
+
+    /// The peers that note the trace context of what they receive.
+    pub const TRACED: [PeerKind; 1] = [PeerKind::PythonTraced];
 
     /// The peers behind authentication ([`PeerKind::requires_credentials`]).
     pub const AUTHENTICATED: [PeerKind; 2] = [PeerKind::PythonAuthenticated, PeerKind::JsAuthenticated];
@@ -118,6 +129,7 @@ impl PeerKind {
             PeerKind::JsGrpc => "js-grpc",
             PeerKind::PythonAuthenticated => "python-authenticated",
             PeerKind::PythonExtensions => "python-extensions",
+            PeerKind::PythonTraced => "python-traced",
             PeerKind::JsAuthenticated => "js-authenticated",
         }
     }
@@ -132,7 +144,8 @@ impl PeerKind {
             | PeerKind::PythonSigned
             | PeerKind::PythonGrpc
             | PeerKind::PythonAuthenticated
-            | PeerKind::PythonExtensions => OfficialSdk::Python,
+            | PeerKind::PythonExtensions
+            | PeerKind::PythonTraced => OfficialSdk::Python,
             PeerKind::JsHonest
             | PeerKind::JsOverDeclaring
             | PeerKind::JsSigned
@@ -168,7 +181,8 @@ impl PeerKind {
             | PeerKind::JsSigned
             | PeerKind::PythonAuthenticated
             | PeerKind::JsAuthenticated
-            | PeerKind::PythonExtensions => {
+            | PeerKind::PythonExtensions
+            | PeerKind::PythonTraced => {
                 PeerCapabilities { streaming: true, push_notifications: true, ..nothing }
             }
             PeerKind::PythonSilentPush => PeerCapabilities { streaming: true, ..nothing },
@@ -258,8 +272,12 @@ mod tests {
         let layout =
             crate::official::layout::Layout::discover().expect("scripts/peers exists in this workspace");
         let start_sh = std::fs::read_to_string(layout.start_script()).expect("start.sh is readable");
-        let every: Vec<PeerKind> =
-            PeerKind::ALL.into_iter().chain(PeerKind::GRPC).chain(PeerKind::AUTHENTICATED).collect();
+        let every: Vec<PeerKind> = PeerKind::ALL
+            .into_iter()
+            .chain(PeerKind::GRPC)
+            .chain(PeerKind::AUTHENTICATED)
+            .chain(PeerKind::TRACED)
+            .collect();
         for kind in &every {
             assert!(start_sh.contains(&format!("    {})", kind.name())), "start.sh lacks {kind}");
             assert_eq!(every.iter().filter(|other| other.name() == kind.name()).count(), 1);

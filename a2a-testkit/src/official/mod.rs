@@ -48,7 +48,7 @@ pub use self::error::PeerError;
 pub use self::install::INSTALL_TIMEOUT;
 pub use self::kind::{
     OfficialSdk, PEER_BEARER_TOKEN, PEER_OPTIONAL_EXTENSION, PEER_REQUIRED_EXTENSION, PeerCapabilities,
-    PeerKind,
+    PeerKind, TRACED_PEER_SEEN_PATH,
 };
 pub use self::process::{RunningPeer, STOP_GRACE};
 
@@ -189,6 +189,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
     static PYTHON_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
     static JS_GRPC: OnceCell<RunningPeer> = OnceCell::const_new();
     static PYTHON_EXTENSIONS: OnceCell<RunningPeer> = OnceCell::const_new();
+    static PYTHON_TRACED: OnceCell<RunningPeer> = OnceCell::const_new();
     match kind {
         PeerKind::PythonHonest => &PYTHON_HONEST,
         PeerKind::PythonOverDeclaring => &PYTHON_OVER_DECLARING,
@@ -203,6 +204,7 @@ fn shared_cell(kind: PeerKind) -> &'static OnceCell<RunningPeer> {
         PeerKind::PythonGrpc => &PYTHON_GRPC,
         PeerKind::JsGrpc => &JS_GRPC,
         PeerKind::PythonExtensions => &PYTHON_EXTENSIONS,
+        PeerKind::PythonTraced => &PYTHON_TRACED,
     }
 }
 
