@@ -110,8 +110,8 @@ pub(crate) use body::{read_bounded, read_budgeted};
 pub use proxy::Proxy;
 #[cfg(feature = "reqwest")]
 pub use reqwest_service::ReqwestService;
-pub(crate) use service::SharedService;
 use service::ResponseBody;
+pub(crate) use service::SharedService;
 pub use tls::Certificate;
 pub(crate) use tls::provider;
 
@@ -154,10 +154,13 @@ impl fmt::Debug for HttpClient {
         f.debug_struct("HttpClient")
             .field("user_agent", &self.inner.user_agent)
             .field("default_headers", &self.inner.default_headers.keys().collect::<Vec<_>>())
-            .field("stack", &match self.inner.stack {
-                Stack::Pool(_) => "hyper-util",
-                Stack::Service(_) => "http service",
-            })
+            .field(
+                "stack",
+                &match self.inner.stack {
+                    Stack::Pool(_) => "hyper-util",
+                    Stack::Service(_) => "http service",
+                },
+            )
             .field("proxy", &self.inner.proxy.is_some())
             .field("presents_identity", &self.presents_identity())
             .finish_non_exhaustive()
@@ -311,8 +314,10 @@ impl HttpClient {
         match &self.inner.stack {
             Stack::Pool(pool) => {
                 let (head, body) = request.into_parts();
-                let response =
-                    pool.request(http::Request::from_parts(head, Full::new(body))).await.map_err(Error::from)?;
+                let response = pool
+                    .request(http::Request::from_parts(head, Full::new(body)))
+                    .await
+                    .map_err(Error::from)?;
                 Ok(response.map(ResponseBody::Pool))
             }
             Stack::Service(service) => Ok(service.call(request).await?.map(ResponseBody::Service)),

@@ -86,7 +86,10 @@ impl SharedService {
         Self(Arc::new(Erased(service)))
     }
 
-    pub(crate) fn call(&self, request: Request) -> BoxFuture<'static, Result<http::Response<ServiceBody>, Error>> {
+    pub(crate) fn call(
+        &self,
+        request: Request,
+    ) -> BoxFuture<'static, Result<http::Response<ServiceBody>, Error>> {
         self.0.call(request)
     }
 }
