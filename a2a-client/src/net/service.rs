@@ -58,10 +58,10 @@ where
     B::Error: Into<BoxError>,
 {
     let mut slot = Some(body);
-    if let Some(boxed) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<ServiceBody>>() {
-        if let Some(boxed) = boxed.take() {
-            return boxed;
-        }
+    if let Some(boxed) = (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<ServiceBody>>()
+        && let Some(boxed) = boxed.take()
+    {
+        return boxed;
     }
     match slot {
         Some(body) => body.map_err(Into::into).boxed_unsync(),
