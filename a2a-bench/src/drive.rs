@@ -41,6 +41,9 @@ pub enum ClientKind {
     A2aClientLf,
     /// `a2a-protocol-client` 0.15.0 (hyper-util underneath).
     A2aProtocolClient,
+    /// As [`ClientKind::Sdk`], sending through a reqwest client of the user's
+    /// (`ClientBuilder::http_service` with `ReqwestService`) instead of the built-in hyper-util stack.
+    SdkReqwest,
 }
 
 impl ClientKind {
@@ -54,6 +57,7 @@ impl ClientKind {
             ClientKind::FloorHyper => "hyper-util + serde_json (hand-written)",
             ClientKind::A2aClientLf => "a2a-client-lf 0.2.9",
             ClientKind::A2aProtocolClient => "a2a-protocol-client 0.15.0",
+            ClientKind::SdkReqwest => "a2a-client over reqwest (adapter)",
         }
     }
 }
@@ -239,6 +243,19 @@ async fn target(
             Ok(Target::Protocol { client: Arc::new(client) })
         }
         ClientKind::Sdk => Ok(Target::Sdk { connection: sdk.connect(agent).await? }),
+        ClientKind::SdkReqwest => {
+            // Redirects left to the SDK, as the adapter asks; the floor's settings otherwise.
+            let reqwest = reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .no_proxy()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(|source| DriveError::Floor(FloorError::Http { url: String::new(), source }))?;
+            let sdk = Client::builder()
+                .http_service(a2a_typestate_client::net::ReqwestService::new(reqwest))
+                .build()?;
+            Ok(Target::Sdk { connection: sdk.connect(agent).await? })
+        }
         ClientKind::SdkEngine => {
             let connection = sdk.connect(agent).await?;
             let depends: &[Capability] = match workload {

@@ -22,7 +22,7 @@ async fn run(agent: &BenchAgent, client: ClientKind, workload: Workload) -> a2a_
 #[tokio::test]
 async fn every_client_counts_one_event_per_round_trip_and_every_streamed_event() {
     let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
-    for client in [ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkEngine] {
+    for client in [ClientKind::Floor, ClientKind::Sdk, ClientKind::SdkEngine, ClientKind::SdkReqwest] {
         let sent = run(&agent, client, Workload::Send).await;
         assert_eq!((sent.requests, sent.events), (6, 6), "{client:?}");
         let streamed = run(&agent, client, Workload::Stream).await;

@@ -152,9 +152,10 @@
 //! | --- | --- | --- |
 //! | `grpc` | off | the third binding: A2A 1.0 over gRPC (tonic). An agent whose card prefers a `GRPC` interface is reached over it, every operation and both server streams included |
 //! | `redis` | off | `shared::redis`: a Redis backend for the discovery cache, so orchestrator replicas share cards and suspect marks |
+//! | `reqwest` | off | [`net::ReqwestService`](crate::net): a user's `reqwest::Client` or `reqwest_middleware::ClientWithMiddleware` as the HTTP stack under every HTTP binding, discovery and token and key fetches ([`ClientBuilder::http_service`]) |
 //! | `test-util` | off | internals for this workspace's benchmarks, fuzzing and tests (the SSE parser, a manual cache clock); not part of the stable API, left out of the API reference |
 //!
-//! The API reference on docs.rs is built with `grpc` and `redis`; each item that needs a feature
+//! The API reference on docs.rs is built with `grpc`, `redis` and `reqwest`; each item that needs a feature
 //! says which.
 //!
 //! # What else is here

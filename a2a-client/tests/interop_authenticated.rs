@@ -2,7 +2,9 @@
 //! Starlette's AuthenticationMiddleware, @a2a-js/sdk 1.3.0 with its userBuilder and an express
 //! guard): the bearer scheme is read from their cards, the protected extended card is fetched with
 //! the token and its claims lifted, both bindings authenticate, and a missing or wrong token is an
-//! auth error, never a refused claim.
+//! auth error, never a refused claim. Every test runs on each HTTP stack (`http_stack_common`).
+
+mod http_stack_common;
 
 use std::time::Duration;
 
@@ -13,18 +15,20 @@ use a2a_typestate_client::{AgentBaseUrl, AgentConnection, Capability, Client, Er
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion, offered_interfaces};
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, TaskState};
 use futures::StreamExt;
+use http_stack_common::{HttpStack, each_stack};
 
 async fn peer(kind: PeerKind) -> &'static RunningPeer {
     OfficialPeer::shared(kind).await.unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn client(token: Option<&str>) -> Client {
+fn client(stack: HttpStack, token: Option<&str>) -> Client {
     let retry = RetryPolicy::new(3, Duration::from_millis(50), Duration::from_millis(200), 0.0).unwrap();
     let mut credentials = Credentials::new();
     if let Some(token) = token {
         credentials = credentials.with(BearerToken::new(Secret::new(token)));
     }
-    Client::builder()
+    stack
+        .builder()
         .retry_policy(retry)
         .request_timeout(Duration::from_secs(30))
         .credentials(credentials)
@@ -56,9 +60,9 @@ async fn completes(connection: &AgentConnection, kind: PeerKind) {
 
 #[tokio::test]
 async fn the_token_fetches_the_protected_extended_card_and_its_larger_claims_on_both_bindings() {
-    for kind in PeerKind::AUTHENTICATED {
+    for (stack, kind) in each_stack(PeerKind::AUTHENTICATED) {
         let peer = peer(kind).await;
-        let client = client(Some(PEER_BEARER_TOKEN));
+        let client = client(stack, Some(PEER_BEARER_TOKEN));
         let jsonrpc = client.connect(peer.base_url()).await.unwrap_or_else(|e| panic!("{kind}: {e}"));
         let rest = rest_connection(&client, peer).await;
         for connection in [&jsonrpc, &rest] {
@@ -83,9 +87,9 @@ async fn the_token_fetches_the_protected_extended_card_and_its_larger_claims_on_
 
 #[tokio::test]
 async fn without_a_token_connect_names_the_bearer_scheme_the_peers_card_asks_for() {
-    for kind in PeerKind::AUTHENTICATED {
+    for (stack, kind) in each_stack(PeerKind::AUTHENTICATED) {
         let peer = peer(kind).await;
-        let err = client(None).connect(peer.base_url()).await.unwrap_err();
+        let err = client(stack, None).connect(peer.base_url()).await.unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Auth, "{kind}: {err}");
         assert!(err.to_string().contains("bearer (http bearer)"), "{kind}: {err}");
     }
@@ -93,9 +97,9 @@ async fn without_a_token_connect_names_the_bearer_scheme_the_peers_card_asks_for
 
 #[tokio::test]
 async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_retry() {
-    for kind in PeerKind::AUTHENTICATED {
+    for (stack, kind) in each_stack(PeerKind::AUTHENTICATED) {
         let peer = peer(kind).await;
-        let client = client(Some("not-the-peer-token"));
+        let client = client(stack, Some("not-the-peer-token"));
         let connection = client.connect(peer.base_url()).await.unwrap();
         assert!(!connection.uses_extended_card(), "{kind}");
         assert_eq!(

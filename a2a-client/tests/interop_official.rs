@@ -4,6 +4,11 @@
 //!
 //! Peers are shared per test binary; the ones that must still be running when a call arrives
 //! (subscribe, cancel, push) pause one second between events.
+//!
+//! Every test runs on each HTTP stack: the built-in one and a user's reqwest client through the
+//! adapter (`http_stack_common`).
+
+mod http_stack_common;
 
 use std::time::Duration;
 
@@ -18,6 +23,7 @@ use a2a_typestate_types::{
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskState,
 };
 use futures::StreamExt;
+use http_stack_common::{HttpStack, each_stack};
 use tokio::sync::OnceCell;
 
 const HONEST: [PeerKind; 2] = [PeerKind::PythonHonest, PeerKind::JsHonest];
@@ -42,9 +48,9 @@ async fn slow_peer(kind: PeerKind) -> &'static RunningPeer {
     peer
 }
 
-fn client() -> Client {
+fn client(stack: HttpStack) -> Client {
     let retry = RetryPolicy::new(3, Duration::from_millis(50), Duration::from_millis(200), 0.0).unwrap();
-    Client::builder().retry_policy(retry).request_timeout(Duration::from_secs(30)).build().unwrap()
+    stack.builder().retry_policy(retry).request_timeout(Duration::from_secs(30)).build().unwrap()
 }
 
 async fn connect_over(
@@ -89,9 +95,9 @@ fn context(peer: &RunningPeer, binding: &ProtocolBinding) -> String {
 
 #[tokio::test]
 async fn connect_discovers_the_official_cards_and_selects_1_0() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         let connection = client.connect(peer.base_url()).await.unwrap();
         assert_eq!(connection.interface().protocol_version, ProtocolVersion::V1_0, "{kind}");
         let offered = offered_interfaces(&connection.card().json()).unwrap();
@@ -102,9 +108,9 @@ async fn connect_discovers_the_official_cards_and_selects_1_0() {
 
 #[tokio::test]
 async fn send_message_completes_with_the_echo_artifact() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let response = connection.send_message(text("hello")).await;
@@ -117,9 +123,9 @@ async fn send_message_completes_with_the_echo_artifact() {
 
 #[tokio::test]
 async fn streaming_starts_with_the_task_and_closes_after_completed() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let mut stream = connection.send_streaming_message(text("stream me")).await.unwrap();
@@ -141,9 +147,9 @@ async fn streaming_starts_with_the_task_and_closes_after_completed() {
 
 #[tokio::test]
 async fn input_required_follow_up_on_the_same_task_completes_and_history_is_trimmed() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let first = task_of(connection.send_message(text("please clarify")).await.unwrap(), peer);
@@ -176,9 +182,9 @@ async fn input_required_follow_up_on_the_same_task_completes_and_history_is_trim
 
 #[tokio::test]
 async fn list_tasks_finds_a_task_just_sent() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let task = task_of(connection.send_message(text("list me")).await.unwrap(), peer);
@@ -194,9 +200,9 @@ async fn list_tasks_finds_a_task_just_sent() {
 
 #[tokio::test]
 async fn unknown_task_is_task_not_found() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
@@ -208,9 +214,9 @@ async fn unknown_task_is_task_not_found() {
 
 #[tokio::test]
 async fn subscribe_to_a_running_task_starts_with_its_snapshot() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = slow_peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let task = task_of(connection.send_message(returning_immediately("follow")).await.unwrap(), peer);
@@ -236,9 +242,9 @@ async fn subscribe_to_a_running_task_starts_with_its_snapshot() {
 
 #[tokio::test]
 async fn cancel_of_a_running_task_leaves_it_canceled() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = slow_peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let task =
@@ -254,9 +260,9 @@ async fn cancel_of_a_running_task_leaves_it_canceled() {
 
 #[tokio::test]
 async fn push_callbacks_reach_our_receiver_and_configs_round_trip() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = slow_peer(kind).await;
-        let client = client();
+        let client = client(stack);
         let receiver = client.start_push_receiver().await.unwrap();
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
@@ -307,9 +313,9 @@ async fn push_callbacks_reach_our_receiver_and_configs_round_trip() {
 
 #[tokio::test]
 async fn over_declared_streaming_is_refused_by_the_call_with_unsupported_operation() {
-    for kind in [PeerKind::PythonOverDeclaring, PeerKind::JsOverDeclaring] {
+    for (stack, kind) in each_stack([PeerKind::PythonOverDeclaring, PeerKind::JsOverDeclaring]) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             let err = connection.send_streaming_message(text("stream?")).await.unwrap_err();
@@ -322,42 +328,44 @@ async fn over_declared_streaming_is_refused_by_the_call_with_unsupported_operati
 #[tokio::test]
 async fn the_python_0_3_endpoint_speaks_through_the_1_0_api() {
     let peer = peer(PeerKind::PythonV03).await;
-    let client = client();
-    let binding = ProtocolBinding::JsonRpc;
-    let connection = connect_over(&client, peer, ProtocolVersion::V0_3, &binding).await;
+    for stack in HttpStack::each() {
+        let client = client(stack);
+        let binding = ProtocolBinding::JsonRpc;
+        let connection = connect_over(&client, peer, ProtocolVersion::V0_3, &binding).await;
 
-    let task = task_of(connection.send_message(text("hello")).await.unwrap(), peer);
-    assert_eq!(task.state(), TaskState::Completed, "{}", context(peer, &binding));
-    assert_eq!(artifact_text(&task), ["echo: hello"]);
+        let task = task_of(connection.send_message(text("hello")).await.unwrap(), peer);
+        assert_eq!(task.state(), TaskState::Completed, "{}", context(peer, &binding));
+        assert_eq!(artifact_text(&task), ["echo: hello"]);
 
-    let mut stream = connection.send_streaming_message(text("stream")).await.unwrap();
-    let mut events = Vec::new();
-    while let Some(event) = stream.next().await {
-        events.push(event.unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding))));
+        let mut stream = connection.send_streaming_message(text("stream")).await.unwrap();
+        let mut events = Vec::new();
+        while let Some(event) = stream.next().await {
+            events.push(event.unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding))));
+        }
+        assert!(matches!(events.first(), Some(StreamResponse::Task(_))), "{events:?}");
+        assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed));
+        assert_eq!(stream.end(), Some(StreamEnd::Closed));
+
+        let first = task_of(connection.send_message(text("clarify this")).await.unwrap(), peer);
+        assert_eq!(first.state(), TaskState::InputRequired);
+        let mut follow_up = text("details");
+        follow_up.message.task_id = Some(first.id.clone());
+        follow_up.message.context_id = first.context_id.clone();
+        assert_eq!(
+            task_of(connection.send_message(follow_up).await.unwrap(), peer).state(),
+            TaskState::Completed
+        );
+
+        let fetched = connection
+            .get_task(GetTaskRequest { history_length: Some(1), ..GetTaskRequest::new(first.id.clone()) })
+            .await
+            .unwrap();
+        assert_eq!(fetched.id, first.id);
+        assert_eq!(fetched.history.len(), 1);
+
+        let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
+        assert_eq!(err.protocol_error().and_then(|p| p.code()), Some(-32001), "{err}");
     }
-    assert!(matches!(events.first(), Some(StreamResponse::Task(_))), "{events:?}");
-    assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed));
-    assert_eq!(stream.end(), Some(StreamEnd::Closed));
-
-    let first = task_of(connection.send_message(text("clarify this")).await.unwrap(), peer);
-    assert_eq!(first.state(), TaskState::InputRequired);
-    let mut follow_up = text("details");
-    follow_up.message.task_id = Some(first.id.clone());
-    follow_up.message.context_id = first.context_id.clone();
-    assert_eq!(
-        task_of(connection.send_message(follow_up).await.unwrap(), peer).state(),
-        TaskState::Completed
-    );
-
-    let fetched = connection
-        .get_task(GetTaskRequest { history_length: Some(1), ..GetTaskRequest::new(first.id.clone()) })
-        .await
-        .unwrap();
-    assert_eq!(fetched.id, first.id);
-    assert_eq!(fetched.history.len(), 1);
-
-    let err = connection.get_task(GetTaskRequest::new("no-such-task")).await.unwrap_err();
-    assert_eq!(err.protocol_error().and_then(|p| p.code()), Some(-32001), "{err}");
 }
 
 #[tokio::test]
@@ -366,55 +374,58 @@ async fn the_python_0_3_endpoint_resubscribes_cancels_and_pushes() {
     let options = PeerOptions::default().with_step(SLOW_STEP);
     let peer = SLOW_V03.get_or_try_init(|| OfficialPeer::start_with(PeerKind::PythonV03, options)).await;
     let peer = peer.unwrap_or_else(|e| panic!("{e}"));
-    let client = client();
-    let binding = ProtocolBinding::JsonRpc;
-    let connection = connect_over(&client, peer, ProtocolVersion::V0_3, &binding).await;
+    for stack in HttpStack::each() {
+        let client = client(stack);
+        let binding = ProtocolBinding::JsonRpc;
+        let connection = connect_over(&client, peer, ProtocolVersion::V0_3, &binding).await;
 
-    let followed = task_of(connection.send_message(returning_immediately("follow")).await.unwrap(), peer);
-    let mut stream = connection
-        .resubscribe(&followed.id)
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
-    let mut events = Vec::new();
-    while let Some(event) = stream.next().await {
-        events.push(event.unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding))));
+        let followed = task_of(connection.send_message(returning_immediately("follow")).await.unwrap(), peer);
+        let mut stream = connection
+            .resubscribe(&followed.id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+        let mut events = Vec::new();
+        while let Some(event) = stream.next().await {
+            events.push(event.unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding))));
+        }
+        assert!(events.iter().all(|e| e.task_id() == Some(&followed.id)), "{events:?}");
+        assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed), "{events:?}");
+        assert_eq!(stream.end(), Some(StreamEnd::Closed));
+
+        let running =
+            task_of(connection.send_message(returning_immediately("cancel me")).await.unwrap(), peer);
+        let canceled = connection
+            .cancel_task(CancelTaskRequest { id: running.id.clone(), ..Default::default() })
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+        assert_eq!(canceled.state(), TaskState::Canceled);
+
+        let receiver = client.start_push_receiver().await.unwrap();
+        let pushed = task_of(connection.send_message(returning_immediately("push")).await.unwrap(), peer);
+        let registration = receiver.register(&pushed.id);
+        let created = connection
+            .create_task_push_notification_config(registration.to_config())
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+        assert_eq!(created.url, registration.url());
+        let arrival = receiver.next_callback(&pushed.id, PUSH_ARRIVAL).await.unwrap();
+        assert!(matches!(arrival, PushArrival::Delivered(_)), "{}: {arrival:?}", context(peer, &binding));
+        let listed = connection
+            .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
+                task_id: pushed.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
+        assert!(listed.configs.iter().any(|c| c.url == registration.url()), "{listed:?}");
     }
-    assert!(events.iter().all(|e| e.task_id() == Some(&followed.id)), "{events:?}");
-    assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed), "{events:?}");
-    assert_eq!(stream.end(), Some(StreamEnd::Closed));
-
-    let running = task_of(connection.send_message(returning_immediately("cancel me")).await.unwrap(), peer);
-    let canceled = connection
-        .cancel_task(CancelTaskRequest { id: running.id.clone(), ..Default::default() })
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
-    assert_eq!(canceled.state(), TaskState::Canceled);
-
-    let receiver = client.start_push_receiver().await.unwrap();
-    let pushed = task_of(connection.send_message(returning_immediately("push")).await.unwrap(), peer);
-    let registration = receiver.register(&pushed.id);
-    let created = connection
-        .create_task_push_notification_config(registration.to_config())
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
-    assert_eq!(created.url, registration.url());
-    let arrival = receiver.next_callback(&pushed.id, PUSH_ARRIVAL).await.unwrap();
-    assert!(matches!(arrival, PushArrival::Delivered(_)), "{}: {arrival:?}", context(peer, &binding));
-    let listed = connection
-        .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
-            task_id: pushed.id.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", context(peer, &binding)));
-    assert!(listed.configs.iter().any(|c| c.url == registration.url()), "{listed:?}");
 }
 
 #[tokio::test]
 async fn extended_card_request_is_understood_by_the_official_servers() {
-    for kind in HONEST {
+    for (stack, kind) in each_stack(HONEST) {
         let peer = peer(kind).await;
-        let client = client();
+        let client = client(stack);
         for binding in &BINDINGS {
             let connection = connect_over(&client, peer, ProtocolVersion::V1_0, binding).await;
             match connection.get_extended_agent_card().await {

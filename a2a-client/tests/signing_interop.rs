@@ -7,6 +7,7 @@
 //! The peers make fresh keys each run and serve the public halves at `/test/jwks.json`, which is
 //! how the tests fill their trust stores. Tampered cards are served from a small loopback server.
 
+mod http_stack_common;
 mod signing_common;
 
 use std::sync::atomic::Ordering;
@@ -20,6 +21,7 @@ use a2a_typestate_client::signing::{
 };
 use a2a_typestate_client::{AgentBaseUrl, Capability, Client, DiscoveryCache, Error, ErrorKind};
 use a2a_typestate_types::v03::CardShape;
+use http_stack_common::HttpStack;
 use serde_json::{Value, json};
 use signing_common::{b64, serve_card, served_form};
 
@@ -46,7 +48,13 @@ async fn store_of(peer: &RunningPeer) -> TrustStore {
 }
 
 fn client(policy: CardSignaturePolicy, store: TrustStore) -> Client {
-    Client::builder()
+    client_over(HttpStack::HyperUtil, policy, store)
+}
+
+/// As [`client`], sending through `stack`.
+fn client_over(stack: HttpStack, policy: CardSignaturePolicy, store: TrustStore) -> Client {
+    stack
+        .builder()
         .card_signature_policy(policy)
         .card_trust_store(store)
         .request_timeout(Duration::from_secs(20))
@@ -131,14 +139,17 @@ async fn a_pem_public_key_verifies_the_python_card() {
 
 #[tokio::test]
 async fn a_trusted_jku_supplies_the_key_its_signature_names() {
-    let peer = peer(PeerKind::PythonSigned).await;
-    let jku = format!("{}/test/jwks.json", peer.base_url());
-    let store = TrustStore::new().with_trusted_jku(&jku, "python jku").unwrap();
-    let card = client(CardSignaturePolicy::Require, store).discover(peer.base_url()).await.unwrap();
-    let signer = card.signer().unwrap();
-    assert_eq!((signer.key_id(), signer.signature_index()), ("python-ec-1", 1));
-    assert_eq!(signer.jku(), Some(jku.as_str()));
-    assert_eq!(signer.issuer(), Some("python jku"));
+    for stack in HttpStack::each() {
+        let peer = peer(PeerKind::PythonSigned).await;
+        let jku = format!("{}/test/jwks.json", peer.base_url());
+        let store = TrustStore::new().with_trusted_jku(&jku, "python jku").unwrap();
+        let card =
+            client_over(stack, CardSignaturePolicy::Require, store).discover(peer.base_url()).await.unwrap();
+        let signer = card.signer().unwrap();
+        assert_eq!((signer.key_id(), signer.signature_index()), ("python-ec-1", 1));
+        assert_eq!(signer.jku(), Some(jku.as_str()));
+        assert_eq!(signer.issuer(), Some("python jku"));
+    }
 }
 
 #[tokio::test]

@@ -1,17 +1,20 @@
 //! The verification rules one at a time, on cards signed here (keys made by the test): header
 //! parameters that must be refused, every supported key kind in PEM and JWK form, key-kind binding,
-//! key rotation, and a trusted `jku` that cannot be read.
+//! key rotation, and a trusted `jku` that cannot be read. The tests that fetch a card or a JWKS run
+//! on every HTTP stack (`http_stack_common`).
 
+mod http_stack_common;
 mod signing_common;
 
 use a2a_typestate_client::signing::{
     Algorithm, CardSignaturePolicy, SignatureFailureReason, TrustStore, TrustedKey,
 };
-use a2a_typestate_client::{Client, DiscoveredCard, ErrorKind, WellKnownPath};
+use a2a_typestate_client::{DiscoveredCard, ErrorKind, WellKnownPath};
 use aws_lc_rs::encoding::AsDer;
 use aws_lc_rs::rand::SystemRandom;
 use aws_lc_rs::rsa::KeySize;
 use aws_lc_rs::signature::{self as sig, EcdsaKeyPair, Ed25519KeyPair, KeyPair, RsaKeyPair};
+use http_stack_common::HttpStack;
 use serde_json::{Value, json};
 use signing_common::{b64, pem, serve_card, serve_card_with, signing_input};
 
@@ -229,48 +232,55 @@ fn a_signature_that_is_not_base64url_is_reported_as_such() {
 
 #[tokio::test]
 async fn a_trusted_jku_that_cannot_be_read_fails_with_its_url_and_status() {
-    let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
-    // A key server that answers 404, and a card whose signature names it as its jku.
-    let (server, hits) = serve_card_with(String::new(), 404).await;
-    let jku = format!("{server}/keys.json");
-    let card = signed(&self::card(), &[(&signer, json!({"alg": "ES256", "kid": "k", "jku": jku}))]);
-    let (card_server, _) = serve_card(card.to_string()).await;
-    let store = TrustStore::new().with_trusted_jku(&jku, "keys").unwrap();
-    let client = Client::builder()
-        .card_signature_policy(CardSignaturePolicy::Require)
-        .card_trust_store(store)
-        .build()
-        .unwrap();
-    let err = client.discover(&card_server).await.expect_err("the jwks is unreadable");
-    assert_eq!(err.kind(), ErrorKind::CardSignature);
-    let failure = &err.card_signature_error().unwrap().failures()[0];
-    assert_eq!(
-        failure.reason(),
-        &SignatureFailureReason::JwksUnavailable { url: jku.clone(), reason: "http 404".into() }
-    );
-    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1, "the trusted jku was asked once");
+    for stack in HttpStack::each() {
+        let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+        // A key server that answers 404, and a card whose signature names it as its jku.
+        let (server, hits) = serve_card_with(String::new(), 404).await;
+        let jku = format!("{server}/keys.json");
+        let card = signed(&self::card(), &[(&signer, json!({"alg": "ES256", "kid": "k", "jku": jku}))]);
+        let (card_server, _) = serve_card(card.to_string()).await;
+        let store = TrustStore::new().with_trusted_jku(&jku, "keys").unwrap();
+        let client = stack
+            .builder()
+            .card_signature_policy(CardSignaturePolicy::Require)
+            .card_trust_store(store)
+            .build()
+            .unwrap();
+        let err = client.discover(&card_server).await.expect_err("the jwks is unreadable");
+        assert_eq!(err.kind(), ErrorKind::CardSignature);
+        let failure = &err.card_signature_error().unwrap().failures()[0];
+        assert_eq!(
+            failure.reason(),
+            &SignatureFailureReason::JwksUnavailable { url: jku.clone(), reason: "http 404".into() }
+        );
+        assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1, "the trusted jku was asked once");
+    }
 }
 
 #[tokio::test]
 async fn verify_if_present_accepts_an_unsigned_card_and_require_never_caches_it() {
-    let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
-    let store = TrustStore::new().with_pem("k", &signer.public_pem(), "x").unwrap();
-    let (base, _) = serve_card(card().to_string()).await;
-    let lenient = Client::builder()
-        .card_signature_policy(CardSignaturePolicy::VerifyIfPresent)
-        .card_trust_store(store.clone())
-        .build()
-        .unwrap();
-    assert!(lenient.discover(&base).await.unwrap().signer().is_none());
-    let strict = Client::builder()
-        .card_signature_policy(CardSignaturePolicy::Require)
-        .card_trust_store(store)
-        .build()
-        .unwrap();
-    let err = strict.discover(&base).await.unwrap_err();
-    assert!(err.card_signature_error().is_some_and(|e| e.is_unsigned()), "{err}");
-    let agent = a2a_typestate_client::AgentBaseUrl::parse(&base).unwrap();
-    assert!(strict.discovery_cache().get(&agent).is_none());
+    for stack in HttpStack::each() {
+        let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+        let store = TrustStore::new().with_pem("k", &signer.public_pem(), "x").unwrap();
+        let (base, _) = serve_card(card().to_string()).await;
+        let lenient = stack
+            .builder()
+            .card_signature_policy(CardSignaturePolicy::VerifyIfPresent)
+            .card_trust_store(store.clone())
+            .build()
+            .unwrap();
+        assert!(lenient.discover(&base).await.unwrap().signer().is_none());
+        let strict = stack
+            .builder()
+            .card_signature_policy(CardSignaturePolicy::Require)
+            .card_trust_store(store)
+            .build()
+            .unwrap();
+        let err = strict.discover(&base).await.unwrap_err();
+        assert!(err.card_signature_error().is_some_and(|e| e.is_unsigned()), "{err}");
+        let agent = a2a_typestate_client::AgentBaseUrl::parse(&base).unwrap();
+        assert!(strict.discovery_cache().get(&agent).is_none());
+    }
 }
 
 #[test]
@@ -307,30 +317,35 @@ fn only_the_first_sixteen_signatures_are_checked() {
 
 #[tokio::test]
 async fn a_trusted_jku_that_redirects_is_refused() {
-    let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
-    let app = axum::Router::new()
-        .route(
-            "/keys.json",
-            axum::routing::get(|| async { axum::response::Redirect::temporary("/elsewhere.json") }),
-        )
-        .route("/elsewhere.json", axum::routing::get(|| async { r#"{"keys":[]}"# }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let jku = format!("http://{}/keys.json", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    let card = signed(&self::card(), &[(&signer, json!({"alg": "ES256", "kid": "k", "jku": jku}))]);
-    let (base, _) = serve_card(card.to_string()).await;
-    let store = TrustStore::new().with_trusted_jku(&jku, "keys").unwrap();
-    let client = Client::builder()
-        .card_signature_policy(CardSignaturePolicy::Require)
-        .card_trust_store(store)
-        .build()
-        .unwrap();
-    let err = client.discover(&base).await.unwrap_err();
-    let failure = &err.card_signature_error().unwrap().failures()[0];
-    let SignatureFailureReason::JwksUnavailable { reason, .. } = failure.reason() else { panic!("{err}") };
-    assert!(
-        reason.starts_with("redirected to ")
-            && reason.ends_with("/elsewhere.json, which is not the trusted url"),
-        "{reason}"
-    );
+    for stack in HttpStack::each() {
+        let signer = ec(&sig::ECDSA_P256_SHA256_FIXED_SIGNING);
+        let app = axum::Router::new()
+            .route(
+                "/keys.json",
+                axum::routing::get(|| async { axum::response::Redirect::temporary("/elsewhere.json") }),
+            )
+            .route("/elsewhere.json", axum::routing::get(|| async { r#"{"keys":[]}"# }));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let jku = format!("http://{}/keys.json", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let card = signed(&self::card(), &[(&signer, json!({"alg": "ES256", "kid": "k", "jku": jku}))]);
+        let (base, _) = serve_card(card.to_string()).await;
+        let store = TrustStore::new().with_trusted_jku(&jku, "keys").unwrap();
+        let client = stack
+            .builder()
+            .card_signature_policy(CardSignaturePolicy::Require)
+            .card_trust_store(store)
+            .build()
+            .unwrap();
+        let err = client.discover(&base).await.unwrap_err();
+        let failure = &err.card_signature_error().unwrap().failures()[0];
+        let SignatureFailureReason::JwksUnavailable { reason, .. } = failure.reason() else {
+            panic!("{err}")
+        };
+        assert!(
+            reason.starts_with("redirected to ")
+                && reason.ends_with("/elsewhere.json, which is not the trusted url"),
+            "{reason}"
+        );
+    }
 }

@@ -1,4 +1,7 @@
-//! The SSE parser over real HTTP responses: odd chunking, truncation, idleness and cancellation.
+//! The SSE parser over real HTTP responses: odd chunking, truncation, idleness and cancellation,
+//! each on every HTTP stack (`http_stack_common`).
+
+mod http_stack_common;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -11,6 +14,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use futures::StreamExt;
+use http_stack_common::HttpStack;
 use tokio::sync::{mpsc, oneshot};
 
 /// Serves one `text/event-stream` response whose chunks come from `chunks`.
@@ -36,8 +40,8 @@ async fn sse_server(chunks: mpsc::Receiver<Bytes>) -> String {
     format!("http://{addr}/stream")
 }
 
-async fn open(url: &str, limits: SseLimits) -> SseStream {
-    let http = a2a_typestate_client::Client::builder().build().unwrap().http_client().clone();
+async fn open(stack: HttpStack, url: &str, limits: SseLimits) -> SseStream {
+    let http = stack.builder().build().unwrap().http_client().clone();
     let mut request = a2a_typestate_client::net::Request::new(Default::default());
     *request.uri_mut() = url.parse().unwrap();
     let response = http.send(request).await.unwrap();
@@ -51,68 +55,76 @@ fn limits(idle: Duration) -> SseLimits {
 
 #[tokio::test]
 async fn events_split_across_http_chunks_arrive_whole() {
-    let (tx, rx) = mpsc::channel(16);
-    let url = sse_server(rx).await;
-    let first = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1"}}}"#;
-    let second = r#"{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1"}}}"#;
-    let wire = format!(": ping\r\n\r\ndata: {first}\r\n\r\nevent: error\ndata: {second}\n\n");
-    tokio::spawn(async move {
-        for piece in wire.as_bytes().chunks(7) {
-            tx.send(Bytes::copy_from_slice(piece)).await.unwrap();
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-    });
-    let events: Vec<_> = open(&url, SseLimits::default()).await.collect().await;
-    let events: Vec<_> = events.into_iter().map(Result::unwrap).collect();
-    assert_eq!(events.len(), 2);
-    assert_eq!(events[0].data, first);
-    assert!(!events[0].is_error());
-    assert_eq!(events[1].data, second);
-    assert!(events[1].is_error());
+    for stack in HttpStack::each() {
+        let (tx, rx) = mpsc::channel(16);
+        let url = sse_server(rx).await;
+        let first = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1"}}}"#;
+        let second = r#"{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t1"}}}"#;
+        let wire = format!(": ping\r\n\r\ndata: {first}\r\n\r\nevent: error\ndata: {second}\n\n");
+        tokio::spawn(async move {
+            for piece in wire.as_bytes().chunks(7) {
+                tx.send(Bytes::copy_from_slice(piece)).await.unwrap();
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        });
+        let events: Vec<_> = open(stack, &url, SseLimits::default()).await.collect().await;
+        let events: Vec<_> = events.into_iter().map(Result::unwrap).collect();
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0].data, first);
+        assert!(!events[0].is_error());
+        assert_eq!(events[1].data, second);
+        assert!(events[1].is_error());
+    }
 }
 
 #[tokio::test]
 async fn a_response_closed_mid_event_is_reported_truncated() {
-    let (tx, rx) = mpsc::channel(16);
-    let url = sse_server(rx).await;
-    tx.send(Bytes::from_static(b"data: {\"task\":{}}\n\ndata: {\"statusUp")).await.unwrap();
-    drop(tx);
-    let mut events = open(&url, SseLimits::default()).await;
-    assert!(events.next().await.unwrap().is_ok());
-    let err = events.next().await.unwrap().unwrap_err();
-    assert_eq!(err.transport_fault(), Some(TransportFault::Truncated));
-    assert!(events.next().await.is_none());
+    for stack in HttpStack::each() {
+        let (tx, rx) = mpsc::channel(16);
+        let url = sse_server(rx).await;
+        tx.send(Bytes::from_static(b"data: {\"task\":{}}\n\ndata: {\"statusUp")).await.unwrap();
+        drop(tx);
+        let mut events = open(stack, &url, SseLimits::default()).await;
+        assert!(events.next().await.unwrap().is_ok());
+        let err = events.next().await.unwrap().unwrap_err();
+        assert_eq!(err.transport_fault(), Some(TransportFault::Truncated));
+        assert!(events.next().await.is_none());
+    }
 }
 
 #[tokio::test]
 async fn a_stalled_response_ends_with_an_idle_timeout() {
-    let (tx, rx) = mpsc::channel(16);
-    let url = sse_server(rx).await;
-    tx.send(Bytes::from_static(b"data: first\n\n")).await.unwrap();
-    let mut events = open(&url, limits(Duration::from_millis(200))).await;
-    assert_eq!(events.next().await.unwrap().unwrap().data, "first");
-    let err = events.next().await.unwrap().unwrap_err();
-    assert!(err.is_timeout(), "{err:?}");
-    drop(tx);
+    for stack in HttpStack::each() {
+        let (tx, rx) = mpsc::channel(16);
+        let url = sse_server(rx).await;
+        tx.send(Bytes::from_static(b"data: first\n\n")).await.unwrap();
+        let mut events = open(stack, &url, limits(Duration::from_millis(200))).await;
+        assert_eq!(events.next().await.unwrap().unwrap().data, "first");
+        let err = events.next().await.unwrap().unwrap_err();
+        assert!(err.is_timeout(), "{err:?}");
+        drop(tx);
+    }
 }
 
 #[tokio::test]
 async fn dropping_the_stream_closes_the_connection() {
-    let (tx, rx) = mpsc::channel(1);
-    let url = sse_server(rx).await;
-    let (closed_tx, closed_rx) = oneshot::channel();
-    tokio::spawn(async move {
-        // Ping until the client is gone: a send fails once hyper has dropped the body.
-        while tx.send(Bytes::from_static(b"data: tick\n\n")).await.is_ok() {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        let _ = closed_tx.send(());
-    });
-    let mut events = open(&url, SseLimits::default()).await;
-    assert_eq!(events.next().await.unwrap().unwrap().data, "tick");
-    drop(events);
-    tokio::time::timeout(Duration::from_secs(5), closed_rx)
-        .await
-        .expect("the server saw the connection close")
-        .unwrap();
+    for stack in HttpStack::each() {
+        let (tx, rx) = mpsc::channel(1);
+        let url = sse_server(rx).await;
+        let (closed_tx, closed_rx) = oneshot::channel();
+        tokio::spawn(async move {
+            // Ping until the client is gone: a send fails once hyper has dropped the body.
+            while tx.send(Bytes::from_static(b"data: tick\n\n")).await.is_ok() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            let _ = closed_tx.send(());
+        });
+        let mut events = open(stack, &url, SseLimits::default()).await;
+        assert_eq!(events.next().await.unwrap().unwrap().data, "tick");
+        drop(events);
+        tokio::time::timeout(Duration::from_secs(5), closed_rx)
+            .await
+            .expect("the server saw the connection close")
+            .unwrap();
+    }
 }

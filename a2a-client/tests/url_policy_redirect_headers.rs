@@ -1,11 +1,14 @@
 //! A redirect to another origin is a URL the server chose: what the request carried as a secret
-//! (every header marked sensitive, the client's secret default headers included) stays behind.
+//! (every header marked sensitive, the client's secret default headers included) stays behind, on
+//! every HTTP stack (`http_stack_common`): redirects are the client's, whichever stack sends.
+
+mod http_stack_common;
 
 use std::sync::{Arc, Mutex};
 
-use a2a_typestate_client::Client;
 use a2a_typestate_client::auth::Secret;
 use a2a_typestate_client::url_policy::{CardRedirects, UrlPolicy};
+use http_stack_common::HttpStack;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -41,43 +44,50 @@ fn card() -> String {
 
 #[tokio::test]
 async fn a_card_redirect_to_another_origin_carries_no_secret_header() {
-    let (elsewhere, elsewhere_heads) = serve(|_| card()).await;
-    let target = format!("{elsewhere}{CARD}");
-    let (base, base_heads) = serve(move |_| {
-        format!("HTTP/1.1 302 Found\r\nlocation: {target}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-    })
-    .await;
-    let client = Client::builder()
-        .url_policy(UrlPolicy::default().card_redirects(CardRedirects::AnyOrigin))
-        .default_header("X-Api-Key", Secret::new("default-SECRET-1"))
-        .build()
-        .unwrap();
-    client.discover(&base).await.unwrap();
+    for stack in HttpStack::each() {
+        let (elsewhere, elsewhere_heads) = serve(|_| card()).await;
+        let target = format!("{elsewhere}{CARD}");
+        let (base, base_heads) = serve(move |_| {
+            format!(
+                "HTTP/1.1 302 Found\r\nlocation: {target}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+        })
+        .await;
+        let client = stack
+            .builder()
+            .url_policy(UrlPolicy::default().card_redirects(CardRedirects::AnyOrigin))
+            .default_header("X-Api-Key", Secret::new("default-SECRET-1"))
+            .build()
+            .unwrap();
+        client.discover(&base).await.unwrap();
 
-    assert!(
-        base_heads.lock().unwrap()[0].contains("x-api-key: default-secret-1"),
-        "sent where the user sent it"
-    );
-    let followed = elsewhere_heads.lock().unwrap();
-    assert_eq!(followed.len(), 1, "the redirect was followed");
-    assert!(
-        !followed[0].contains("x-api-key"),
-        "the secret header left for another origin:\n{}",
-        followed[0]
-    );
+        assert!(
+            base_heads.lock().unwrap()[0].contains("x-api-key: default-secret-1"),
+            "sent where the user sent it"
+        );
+        let followed = elsewhere_heads.lock().unwrap();
+        assert_eq!(followed.len(), 1, "the redirect was followed");
+        assert!(
+            !followed[0].contains("x-api-key"),
+            "the secret header left for another origin:\n{}",
+            followed[0]
+        );
+    }
 }
 
 #[tokio::test]
 async fn a_same_origin_card_redirect_keeps_the_clients_headers() {
-    let (base, heads) = serve(|base| {
+    for stack in HttpStack::each() {
+        let (base, heads) = serve(|base| {
         format!("HTTP/1.1 302 Found\r\nlocation: {base}/real.json\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
     })
     .await;
-    // Every hop redirects within the origin (until the redirect limit): each keeps the header.
-    let client =
-        Client::builder().default_header("X-Api-Key", Secret::new("default-SECRET-2")).build().unwrap();
-    let _ = client.discover(&base).await;
-    let heads = heads.lock().unwrap();
-    assert!(heads.len() >= 2, "{heads:?}");
-    assert!(heads.iter().all(|h| h.contains("x-api-key: default-secret-2")), "{heads:?}");
+        // Every hop redirects within the origin (until the redirect limit): each keeps the header.
+        let client =
+            stack.builder().default_header("X-Api-Key", Secret::new("default-SECRET-2")).build().unwrap();
+        let _ = client.discover(&base).await;
+        let heads = heads.lock().unwrap();
+        assert!(heads.len() >= 2, "{heads:?}");
+        assert!(heads.iter().all(|h| h.contains("x-api-key: default-secret-2")), "{heads:?}");
+    }
 }

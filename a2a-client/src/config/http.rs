@@ -9,7 +9,8 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use super::{ClientBuilder, ClientConfig};
 use crate::Error;
 use crate::auth::{ClientIdentity, Credentials, Interceptor, Secret};
-use crate::net::{Certificate, HttpClient, Parts, Proxy};
+use crate::error::BoxError;
+use crate::net::{Certificate, HttpClient, Parts, Proxy, Request, SharedService};
 
 /// What the builder collected for the HTTP stack.
 #[derive(Default)]
@@ -21,6 +22,7 @@ pub(crate) struct HttpSettings {
     no_proxy: bool,
     headers: Vec<(String, Secret)>,
     shared: Option<HttpClient>,
+    service: Option<SharedService>,
     pub(crate) credentials: Credentials,
     pub(crate) interceptors: Vec<Arc<dyn Interceptor>>,
 }
@@ -33,6 +35,7 @@ impl fmt::Debug for HttpSettings {
             .field("proxy", &self.proxy)
             .field("default_headers", &self.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>())
             .field("shared_http_client", &self.shared.is_some())
+            .field("http_service", &self.service.is_some())
             .field("credentials", &self.credentials)
             .field("interceptors", &self.interceptors)
             .finish()
@@ -52,6 +55,21 @@ impl HttpSettings {
             })?;
             value.set_sensitive(true);
             headers.append(header, value);
+        }
+        if let Some(service) = &self.service {
+            let customised = self.shared.is_some()
+                || !self.roots.is_empty()
+                || self.only_added_roots
+                || self.identity.is_some()
+                || self.proxy.is_some()
+                || self.no_proxy;
+            if customised {
+                return Err(Error::config(
+                    "roots, a client identity, a proxy or a shared http client cannot be set beside an http \
+                     service: the service has its own (set them on the client it wraps)",
+                ));
+            }
+            return HttpClient::with_service(service.clone(), &config.user_agent, headers, config.url_policy);
         }
         if let Some(shared) = &self.shared {
             let customised = !self.roots.is_empty()
@@ -146,6 +164,35 @@ impl ClientBuilder {
     /// redirect rules (from that client's URL policy) are then used, and cannot be set here as well.
     pub fn http_client(mut self, http: HttpClient) -> Self {
         self.http.shared = Some(http);
+        self
+    }
+
+    /// Sends every HTTP request through `service` instead of the built-in hyper-util stack: both
+    /// HTTP bindings (JSON-RPC and HTTP+JSON, 1.0 and 0.3), event streams, discovery, OAuth2 token
+    /// and key (JWKS) fetches. The gRPC binding keeps its own tonic channel.
+    ///
+    /// `service` is any [`tower_service::Service`] from an `http::Request` with a [`Bytes`] body to
+    /// an `http::Response` whose body is an [`http_body::Body`] of [`Bytes`] chunks; with the
+    /// feature `reqwest`, [`ReqwestService`](crate::net::ReqwestService) adapts a reqwest client.
+    /// It is cloned for each request. What the service owns (TLS, proxies, pools, HTTP versions) and
+    /// what this client keeps (redirects, body limits, bounds, credentials' origins) is in
+    /// [`crate::net`].
+    ///
+    /// Roots, a client identity, a proxy and a shared [`HttpClient`] belong to the service, and
+    /// [`ClientBuilder::build`](crate::ClientBuilder::build) refuses them beside it; so the
+    /// connect timeout and the idle pool bound do not apply. A card that requires mutual TLS is
+    /// not met over a service, whatever certificate it presents, since this client cannot see it.
+    ///
+    /// [`Bytes`]: bytes::Bytes
+    pub fn http_service<S, B>(mut self, service: S) -> Self
+    where
+        S: tower_service::Service<Request, Response = http::Response<B>> + Clone + Send + Sync + 'static,
+        S::Error: Into<BoxError>,
+        S::Future: Send + 'static,
+        B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        self.http.service = Some(SharedService::new(service));
         self
     }
 }

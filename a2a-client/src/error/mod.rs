@@ -636,13 +636,29 @@ impl From<hyper::Error> for Error {
     }
 }
 
+/// An error of a user's HTTP service (or of a body it answered) that is not the client's own: a
+/// transport fault as its chain says, [`TransportFault::Other`] (not retried) when nothing in it says
+/// which, since the client cannot tell that sending again helps.
+pub(crate) fn from_service(error: BoxError) -> Error {
+    classify(None, TransportFault::Other, error)
+}
+
 /// An error of the HTTP stack as a transport fault (`known` when the caller already knows which),
 /// or as bad input when hyper refused the response head as too large.
-fn from_http_stack(known: Option<TransportFault>, error: Box<dyn std::error::Error + Send + Sync>) -> Error {
+pub(crate) fn from_http_stack(known: Option<TransportFault>, error: BoxError) -> Error {
+    classify(known, TransportFault::Reset, error)
+}
+
+/// The fault `error` is: `known`, else the first its chain names, else `otherwise`.
+fn classify(known: Option<TransportFault>, otherwise: TransportFault, error: BoxError) -> Error {
     let mut fault = known;
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
     while let Some(cause) = source {
-        if let Some(hyper) = cause.downcast_ref::<hyper::Error>() {
+        if let Some(pool) = cause.downcast_ref::<hyper_util::client::legacy::Error>() {
+            if pool.is_connect() {
+                fault.get_or_insert(TransportFault::Connect);
+            }
+        } else if let Some(hyper) = cause.downcast_ref::<hyper::Error>() {
             if hyper.is_parse_too_large() {
                 // Not a reset: the agent answered, with more headers than the client reads. Sending
                 // again gets the same answer, so it is bad input, not retried.
@@ -667,7 +683,7 @@ fn from_http_stack(known: Option<TransportFault>, error: Box<dyn std::error::Err
         }
         source = cause.source();
     }
-    Error::transport(fault.unwrap_or(TransportFault::Reset), Some(error))
+    Error::transport(fault.unwrap_or(otherwise), Some(error))
 }
 
 impl From<std::io::Error> for Error {

@@ -1,5 +1,5 @@
-//! The HTTP stack under every request the client sends: one hyper-util connection pool over rustls
-//! (HTTP/1.1, and HTTP/2 where an https agent offers it), with the builder's roots, client
+//! The HTTP stack under every request the client sends: by default one hyper-util connection pool
+//! over rustls (HTTP/1.1, and HTTP/2 where an https agent offers it), with the builder's roots, client
 //! identity, proxy, connect timeout, user agent and default headers.
 //!
 //! It is hyper-util rather than reqwest because of what one call costs: with 64 calls in flight,
@@ -17,6 +17,40 @@
 //! redirect not followed, is answered as it is (a 3xx status error naming the URL): a POST is never
 //! replayed to a URL the caller did not choose.
 //!
+//! # Bringing your own HTTP client
+//!
+//! [`ClientBuilder::http_service`](crate::ClientBuilder::http_service) puts a service of the user's
+//! in the pool's place: a [`tower_service::Service`] from a [`Request`] to an `http::Response` whose
+//! body is an [`http_body::Body`] of byte chunks. With the feature `reqwest`, [`ReqwestService`]
+//! adapts a `reqwest::Client` or a `reqwest_middleware::ClientWithMiddleware`. Everything this
+//! client sends over HTTP then goes through it: both HTTP bindings (JSON-RPC and HTTP+JSON, 1.0 and
+//! 0.3), event streams, card discovery, the extended card, OAuth2 token and metadata requests, and
+//! the JWKS of signed cards. The gRPC binding keeps its tonic channel, which checks agents against
+//! the system's roots.
+//!
+//! The service owns how bytes reach the agent: TLS and its roots, client certificates, proxies,
+//! connection pools, HTTP versions, DNS, compression, cookies, and any middleware (retries, logs,
+//! headers of its own). This client keeps, over any service:
+//!
+//! - **redirects**: the rules above, run by this client hop by hop. The service must answer a
+//!   redirect as it is and not follow it (a reqwest client built with `redirect::Policy::none()`);
+//!   the reqwest adapter refuses an answer from another URL than the one asked, naming both.
+//! - **the URL policy and credentials' origins**: every URL is checked before it is handed to the
+//!   service, and credentials are added only for the origin they belong to; on a hop to another
+//!   origin they are dropped as above. A service that follows a redirect itself (or that sends a
+//!   request elsewhere) is outside this: it must not.
+//! - **body limits and the document budget**: the service hands over the body as a stream; this
+//!   client reads it, bounded by the same limits and within the same budget as on its own stack.
+//! - **bounds**: the request timeout, operation deadline, SSE idle bound and task deadline are this
+//!   client's own timers, around the service's future and its body. (The builder's connect timeout
+//!   and idle pool bound are the pool's, and do not apply to a service.) The service must not cut a
+//!   long answer short with a total timeout of its own: an event stream stays open for minutes.
+//! - **the user agent and default headers**, added to each request before the service sees it.
+//!
+//! A service's error is the client's own [`Error`] when it is one (the reqwest adapter's are),
+//! else a transport fault as its chain says (a connect failure, a reset, a timeout), or
+//! [`TransportFault::Other`](crate::TransportFault::Other), not retried, when nothing says which.
+//!
 //! ```
 //! use a2a_typestate_client::Client;
 //! use a2a_typestate_client::net::{Certificate, Proxy};
@@ -28,11 +62,28 @@
 //! # drop(second);
 //! # Ok::<(), a2a_typestate_client::Error>(())
 //! ```
+//!
+//! With a reqwest client of the user's (feature `reqwest`):
+//!
+#![cfg_attr(feature = "reqwest", doc = "```")]
+#![cfg_attr(not(feature = "reqwest"), doc = "```ignore")]
+//! use a2a_typestate_client::Client;
+//! use a2a_typestate_client::net::ReqwestService;
+//!
+//! // Redirects are the a2a client's: the reqwest client answers them as they are.
+//! let reqwest = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build()?;
+//! let client = Client::builder().http_service(ReqwestService::new(reqwest)).build()?;
+//! # drop(client);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod body;
 mod connect;
 pub(crate) mod identity;
 pub(crate) mod proxy;
+#[cfg(feature = "reqwest")]
+mod reqwest_service;
+mod service;
 mod tls;
 
 use std::fmt;
@@ -47,7 +98,6 @@ use http::header::{
 };
 use http::{Method, StatusCode, Uri};
 use http_body_util::{BodyExt as _, Full};
-use hyper::body::Incoming;
 use hyper_util::client::legacy;
 use hyper_util::client::proxy::matcher::Matcher;
 use url::Url;
@@ -58,6 +108,10 @@ use crate::url_policy::UrlPolicy;
 pub use ::http;
 pub(crate) use body::{read_bounded, read_budgeted};
 pub use proxy::Proxy;
+#[cfg(feature = "reqwest")]
+pub use reqwest_service::ReqwestService;
+use service::ResponseBody;
+pub(crate) use service::SharedService;
 pub use tls::Certificate;
 pub(crate) use tls::provider;
 
@@ -70,16 +124,18 @@ const MAX_REDIRECTS: usize = 10;
 
 type Pool = legacy::Client<hyper_rustls::HttpsConnector<connect::Connector>, Full<Bytes>>;
 
-/// The client's HTTP stack: a connection pool and the settings every request gets. Cheap to clone;
-/// clones share the pool. Hand one to [`ClientBuilder::http_client`](crate::ClientBuilder::http_client)
-/// to run several [`Client`](crate::Client)s on the same connections.
+/// The client's HTTP stack: a connection pool (or the user's HTTP service, see
+/// [`ClientBuilder::http_service`](crate::ClientBuilder::http_service)) and the settings every request
+/// gets. Cheap to clone; clones share the pool. Hand one to
+/// [`ClientBuilder::http_client`](crate::ClientBuilder::http_client) to run several
+/// [`Client`](crate::Client)s on the same connections.
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    pool: Pool,
+    stack: Stack,
     user_agent: HeaderValue,
     default_headers: HeaderMap,
     /// Kept for `Proxy-Authorization` on plain http requests sent to a proxy whole.
@@ -98,10 +154,27 @@ impl fmt::Debug for HttpClient {
         f.debug_struct("HttpClient")
             .field("user_agent", &self.inner.user_agent)
             .field("default_headers", &self.inner.default_headers.keys().collect::<Vec<_>>())
+            .field(
+                "stack",
+                &match self.inner.stack {
+                    Stack::Pool(_) => "hyper-util",
+                    Stack::Service(_) => "http service",
+                },
+            )
             .field("proxy", &self.inner.proxy.is_some())
             .field("presents_identity", &self.presents_identity())
             .finish_non_exhaustive()
     }
+}
+
+/// What sends a request: the default pool, or the user's service. An enum, not a trait object, so
+/// that a request on the pool is not boxed once more than it always was.
+// The pool is large and the service a pointer; boxing the pool would add a pointer chase per request
+// for no gain: one `Stack` lives in each client's `Inner`, behind its `Arc`.
+#[allow(clippy::large_enum_variant)]
+enum Stack {
+    Pool(Pool),
+    Service(SharedService),
 }
 
 /// What [`HttpClient::new`] is made of.
@@ -142,12 +215,40 @@ impl HttpClient {
             .map_err(|_| Error::config("the user agent holds characters a header cannot carry"))?;
         Ok(Self {
             inner: Arc::new(Inner {
-                pool: pool.build(connector),
+                stack: Stack::Pool(pool.build(connector)),
                 user_agent,
                 default_headers: parts.default_headers,
                 proxy,
                 identity: parts.identity.cloned(),
                 url_policy: parts.url_policy,
+                #[cfg(feature = "grpc")]
+                verifier,
+            }),
+        })
+    }
+
+    /// A stack that sends through the user's `service`, with the user agent, default headers and
+    /// redirect rules every request gets: no pool, proxy or TLS settings of its own (the service
+    /// has those). The gRPC binding, which has its own channel, checks agents against the system's
+    /// roots.
+    pub(crate) fn with_service(
+        service: SharedService,
+        user_agent: &str,
+        default_headers: HeaderMap,
+        url_policy: UrlPolicy,
+    ) -> Result<Self, Error> {
+        #[cfg(feature = "grpc")]
+        let (_, verifier) = tls::client_config(&[], false, None)?;
+        let user_agent = HeaderValue::from_str(user_agent)
+            .map_err(|_| Error::config("the user agent holds characters a header cannot carry"))?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                stack: Stack::Service(service),
+                user_agent,
+                default_headers,
+                proxy: None,
+                identity: None,
+                url_policy,
                 #[cfg(feature = "grpc")]
                 verifier,
             }),
@@ -212,9 +313,18 @@ impl HttpClient {
         }
     }
 
-    async fn execute(&self, request: Request) -> Result<http::Response<Incoming>, Error> {
-        let (head, body) = request.into_parts();
-        self.inner.pool.request(http::Request::from_parts(head, Full::new(body))).await.map_err(Error::from)
+    async fn execute(&self, request: Request) -> Result<http::Response<ResponseBody>, Error> {
+        match &self.inner.stack {
+            Stack::Pool(pool) => {
+                let (head, body) = request.into_parts();
+                let response = pool
+                    .request(http::Request::from_parts(head, Full::new(body)))
+                    .await
+                    .map_err(Error::from)?;
+                Ok(response.map(ResponseBody::Pool))
+            }
+            Stack::Service(service) => Ok(service.call(request).await?.map(ResponseBody::Service)),
+        }
     }
 
     async fn send_following(&self, request: Request) -> Result<Response, Error> {
@@ -295,7 +405,7 @@ enum Origin {
 }
 
 /// Where a redirect answer points, resolved against the URL that answered.
-fn redirect_target(response: &http::Response<Incoming>, at: &Url) -> Option<Url> {
+fn redirect_target<B>(response: &http::Response<B>, at: &Url) -> Option<Url> {
     let redirect = matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308);
     if !redirect {
         return None;
@@ -346,13 +456,13 @@ pub(crate) async fn within<T>(
 #[derive(Debug)]
 pub struct Response {
     head: http::response::Parts,
-    body: Incoming,
+    body: ResponseBody,
     /// Boxed: set only after a redirect, and every future that holds a response carries it.
     redirected_to: Option<Box<Url>>,
 }
 
 impl Response {
-    fn new(response: http::Response<Incoming>, redirected_to: Option<Url>) -> Self {
+    fn new(response: http::Response<ResponseBody>, redirected_to: Option<Url>) -> Self {
         let (head, body) = response.into_parts();
         Self { head, body, redirected_to: redirected_to.map(Box::new) }
     }
@@ -384,7 +494,7 @@ impl Response {
     /// The next chunk of the body; `None` at its end.
     pub(crate) async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
         while let Some(frame) = self.body.frame().await {
-            if let Ok(data) = frame.map_err(Error::from)?.into_data() {
+            if let Ok(data) = frame?.into_data() {
                 return Ok(Some(data));
             }
         }
@@ -401,7 +511,6 @@ impl Response {
 
     /// The body as a stream of chunks.
     pub(crate) fn into_stream(self) -> impl Stream<Item = Result<Bytes, Error>> + Send + 'static {
-        use futures::TryStreamExt as _;
-        http_body_util::BodyDataStream::new(self.body).map_err(Error::from)
+        http_body_util::BodyDataStream::new(self.body)
     }
 }
