@@ -3,7 +3,7 @@
 //!
 //! Counting is a relaxed atomic add (a connection finds its agent's counter once, when it opens), so
 //! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out. With the feature
-//! `otel`, the same recording methods also feed OpenTelemetry instruments (see [`crate::otel`]).
+//! `otel`, the same recording methods also feed OpenTelemetry instruments (see the `otel` module).
 //!
 //! ```
 //! use a2a_typestate_client::{Capability, Metrics};
