@@ -237,13 +237,7 @@ impl AgentConnection {
         {
             let started = std::time::Instant::now();
             let result = call.await;
-            let (binding, version) = match self.wire() {
-                Wire::JsonRpc => ("JSONRPC", "1.0"),
-                Wire::HttpJson => ("HTTP+JSON", "1.0"),
-                #[cfg(feature = "grpc")]
-                Wire::Grpc => ("GRPC", "1.0"),
-                Wire::JsonRpcV03 => ("JSONRPC", "0.3"),
-            };
+            let (binding, version) = self.binding().label();
             let error = result.as_ref().err().map(|e| format!("{:?}", e.kind()).to_lowercase());
             self.endpoint().client.metrics().record_call(crate::otel::CallRecord {
                 operation: operation.as_str(),

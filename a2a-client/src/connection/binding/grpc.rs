@@ -18,6 +18,10 @@ use crate::transport::EventStream;
 pub(in crate::connection) struct Grpc;
 
 impl Binding for Grpc {
+    fn label(&self) -> (&'static str, &'static str) {
+        ("GRPC", "1.0")
+    }
+
     fn send_message<'a>(
         &self,
         conn: &'a AgentConnection,

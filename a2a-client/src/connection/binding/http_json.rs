@@ -21,6 +21,10 @@ use crate::{AgentConnection, Error};
 pub(in crate::connection) struct HttpJson;
 
 impl Binding for HttpJson {
+    fn label(&self) -> (&'static str, &'static str) {
+        ("HTTP+JSON", "1.0")
+    }
+
     fn send_message<'a>(
         &self,
         conn: &'a AgentConnection,

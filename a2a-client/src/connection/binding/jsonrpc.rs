@@ -17,6 +17,10 @@ use crate::transport::{EventStream, jsonrpc};
 pub(in crate::connection) struct JsonRpc;
 
 impl Binding for JsonRpc {
+    fn label(&self) -> (&'static str, &'static str) {
+        ("JSONRPC", "1.0")
+    }
+
     fn send_message<'a>(
         &self,
         conn: &'a AgentConnection,

@@ -37,6 +37,9 @@ pub(super) type Reply<'a, T> = BoxFuture<'a, Result<T, Error>>;
 /// The A2A operations as one wire carries them, named as in the spec. Each takes the connection
 /// (its endpoint, loss and deviation logs) and the request with its tenant already filled.
 pub(super) trait Binding: Sync {
+    /// The binding and protocol version as the card names them (`"JSONRPC"`, `"1.0"`): how the
+    /// client's metrics label a call.
+    fn label(&self) -> (&'static str, &'static str);
     fn send_message<'a>(
         &self,
         conn: &'a AgentConnection,

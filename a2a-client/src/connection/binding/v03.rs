@@ -18,6 +18,10 @@ use crate::{AgentConnection, Error};
 pub(in crate::connection) struct JsonRpcV03;
 
 impl Binding for JsonRpcV03 {
+    fn label(&self) -> (&'static str, &'static str) {
+        ("JSONRPC", "0.3")
+    }
+
     fn send_message<'a>(
         &self,
         conn: &'a AgentConnection,
