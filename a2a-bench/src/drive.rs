@@ -245,12 +245,8 @@ async fn target(
         ClientKind::Sdk => Ok(Target::Sdk { connection: sdk.connect(agent).await? }),
         ClientKind::SdkReqwest => {
             // Redirects left to the SDK, as the adapter asks; the floor's settings otherwise.
-            let reqwest = reqwest::Client::builder()
-                .connect_timeout(Duration::from_secs(10))
-                .no_proxy()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .map_err(|source| DriveError::Floor(FloorError::Http { url: String::new(), source }))?;
+            let reqwest =
+                build_reqwest(reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()))?;
             let sdk = Client::builder()
                 .http_service(a2a_typestate_client::net::ReqwestService::new(reqwest))
                 .build()?;
@@ -485,7 +481,12 @@ async fn call(
 /// The reqwest client of the hand-written floor: the settings the SDK's client is built with
 /// (connect timeout), and no proxy on loopback.
 fn floor_http() -> Result<reqwest::Client, DriveError> {
-    reqwest::Client::builder()
+    build_reqwest(reqwest::Client::builder())
+}
+
+/// `builder` with the floor's settings (connect timeout, no proxy on loopback), built.
+fn build_reqwest(builder: reqwest::ClientBuilder) -> Result<reqwest::Client, DriveError> {
+    builder
         .connect_timeout(Duration::from_secs(10))
         .no_proxy()
         .build()

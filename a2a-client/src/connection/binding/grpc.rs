@@ -18,6 +18,7 @@ use crate::transport::EventStream;
 pub(in crate::connection) struct Grpc;
 
 impl Binding for Grpc {
+    #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str) {
         ("GRPC", "1.0")
     }

@@ -21,6 +21,7 @@ use crate::{AgentConnection, Error};
 pub(in crate::connection) struct HttpJson;
 
 impl Binding for HttpJson {
+    #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str) {
         ("HTTP+JSON", "1.0")
     }

@@ -17,6 +17,7 @@ use crate::transport::{EventStream, jsonrpc};
 pub(in crate::connection) struct JsonRpc;
 
 impl Binding for JsonRpc {
+    #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str) {
         ("JSONRPC", "1.0")
     }

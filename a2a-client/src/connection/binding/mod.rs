@@ -39,6 +39,7 @@ pub(super) type Reply<'a, T> = BoxFuture<'a, Result<T, Error>>;
 pub(super) trait Binding: Sync {
     /// The binding and protocol version as the card names them (`"JSONRPC"`, `"1.0"`): how the
     /// client's metrics label a call.
+    #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str);
     fn send_message<'a>(
         &self,

@@ -18,6 +18,7 @@ use crate::{AgentConnection, Error};
 pub(in crate::connection) struct JsonRpcV03;
 
 impl Binding for JsonRpcV03 {
+    #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str) {
         ("JSONRPC", "0.3")
     }
