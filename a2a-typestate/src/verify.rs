@@ -67,7 +67,7 @@ use a2a_typestate_types::{MessageId, TaskState};
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};
 use crate::card::CardClaims;
-use crate::observe::{Call, Channel, Elapsed, Observed};
+use crate::observe::{Call, Channel, Elapsed, Observed, TransportFault};
 use crate::verdict::{LifecycleFault, Pending, PendingReason, Verdict};
 use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
 
@@ -75,19 +75,39 @@ use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
 ///
 /// Plain data: usable from async code (it is `Send + Sync`), cheap to clone, no I/O, and time is an
 /// argument. [`Task`](crate::Task) embeds one; it can also be used on its own.
+///
+/// Each rule reads the observations as they are recorded, once: an event loop asks for the verdicts
+/// and the lifecycle deadline after every event, so nothing here re-reads the whole log per question
+/// (which made a long stream cost quadratic time).
 #[derive(Clone, Debug)]
 pub struct Verifier {
     card: Arc<CardClaims>,
     depends_on: CapabilitySet,
     bounds: Bounds,
     log: Vec<(Elapsed, Observed)>,
+    /// The first terminal state seen on any channel.
+    first_terminal: Option<usize>,
+    progress: ProgressRule,
+    streaming: StreamingRule,
+    history: HistoryRule,
+    push: PushRule,
 }
 
 impl Verifier {
     /// A verifier for a task against the agent whose card gave `card`, for a caller whose
     /// negotiation path depends on `depends_on`.
     pub fn new(card: Arc<CardClaims>, depends_on: CapabilitySet, bounds: Bounds) -> Self {
-        Self { card, depends_on, bounds, log: Vec::new() }
+        Self {
+            card,
+            depends_on,
+            bounds,
+            log: Vec::new(),
+            first_terminal: None,
+            progress: ProgressRule::default(),
+            streaming: StreamingRule::default(),
+            history: HistoryRule::default(),
+            push: PushRule::default(),
+        }
     }
 
     /// The claims checked: declared by the card and depended on by the caller (condition 1).
@@ -112,8 +132,19 @@ impl Verifier {
     /// Records an observation made `at` (elapsed since the task handle was created) and returns its
     /// sequence number, the one [`Evidence`] cites. Observations are expected in time order.
     pub fn observe(&mut self, at: Elapsed, observed: Observed) -> usize {
+        let seq = self.log.len();
+        let terminal_before = self.first_terminal.is_some();
+        self.progress.record(at, &observed);
+        self.streaming.record(seq, &observed, terminal_before);
+        self.history.record(seq, &observed);
+        self.push.record(seq, at, &observed);
+        if self.first_terminal.is_none()
+            && matches!(&observed, Observed::Status { state, .. } if state.is_terminal())
+        {
+            self.first_terminal = Some(seq);
+        }
         self.log.push((at, observed));
-        self.log.len() - 1
+        seq
     }
 
     /// Everything observed so far, in order.
@@ -206,41 +237,12 @@ impl Verifier {
     }
 
     /// When the task last made progress and the state it is in; `None` once it ended or before
-    /// the first message.
-    ///
-    /// A status is progress only the first time it is seen since the client's last message (the
-    /// status that message answered counts as seen): an agent that flips between states it already
-    /// reported (`WORKING`, `SUBMITTED`, `WORKING`...) with no new status message or artifact has
-    /// shown nothing new, however often it flips, and the same question after the answer is none.
+    /// the first message ([`ProgressRule`] keeps the answer as observations come).
     fn last_progress(&self) -> Option<(Elapsed, Option<TaskState>)> {
-        type Status<'a> = (TaskState, Option<&'a MessageId>, Option<usize>);
-        let mut last_progress = None;
-        let mut last_status: Option<Status<'_>> = None;
-        let mut seen: HashSet<Status<'_>> = HashSet::new();
-        for (at, observed) in &self.log {
-            match observed {
-                Observed::MessageSent { .. } => {
-                    // What the agent says next answers the message: new unless it repeats the
-                    // status the client was answering.
-                    seen.clear();
-                    seen.extend(last_status);
-                    last_progress = Some(*at);
-                }
-                Observed::Artifact { .. } => last_progress = Some(*at),
-                Observed::Status { state, message, via, artifacts, .. } if *via != Channel::Push => {
-                    if state.is_terminal() {
-                        return None;
-                    }
-                    let status = (*state, message.as_ref(), *artifacts);
-                    last_status = Some(status);
-                    if seen.insert(status) {
-                        last_progress = Some(*at);
-                    }
-                }
-                _ => {}
-            }
+        if self.progress.ended {
+            return None;
         }
-        Some((last_progress?, last_status.map(|(state, ..)| state)))
+        Some((self.progress.last_progress?, self.progress.last_status.as_ref().map(|status| status.0)))
     }
 
     fn evidence(&self, seq: usize) -> Option<Evidence> {
@@ -300,60 +302,22 @@ impl Verifier {
     }
 
     fn terminal_before(&self, seq: usize) -> bool {
-        self.log
-            .iter()
-            .take(seq)
-            .any(|(_, o)| matches!(o, Observed::Status { state, .. } if state.is_terminal()))
+        self.first_terminal.is_some_and(|terminal| terminal < seq)
     }
 
     fn streaming(&self) -> Verdict {
-        let mut streamed_artifacts = 0usize;
-        let mut stream_seen = false;
-        let mut terminal_on_stream = None;
-        let mut confirmed = None;
-        let mut interrupted = None;
-        for (seq, (_, observed)) in self.log.iter().enumerate() {
-            match observed {
-                Observed::TransportFault { call, fault }
-                    if call.is_streaming() && terminal_on_stream.is_none() =>
-                {
-                    interrupted.get_or_insert(*fault);
-                }
-                Observed::AgentError { call, code }
-                    if call.is_streaming()
-                        && is(*code, A2aErrorCode::UnsupportedOperation)
-                        && !stream_seen
-                        && !self.terminal_before(seq) =>
-                {
-                    let contradiction = Contradiction::AgentSaysUnsupported { call: *call, code: *code };
-                    return self.contradicted(Capability::Streaming, contradiction, seq);
-                }
-                Observed::Status { via: Channel::Stream, state, artifacts, .. } => {
-                    stream_seen = true;
-                    streamed_artifacts = streamed_artifacts.max(artifacts.unwrap_or(0));
-                    if state.is_terminal() && terminal_on_stream.is_none() {
-                        terminal_on_stream = Some(seq);
-                    }
-                }
-                Observed::Artifact { via: Channel::Stream } => {
-                    stream_seen = true;
-                    streamed_artifacts += 1;
-                }
-                Observed::Status { via: Channel::GetTask, artifacts: Some(n), .. }
-                    if terminal_on_stream.is_some() && confirmed.is_none() =>
-                {
-                    confirmed = Some(*n);
-                }
-                _ => {}
-            }
+        let rule = &self.streaming;
+        if let Some((seq, call, code)) = rule.unsupported {
+            let contradiction = Contradiction::AgentSaysUnsupported { call, code };
+            return self.contradicted(Capability::Streaming, contradiction, seq);
         }
-        let Some(terminal) = terminal_on_stream else {
+        let Some(terminal) = rule.terminal_on_stream else {
             let waiting =
-                if stream_seen { PendingReason::AwaitingTerminal } else { PendingReason::NotExercised };
+                if rule.stream_seen { PendingReason::AwaitingTerminal } else { PendingReason::NotExercised };
             return self.pending(Call::is_streaming, waiting);
         };
-        match (confirmed, interrupted) {
-            _ if streamed_artifacts > 0 => self.verified(terminal),
+        match (rule.confirmed, rule.interrupted) {
+            _ if rule.streamed_artifacts > 0 => self.verified(terminal),
             (Some(0), _) => self.verified(terminal),
             // A cut stream may have lost the artifact in transit: that says nothing about the card.
             (Some(_), Some(fault)) => {
@@ -369,13 +333,7 @@ impl Verifier {
     }
 
     fn history(&self) -> Verdict {
-        let relied = self.log.iter().enumerate().find_map(|(seq, (_, o))| match o {
-            Observed::History { requested_length, entries } if *requested_length != Some(0) => {
-                Some((seq, *entries))
-            }
-            _ => None,
-        });
-        match relied {
+        match self.history.relied {
             Some((seq, 0)) => {
                 self.contradicted(Capability::StateTransitionHistory, Contradiction::EmptyHistory, seq)
             }
@@ -386,73 +344,35 @@ impl Verifier {
 
     fn push(&self, now: Elapsed) -> Verdict {
         let bound = self.bounds.push_arrival();
-        let mut registered = None;
-        // Whether the agent holds a config now: accepted and not found dropped since.
-        let mut held = false;
-        // The agent's own refusal of the webhook URL (-32602), which explains a silence there.
-        let mut url_refused = None;
-        let mut terminal_after_registration = None;
-        for (seq, (at, observed)) in self.log.iter().enumerate() {
-            match observed {
-                // "Not supported" while the agent holds no config of ours (none yet, or the one it
-                // took was found dropped, even after the task ended): the card's claim is denied.
-                Observed::AgentError { call: Call::PushNotificationConfig, code }
-                    if is(*code, A2aErrorCode::PushNotificationNotSupported) && !held =>
-                {
-                    let contradiction = Contradiction::AgentSaysUnsupported {
-                        call: Call::PushNotificationConfig,
-                        code: *code,
-                    };
-                    return self.contradicted(Capability::PushNotifications, contradiction, seq);
-                }
-                Observed::AgentError { call: Call::PushNotificationConfig, code }
-                    if is(*code, A2aErrorCode::InvalidParams) =>
-                {
-                    url_refused.get_or_insert(*code);
-                }
-                Observed::PushRegistered => {
-                    held = true;
-                    registered.get_or_insert(seq);
-                }
-                // A config the agent dropped registers nothing: wait for the next registration.
-                Observed::PushDropped => {
-                    held = false;
-                    if terminal_after_registration.is_none() {
-                        registered = None;
-                    }
-                }
-                // A callback about any transition honours the claim, unless it came later than the
-                // bound after the terminal transition (by then the client had stopped waiting).
-                Observed::PushCallback { .. } => {
-                    return match terminal_after_registration {
-                        Some((terminal, ended_at)) if at.saturating_sub(ended_at) > bound => self
-                            .contradicted(
-                                Capability::PushNotifications,
-                                Contradiction::NoPushCallback { waited: at.saturating_sub(ended_at), bound },
-                                terminal,
-                            ),
-                        _ => self.verified(seq),
-                    };
-                }
-                Observed::Status { state, via, .. }
-                    if *via != Channel::Push
-                        && state.is_terminal()
-                        && registered.is_some()
-                        && terminal_after_registration.is_none() =>
-                {
-                    terminal_after_registration = Some((seq, *at));
-                }
-                _ => {}
+        let rule = &self.push;
+        match rule.settled {
+            Some(PushSettled::Unsupported { seq, code }) => {
+                let contradiction =
+                    Contradiction::AgentSaysUnsupported { call: Call::PushNotificationConfig, code };
+                return self.contradicted(Capability::PushNotifications, contradiction, seq);
             }
+            // A callback about any transition honours the claim, unless it came later than the
+            // bound after the terminal transition (by then the client had stopped waiting).
+            Some(PushSettled::Callback { seq, at }) => {
+                return match rule.terminal_after_registration {
+                    Some((terminal, ended_at)) if at.saturating_sub(ended_at) > bound => self.contradicted(
+                        Capability::PushNotifications,
+                        Contradiction::NoPushCallback { waited: at.saturating_sub(ended_at), bound },
+                        terminal,
+                    ),
+                    _ => self.verified(seq),
+                };
+            }
+            None => {}
         }
-        let Some(reg_seq) = registered else {
+        let Some(reg_seq) = rule.registered else {
             return self.pending(|call| call == Call::PushNotificationConfig, PendingReason::NotExercised);
         };
         if self.terminal_before(reg_seq) {
             return Verdict::Pending(Pending::new(PendingReason::NothingLeftToPush));
         }
-        match terminal_after_registration {
-            Some((seq, at)) if now.saturating_sub(at) > bound => match url_refused {
+        match rule.terminal_after_registration {
+            Some((seq, at)) if now.saturating_sub(at) > bound => match rule.url_refused {
                 // The agent said it will not call this URL: its silence there is what it announced.
                 Some(code) => Verdict::Pending(Pending::new(PendingReason::WebhookUrlRefused {
                     call: Call::PushNotificationConfig,
@@ -468,6 +388,193 @@ impl Verifier {
                 deadline: Some(at.saturating_add(bound)),
             })),
             None => Verdict::Pending(Pending::new(PendingReason::AwaitingPushCallback { deadline: None })),
+        }
+    }
+}
+
+/// A status as progress sees it: the same state, status message and artifact count again is no
+/// progress.
+type StatusKey = (TaskState, Option<MessageId>, Option<usize>);
+
+/// What the no-progress rule ([`Verifier::lifecycle_fault`]) has read so far.
+///
+/// A status is progress only the first time it is seen since the client's last message (the status
+/// that message answered counts as seen): an agent that flips between states it already reported
+/// (`WORKING`, `SUBMITTED`, `WORKING`...) with no new status message or artifact has shown nothing
+/// new, however often it flips, and the same question after the answer is none.
+#[derive(Clone, Debug, Default)]
+struct ProgressRule {
+    last_progress: Option<Elapsed>,
+    last_status: Option<StatusKey>,
+    seen: HashSet<StatusKey>,
+    /// A terminal state was seen outside push: the task ended, nothing is a fault any more.
+    ended: bool,
+}
+
+impl ProgressRule {
+    fn record(&mut self, at: Elapsed, observed: &Observed) {
+        if self.ended {
+            return;
+        }
+        match observed {
+            Observed::MessageSent { .. } => {
+                // What the agent says next answers the message: new unless it repeats the status
+                // the client was answering.
+                self.seen.clear();
+                self.seen.extend(self.last_status.clone());
+                self.last_progress = Some(at);
+            }
+            Observed::Artifact { .. } => self.last_progress = Some(at),
+            Observed::Status { state, message, via, artifacts, .. } if *via != Channel::Push => {
+                if state.is_terminal() {
+                    self.ended = true;
+                    return;
+                }
+                let status = (*state, message.clone(), *artifacts);
+                if self.seen.insert(status.clone()) {
+                    self.last_progress = Some(at);
+                }
+                self.last_status = Some(status);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What the streaming rule has read so far ([`Verifier::streaming`] judges it).
+#[derive(Clone, Debug, Default)]
+struct StreamingRule {
+    streamed_artifacts: usize,
+    stream_seen: bool,
+    terminal_on_stream: Option<usize>,
+    /// The artifact count of the first `GetTask` after the terminal state on the stream.
+    confirmed: Option<usize>,
+    interrupted: Option<TransportFault>,
+    /// The agent's own "not supported" to a streaming call before any stream or terminal state:
+    /// the first exercising transition, so nothing after it counts.
+    unsupported: Option<(usize, Call, i32)>,
+}
+
+impl StreamingRule {
+    fn record(&mut self, seq: usize, observed: &Observed, terminal_before: bool) {
+        if self.unsupported.is_some() {
+            return;
+        }
+        match observed {
+            Observed::TransportFault { call, fault }
+                if call.is_streaming() && self.terminal_on_stream.is_none() =>
+            {
+                self.interrupted.get_or_insert(*fault);
+            }
+            Observed::AgentError { call, code }
+                if call.is_streaming()
+                    && is(*code, A2aErrorCode::UnsupportedOperation)
+                    && !self.stream_seen
+                    && !terminal_before =>
+            {
+                self.unsupported = Some((seq, *call, *code));
+            }
+            Observed::Status { via: Channel::Stream, state, artifacts, .. } => {
+                self.stream_seen = true;
+                self.streamed_artifacts = self.streamed_artifacts.max(artifacts.unwrap_or(0));
+                if state.is_terminal() && self.terminal_on_stream.is_none() {
+                    self.terminal_on_stream = Some(seq);
+                }
+            }
+            Observed::Artifact { via: Channel::Stream } => {
+                self.stream_seen = true;
+                self.streamed_artifacts += 1;
+            }
+            Observed::Status { via: Channel::GetTask, artifacts: Some(n), .. }
+                if self.terminal_on_stream.is_some() && self.confirmed.is_none() =>
+            {
+                self.confirmed = Some(*n);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The history rule's one question: the first history the client relied on (asked for more than
+/// none), and how many entries it held.
+#[derive(Clone, Debug, Default)]
+struct HistoryRule {
+    relied: Option<(usize, usize)>,
+}
+
+impl HistoryRule {
+    fn record(&mut self, seq: usize, observed: &Observed) {
+        if self.relied.is_some() {
+            return;
+        }
+        if let Observed::History { requested_length, entries } = observed
+            && *requested_length != Some(0)
+        {
+            self.relied = Some((seq, *entries));
+        }
+    }
+}
+
+/// What the push rule has read so far ([`Verifier::push`] judges it, with the time).
+#[derive(Clone, Debug, Default)]
+struct PushRule {
+    registered: Option<usize>,
+    /// Whether the agent holds a config now: accepted and not found dropped since.
+    held: bool,
+    /// The agent's own refusal of the webhook URL (-32602), which explains a silence there.
+    url_refused: Option<i32>,
+    terminal_after_registration: Option<(usize, Elapsed)>,
+    /// The observation that settled the claim; nothing after it counts.
+    settled: Option<PushSettled>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PushSettled {
+    /// "Not supported" while the agent held no config of ours.
+    Unsupported { seq: usize, code: i32 },
+    /// The first callback.
+    Callback { seq: usize, at: Elapsed },
+}
+
+impl PushRule {
+    fn record(&mut self, seq: usize, at: Elapsed, observed: &Observed) {
+        if self.settled.is_some() {
+            return;
+        }
+        match observed {
+            // "Not supported" while the agent holds no config of ours (none yet, or the one it
+            // took was found dropped, even after the task ended): the card's claim is denied.
+            Observed::AgentError { call: Call::PushNotificationConfig, code }
+                if is(*code, A2aErrorCode::PushNotificationNotSupported) && !self.held =>
+            {
+                self.settled = Some(PushSettled::Unsupported { seq, code: *code });
+            }
+            Observed::AgentError { call: Call::PushNotificationConfig, code }
+                if is(*code, A2aErrorCode::InvalidParams) =>
+            {
+                self.url_refused.get_or_insert(*code);
+            }
+            Observed::PushRegistered => {
+                self.held = true;
+                self.registered.get_or_insert(seq);
+            }
+            // A config the agent dropped registers nothing: wait for the next registration.
+            Observed::PushDropped => {
+                self.held = false;
+                if self.terminal_after_registration.is_none() {
+                    self.registered = None;
+                }
+            }
+            Observed::PushCallback { .. } => self.settled = Some(PushSettled::Callback { seq, at }),
+            Observed::Status { state, via, .. }
+                if *via != Channel::Push
+                    && state.is_terminal()
+                    && self.registered.is_some()
+                    && self.terminal_after_registration.is_none() =>
+            {
+                self.terminal_after_registration = Some((seq, at));
+            }
+            _ => {}
         }
     }
 }
