@@ -36,7 +36,8 @@
 //!      (`ExtendedAgentCardNotConfiguredError` -32007). A 401 or 403 is no contradiction: the
 //!      extended card is for authenticated callers, and a wrong credential is the caller's;
 //!    - [`CardClaim::Extension`]: a call that asked for the extension was answered, and the answer
-//!      does not name it among the activated extensions;
+//!      names other activated extensions but not this one. An answer that names none is no
+//!      evidence: some servers activate extensions without echoing them;
 //!    - [`CardClaim::Interface`]: the interface answered, but not in its declared binding (no such
 //!      endpoint, or a body that binding does not produce), or rejected its declared protocol
 //!      version (`VersionNotSupportedError` -32009), or named another version;
@@ -574,6 +575,10 @@ impl ClaimCheck {
                     Reading::Unrelated
                 } else if activated.contains(uri) {
                     Reading::Honoured
+                } else if activated.is_empty() {
+                    // An answer naming no extension at all may come from an agent that activates
+                    // but cannot echo (a2a-sdk 1.3.0 has no way to): no evidence either way.
+                    Reading::Inconclusive
                 } else {
                     Reading::Contradicted
                 }
@@ -652,17 +657,15 @@ fn read_output(declared: &[String], accepted: &[String], answered: &[String]) ->
 }
 
 /// Whether `mode` falls under `pattern`: equal ignoring case and parameters, or `*/*`, or
-/// `type/*` for the same type.
+/// `type/*` or a bare `type` (cards in the wild write `"text"`) for the same type.
 fn mode_matches(pattern: &str, mode: &str) -> bool {
     let essence = |m: &str| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     let (pattern, mode) = (essence(pattern), essence(mode));
     if pattern == "*/*" || pattern == "*" || pattern == mode {
         return true;
     }
-    match (pattern.strip_suffix("/*"), mode.split_once('/')) {
-        (Some(kind), Some((mode_kind, _))) => kind == mode_kind,
-        _ => false,
-    }
+    let kind = pattern.strip_suffix("/*").unwrap_or(&pattern);
+    !kind.contains('/') && mode.split_once('/').is_some_and(|(mode_kind, _)| mode_kind == kind)
 }
 
 fn read_access(access: Access, credentials_sent: bool, status: u16) -> Reading {
@@ -692,6 +695,8 @@ mod tests {
         assert!(mode_matches("text/*", "text/markdown"));
         assert!(!mode_matches("text/*", "application/json"));
         assert!(!mode_matches("text/plain", "text/html"));
+        assert!(mode_matches("text", "text/plain"));
+        assert!(!mode_matches("text", "image/png"));
         assert!(!mode_matches("application/json", "*/*"));
     }
 

@@ -10,6 +10,7 @@ use a2a_typestate::{
 };
 
 const EXT: &str = "https://example.com/ext/citations/v1";
+const OTHER_EXT: &str = "https://example.com/ext/echo/v1";
 const JSONRPC_URL: &str = "http://127.0.0.1:1/rpc";
 const REST_URL: &str = "http://127.0.0.1:1/rest";
 
@@ -31,7 +32,10 @@ fn card(capabilities: &str, extra: &str) -> Arc<CardClaims> {
 /// The card that declares every claim: extended card, one extension, two interfaces, two output
 /// modes, open access.
 fn declaring_all() -> Arc<CardClaims> {
-    card(&format!(r#"{{"extendedAgentCard":true,"extensions":[{{"uri":"{EXT}"}}]}}"#), "")
+    card(
+        &format!(r#"{{"extendedAgentCard":true,"extensions":[{{"uri":"{EXT}"}},{{"uri":"{OTHER_EXT}"}}]}}"#),
+        "",
+    )
 }
 
 /// The interface claim for `url`: REST at [`REST_URL`], JSON-RPC anywhere else.
@@ -57,7 +61,7 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
         ),
         (
             CardClaim::Extension { uri: EXT.into() },
-            ClaimAnswer::Extensions { asked: strings(&[EXT]), activated: Vec::new() },
+            ClaimAnswer::Extensions { asked: strings(&[EXT, OTHER_EXT]), activated: strings(&[OTHER_EXT]) },
         ),
         (
             interface(JSONRPC_URL),
@@ -98,6 +102,7 @@ fn every_claim_is_lifted_from_the_card_in_card_order() {
         [
             CardClaim::ExtendedAgentCard,
             CardClaim::Extension { uri: EXT.into() },
+            CardClaim::Extension { uri: OTHER_EXT.into() },
             interface(JSONRPC_URL),
             interface(REST_URL),
             output_modes(),
@@ -270,6 +275,15 @@ fn extension_not_asked_for_is_not_exercised() {
         check(&card, &claim, true, &[answer]),
         Some(CardClaimVerdict::Pending(ClaimPending::NotExercised))
     );
+}
+
+#[test]
+fn extension_answer_naming_no_extension_at_all_is_inconclusive() {
+    let card = declaring_all();
+    let claim = CardClaim::Extension { uri: EXT.into() };
+    let answer = ClaimAnswer::Extensions { asked: strings(&[EXT]), activated: Vec::new() };
+    let verdict = check(&card, &claim, true, &[answer]).unwrap();
+    assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))), "{verdict}");
 }
 
 #[test]
