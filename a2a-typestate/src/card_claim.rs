@@ -321,7 +321,9 @@ pub enum ClaimAnswer {
         /// The media types of the answer's parts.
         answered: Vec<String>,
     },
-    /// A call was answered with HTTP `status` (200 for a served call).
+    /// A call was answered with HTTP `status`: 401 or 403 when it was refused for its
+    /// credentials, 200 for any A2A answer (a result or a protocol error: the call got past
+    /// authentication).
     Access {
         /// Whether the call carried credentials.
         credentials_sent: bool,

@@ -480,3 +480,45 @@ fn a_refusal_names_the_claim_and_the_answer_in_words() {
         "refused: card declares an extended agent card but answer #0: GetExtendedAgentCard answered error -32004"
     );
 }
+
+#[test]
+fn security_a_server_error_without_credentials_says_nothing_about_access() {
+    let open = declaring_all();
+    let answer = ClaimAnswer::Access { credentials_sent: false, status: 500 };
+    let verdict =
+        check(&open, &CardClaim::Security(Access::Open), true, std::slice::from_ref(&answer)).unwrap();
+    assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))), "{verdict}");
+    let required = card(
+        "{}",
+        r#","securitySchemes":{"key":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}},
+            "securityRequirements":[{"schemes":{"key":{"list":[]}}}]"#,
+    );
+    let verdict = check(&required, &CardClaim::Security(Access::Required), true, &[answer]).unwrap();
+    assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))), "{verdict}");
+}
+
+#[test]
+fn a_check_numbers_its_answers_and_keeps_them_in_order() {
+    let mut check = ClaimCheck::new(declaring_all(), CardClaim::ExtendedAgentCard, true);
+    let fault = ClaimAnswer::TransportFault(TransportFault::Reset);
+    let served = ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served);
+    assert_eq!(check.observe(fault.clone()), 0);
+    assert_eq!(check.observe(served.clone()), 1);
+    assert_eq!(check.answers(), [fault, served]);
+    assert!(matches!(check.verdict(), Some(CardClaimVerdict::Verified(e)) if e.seq == 1));
+}
+
+#[test]
+fn verdicts_and_kinds_read_in_words() {
+    assert_eq!(ClaimKind::OutputModes.to_string(), "output-modes");
+    let refused = check(&declaring_all(), &lies()[0].0, true, &[lies()[0].1.clone()]).unwrap();
+    assert!(!refused.is_verified());
+    let pending = |p| CardClaimVerdict::Pending(p).to_string();
+    assert_eq!(pending(ClaimPending::NotExercised), "pending: not exercised yet");
+    assert_eq!(pending(ClaimPending::TransportFault(TransportFault::Timeout)), "pending: timed out, retry");
+    let denied = ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Denied { status: 401 });
+    assert_eq!(
+        pending(ClaimPending::Inconclusive(a2a_typestate::ClaimEvidence { seq: 2, answer: denied })),
+        "pending: inconclusive: answer #2: GetExtendedAgentCard answered http 401"
+    );
+}
