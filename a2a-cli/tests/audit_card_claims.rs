@@ -2,7 +2,11 @@
 //! interfaces, output modes and security. An agent lying about all five gets five refusals, each
 //! with the answer that contradicted it, and exit status 1; an honest one gets them verified.
 
-use a2a_testkit::{Capabilities, RETIRED_INTERFACE_PATH, RunningAgent, ScriptedAgent};
+mod common;
+
+use a2a_testkit::{
+    Binding, Capabilities, RETIRED_INTERFACE_PATH, RunningAgent, ScriptedAgent, ScriptedAgentBuilder,
+};
 use a2a_typestate::{ClaimKind, Deployment};
 use a2a_typestate_cli::audit::{
     AgentAudit, AuditOptions, CardClaimAudit, CardClaimOutcome, EXIT_OVER_DECLARES, audit,
@@ -15,6 +19,10 @@ const TRAIL: &str = "https://example.com/ext/trail/v1";
 /// it does not serve, a required extension it never activates, a retired interface, an output mode
 /// it does not answer in, and open access while task reads answer 401.
 async fn lying_about_all_five() -> RunningAgent {
+    liar().spawn().await.unwrap()
+}
+
+fn liar() -> ScriptedAgentBuilder {
     ScriptedAgent::builder()
         .name("five-card-lies")
         .capabilities(Capabilities::none().with_streaming())
@@ -24,9 +32,6 @@ async fn lying_about_all_five() -> RunningAgent {
         .retired_interface()
         .default_output_modes(["application/json"])
         .denies_task_reads()
-        .spawn()
-        .await
-        .unwrap()
 }
 
 fn every_interface() -> AuditOptions {
@@ -135,4 +140,44 @@ async fn a_guarded_agent_that_declares_its_guard_is_no_security_liar() {
     let security = &report.agents[0].card_claims;
     assert_eq!(security.len(), 1, "{security:#?}");
     assert!(matches!(security[0].verdict, CardClaimOutcome::Verified { .. }), "{security:#?}");
+}
+
+#[tokio::test]
+async fn the_five_card_lies_are_refused_over_http_json_as_over_json_rpc() {
+    let agent = liar().bindings([Binding::HttpJson]).spawn().await.unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
+    assert!(agent.requests().iter().any(|r| r.path.starts_with("/a2a/rest/extendedAgentCard")));
+    assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/jsonrpc")));
+}
+
+#[tokio::test]
+async fn every_report_format_shows_the_card_claims_and_exit_1() {
+    let agent = lying_about_all_five().await;
+    let url = agent.base_url();
+    let table = common::a2a(&["audit", "--all-interfaces", &url]).await;
+    assert_eq!(table.status.code(), Some(1), "{}", common::stderr(&table));
+    let text = common::stdout(&table);
+    assert!(text.contains("Card claims"), "{text}");
+    assert!(text.contains("extended-card, extensions, interfaces, output-modes, security"), "{text}");
+
+    let junit = common::stdout(&common::a2a(&["audit", "--format", "junit", "--all-interfaces", &url]).await);
+    assert_eq!(junit.matches("<failure type=\"refused\"").count(), 5, "{junit}");
+    assert!(junit.contains("name=\"security: open access (no security requirement)\""), "{junit}");
+
+    let html = common::stdout(&common::a2a(&["audit", "--format", "html", "--all-interfaces", &url]).await);
+    assert!(html.contains("class=\"card-claims\""), "{html}");
+    assert_eq!(html.matches("<td class=\"refused\">refused</td>").count(), 5, "{html}");
+}
+
+#[tokio::test]
+async fn an_unknown_claim_name_is_a_usage_error_that_lists_the_names() {
+    let output = common::a2a(&["audit", "--claims", "extensions,streaming", "http://127.0.0.1:1"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let said = common::stderr(&output);
+    assert!(said.contains("unknown claim `streaming`"), "{said}");
+    assert!(said.contains("extended-card, extensions, interfaces, output-modes, security"), "{said}");
 }
