@@ -20,8 +20,7 @@
 use std::sync::Arc;
 
 use a2a_typestate::{
-    CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, ExtendedCardAnswer,
-    InterfaceAnswer,
+    CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, InterfaceAnswer,
 };
 use a2a_typestate_client::types::discovery::OfferedInterface;
 use a2a_typestate_client::types::{GetTaskRequest, Part, PartContent, SendMessageResponse, TaskId};
@@ -133,7 +132,7 @@ pub(super) async fn audit_card_claims(
     if let Some(claim) = claims.iter().find(|c| c.kind() == ClaimKind::ExtendedCard)
         && wanted(ClaimKind::ExtendedCard)
     {
-        audits.push(extended_card(lifted, claim, probe.connection).await);
+        audits.push(extended_card(claim, probe.connection).await);
     }
     if wanted(ClaimKind::Extensions) {
         let required: Vec<&str> = discovered
@@ -196,37 +195,15 @@ pub(super) async fn audit_card_claims(
     audits
 }
 
-async fn extended_card(
-    lifted: &Arc<CardClaims>,
-    claim: &CardClaim,
-    connection: Option<&AgentConnection>,
-) -> CardClaimAudit {
+async fn extended_card(claim: &CardClaim, connection: Option<&AgentConnection>) -> CardClaimAudit {
     let Some(connection) = connection else {
         return CardClaimAudit::unsettled(claim, "no interface could be opened".to_owned());
     };
-    let answer = match connection.get_extended_agent_card().await {
-        Ok(_) => ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served),
-        Err(error) => match answer_to_error(&error) {
-            Some(answer) => answer,
-            None => return CardClaimAudit::unsettled(claim, errors::one_line(&error)),
-        },
-    };
-    let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
-    check.observe(answer);
-    CardClaimAudit::of(claim, check.verdict())
-}
-
-/// `GetExtendedAgentCard`'s error as an answer, when it is one the rule reads.
-fn answer_to_error(error: &Error) -> Option<ClaimAnswer> {
-    if let Some(fault) = error.transport_fault() {
-        return Some(ClaimAnswer::TransportFault(fault));
-    }
-    if let Some(code) = error.protocol_error().and_then(|p| p.code()).and_then(|c| i32::try_from(c).ok()) {
-        return Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::AgentError { code }));
-    }
-    match error.status() {
-        Some(status @ (401 | 403)) => Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Denied { status })),
-        _ => None,
+    match connection.check_extended_card().await {
+        Some(verdict) => CardClaimAudit::of(claim, Some(verdict)),
+        None => {
+            CardClaimAudit::unsettled(claim, "GetExtendedAgentCard gave no answer the rule reads".to_owned())
+        }
     }
 }
 
