@@ -33,7 +33,13 @@ fn verdicts(claims: &[Value], kind: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn the_honest_official_peers_have_every_declared_interface_verified() {
-    for kind in [PeerKind::PythonHonest, PeerKind::JsHonest] {
+    for kind in [
+        PeerKind::PythonHonest,
+        PeerKind::JsHonest,
+        PeerKind::PythonV03,
+        PeerKind::PythonGrpc,
+        PeerKind::JsGrpc,
+    ] {
         let peer = OfficialPeer::start(kind).await.unwrap_or_else(|e| panic!("{e}"));
         let (status, claims) = audit_all_interfaces(peer.base_url(), false).await;
         assert_eq!(status, Some(0), "{kind}: {claims:#?}");
