@@ -55,9 +55,11 @@
 //!
 //! # Where each claim is checked
 //!
-//! The extended card and security claims are checked at discovery, when the client reads the
-//! extended card or makes its first call; an interface when the client first calls it; extensions
-//! and output modes on the first call that asked for them, during a task.
+//! The extended card and security claims belong to discovery: the extended card is judged when it
+//! is read (the client's `AgentConnection::extended_card_verdict`), security on the first call made
+//! without credentials. An interface is judged when it is first called; extensions and output modes
+//! on the first answer to a call that asked for them, during a task. `a2a audit` checks all five;
+//! the client acts on none but the extended card yet (its fallback is the public card).
 
 use std::fmt;
 use std::str::FromStr;
