@@ -181,3 +181,14 @@ async fn an_unknown_claim_name_is_a_usage_error_that_lists_the_names() {
     assert!(said.contains("unknown claim `streaming`"), "{said}");
     assert!(said.contains("extended-card, extensions, interfaces, output-modes, security"), "{said}");
 }
+
+#[tokio::test]
+async fn the_five_card_lies_are_refused_over_grpc_too() {
+    let agent = liar().bindings([Binding::Grpc]).spawn().await.unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
+    assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/")), "only gRPC was called");
+}
