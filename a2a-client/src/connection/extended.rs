@@ -136,7 +136,10 @@ impl AgentConnection {
     /// answered that it has none (-32004 or -32007; the connection keeps the public card, the
     /// fallback), pending on a transport fault or an answer that says nothing about the claim.
     /// `None` when the card declares no extended card, or it was not asked for (no credentials).
-    /// Checked at discovery, not during a task; the rule is [`a2a_typestate::card_claim`]'s.
+    /// Checked at discovery, not during a task; the rule is [`a2a_typestate::card_claim`]'s. A card
+    /// that marks itself a gateway claims nothing; a caller that knows the agent is a gateway
+    /// (`Deployment::Gateway`) should not read this verdict, since a connection does not know that.
+    /// Not yet recorded as a suspect mark.
     pub fn extended_card_verdict(&self) -> Option<CardClaimVerdict> {
         let answer = if self.uses_extended_card() {
             Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served))
