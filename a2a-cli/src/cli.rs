@@ -188,6 +188,19 @@ pub struct AuditArgs {
     /// `https://hooks.example.com/a2a` (default: the listen address).
     #[arg(long, value_name = "URL")]
     pub webhook_public_url: Option<String>,
+    /// The card claims beyond the lifecycle to check, comma-separated: extended-card, extensions,
+    /// interfaces, output-modes, security (default: all).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "extended-card,extensions,interfaces,output-modes,security"
+    )]
+    pub claims: Vec<a2a_typestate::ClaimKind>,
+    /// Call every interface the card declares (at most 16, concurrently, each bounded by
+    /// --request-timeout), not only the one the audit uses.
+    #[arg(long)]
+    pub all_interfaces: bool,
     /// Credentials for agents whose cards ask for them (from the environment or files).
     #[command(flatten)]
     pub credentials: CredentialArgs,

@@ -62,7 +62,19 @@ pub struct ScriptedAgentBuilder {
     tenant: Option<String>,
     bindings: Vec<Binding>,
     extensions: crate::extensions::ExtensionRules,
+    card_lies: CardLies,
 }
+
+/// The card claims beyond the lifecycle that a builder makes the agent contradict.
+#[derive(Debug, Clone, Copy, Default)]
+struct CardLies {
+    unserved_extended_card: bool,
+    retired_interface: bool,
+    denies_task_reads: bool,
+}
+
+/// Where [`ScriptedAgentBuilder::retired_interface`] points: a path the agent does not serve.
+pub const RETIRED_INTERFACE_PATH: &str = "/retired-a2a";
 
 impl Default for ScriptedAgentBuilder {
     fn default() -> Self {
@@ -81,6 +93,7 @@ impl Default for ScriptedAgentBuilder {
             tls: None,
             tenant: None,
             extensions: crate::extensions::ExtensionRules::default(),
+            card_lies: CardLies::default(),
         }
     }
 }
@@ -209,12 +222,47 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Over-declared extension: declares `uri` with `required: true` (a request that does not ask
+    /// for it is answered -32008) and never activates it, while the answers name the other
+    /// extensions it activates.
+    #[must_use]
+    pub fn inert_required_extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.declare(uri.into(), true, false);
+        self
+    }
+
     /// Answers -32008 to any A2A request that does not ask for `uri`, although the card does not say
     /// the extension is required (nor, unless declared too, that it exists): an agent whose card
     /// under-declares what it requires.
     #[must_use]
     pub fn demands_extension(mut self, uri: impl Into<String>) -> Self {
         self.extensions.demanded.push(uri.into());
+        self
+    }
+
+    /// Over-declared extended card: the card says `extendedAgentCard: true`, and
+    /// `GetExtendedAgentCard` answers `-32004` (`UnsupportedOperationError`) to every caller.
+    #[must_use]
+    pub fn unserved_extended_card(mut self) -> Self {
+        self.card_lies.unserved_extended_card = true;
+        self
+    }
+
+    /// Over-declared interface: a 1.0 card lists, last, a JSON-RPC 1.0 interface at
+    /// [`RETIRED_INTERFACE_PATH`], where the agent answers 404 (an endpoint moved and the card not
+    /// updated).
+    #[must_use]
+    pub fn retired_interface(mut self) -> Self {
+        self.card_lies.retired_interface = true;
+        self
+    }
+
+    /// Over-declared open access: the card names no security scheme, and `GetTask` and `ListTasks`
+    /// answer 401 to every caller (an ingress guarding task reads the card does not mention). Sends
+    /// and streams are served, so the other claims can still be exercised.
+    #[must_use]
+    pub fn denies_task_reads(mut self) -> Self {
+        self.card_lies.denies_task_reads = true;
         self
     }
 
@@ -253,7 +301,17 @@ impl ScriptedAgentBuilder {
             crate::auth::decorate_card(&mut extended, guard, &base_url, true);
             extended
         });
-        crate::auth::decorate_card(&mut card, guard, &base_url, extended_card.is_some());
+        let declares_extended = extended_card.is_some() || self.card_lies.unserved_extended_card;
+        crate::auth::decorate_card(&mut card, guard, &base_url, declares_extended);
+        if self.card_lies.retired_interface
+            && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
+        {
+            interfaces.push(serde_json::json!({
+                "url": format!("{base_url}{RETIRED_INTERFACE_PATH}"),
+                "protocolBinding": "JSONRPC",
+                "protocolVersion": "1.0",
+            }));
+        }
         if let (Some(tenant), Some(interfaces)) =
             (&self.tenant, card.get_mut("supportedInterfaces").and_then(Value::as_array_mut))
         {
@@ -292,6 +350,7 @@ impl ScriptedAgentBuilder {
             base_url: base_url.clone(),
             tenant: self.tenant.clone(),
             extensions: self.extensions,
+            denies_task_reads: self.card_lies.denies_task_reads,
         });
         let app = server::router(Arc::clone(&shared));
         let server = match &self.tls {

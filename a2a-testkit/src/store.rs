@@ -191,6 +191,9 @@ pub(crate) struct Shared {
     pub(crate) tenant: Option<String>,
     /// The extensions the card declares, and the ones the agent requires.
     pub(crate) extensions: crate::extensions::ExtensionRules,
+    /// `GetTask` and `ListTasks` answer 401 whatever the credentials
+    /// ([`ScriptedAgentBuilder::denies_task_reads`](crate::ScriptedAgentBuilder::denies_task_reads)).
+    pub(crate) denies_task_reads: bool,
 }
 
 impl Shared {

@@ -27,6 +27,9 @@
 //!   has it only when it still carries the field as a legacy leftover (the v1.0.0 sample card
 //!   does). A 1.0 card without that leftover never claims history.
 //!
+//! The claims beyond the lifecycle (extended card, extensions, interfaces, output modes, security)
+//! are lifted here too, as [`CardClaim`]s: [`card_claim`](crate::card_claim) says where each is read.
+//!
 //! # Gateways
 //!
 //! A card served by a gateway describes the gateway, not the backend that runs the task, so none
@@ -47,6 +50,7 @@ use std::time::Duration;
 use a2a_typestate_types::AgentCard;
 
 use crate::capability::{Capability, CapabilitySet};
+use crate::card_claim::CardClaim;
 
 /// Extension uri marking an agent as a gateway whose card describes the gateway, not the backend.
 pub const GATEWAY_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/gateway/v1";
@@ -73,6 +77,7 @@ pub enum Deployment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardClaims {
     declared: CapabilitySet,
+    card_claims: Vec<CardClaim>,
     gateway: bool,
     default_input_modes: Vec<String>,
     default_output_modes: Vec<String>,
@@ -107,8 +112,10 @@ impl CardClaims {
             .find_map(|e| e.params.as_ref()?.get("intervalMs")?.as_u64())
             .filter(|ms| *ms > 0)
             .map(Duration::from_millis);
+        let card_claims = if gateway { Vec::new() } else { CardClaim::lift_all(card) };
         Self {
             declared,
+            card_claims,
             gateway,
             default_input_modes: card.default_input_modes.clone(),
             default_output_modes: card.default_output_modes.clone(),
@@ -124,6 +131,12 @@ impl CardClaims {
     /// `true` when the card declares `capability` (and the agent is not a gateway).
     pub fn declares(&self, capability: Capability) -> bool {
         self.declared.contains(capability)
+    }
+
+    /// The card's other claims (extended card, extensions, interfaces, output modes, security), in
+    /// card order; empty for a gateway. [`ClaimCheck`](crate::ClaimCheck) judges each.
+    pub fn card_claims(&self) -> &[CardClaim] {
+        &self.card_claims
     }
 
     /// `true` when the agent was marked as a gateway (caller setting or card extension).

@@ -8,6 +8,8 @@
 //! - follows the task's [`Lifecycle`] over `TaskState`;
 //! - judges each claim from what the client observed ([`Verifier`], [`verify`] has the rules),
 //!   answering verified, pending or refused, with [`Advice`] on what to do;
+//! - judges the card's other claims (extended card, extensions, interfaces, output modes,
+//!   security) one at a time with a [`ClaimCheck`], under the same rules ([`card_claim`]);
 //! - on refusal, hands back the handle downgraded to `Task<SingleShot>` with an
 //!   [`AgentCardLifecycleViolation`].
 //!
@@ -62,6 +64,7 @@ mod advice;
 pub mod bounds;
 pub mod capability;
 pub mod card;
+pub mod card_claim;
 mod claims;
 mod handle;
 pub mod lifecycle;
@@ -79,6 +82,10 @@ pub use advice::Advice;
 pub use bounds::Bounds;
 pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
+pub use card_claim::{
+    Access, CardClaim, CardClaimVerdict, CardClaimViolation, ClaimAnswer, ClaimCheck, ClaimEvidence,
+    ClaimKind, ClaimPending, ExtendedCardAnswer, InterfaceAnswer, UnknownClaimKind,
+};
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,

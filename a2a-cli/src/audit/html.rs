@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::junit::xml;
-use super::{AgentAudit, AuditReport, ClaimVerdict, TimelineEntry};
+use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict, TimelineEntry};
 
 /// Whether HTML forbids `c` in a document's text: a control other than ASCII whitespace (C0, DEL,
 /// C1) or a noncharacter (U+FDD0..=U+FDEF and the last two code points of every plane).
@@ -62,14 +62,14 @@ pub(super) fn render(report: &AuditReport) -> String {
     );
     out.push_str("<table><tr><th>agent</th><th>url</th><th>over-declares</th></tr>\n");
     for agent in &report.agents {
-        let lies: Vec<&str> = agent.over_declares.iter().map(|c| c.card_field()).collect();
+        let lies = super::render::lies(agent);
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"url\">{}</td><td class=\"{}\">{}</td></tr>",
             esc(&agent.label),
             esc(&agent.url),
             if lies.is_empty() { "verified" } else { "refused" },
-            if lies.is_empty() { "none".to_owned() } else { esc(&lies.join(", ")) }
+            if lies.is_empty() { "none".to_owned() } else { esc(&lies) }
         );
     }
     out.push_str("</table>\n");
@@ -111,6 +111,26 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
                 "<tr><td>{}</td><td class=\"{class}\">{word}</td><td>{}</td></tr>",
                 claim.capability.card_field(),
                 esc(&detail)
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    if !agent.card_claims.is_empty() {
+        out.push_str(
+            "<table class=\"card-claims\"><tr><th>other claims</th><th>verdict</th><th>detail</th></tr>\n",
+        );
+        for claim in &agent.card_claims {
+            let (class, word, detail) = match &claim.verdict {
+                CardClaimOutcome::Verified { evidence } => ("verified", "verified", evidence),
+                CardClaimOutcome::Refused { evidence } => ("refused", "refused", evidence),
+                CardClaimOutcome::Warning { evidence } => ("note", "warning", evidence),
+                CardClaimOutcome::Unsettled { reason } => ("note", "unsettled", reason),
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"{class}\">{word}</td><td>{}</td></tr>",
+                esc(&claim.claim),
+                esc(detail)
             );
         }
         out.push_str("</table>\n");

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{AgentAudit, AuditReport, ClaimVerdict};
+use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
 
 /// Whether XML 1.0 can carry `c` at all, even as a character reference (its `Char` production:
 /// tab, LF, CR, U+0020..=U+D7FF, U+E000..=U+FFFD, U+10000 and up; surrogates cannot be in a `str`).
@@ -66,6 +66,30 @@ fn cases(agent: &AgentAudit, strict: bool) -> Vec<Case> {
             }
             ClaimVerdict::Unverifiable { reason } => {
                 (format!("<skipped message=\"unverifiable: {}\"/>", xml(reason)), false, true)
+            }
+        };
+        cases.push(Case { name, body, failed, errored: false, skipped });
+    }
+    for claim in &agent.card_claims {
+        let name = format!("{}: {}", claim.kind.name(), claim.claim);
+        let (body, failed, skipped) = match &claim.verdict {
+            CardClaimOutcome::Verified { evidence } => {
+                (format!("<system-out>verified {}</system-out>", xml(evidence)), false, false)
+            }
+            CardClaimOutcome::Refused { evidence } => (
+                format!(
+                    "<failure type=\"refused\" message=\"{}\">{}</failure>",
+                    xml(&claim.claim),
+                    xml(evidence)
+                ),
+                true,
+                false,
+            ),
+            CardClaimOutcome::Warning { evidence } => {
+                (format!("<system-out>warning: {}</system-out>", xml(evidence)), false, false)
+            }
+            CardClaimOutcome::Unsettled { reason } => {
+                (format!("<skipped message=\"unsettled: {}\"/>", xml(reason)), false, true)
             }
         };
         cases.push(Case { name, body, failed, errored: false, skipped });

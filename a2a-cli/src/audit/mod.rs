@@ -4,7 +4,9 @@
 //! answers carried (read tolerantly, reported apart from the claims), and which of the extensions
 //! the card declares the agent activated when the probes asked for them. When that probe refused a
 //! claim, each claim it left unsettled is probed again on its own (one task per claim), so every
-//! lie the card tells is reported with its own evidence.
+//! lie the card tells is reported with its own evidence. Beside the lifecycle claims, the card's
+//! other claims (extended card, extensions, interfaces, output modes, security) are checked from
+//! calls that change nothing at the agent and from the probe's answers (`card_claims`).
 //!
 //! Exit status, the first that applies:
 //! - [`EXIT_OVER_DECLARES`] (1): an agent over-declares (a claim was refused);
@@ -28,6 +30,7 @@
 //! # Ok(()) }
 //! ```
 
+mod card_claims;
 mod evidence;
 mod fleet;
 mod html;
@@ -41,7 +44,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_typestate::{Capability, CapabilitySet, Deployment};
+use a2a_typestate::{Capability, CapabilitySet, ClaimKind, Deployment};
 use a2a_typestate_client::{CallOptions, Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
 use futures::StreamExt;
 use serde::Serialize;
@@ -51,6 +54,7 @@ use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
 use crate::errors;
 use crate::outcome::{self, Ending};
 
+pub use card_claims::{CardClaimAudit, CardClaimOutcome, MAX_INTERFACES};
 pub use evidence::TimelineEntry;
 pub use fleet::read_agent_file;
 pub use probe::ClaimProbe;
@@ -87,11 +91,15 @@ pub struct AuditOptions {
     pub webhook_public_url: Option<String>,
     /// Show progress on stderr (only drawn on a terminal).
     pub progress: bool,
+    /// The card claims beyond the lifecycle to check (`--claims`; default: every kind).
+    pub claims: Vec<ClaimKind>,
+    /// Call every declared interface, not only the one the audit uses (`--all-interfaces`).
+    pub all_interfaces: bool,
 }
 
 impl Default for AuditOptions {
     /// A 5 s push bound, a 30 s request timeout and a 30 s working bound, not strict, eight agents
-    /// at once, a loopback webhook, no progress.
+    /// at once, a loopback webhook, no progress, every card claim, only the interface in use.
     fn default() -> Self {
         Self {
             push_arrival_bound: Duration::from_secs(5),
@@ -103,6 +111,8 @@ impl Default for AuditOptions {
             webhook_listen: None,
             webhook_public_url: None,
             progress: false,
+            claims: ClaimKind::ALL.to_vec(),
+            all_interfaces: false,
         }
     }
 }
@@ -119,6 +129,8 @@ impl From<&AuditArgs> for AuditOptions {
             webhook_listen: args.webhook_listen,
             webhook_public_url: args.webhook_public_url.clone(),
             progress: true,
+            claims: args.claims.clone(),
+            all_interfaces: args.all_interfaces,
         }
     }
 }
@@ -129,7 +141,7 @@ impl From<&AuditArgs> for AuditOptions {
 pub struct AuditReport {
     /// One entry per URL, in the order given.
     pub agents: Vec<AgentAudit>,
-    /// How many agents over-declare.
+    /// How many agents over-declare (a lifecycle or a card claim refused).
     pub over_declaring: usize,
     /// How many agents could not be audited.
     pub not_audited: usize,
@@ -184,6 +196,16 @@ pub struct AgentAudit {
     /// Each extension the card declares (`capabilities.extensions[]`), all asked for on the probes,
     /// and whether the agent's answers said it activated it.
     pub extensions: Vec<ExtensionAudit>,
+    /// The card's claims beyond the lifecycle (extended card, required extensions, interfaces,
+    /// output modes, security), each with its verdict.
+    pub card_claims: Vec<CardClaimAudit>,
+}
+
+impl AgentAudit {
+    /// `true` when the audit caught the agent over-declaring: a lifecycle or a card claim refused.
+    pub fn over_declares_anything(&self) -> bool {
+        !self.over_declares.is_empty() || self.card_claims.iter().any(CardClaimAudit::is_refused)
+    }
 }
 
 /// One extension the card declares, asked for on the audit's probes.
@@ -218,6 +240,7 @@ impl AgentAudit {
             timeline: Vec::new(),
             claim_probes: Vec::new(),
             extensions: Vec::new(),
+            card_claims: Vec::new(),
         }
     }
 }
@@ -313,7 +336,7 @@ pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> A
             let (client, receiver, bar) = (&client, &receiver, &bar);
             futures::stream::iter(agents)
                 .map(|(url, deployment)| async move {
-                    let audited = audit_agent_with(client, url, *deployment, receiver.clone()).await;
+                    let audited = audit_agent_with(client, url, *deployment, receiver.clone(), options).await;
                     bar.inc(1);
                     bar.set_message(url.clone());
                     audited
@@ -326,7 +349,7 @@ pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> A
     };
     bar.finish_and_clear();
     fleet::label_agents(&mut agents);
-    let over_declaring = agents.iter().filter(|a| !a.over_declares.is_empty()).count();
+    let over_declaring = agents.iter().filter(|a| a.over_declares_anything()).count();
     let not_audited = agents.iter().filter(|a| a.error.is_some()).count();
     let wire_deviations = agents.iter().map(|a| a.wire_deviations.len()).sum();
     let exit_status = if over_declaring > 0 {
@@ -397,7 +420,7 @@ async fn shared_receiver(
 /// a client built with [`SuspectMarks::Off`], as [`audit`] builds its own; with the marks on, those
 /// claims are reported not exercised, with why).
 pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
-    audit_agent_with(client, url, deployment, None).await
+    audit_agent_with(client, url, deployment, None, &AuditOptions::default()).await
 }
 
 async fn audit_agent_with(
@@ -405,6 +428,7 @@ async fn audit_agent_with(
     url: &str,
     deployment: Deployment,
     receiver: Option<Arc<PushReceiver>>,
+    options: &AuditOptions,
 ) -> AgentAudit {
     let base = card::base_url_of(url);
     // One card per decision: the connection's card (the extended one, when credentials allow it,
@@ -446,7 +470,13 @@ async fn audit_agent_with(
     let written: CapabilitySet =
         Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
     let depends: Vec<Capability> = lifted.declared().iter().collect();
-    let first = probe::Probe::run(client, &target, deployment, &depends, receiver.clone()).await;
+    // The first probe accepts only the card's output modes, so its answer checks them.
+    let accepted: Vec<String> = if options.claims.contains(&ClaimKind::OutputModes) && !lifted.is_gateway() {
+        discovered.card().default_output_modes.clone()
+    } else {
+        Vec::new()
+    };
+    let first = probe::Probe::run(client, &target, deployment, &depends, &accepted, receiver.clone()).await;
     let mut claims: Vec<ClaimAudit> = written
         .iter()
         .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
@@ -477,6 +507,15 @@ async fn audit_agent_with(
             activated: activated.contains(&e.uri),
         })
         .collect();
+    let probed = card_claims::ProbeAnswers {
+        connection: match &target {
+            probe::Target::Connection(connection) => Some(connection),
+            probe::Target::Address(_) => None,
+        },
+        result: first.outcome().map(|o| &o.result),
+        accepted: &accepted,
+    };
+    let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
     let over_declares = claims
         .iter()
         .filter(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }))
@@ -499,6 +538,7 @@ async fn audit_agent_with(
         timeline: first.timeline(),
         claim_probes,
         extensions,
+        card_claims,
     }
 }
 

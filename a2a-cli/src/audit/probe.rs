@@ -58,10 +58,12 @@ impl Probe {
         target: &Target,
         deployment: Deployment,
         depends: &[Capability],
+        accepted_output_modes: &[String],
         receiver: Option<Arc<PushReceiver>>,
     ) -> Self {
         let mut negotiation = Negotiation::depending_on(depends)
             .deployment(deployment)
+            .accepted_output_modes(accepted_output_modes.iter().cloned())
             .follow_up(FollowUp::reply("a2a audit probe: no further input"));
         if let Some(receiver) = receiver {
             negotiation = negotiation.push_receiver(receiver);
@@ -164,7 +166,7 @@ pub(super) async fn probe_each_unsettled_claim(
             };
             continue;
         }
-        let probe = Probe::run(client, target, deployment, &[claim.capability], receiver.clone()).await;
+        let probe = Probe::run(client, target, deployment, &[claim.capability], &[], receiver.clone()).await;
         claim.verdict = in_its_own_probe(probe.verdict(claim.capability, lifted), claim.capability);
         wire_deviations.extend(probe.deviations());
         probes.push(ClaimProbe {

@@ -1,6 +1,6 @@
 //! The audit report as tables for people.
 
-use super::{AuditReport, ClaimVerdict};
+use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
 use crate::outcome::{self, Ending};
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
@@ -135,6 +135,35 @@ pub(crate) fn render(report: &AuditReport) -> String {
         out.push_str(&table.render(2));
     }
 
+    if report.agents.iter().any(|a| !a.card_claims.is_empty()) {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Card claims")));
+        let mut table = Table::new(&["AGENT", "CLAIM", "VERDICT", "DETAIL"]);
+        for agent in &report.agents {
+            for (index, claim) in agent.card_claims.iter().enumerate() {
+                let shown = if index == 0 { agent.label.clone() } else { String::new() };
+                let (verdict, detail) = match &claim.verdict {
+                    CardClaimOutcome::Verified { evidence } => {
+                        (Cell::styled("verified", style::GOOD), evidence)
+                    }
+                    CardClaimOutcome::Refused { evidence } => (Cell::styled("refused", style::BAD), evidence),
+                    CardClaimOutcome::Warning { evidence } => {
+                        (Cell::styled("warning", style::NOTE), evidence)
+                    }
+                    CardClaimOutcome::Unsettled { reason } => {
+                        (Cell::styled("unsettled", style::NOTE), reason)
+                    }
+                };
+                table.row([
+                    Cell::plain(shown),
+                    Cell::plain(claim.claim.clone()),
+                    verdict,
+                    Cell::plain(detail.clone()),
+                ]);
+            }
+        }
+        out.push_str(&table.render(2));
+    }
+
     if report.wire_deviations > 0 {
         let title =
             if report.strict { "Wire deviations (--strict: they fail the audit)" } else { "Wire deviations" };
@@ -160,8 +189,8 @@ pub(crate) fn render(report: &AuditReport) -> String {
     let liars: Vec<String> = report
         .agents
         .iter()
-        .filter(|a| !a.over_declares.is_empty())
-        .map(|a| format!("{} ({})", crate::sanitize::cell(&a.label), outcome::list(a.over_declares)))
+        .filter(|a| a.over_declares_anything())
+        .map(|a| format!("{} ({})", crate::sanitize::cell(&a.label), lies(a)))
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));
@@ -191,4 +220,19 @@ fn ending_cell(ending: &Ending) -> Cell {
         Ending::CompletedViaFallback => Cell::styled("completed through the fallback", style::NOTE),
         Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
     }
+}
+
+/// What an agent was caught over-declaring, in words: its lifecycle claims, then its card claims' kinds.
+pub(super) fn lies(agent: &AgentAudit) -> String {
+    let mut lies = Vec::new();
+    if !agent.over_declares.is_empty() {
+        lies.push(outcome::list(agent.over_declares));
+    }
+    for claim in agent.card_claims.iter().filter(|c| c.is_refused()) {
+        let kind = claim.kind.name().to_owned();
+        if !lies.contains(&kind) {
+            lies.push(kind);
+        }
+    }
+    lies.join(", ")
 }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use a2a_typestate::{CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, ExtendedCardAnswer};
 use a2a_typestate_types::GetExtendedAgentCardRequest;
 
 use super::Inner;
@@ -128,5 +129,57 @@ impl AgentConnection {
     /// Why the extended card the public card declares is not in use, when fetching it failed.
     pub fn extended_card_error(&self) -> Option<&Error> {
         self.inner.extended_card_error.as_ref()
+    }
+
+    /// The verdict on the card's `extendedAgentCard` claim from the fetch [`Self::with_extended_card`]
+    /// made: verified when the extended card took the public one's place, refused when the agent
+    /// answered that it has none (-32004 or -32007; the connection keeps the public card, the
+    /// fallback), pending on a transport fault or an answer that says nothing about the claim.
+    /// `None` when the card declares no extended card, or it was not asked for (no credentials).
+    /// Checked at discovery, not during a task; the rule is [`a2a_typestate::card_claim`]'s. A card
+    /// that marks itself a gateway claims nothing; a caller that knows the agent is a gateway
+    /// (`Deployment::Gateway`) should not read this verdict, since a connection does not know that.
+    /// Not yet recorded as a suspect mark.
+    pub fn extended_card_verdict(&self) -> Option<CardClaimVerdict> {
+        let answer = if self.uses_extended_card() {
+            Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served))
+        } else {
+            extended_card_answer(self.extended_card_error()?)
+        };
+        self.judge_extended_card(answer)
+    }
+
+    /// Asks for the extended card now (with whatever credentials the connection sends) and judges
+    /// the card's `extendedAgentCard` claim from the answer, as [`Self::extended_card_verdict`] does;
+    /// `None` when the card declares none. For audits: a task needs no such call.
+    pub async fn check_extended_card(&self) -> Option<CardClaimVerdict> {
+        let answer = match self.get_extended_agent_card().await {
+            Ok(_) => Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served)),
+            Err(error) => extended_card_answer(&error),
+        };
+        self.judge_extended_card(answer)
+    }
+
+    /// The verdict from `answer` (none: nothing exercised the claim), judged against the public card.
+    fn judge_extended_card(&self, answer: Option<ClaimAnswer>) -> Option<CardClaimVerdict> {
+        let card = self.public_card().unwrap_or_else(|| self.card());
+        let mut check = ClaimCheck::new(card.claims(Deployment::Direct), CardClaim::ExtendedAgentCard, true);
+        check.observe(answer?);
+        check.verdict()
+    }
+}
+
+/// `GetExtendedAgentCard`'s error as an answer to the `extendedAgentCard` claim, when it is one the
+/// rule reads: a transport fault, the agent's protocol error, or a 401 / 403.
+fn extended_card_answer(error: &Error) -> Option<ClaimAnswer> {
+    if let Some(fault) = error.transport_fault() {
+        return Some(ClaimAnswer::TransportFault(fault));
+    }
+    if let Some(code) = error.protocol_error().and_then(|p| p.code()).and_then(|c| i32::try_from(c).ok()) {
+        return Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::AgentError { code }));
+    }
+    match error.status() {
+        Some(status @ (401 | 403)) => Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Denied { status })),
+        _ => None,
     }
 }

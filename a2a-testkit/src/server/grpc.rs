@@ -77,6 +77,9 @@ impl GrpcAgent {
                 _ => Status::unauthenticated(message),
             });
         }
+        if shared.denies_task_reads && matches!(op, Op::GetTask | Op::ListTasks) {
+            return Err(Status::unauthenticated("the guard answered http 401"));
+        }
         if let Some(fault) = super::transport_fault(shared).await {
             return Err(Status::unavailable(format!("scripted http {}", fault.status().as_u16())));
         }

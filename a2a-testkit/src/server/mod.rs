@@ -70,6 +70,19 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     {
         return denied;
     }
+    let op = match &route {
+        Route::JsonRpc { op, .. } => *op,
+        Route::Rest(Ok((op, _))) => Some(*op),
+        _ => None,
+    };
+    if shared.denies_task_reads && matches!(op, Some(Op::GetTask | Op::ListTasks)) {
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer realm=\"a2a-testkit\"")],
+            "Unauthorized",
+        )
+            .into_response();
+    }
 
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
     let admitted = shared.extensions.admit(&parts.headers);

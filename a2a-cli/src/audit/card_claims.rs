@@ -1,0 +1,382 @@
+//! The card's claims beyond the lifecycle (`a2a_typestate::card_claim`): extended card,
+//! extensions, interfaces, output modes and security, each judged by a `ClaimCheck` from calls
+//! that change nothing at the agent (a `GetTask` for a task that does not exist, the extended
+//! card) or from the answers the lifecycle probe already got (extensions, output modes).
+//!
+//! What the audit depends on, and so checks:
+//! - the extended card, when the card declares one (`GetExtendedAgentCard` on the audit's
+//!   connection, with the audit's credentials if any);
+//! - each extension the card marks `required` (a caller cannot do without those; the others are
+//!   reported in the extensions table, activated or not, with no verdict);
+//! - the interface the audit's connection uses, or with `--all-interfaces` every declared one
+//!   (at most [`MAX_INTERFACES`], concurrently, each call bounded by the request timeout): a
+//!   `GetTask` for a task that does not exist, sent without credentials in the interface's own
+//!   binding and version, must be answered in that binding;
+//! - the output modes: the first probe accepts only the card's `defaultOutputModes`, and every
+//!   part of its answer must be in one of them;
+//! - security: that same credential-less `GetTask` on the connection's interface is answered 401 or
+//!   403 only if the card requires credentials (the reverse is a warning).
+
+use std::sync::Arc;
+
+use a2a_typestate::{
+    CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, InterfaceAnswer,
+};
+use a2a_typestate_client::types::discovery::OfferedInterface;
+use a2a_typestate_client::types::{GetTaskRequest, Part, PartContent, SendMessageResponse, TaskId};
+use a2a_typestate_client::{AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error};
+use serde::Serialize;
+
+use super::AuditOptions;
+use crate::errors;
+
+/// At most this many interfaces are probed with `--all-interfaces` (a card can list any number).
+pub const MAX_INTERFACES: usize = 16;
+
+/// The verdict on one card claim, as reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardClaimAudit {
+    /// Which kind of claim (`extended-card`, `extensions`, `interfaces`, `output-modes`, `security`).
+    #[serde(serialize_with = "kind_name")]
+    pub kind: ClaimKind,
+    /// The claim in words (`extension https://...`, `interface http://... (JSONRPC, version 1.0)`).
+    pub claim: String,
+    /// What the audit showed.
+    #[serde(flatten)]
+    pub verdict: CardClaimOutcome,
+}
+
+fn kind_name<S: serde::Serializer>(kind: &ClaimKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.name())
+}
+
+/// What the audit showed about one card claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+pub enum CardClaimOutcome {
+    /// The first answer that exercised it honoured it.
+    Verified {
+        /// That answer.
+        evidence: String,
+    },
+    /// The agent contradicted it.
+    Refused {
+        /// The answer that did.
+        evidence: String,
+    },
+    /// The agent is more open than its card says: not a refusal.
+    Warning {
+        /// The answer that showed it.
+        evidence: String,
+    },
+    /// Nothing settled it (a transport fault, an answer that says nothing about it, no call).
+    Unsettled {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl CardClaimAudit {
+    fn of(claim: &CardClaim, verdict: Option<CardClaimVerdict>) -> Self {
+        let verdict = match verdict {
+            Some(CardClaimVerdict::Verified(evidence)) => {
+                CardClaimOutcome::Verified { evidence: evidence.to_string() }
+            }
+            Some(CardClaimVerdict::Refused(violation)) => {
+                CardClaimOutcome::Refused { evidence: violation.evidence().to_string() }
+            }
+            Some(CardClaimVerdict::Warning(evidence)) => {
+                CardClaimOutcome::Warning { evidence: evidence.to_string() }
+            }
+            Some(CardClaimVerdict::Pending(pending)) => {
+                CardClaimOutcome::Unsettled { reason: pending.to_string() }
+            }
+            None => CardClaimOutcome::Unsettled { reason: "not checked".to_owned() },
+        };
+        Self { kind: claim.kind(), claim: claim.to_string(), verdict }
+    }
+
+    fn unsettled(claim: &CardClaim, reason: String) -> Self {
+        Self { kind: claim.kind(), claim: claim.to_string(), verdict: CardClaimOutcome::Unsettled { reason } }
+    }
+
+    /// `true` when the agent contradicted the claim.
+    pub fn is_refused(&self) -> bool {
+        matches!(self.verdict, CardClaimOutcome::Refused { .. })
+    }
+}
+
+/// What the lifecycle probe left for the card claims to read.
+pub(super) struct ProbeAnswers<'a> {
+    /// The probe's connection (absent when none could be opened).
+    pub(super) connection: Option<&'a AgentConnection>,
+    /// The probe's final answer, when it got one.
+    pub(super) result: Option<&'a SendMessageResponse>,
+    /// The `acceptedOutputModes` the probe sent.
+    pub(super) accepted: &'a [String],
+}
+
+/// Checks every card claim `lifted` makes whose kind `options.claims` names, for the agent at
+/// `base`.
+pub(super) async fn audit_card_claims(
+    base: &str,
+    lifted: &Arc<CardClaims>,
+    discovered: &DiscoveredCard,
+    probe: &ProbeAnswers<'_>,
+    options: &AuditOptions,
+) -> Vec<CardClaimAudit> {
+    let wanted = |kind| options.claims.contains(&kind);
+    let claims = lifted.card_claims();
+    let mut audits = Vec::new();
+    if let Some(claim) = claims.iter().find(|c| c.kind() == ClaimKind::ExtendedCard)
+        && wanted(ClaimKind::ExtendedCard)
+    {
+        audits.push(extended_card(claim, probe.connection).await);
+    }
+    if wanted(ClaimKind::Extensions) {
+        let required: Vec<&str> = discovered
+            .card()
+            .capabilities
+            .extensions
+            .iter()
+            .filter(|e| e.required)
+            .map(|e| e.uri.as_str())
+            .collect();
+        for claim in claims
+            .iter()
+            .filter(|c| matches!(c, CardClaim::Extension { uri } if required.contains(&uri.as_str())))
+        {
+            audits.push(extension(lifted, claim, probe));
+        }
+    }
+    let unauthenticated = if wanted(ClaimKind::Interfaces) || wanted(ClaimKind::Security) {
+        interface_answers(base, claims, discovered, probe.connection, options).await
+    } else {
+        Vec::new()
+    };
+    if wanted(ClaimKind::Interfaces) {
+        for (claim, answer) in &unauthenticated {
+            audits.push(match answer {
+                Ok(answer) => {
+                    let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
+                    if let Some(interface) = &answer.interface {
+                        check.observe(interface.clone());
+                    }
+                    match (&answer.interface, check.verdict()) {
+                        (None, _) => CardClaimAudit::unsettled(claim, answer.said.clone()),
+                        (Some(_), verdict) => CardClaimAudit::of(claim, verdict),
+                    }
+                }
+                Err(reason) => CardClaimAudit::unsettled(claim, reason.clone()),
+            });
+        }
+    }
+    if let Some(claim) = claims.iter().find(|c| c.kind() == ClaimKind::OutputModes)
+        && wanted(ClaimKind::OutputModes)
+    {
+        audits.push(output_modes(lifted, claim, probe));
+    }
+    if let Some(claim) = claims.iter().find(|c| c.kind() == ClaimKind::Security)
+        && wanted(ClaimKind::Security)
+    {
+        // The connection's interface is the first one probed.
+        let answer =
+            unauthenticated.first().and_then(|(_, a)| a.as_ref().ok()).and_then(|a| a.access.clone());
+        audits.push(match answer {
+            Some(answer) => {
+                let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
+                check.observe(answer);
+                CardClaimAudit::of(claim, check.verdict())
+            }
+            None => CardClaimAudit::unsettled(claim, "no call without credentials was answered".to_owned()),
+        });
+    }
+    audits
+}
+
+async fn extended_card(claim: &CardClaim, connection: Option<&AgentConnection>) -> CardClaimAudit {
+    let Some(connection) = connection else {
+        return CardClaimAudit::unsettled(claim, "no interface could be opened".to_owned());
+    };
+    match connection.check_extended_card().await {
+        Some(verdict) => CardClaimAudit::of(claim, Some(verdict)),
+        None => {
+            CardClaimAudit::unsettled(claim, "GetExtendedAgentCard gave no answer the rule reads".to_owned())
+        }
+    }
+}
+
+fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
+    let (Some(connection), Some(_)) = (probe.connection, probe.result) else {
+        return CardClaimAudit::unsettled(claim, "no probe call was answered".to_owned());
+    };
+    let asked = lifted
+        .card_claims()
+        .iter()
+        .filter_map(|c| match c {
+            CardClaim::Extension { uri } => Some(uri.clone()),
+            _ => None,
+        })
+        .collect();
+    let activated = connection.activated_extensions().iter().cloned().collect();
+    let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
+    check.observe(ClaimAnswer::Extensions { asked, activated });
+    CardClaimAudit::of(claim, check.verdict())
+}
+
+fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
+    let Some(result) = probe.result else {
+        return CardClaimAudit::unsettled(claim, "the probe got no answer".to_owned());
+    };
+    let parts: Vec<&Part> = match result {
+        SendMessageResponse::Message(message) => message.parts.iter().collect(),
+        SendMessageResponse::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
+    };
+    let answered: Vec<String> = parts.into_iter().filter_map(media_type).collect();
+    if answered.is_empty() {
+        return CardClaimAudit::unsettled(
+            claim,
+            "the probe's answer carried no part with a media type".to_owned(),
+        );
+    }
+    let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
+    check.observe(ClaimAnswer::Output { accepted: probe.accepted.to_vec(), answered });
+    CardClaimAudit::of(claim, check.verdict())
+}
+
+/// A part's media type: its own, else `text/plain` for text and `application/json` for data;
+/// `None` for bytes or a link that do not say (no evidence either way).
+fn media_type(part: &Part) -> Option<String> {
+    if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
+        return Some(media_type.to_owned());
+    }
+    match part.content {
+        PartContent::Text(_) => Some("text/plain".to_owned()),
+        PartContent::Data(_) => Some("application/json".to_owned()),
+        _ => None,
+    }
+}
+
+/// What one credential-less `GetTask` to an interface came to.
+struct Unauthenticated {
+    /// The answer as evidence about the interface, when it is some.
+    interface: Option<ClaimAnswer>,
+    /// The answer as evidence about access.
+    access: Option<ClaimAnswer>,
+    /// What came, in words (for an answer that is evidence about neither).
+    said: String,
+}
+
+/// One credential-less `GetTask` for a task that does not exist to each interface checked: the
+/// connection's own (else the card's first) first, then (with `--all-interfaces`) the others,
+/// concurrently.
+async fn interface_answers(
+    base: &str,
+    claims: &[CardClaim],
+    discovered: &DiscoveredCard,
+    connection: Option<&AgentConnection>,
+    options: &AuditOptions,
+) -> Vec<(CardClaim, Result<Unauthenticated, String>)> {
+    let Ok(offered) = discovered.offered_interfaces() else { return Vec::new() };
+    let Ok(agent) = AgentBaseUrl::parse(base) else { return Vec::new() };
+    let Ok(bare) = Client::builder()
+        .request_timeout(options.request_timeout)
+        .wire_reading(a2a_typestate_client::WireReading::Tolerant)
+        .build()
+    else {
+        return Vec::new();
+    };
+    // The card as if it asked for no credential, so a client holding none still calls: what the
+    // agent answers such a call is what the security claim is about.
+    let mut open = discovered.card().clone();
+    open.security_requirements.clear();
+    let Ok(open) = serde_json::to_vec(&open).map_err(|e| e.to_string()).and_then(|bytes| {
+        DiscoveredCard::from_bytes(bytes.into(), discovered.source_url(), discovered.well_known_path())
+            .map_err(|e| errors::one_line(&e))
+    }) else {
+        return Vec::new();
+    };
+    let used = match connection {
+        Some(connection) => connection.interface().url.clone(),
+        None => match offered.first() {
+            Some(first) => first.url.clone(),
+            None => return Vec::new(),
+        },
+    };
+    let mut chosen: Vec<(CardClaim, OfferedInterface)> = Vec::new();
+    for claim in claims {
+        let CardClaim::Interface { url, .. } = claim else { continue };
+        let Some(interface) = offered.iter().find(|i| &i.url == url) else { continue };
+        if *url == used {
+            chosen.insert(0, (claim.clone(), interface.clone()));
+        } else if options.all_interfaces {
+            chosen.push((claim.clone(), interface.clone()));
+        }
+    }
+    chosen.truncate(MAX_INTERFACES);
+    let asked: Vec<String> =
+        discovered.card().capabilities.extensions.iter().map(|e| e.uri.clone()).collect();
+    let calls = chosen.into_iter().map(|(claim, interface)| {
+        let (bare, asked, agent, discovered) = (&bare, asked.clone(), agent.clone(), open.clone());
+        async move {
+            let url = interface.url.clone();
+            let answer = match AgentConnection::open(bare, agent, discovered, interface)
+                .and_then(|c| c.with_options(CallOptions::new().extensions(asked)))
+            {
+                Ok(opened) => {
+                    let request = GetTaskRequest {
+                        id: TaskId::new(format!("a2a-audit-no-such-task-{}", uuid::Uuid::new_v4())),
+                        ..Default::default()
+                    };
+                    Ok(read_unauthenticated(&url, opened.get_task(request).await.err()))
+                }
+                Err(error) => Err(format!("not called: {}", errors::one_line(&error))),
+            };
+            (claim, answer)
+        }
+    });
+    futures::future::join_all(calls).await
+}
+
+/// Reads the answer to a credential-less `GetTask` for a task that does not exist (`error` is
+/// `None` when the agent answered with a task, which it should not, but it answered).
+fn read_unauthenticated(url: &str, error: Option<Error>) -> Unauthenticated {
+    let interface = |answer| Some(ClaimAnswer::Interface { url: url.to_owned(), answer });
+    let served = |interface_answer| Unauthenticated {
+        interface: interface_answer,
+        access: Some(ClaimAnswer::Access { credentials_sent: false, status: 200 }),
+        said: String::new(),
+    };
+    let Some(error) = error else {
+        return served(interface(InterfaceAnswer::Served { protocol_version: None }));
+    };
+    if let Some(fault) = error.transport_fault() {
+        let fault = Some(ClaimAnswer::TransportFault(fault));
+        return Unauthenticated { interface: fault.clone(), access: fault, said: String::new() };
+    }
+    if let Some(protocol) = error.protocol_error() {
+        let code = protocol.code().and_then(|c| i32::try_from(c).ok()).unwrap_or(0);
+        return match code {
+            // Task not found: the call was understood, in this binding and version.
+            -32001 => served(interface(InterfaceAnswer::Served { protocol_version: None })),
+            -32601 => served(interface(InterfaceAnswer::OtherBinding {
+                detail: "method not found (-32601)".to_owned(),
+            })),
+            code => served(interface(InterfaceAnswer::AgentError { code })),
+        };
+    }
+    match error.status() {
+        Some(status @ (401 | 403)) => Unauthenticated {
+            interface: None,
+            access: Some(ClaimAnswer::Access { credentials_sent: false, status }),
+            said: format!("answered http {status} without credentials"),
+        },
+        Some(status @ (404 | 405 | 415)) => Unauthenticated {
+            interface: interface(InterfaceAnswer::OtherBinding { detail: format!("http {status}") }),
+            access: None,
+            said: String::new(),
+        },
+        _ => Unauthenticated { interface: None, access: None, said: errors::one_line(&error) },
+    }
+}

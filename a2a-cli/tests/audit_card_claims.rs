@@ -1,0 +1,194 @@
+//! `a2a audit` checks the card's claims beyond the lifecycle: extended card, required extensions,
+//! interfaces, output modes and security. An agent lying about all five gets five refusals, each
+//! with the answer that contradicted it, and exit status 1; an honest one gets them verified.
+
+mod common;
+
+use a2a_testkit::{
+    Binding, Capabilities, RETIRED_INTERFACE_PATH, RunningAgent, ScriptedAgent, ScriptedAgentBuilder,
+};
+use a2a_typestate::{ClaimKind, Deployment};
+use a2a_typestate_cli::audit::{
+    AgentAudit, AuditOptions, CardClaimAudit, CardClaimOutcome, EXIT_OVER_DECLARES, audit,
+};
+
+const ECHO: &str = "https://example.com/ext/echo/v1";
+const TRAIL: &str = "https://example.com/ext/trail/v1";
+
+/// Streams honestly (so no task read is needed), and lies about every card claim: an extended card
+/// it does not serve, a required extension it never activates, a retired interface, an output mode
+/// it does not answer in, and open access while task reads answer 401.
+async fn lying_about_all_five() -> RunningAgent {
+    liar().spawn().await.unwrap()
+}
+
+fn liar() -> ScriptedAgentBuilder {
+    ScriptedAgent::builder()
+        .name("five-card-lies")
+        .capabilities(Capabilities::none().with_streaming())
+        .unserved_extended_card()
+        .extension(ECHO)
+        .inert_required_extension(TRAIL)
+        .retired_interface()
+        .default_output_modes(["application/json"])
+        .denies_task_reads()
+}
+
+fn every_interface() -> AuditOptions {
+    AuditOptions { all_interfaces: true, ..AuditOptions::default() }
+}
+
+fn refused(agent: &AgentAudit) -> Vec<&CardClaimAudit> {
+    agent.card_claims.iter().filter(|c| c.is_refused()).collect()
+}
+
+fn evidence(claim: &CardClaimAudit) -> &str {
+    match &claim.verdict {
+        CardClaimOutcome::Refused { evidence } | CardClaimOutcome::Verified { evidence } => evidence,
+        other => panic!("{}: no evidence, {other:?}", claim.claim),
+    }
+}
+
+#[tokio::test]
+async fn an_agent_lying_about_all_five_card_claims_gets_five_refusals_with_evidence_and_exit_1() {
+    let agent = lying_about_all_five().await;
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
+    let by_kind = |kind| refused(audited).into_iter().find(|c| c.kind == kind).unwrap();
+    assert!(evidence(by_kind(ClaimKind::ExtendedCard)).contains("-32004"));
+    assert!(by_kind(ClaimKind::Extensions).claim.contains(TRAIL));
+    assert!(evidence(by_kind(ClaimKind::Extensions)).contains(ECHO), "the answer named another extension");
+    assert!(by_kind(ClaimKind::Interfaces).claim.contains(RETIRED_INTERFACE_PATH));
+    assert!(evidence(by_kind(ClaimKind::Interfaces)).contains("http 404"));
+    assert!(evidence(by_kind(ClaimKind::OutputModes)).contains("text/plain"));
+    assert!(evidence(by_kind(ClaimKind::Security)).contains("without credentials answered http 401"));
+    // The lifecycle claim it honours stays verified.
+    assert!(audited.over_declares.is_empty(), "{:?}", audited.over_declares);
+
+    let json = serde_json::to_value(&report).unwrap();
+    let claims = json["agents"][0]["cardClaims"].as_array().unwrap();
+    let refused_json: Vec<&str> =
+        claims.iter().filter(|c| c["verdict"] == "refused").filter_map(|c| c["kind"].as_str()).collect();
+    assert_eq!(refused_json, ["extended-card", "extensions", "interfaces", "output-modes", "security"]);
+}
+
+#[tokio::test]
+async fn without_all_interfaces_only_the_interface_in_use_is_called() {
+    let agent = lying_about_all_five().await;
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
+    let audited = &report.agents[0];
+    let interfaces: Vec<&CardClaimAudit> =
+        audited.card_claims.iter().filter(|c| c.kind == ClaimKind::Interfaces).collect();
+    assert_eq!(interfaces.len(), 1, "{interfaces:#?}");
+    assert!(!interfaces[0].claim.contains(RETIRED_INTERFACE_PATH));
+    assert!(agent.requests().iter().all(|r| !r.path.starts_with(RETIRED_INTERFACE_PATH)));
+}
+
+#[tokio::test]
+async fn claims_picks_which_card_claims_are_checked() {
+    let agent = lying_about_all_five().await;
+    let options = AuditOptions { claims: vec![ClaimKind::Security], ..every_interface() };
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &options).await;
+    let kinds: Vec<ClaimKind> = report.agents[0].card_claims.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, [ClaimKind::Security]);
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES);
+}
+
+#[tokio::test]
+async fn an_honest_agent_gets_its_card_claims_verified_and_exit_0() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .extended_card(Capabilities::none().with_streaming())
+        .required_extension(TRAIL)
+        .extension(ECHO)
+        .spawn()
+        .await
+        .unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+    assert_eq!(report.exit_status, 0, "{audited:#?}");
+    let verified: Vec<ClaimKind> = audited
+        .card_claims
+        .iter()
+        .filter(|c| matches!(c.verdict, CardClaimOutcome::Verified { .. }))
+        .map(|c| c.kind)
+        .collect();
+    assert_eq!(
+        verified,
+        [
+            ClaimKind::ExtendedCard,
+            ClaimKind::Extensions,
+            ClaimKind::Interfaces,
+            ClaimKind::Interfaces,
+            ClaimKind::OutputModes,
+            ClaimKind::Security
+        ],
+        "{:#?}",
+        audited.card_claims
+    );
+}
+
+#[tokio::test]
+async fn a_guarded_agent_that_declares_its_guard_is_no_security_liar() {
+    let agent = ScriptedAgent::builder().guard(a2a_testkit::Guard::bearer("s3cret")).spawn().await.unwrap();
+    let options = AuditOptions { claims: vec![ClaimKind::Security], ..AuditOptions::default() };
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &options).await;
+    let security = &report.agents[0].card_claims;
+    assert_eq!(security.len(), 1, "{security:#?}");
+    assert!(matches!(security[0].verdict, CardClaimOutcome::Verified { .. }), "{security:#?}");
+}
+
+#[tokio::test]
+async fn the_five_card_lies_are_refused_over_http_json_as_over_json_rpc() {
+    let agent = liar().bindings([Binding::HttpJson]).spawn().await.unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
+    assert!(agent.requests().iter().any(|r| r.path.starts_with("/a2a/rest/extendedAgentCard")));
+    assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/jsonrpc")));
+}
+
+#[tokio::test]
+async fn every_report_format_shows_the_card_claims_and_exit_1() {
+    let agent = lying_about_all_five().await;
+    let url = agent.base_url();
+    let table = common::a2a(&["audit", "--all-interfaces", &url]).await;
+    assert_eq!(table.status.code(), Some(1), "{}", common::stderr(&table));
+    let text = common::stdout(&table);
+    assert!(text.contains("Card claims"), "{text}");
+    assert!(text.contains("extended-card, extensions, interfaces, output-modes, security"), "{text}");
+
+    let junit = common::stdout(&common::a2a(&["audit", "--format", "junit", "--all-interfaces", &url]).await);
+    assert_eq!(junit.matches("<failure type=\"refused\"").count(), 5, "{junit}");
+    assert!(junit.contains("name=\"security: open access (no security requirement)\""), "{junit}");
+
+    let html = common::stdout(&common::a2a(&["audit", "--format", "html", "--all-interfaces", &url]).await);
+    assert!(html.contains("class=\"card-claims\""), "{html}");
+    assert_eq!(html.matches("<td class=\"refused\">refused</td>").count(), 5, "{html}");
+}
+
+#[tokio::test]
+async fn an_unknown_claim_name_is_a_usage_error_that_lists_the_names() {
+    let output = common::a2a(&["audit", "--claims", "extensions,streaming", "http://127.0.0.1:1"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let said = common::stderr(&output);
+    assert!(said.contains("unknown claim `streaming`"), "{said}");
+    assert!(said.contains("extended-card, extensions, interfaces, output-modes, security"), "{said}");
+}
+
+#[tokio::test]
+async fn the_five_card_lies_are_refused_over_grpc_too() {
+    let agent = liar().bindings([Binding::Grpc]).spawn().await.unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let audited = &report.agents[0];
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
+    assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/")), "only gRPC was called");
+}
