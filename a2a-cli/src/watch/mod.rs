@@ -358,22 +358,26 @@ impl Scheduler {
             });
         }
         let slot = &mut self.slots[index];
-        if !slot.auditing && !slot.checking && now >= slot.next_card_check {
-            if let Some(card_url) = slot.card_url.clone() {
-                slot.checking = true;
-                let (http, etag, done) = (self.http.clone(), slot.etag.clone(), done.clone());
-                let timeout = self.options.audit.request_timeout;
-                jobs.spawn(async move {
-                    let result =
-                        match tokio::time::timeout(timeout, fetch_card(&http, &card_url, etag.as_deref()))
-                            .await
-                        {
-                            Ok(result) => result,
-                            Err(_) => Err(format!("the card did not arrive within {timeout:?}")),
-                        };
-                    let _ = done.send(Done::Card { index, result }).await;
-                });
-            }
+        if !slot.auditing
+            && !slot.checking
+            && now >= slot.next_card_check
+            && let Some(card_url) = slot.card_url.clone()
+        {
+            slot.checking = true;
+            let (http, etag, done) = (self.http.clone(), slot.etag.clone(), done.clone());
+            let timeout = self.options.audit.request_timeout;
+            jobs.spawn(async move {
+                let result = match tokio::time::timeout(
+                    timeout,
+                    fetch_card(&http, &card_url, etag.as_deref()),
+                )
+                .await
+                {
+                    Ok(result) => result,
+                    Err(_) => Err(format!("the card did not arrive within {timeout:?}")),
+                };
+                let _ = done.send(Done::Card { index, result }).await;
+            });
         }
     }
 

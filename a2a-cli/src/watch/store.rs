@@ -265,18 +265,7 @@ impl Fleet {
         let url = agent.url.clone();
         let dropped = self.trim(index, now_ms());
         if let Some(db) = &self.disk {
-            let written = (|| -> Result<(), redb::Error> {
-                let txn = db.begin_write()?;
-                {
-                    let mut table = txn.open_table(ENTRIES)?;
-                    table.insert((url.as_str(), seq), bytes.as_slice())?;
-                    for old in dropped {
-                        table.remove((url.as_str(), old))?;
-                    }
-                }
-                txn.commit()?;
-                Ok(())
-            })();
+            let written = write(db, &url, seq, &bytes, &dropped);
             self.disk_error = written.err().map(|e| format!("the history store could not be written: {e}"));
         }
         self.version += 1;
@@ -341,6 +330,20 @@ impl Fleet {
             }
         }
     }
+}
+
+/// Writes entry `seq` of `url` and removes `dropped`, in one transaction.
+fn write(db: &Database, url: &str, seq: u64, bytes: &[u8], dropped: &[u64]) -> Result<(), Box<redb::Error>> {
+    let txn = db.begin_write().map_err(|e| Box::new(e.into()))?;
+    {
+        let mut table = txn.open_table(ENTRIES).map_err(|e| Box::new(e.into()))?;
+        table.insert((url, seq), bytes).map_err(|e| Box::new(e.into()))?;
+        for old in dropped {
+            table.remove((url, *old)).map_err(|e| Box::new(e.into()))?;
+        }
+    }
+    txn.commit().map_err(|e| Box::new(e.into()))?;
+    Ok(())
 }
 
 /// How the replicas name an agent in Redis: its base URL without a trailing slash.
