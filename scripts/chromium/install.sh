@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs headless Chromium and its WebDriver from Debian's packages (`chromium`, `chromium-driver`)
-# when either is missing. The `a2a watch` page test (a2a-cli/tests/watch.rs) runs this on first use,
-# so the test never skips for want of a browser. Prints the browser's and the driver's paths, one per
+# when either is missing. The `a2a watch` page test (a2a-cli/tests/watch.rs) and scripts/report-check.sh
+# run this on first use, so no test skips for want of a browser. Prints the browser's and the driver's paths, one per
 # line. Idempotent; a file lock serialises concurrent runs.
 set -euo pipefail
 
@@ -24,12 +24,15 @@ if ! installed; then
         echo "chromium/install.sh: chromium or chromedriver is missing, and no apt-get to install them with" >&2
         exit 1
     }
+    [[ "$(id -u)" == 0 ]] || { echo "chromium/install.sh: chromium or chromedriver is missing; install Debian's chromium and chromium-driver (apt-get needs root)" >&2; exit 1; }
     exec 9>/tmp/a2a-chromium-install.lock
     flock -w 900 9 || { echo "chromium/install.sh: timed out after 900 s waiting for another install" >&2; exit 1; }
     if ! installed; then
         export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq >&2
-        apt-get install -y -qq --no-install-recommends chromium chromium-driver fonts-dejavu-core >&2
+        echo "chromium/install.sh: installing chromium and chromium-driver" >&2
+        timeout 600 apt-get update -qq >&2 || { echo "chromium/install.sh: apt-get update failed" >&2; exit 1; }
+        timeout 900 apt-get install -y -qq --no-install-recommends chromium chromium-driver >&2 \
+            || { echo "chromium/install.sh: apt-get install chromium chromium-driver failed" >&2; exit 1; }
         installed || { echo "chromium/install.sh: chromium or chromedriver is still missing after apt-get" >&2; exit 1; }
     fi
 fi
