@@ -372,3 +372,36 @@ async fn a_stuck_agent_is_abandoned_at_the_audit_timeout_while_the_others_go_on(
     assert!(text.contains("a2a_watch_audit_duration_seconds_count"), "{text}");
     watch.stop().await;
 }
+
+#[tokio::test]
+async fn a_mark_replicas_share_through_redis_is_shown_on_the_agent_page_and_in_metrics() {
+    use a2a_typestate_client::shared::redis::RedisBackend;
+    use a2a_typestate_client::{AgentBaseUrl, Capability, Client, DiscoveryCache};
+    // An empty variable means unset, as in a shell's `${A2A_TEST_REDIS_URL:-}`.
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-watch-test-{}", std::process::id());
+    let agent = ScriptedAgent::builder().name("marked").spawn().await.unwrap();
+    let backend = RedisBackend::builder(url.clone()).key_prefix(prefix.clone()).build().unwrap();
+    let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_secs(300))
+        .with_backend(backend)
+        .unwrap();
+    let replica = Client::builder().replica_name("replica-a").discovery_cache(cache).build().unwrap();
+    let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    replica.discovery_cache().mark_suspect(&base, Capability::Streaming, "the stream answered -32004");
+
+    let mut options = options(Duration::from_secs(60), None);
+    options.redis = Some((url, prefix));
+    let watch = Watch::start(vec![(agent.base_url(), Deployment::Direct)], options).await.unwrap();
+    let shared = format!("a2a_watch_shared_marks_active{{agent=\"marked\",url=\"{}\"}}", agent.base_url());
+    metrics_until(&watch, &shared, 1.0).await;
+    let page =
+        get(&format!("{}agent?url={}", watch.url(), agent.base_url()), None).await.text().await.unwrap();
+    assert!(page.contains("Marks the replicas hold"), "{page}");
+    assert!(page.contains("the stream answered -32004"), "{page}");
+    assert!(page.contains("replica-a"), "{page}");
+    watch.stop().await;
+}
