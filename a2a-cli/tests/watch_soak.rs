@@ -1,8 +1,9 @@
 //! The soak of `a2a watch` (not CI: `scripts/soak-watch.sh` runs it): the built binary watching 50
 //! scripted agents (honest ones and liars of each kind, two of them flipping between an honest and a
 //! lying deployment every few minutes), its resident memory and open file descriptors sampled from
-//! /proc while it runs, then checked for growth. Ignored by default: it lasts `A2A_SOAK_SECS`
-//! (3600 by default).
+//! /proc while it runs, then checked for growth. The history keeps 20 entries per agent, so it is
+//! full after ten minutes of 30 s intervals: from then on, memory must stay flat. Ignored by
+//! default: it lasts `A2A_SOAK_SECS` (3600 by default).
 
 use std::io::{BufRead, BufReader};
 use std::sync::Arc;
@@ -139,7 +140,7 @@ async fn a_watch_over_fifty_agents_keeps_memory_and_descriptors_flat() {
             "--audit-timeout",
             "60s",
         ])
-        .args(["--push-arrival-bound", "2s", "--keep", "200"])
+        .args(["--push-arrival-bound", "2s", "--keep", "20"])
         .arg("--store")
         .arg(&store)
         .arg(&file)

@@ -6,8 +6,9 @@
 //! is stored as JSON under the key `(agent URL, sequence number)`.
 //!
 //! Bounds: an agent keeps at most [`Retention::keep`] entries, none older than [`Retention::max_age`]
-//! (both in memory and in the file), and a refusal's stored evidence is cut to
-//! [`EVIDENCE_MAX_BYTES`], so memory stays flat over a long run.
+//! (both in memory and in the file), a refusal's stored evidence is cut to [`EVIDENCE_MAX_BYTES`],
+//! and only the newest [`EVIDENCE_IN_MEMORY`] refusals of an agent keep theirs in memory, so memory
+//! stays flat over a long run once the history is full.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
@@ -23,6 +24,9 @@ const ENTRIES: TableDefinition<'_, (&str, u64), &[u8]> = TableDefinition::new("e
 
 /// The most bytes of one refusal's evidence (the refused claims, the probe's timeline) kept.
 pub(super) const EVIDENCE_MAX_BYTES: usize = 256 * 1024;
+/// The refusals per agent whose evidence stays in memory (the newest); older entries keep their
+/// verdicts, and their evidence stays in the file until the entry is trimmed there.
+pub(super) const EVIDENCE_IN_MEMORY: usize = 10;
 
 /// Milliseconds since the Unix epoch, now.
 pub(super) fn now_ms() -> u64 {
@@ -271,9 +275,19 @@ impl Fleet {
         self.version += 1;
     }
 
-    /// Drops agent `index`'s entries past the retention; returns their sequence numbers.
+    /// Drops agent `index`'s entries past the retention, and the in-memory evidence of all but its
+    /// newest refusals; returns the sequence numbers dropped.
     fn trim(&mut self, index: usize, now: u64) -> Vec<u64> {
         let Some(agent) = self.agents.get_mut(index) else { return Vec::new() };
+        let mut refusals = 0;
+        for (_, entry) in agent.history.iter_mut().rev() {
+            if let Entry::Audit { evidence: evidence @ Some(_), .. } = entry {
+                refusals += 1;
+                if refusals > EVIDENCE_IN_MEMORY {
+                    *evidence = None;
+                }
+            }
+        }
         let oldest =
             now.saturating_sub(u64::try_from(self.retention.max_age.as_millis()).unwrap_or(u64::MAX));
         let mut dropped = Vec::new();
@@ -400,6 +414,28 @@ mod tests {
         }
         assert_eq!(fleet.agents[0].history.len(), 3);
         assert_eq!(fleet.agents[0].history.front().map(|(_, e)| e.at_ms()), Some(t + 7));
+    }
+
+    #[test]
+    fn only_the_newest_refusals_keep_their_evidence_in_memory() {
+        let agents = [("http://a".to_owned(), Deployment::Direct)];
+        let mut fleet = Fleet::open(&agents, retention(100), None).unwrap();
+        let t = now_ms();
+        for i in 0..30 {
+            let mut entry = audit(t + i, "refused");
+            if let Entry::Audit { evidence, .. } = &mut entry {
+                *evidence = Some(serde_json::json!({"refused": [i]}));
+            }
+            fleet.record(0, entry);
+        }
+        let kept: Vec<u64> = fleet.agents[0]
+            .history
+            .iter()
+            .filter(|(_, e)| matches!(e, Entry::Audit { evidence: Some(_), .. }))
+            .map(|(_, e)| e.at_ms() - t)
+            .collect();
+        assert_eq!(kept, (20..30).collect::<Vec<u64>>());
+        assert_eq!(fleet.agents[0].history.len(), 30);
     }
 
     #[test]
