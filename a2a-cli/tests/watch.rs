@@ -22,10 +22,10 @@ const HOSTILE_NAME: &str =
 /// The longest any wait in these tests lasts.
 const PATIENCE: Duration = Duration::from_secs(120);
 
-/// A front for two agents of one name, forwarding to the honest one until `lying` is set and to the
-/// liar after: one deployment replaced by another behind the same URL. Cards are rewritten to name
-/// the front, so every call goes through it.
-async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<AtomicBool>) -> String {
+/// A front for two agents, forwarding to the first until `lying` is set and to the second after: one
+/// deployment replaced by another behind the same URL. Cards are rewritten to name the front, so
+/// every call goes through it; with `etag` false they are served without an `ETag`.
+async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<AtomicBool>, etag: bool) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let front = format!("http://{}", listener.local_addr().unwrap());
     let backends = Arc::new([honest.base_url(), liar.base_url()]);
@@ -48,8 +48,10 @@ async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<Atomic
             let answer = forward.send().await.unwrap();
             let mut response = axum::http::Response::builder().status(answer.status());
             for (name, value) in answer.headers() {
-                if name != axum::http::header::CONTENT_LENGTH && name != axum::http::header::TRANSFER_ENCODING
-                {
+                let dropped = name == axum::http::header::CONTENT_LENGTH
+                    || name == axum::http::header::TRANSFER_ENCODING
+                    || (!etag && name == axum::http::header::ETAG);
+                if !dropped {
                     response = response.header(name, value);
                 }
             }
@@ -237,7 +239,7 @@ async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_w
         .await
         .unwrap();
     let lying = Arc::new(AtomicBool::new(false));
-    let front = flippable(&honest, &liar, Arc::clone(&lying)).await;
+    let front = flippable(&honest, &liar, Arc::clone(&lying), true).await;
     let hostile =
         ScriptedAgent::builder().name(HOSTILE_NAME).capabilities(streaming()).spawn().await.unwrap();
     let dir = std::env::temp_dir().join(format!("a2a-watch-flip-{}", std::process::id()));
@@ -403,5 +405,36 @@ async fn a_mark_replicas_share_through_redis_is_shown_on_the_agent_page_and_in_m
     assert!(page.contains("Marks the replicas hold"), "{page}");
     assert!(page.contains("the stream answered -32004"), "{page}");
     assert!(page.contains("replica-a"), "{page}");
+    watch.stop().await;
+}
+
+#[tokio::test]
+async fn a_card_whose_body_alone_changed_is_audited_again_before_the_interval() {
+    let before = ScriptedAgent::builder().name("before").spawn().await.unwrap();
+    let after = ScriptedAgent::builder().name("after").spawn().await.unwrap();
+    let changed = Arc::new(AtomicBool::new(false));
+    // No ETag: the change is seen in the body only.
+    let front = flippable(&before, &after, Arc::clone(&changed), false).await;
+    // An hour between scheduled audits: a second audit within the test can only come from the change.
+    let watch =
+        Watch::start(vec![(front.clone(), Deployment::Direct)], options(Duration::from_secs(3600), None))
+            .await
+            .unwrap();
+    metrics_until(&watch, &format!("a2a_watch_audits_total{{agent=\"before\",url=\"{front}\"}}"), 1.0).await;
+    // The card's first read is the baseline the change is measured against.
+    let page = format!("{}agent?url={front}", watch.url());
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !get(&page, None).await.text().await.unwrap().contains("card first read") {
+        assert!(tokio::time::Instant::now() < deadline, "the card was never read after the audit");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    changed.store(true, Ordering::SeqCst);
+    let text =
+        metrics_until(&watch, &format!("a2a_watch_audits_total{{agent=\"after\",url=\"{front}\"}}"), 2.0)
+            .await;
+    assert_eq!(
+        sample(&text, &format!("a2a_watch_card_changes_total{{agent=\"after\",url=\"{front}\"}}")),
+        Some(1.0)
+    );
     watch.stop().await;
 }
