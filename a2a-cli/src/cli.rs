@@ -236,7 +236,7 @@ pub struct WatchArgs {
     /// Bearer TOKEN`, or `?token=TOKEN` in a browser). Required when `--listen` is not loopback.
     #[arg(long, value_name = "NAME")]
     pub token_env: Option<String>,
-    /// The file of the embedded history store (created when missing).
+    /// The file of the embedded history store (created when missing; not used with `--redis`).
     #[arg(long, default_value = "a2a-watch.redb", value_name = "FILE")]
     pub store: std::path::PathBuf,
     /// Entries (audits and card changes) kept per agent; older ones are dropped.
@@ -245,8 +245,9 @@ pub struct WatchArgs {
     /// Days an entry is kept; older ones are dropped.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3650))]
     pub keep_days: u32,
-    /// The Redis server orchestrator replicas share suspect marks through: the page and `/metrics`
-    /// then show the marks the replicas hold for the watched agents.
+    /// The Redis server orchestrator replicas share suspect marks through: the history is kept there
+    /// instead of in `--store` (and read back at start), and the page and `/metrics` show the marks
+    /// the replicas hold for the watched agents.
     #[arg(long, value_name = "URL")]
     pub redis: Option<String>,
     /// The key prefix those replicas use in Redis.

@@ -438,3 +438,56 @@ async fn a_card_whose_body_alone_changed_is_audited_again_before_the_interval() 
     );
     watch.stop().await;
 }
+
+#[tokio::test]
+async fn the_history_kept_in_redis_is_read_back_by_the_next_watch() {
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-watch-history-{}", std::process::id());
+    let agent = ScriptedAgent::builder()
+        .name("remembered")
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let agents = vec![(agent.base_url(), Deployment::Direct)];
+    let mut options = options(Duration::from_secs(3600), None);
+    options.redis = Some((url.clone(), prefix.clone()));
+    let first = Watch::start(agents.clone(), options.clone()).await.unwrap();
+    let refused = format!(
+        "a2a_watch_claim_verdict{{agent=\"remembered\",url=\"{}\",claim=\"streaming\",verdict=\"refused\"}}",
+        agent.base_url()
+    );
+    metrics_until(&first, &refused, 1.0).await;
+    let page = format!("{}agent?url={}", first.url(), agent.base_url());
+    let seen = get(&page, None).await.text().await.unwrap();
+    first.stop().await;
+    let since = seen
+        .split("<td>")
+        .find(|cell| cell.ends_with(" UTC</td>"))
+        .unwrap_or_else(|| panic!("{seen}"))
+        .to_owned();
+
+    // The next watch knows the refusal and since when before it audits anything itself (its first
+    // audit is an hour away: the jitter is the only delay before it, so only read the claim table).
+    options.jitter = Duration::from_secs(3600);
+    let next = Watch::start(agents, options).await.unwrap();
+    let text = metrics(&next).await;
+    assert_eq!(sample(&text, &refused), Some(1.0), "{text}");
+    assert_eq!(
+        sample(
+            &text,
+            &format!("a2a_watch_audits_total{{agent=\"remembered\",url=\"{}\"}}", agent.base_url())
+        ),
+        Some(0.0)
+    );
+    let shown =
+        get(&format!("{}agent?url={}", next.url(), agent.base_url()), None).await.text().await.unwrap();
+    assert!(shown.contains(&since), "{since} not in {shown}");
+    assert!(shown.contains("evidence of the refusal"), "{shown}");
+    next.stop().await;
+}

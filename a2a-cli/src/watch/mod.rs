@@ -30,13 +30,14 @@
 //! [`Retention::keep`] entries (audits, card changes) no older than [`Retention::max_age`], each
 //! refusal with its evidence; kept in memory and written through to an embedded file
 //! ([`WatchOptions::store`]) so a restarted watch still knows since when a verdict holds. With
-//! [`WatchOptions::redis`], the suspect marks orchestrator replicas share through that Redis (the
-//! keys [`a2a_typestate_client::shared::redis::RedisBackend`] writes) are read every card check and shown
+//! [`WatchOptions::redis`], the history is kept in the Redis orchestrator replicas share (and read
+//! back at start), and the suspect marks they share there (the keys
+//! [`a2a_typestate_client::shared::redis::RedisBackend`] writes) are read every card check and shown
 //! beside the watch's own verdicts.
 
-mod marks;
 mod metrics;
 mod page;
+mod replicas;
 mod server;
 mod store;
 
@@ -92,7 +93,8 @@ pub struct WatchOptions {
     pub store: Option<PathBuf>,
     /// How much history is kept.
     pub retention: Retention,
-    /// The Redis the replicas share marks through, and their key prefix.
+    /// The Redis the replicas share marks through, and their key prefix: their marks are shown, and
+    /// the history is kept there too (read back at start).
     pub redis: Option<(String, String)>,
     /// How each audit runs (its bounds and credentials; its own concurrency is one agent).
     pub audit: AuditOptions,
@@ -182,7 +184,18 @@ impl Watch {
                 options.listen
             ));
         }
-        let fleet = Fleet::open(&agents, options.retention, options.store.as_deref())?;
+        let mut fleet = Fleet::open(&agents, options.retention, options.store.as_deref())?;
+        let mut to_redis = None;
+        if let Some((url, prefix)) = &options.redis {
+            let urls: Vec<String> = agents.iter().map(|(url, _)| url.clone()).collect();
+            let histories = replicas::read_history(url, prefix, &urls, options.retention.keep).await?;
+            for (index, entries) in histories.into_iter().enumerate() {
+                fleet.load(index, entries);
+            }
+            let (writer, entries) = mpsc::channel(replicas::WRITE_QUEUE);
+            fleet.write_to(writer);
+            to_redis = Some(entries);
+        }
         let listener = server::bind(options.listen).await?;
         let address = listener.local_addr().map_err(|e| format!("cannot read the bound address: {e}"))?;
         let card_client = a2a_typestate_client::Client::builder()
@@ -193,8 +206,16 @@ impl Watch {
         let shared = Arc::new(Shared { fleet: Mutex::new(fleet), updates, token: options.token.clone() });
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![tokio::spawn(server::serve(listener, Arc::clone(&shared), stopped.clone()))];
-        if let Some((url, prefix)) = &options.redis {
-            tasks.push(tokio::spawn(marks::follow(
+        if let (Some((url, prefix)), Some(entries)) = (&options.redis, to_redis) {
+            tasks.push(tokio::spawn(replicas::write_history(
+                url.clone(),
+                prefix.clone(),
+                options.retention,
+                entries,
+                Arc::clone(&shared),
+                stopped.clone(),
+            )));
+            tasks.push(tokio::spawn(replicas::follow(
                 url.clone(),
                 prefix.clone(),
                 options.card_check,
@@ -607,7 +628,8 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
         audit_timeout: args.audit_timeout,
         listen: args.listen,
         token,
-        store: Some(args.store.clone()),
+        // One store: the Redis when given, else the file.
+        store: args.redis.is_none().then(|| args.store.clone()),
         retention: Retention {
             keep: usize::try_from(args.keep).unwrap_or(usize::MAX),
             max_age: Duration::from_secs(u64::from(args.keep_days) * 86_400),

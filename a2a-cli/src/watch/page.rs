@@ -114,7 +114,7 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>) -> String {
         fleet.agents.len(),
         if refused > 0 { "refused v" } else { "verified v" },
         fleet
-            .disk_error
+            .store_error
             .as_deref()
             .map(|e| format!("<span class=\"refused\">{}</span>", esc(e)))
             .unwrap_or_default()

@@ -1,5 +1,6 @@
 //! What the watch remembers: per agent, each claim's current verdict and since when, and a bounded
-//! history of audits and card changes, written through to an embedded file so a restart keeps it.
+//! history of audits and card changes, written through to an embedded file (or, with `--redis`, to
+//! the Redis the replicas share: [`super::replicas`]) so a restart keeps it.
 //!
 //! The file is a [`redb`] database: pure Rust (no C library to build), one file, transactions that
 //! survive a crash, and ordered keys, so an agent's entries are one range to read or trim. Each entry
@@ -195,8 +196,10 @@ pub(super) struct Fleet {
     disk: Option<Database>,
     /// Bumped at every change, for the page's live updates.
     pub(super) version: u64,
-    /// Why the file could not be written, last time it could not (the watch goes on in memory).
-    pub(super) disk_error: Option<String>,
+    /// Each entry written, for the Redis history: (agent URL, entry as JSON), sent to its writer.
+    to_redis: Option<tokio::sync::mpsc::Sender<(String, Vec<u8>)>>,
+    /// Why the history could not be written, last time it could not (the watch goes on in memory).
+    pub(super) store_error: Option<String>,
 }
 
 impl Fleet {
@@ -221,7 +224,8 @@ impl Fleet {
             retention,
             disk,
             version: 0,
-            disk_error: None,
+            to_redis: None,
+            store_error: None,
         };
         if let (Some(db), Some(path)) = (&fleet.disk, store) {
             let read =
@@ -257,6 +261,22 @@ impl Fleet {
         Ok(fleet)
     }
 
+    /// Sends every entry recorded from now on to `writer` as well (the Redis history).
+    pub(super) fn write_to(&mut self, writer: tokio::sync::mpsc::Sender<(String, Vec<u8>)>) {
+        self.to_redis = Some(writer);
+    }
+
+    /// Puts `entries` (oldest first, read back from Redis) in agent `index`'s history.
+    pub(super) fn load(&mut self, index: usize, entries: Vec<Entry>) {
+        let Some(agent) = self.agents.get_mut(index) else { return };
+        for entry in entries {
+            agent.apply(&entry);
+            agent.history.push_back((agent.next_seq, entry));
+            agent.next_seq += 1;
+        }
+        self.trim(index, now_ms());
+    }
+
     /// Adds `entry` to agent `index`'s history, applies it, trims the history, and writes both to
     /// the file.
     pub(super) fn record(&mut self, index: usize, entry: Entry) {
@@ -270,7 +290,13 @@ impl Fleet {
         let dropped = self.trim(index, now_ms());
         if let Some(db) = &self.disk {
             let written = write(db, &url, seq, &bytes, &dropped);
-            self.disk_error = written.err().map(|e| format!("the history store could not be written: {e}"));
+            self.store_error = written.err().map(|e| format!("the history store could not be written: {e}"));
+        }
+        if let Some(writer) = &self.to_redis
+            && writer.try_send((url, bytes)).is_err()
+        {
+            self.store_error =
+                Some("history writes to Redis fell behind: some entries were not kept there".to_owned());
         }
         self.version += 1;
     }
@@ -453,7 +479,7 @@ mod tests {
             fleet.record(0, audit(t + 1, "refused"));
             fleet.record(0, audit(t + 2, "refused"));
             fleet.record(1, audit(t, "verified"));
-            assert!(fleet.disk_error.is_none(), "{:?}", fleet.disk_error);
+            assert!(fleet.store_error.is_none(), "{:?}", fleet.store_error);
         }
         let fleet = Fleet::open(&agents, retention(2), Some(&path)).unwrap();
         let a = &fleet.agents[0];
