@@ -286,6 +286,7 @@ async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_w
     assert_eq!(browser.eval("return document.querySelectorAll('script').length;").await, json!(1));
     let shown = browser.eval("return document.querySelector('tr[data-agent=\"1\"] a').textContent;").await;
     assert_eq!(shown, json!(HOSTILE_NAME));
+    // The pictures in the docs come from here (docs/images/watch.png, watch-agent.png).
     if let Ok(path) = std::env::var("A2A_WATCH_SCREENSHOT") {
         std::fs::write(path, browser.screenshot().await).unwrap();
     }
@@ -297,6 +298,9 @@ async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_w
     assert!(timeline.contains("evidence of the refusal"), "{timeline}");
     assert!(timeline.contains("refuses streaming"), "{timeline}");
     assert!(timeline.contains("card changed"), "{timeline}");
+    if let Ok(path) = std::env::var("A2A_WATCH_SCREENSHOT_AGENT") {
+        std::fs::write(path, browser.screenshot().await).unwrap();
+    }
     browser.goto(&format!("{}agent?url={}", watch.url(), hostile.base_url())).await;
     assert_eq!(browser.eval("return document.querySelector('h1').textContent;").await, json!(HOSTILE_NAME));
     assert_eq!(browser.eval("return document.querySelectorAll('img').length;").await, json!(0));
