@@ -533,7 +533,9 @@ fn field<'a>(value: &'a Value, name: &str) -> &'a str {
 }
 
 /// What an audit found, as the watch keeps it: each claim by the name the report gives it, its
-/// verdict, and, when a claim was refused, the evidence (cut to the store's bound).
+/// verdict, and, when a claim was refused, the evidence (cut to the store's bound). The card's name
+/// and each reason are cut as the terminal output cuts them, so an agent's long text costs each
+/// entry a bounded size.
 fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
     let report = serde_json::to_value(audited).unwrap_or(Value::Null);
     let reported = report.get("claims").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -552,7 +554,11 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
             } else {
                 [field(claim, "evidence"), field(claim, "reason")].concat()
             };
-            ClaimSeen { claim: name.unwrap_or("claim").to_owned(), verdict: verdict.to_owned(), detail }
+            ClaimSeen {
+                claim: crate::sanitize::cell(name.unwrap_or("claim")),
+                verdict: verdict.to_owned(),
+                detail: crate::sanitize::message(&detail),
+            }
         })
         .collect();
     let refused: Vec<Value> = reported.into_iter().filter(|c| field(c, "verdict") == "refused").collect();
@@ -586,9 +592,10 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
     Entry::Audit {
         at_ms,
         duration_ms: millis(duration),
-        name: audited.name.clone(),
+        // Agent text, kept in every entry: cut as a table cell and a message are.
+        name: audited.name.as_deref().map(crate::sanitize::cell),
         claims,
-        error: audited.error.clone(),
+        error: audited.error.as_deref().map(crate::sanitize::message),
         evidence,
     }
 }
@@ -682,6 +689,18 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agents_long_text_costs_each_entry_a_bounded_size() {
+        let mut audited = AgentAudit::unreadable("http://a", "e".repeat(1_000_000));
+        audited.name = Some("n".repeat(1_000_000));
+        let entry = entry_of(&audited, 0, Duration::from_millis(1));
+        let size = serde_json::to_vec(&entry).unwrap().len();
+        assert!(size < 4 * crate::sanitize::MESSAGE_MAX_CHARS, "{size} bytes");
+        let Entry::Audit { name, error, .. } = entry else { panic!("an audit entry") };
+        assert!(name.unwrap().ends_with("more characters)"));
+        assert!(error.unwrap().ends_with("more characters)"));
+    }
 
     #[test]
     fn a_changed_body_has_another_digest() {
