@@ -34,8 +34,13 @@
 //! back at start), and the suspect marks they share there (the keys
 //! [`a2a_typestate_client::shared::redis::RedisBackend`] writes) are read every card check and shown
 //! beside the watch's own verdicts.
+//!
+//! With the feature `otel`, the same state is also offered as OpenTelemetry instruments of the
+//! global meter provider (`otel`).
 
 mod metrics;
+#[cfg(feature = "otel")]
+pub mod otel;
 mod page;
 mod replicas;
 mod server;
@@ -270,6 +275,8 @@ enum Done {
 
 struct Scheduler {
     slots: Vec<Slot>,
+    #[cfg(feature = "otel")]
+    instruments: otel::Instruments,
     options: WatchOptions,
     http: HttpClient,
     shared: Arc<Shared>,
@@ -288,6 +295,8 @@ impl Scheduler {
         let now = Instant::now();
         let mut scheduler = Self {
             slots: Vec::with_capacity(agents.len()),
+            #[cfg(feature = "otel")]
+            instruments: otel::Instruments::from_global(&shared),
             audits: Arc::new(Semaphore::new(options.concurrency.max(1))),
             options,
             http,
@@ -410,6 +419,8 @@ impl Scheduler {
                 let slot = &mut self.slots[index];
                 slot.auditing = false;
                 slot.next_audit = next;
+                #[cfg(feature = "otel")]
+                self.instruments.audit(&slot.url, duration);
                 let entry = match &audited {
                     Some(audited) => {
                         if let Some(card_url) = &audited.card_url
