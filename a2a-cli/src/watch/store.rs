@@ -23,6 +23,9 @@ use serde_json::Value;
 /// The entries of every agent, keyed by (agent URL, sequence number), as JSON.
 const ENTRIES: TableDefinition<'_, (&str, u64), &[u8]> = TableDefinition::new("entries");
 
+/// The store's page cache: redb's default (1 GiB) would let the cache grow with the file.
+const STORE_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
 /// The most bytes of one refusal's evidence (the refused claims, the probe's timeline) kept.
 pub(super) const EVIDENCE_MAX_BYTES: usize = 256 * 1024;
 /// The refusals per agent whose evidence stays in memory (the newest); older entries keep their
@@ -214,7 +217,9 @@ impl Fleet {
     ) -> Result<Self, String> {
         let disk = match store {
             Some(path) => Some(
-                Database::create(path)
+                redb::Builder::new()
+                    .set_cache_size(STORE_CACHE_BYTES)
+                    .create(path)
                     .map_err(|e| format!("cannot open the history store {}: {e}", path.display()))?,
             ),
             None => None,
