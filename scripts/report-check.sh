@@ -35,16 +35,8 @@ chromium_bin() {
 }
 
 ensure_chromium() {
-    chromium_bin >/dev/null && return 0
-    locked
-    chromium_bin >/dev/null && return 0
-    command -v apt-get >/dev/null 2>&1 || fail "chromium is missing and there is no apt-get to install it with"
-    [[ "$(id -u)" == 0 ]] || fail "chromium is missing; install Debian's chromium package (apt-get needs root)"
-    echo "report-check.sh: installing chromium" >&2
-    timeout 600 apt-get update -qq >&2 || fail "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends chromium >&2 \
-        || fail "apt-get install chromium failed"
-    chromium_bin >/dev/null || fail "chromium installed but not on PATH"
+    # One installer for Chromium in the project (the watch page test uses it too).
+    "$root/scripts/chromium/install.sh" >/dev/null || fail "scripts/chromium/install.sh could not install chromium"
 }
 
 ensure_junitparser() {

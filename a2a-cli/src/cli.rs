@@ -73,6 +73,11 @@ pub enum Command {
     /// reached, or a listing stopped early, 2 on bad arguments.
     #[command(subcommand)]
     Tasks(TasksCommand),
+    /// Watches a fleet over time: audits each agent again on a schedule and whenever its card changes,
+    /// keeps the history of verdicts and cards, and serves one page (the fleet at a glance, each
+    /// agent's timeline, each refusal's evidence, live) and Prometheus metrics (`/metrics`) on one
+    /// address, loopback unless told otherwise. Runs until interrupted; exits 2 when it cannot start.
+    Watch(WatchArgs),
     /// One replica of `a2a demo --replicas N` (the demo starts these itself; not for direct use).
     #[command(hide = true)]
     ReplicaWorker(ReplicaWorkerArgs),
@@ -201,6 +206,76 @@ pub struct AuditArgs {
     /// --request-timeout), not only the one the audit uses.
     #[arg(long)]
     pub all_interfaces: bool,
+    /// Credentials for agents whose cards ask for them (from the environment or files).
+    #[command(flatten)]
+    pub credentials: CredentialArgs,
+}
+
+/// Arguments of `a2a watch`.
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    /// Agents to watch: base URLs, or files listing them (one base URL per line, `#` comments,
+    /// `gateway URL` for an agent behind a gateway), in any mix.
+    #[arg(required_unless_present = "gateways", value_name = "FILE|URL")]
+    pub agents: Vec<String>,
+    /// An agent reached through a gateway (repeatable): its claims are reported unverifiable.
+    #[arg(long = "gateway", value_name = "URL")]
+    pub gateways: Vec<String>,
+    /// How often each agent is audited again, e.g. `5m`.
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub interval: Duration,
+    /// Up to this much is added at random to each agent's next audit, so a fleet's audits spread out
+    /// instead of arriving together, e.g. `10s`.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub jitter: Duration,
+    /// How often each agent's card is fetched (with `If-None-Match`) to see whether it changed; a
+    /// changed card (ETag or body) is audited again at once, e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub card_check: Duration,
+    /// The shortest time between two audits of one agent, whatever its card does, e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub min_interval: Duration,
+    /// How many agents are audited at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// The longest one agent's audit may take; past it the audit is abandoned and counted as an
+    /// error, so a stuck agent never holds up the others, e.g. `2m`.
+    #[arg(long, default_value = "120s", value_parser = parse_duration)]
+    pub audit_timeout: Duration,
+    /// Where the page and `/metrics` are served.
+    #[arg(long, default_value = "127.0.0.1:9464", value_name = "ADDR")]
+    pub listen: std::net::SocketAddr,
+    /// Environment variable holding the token the page and `/metrics` ask for (`Authorization:
+    /// Bearer TOKEN`, or `?token=TOKEN` in a browser). Required when `--listen` is not loopback.
+    #[arg(long, value_name = "NAME")]
+    pub token_env: Option<String>,
+    /// The file of the embedded history store (created when missing; not used with `--redis`).
+    #[arg(long, default_value = "a2a-watch.redb", value_name = "FILE")]
+    pub store: std::path::PathBuf,
+    /// Entries (audits and card changes) kept per agent; older ones are dropped.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub keep: u32,
+    /// Days an entry is kept; older ones are dropped.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub keep_days: u32,
+    /// The Redis server orchestrator replicas share suspect marks through: the history is kept there
+    /// instead of in `--store` (and read back at start), and the page and `/metrics` show the marks
+    /// the replicas hold for the watched agents.
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
+    /// The key prefix those replicas use in Redis.
+    #[arg(long, default_value = "a2a", requires = "redis")]
+    pub redis_key_prefix: String,
+    /// How long to wait for a push callback before judging a push claim, e.g. `5s`.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub push_arrival_bound: Duration,
+    /// Longest wait for any one request, e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub request_timeout: Duration,
+    /// How long a probe task may show no progress before it is given up (a lifecycle fault, not a
+    /// lie), e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub working_bound: Duration,
     /// Credentials for agents whose cards ask for them (from the environment or files).
     #[command(flatten)]
     pub credentials: CredentialArgs,

@@ -15,6 +15,8 @@
 //! - [`send`]: `a2a send URL TEXT` sends a message through the client's engine, streaming when the
 //!   card claims it, and shows each update and the claim checks;
 //! - [`tasks`]: `a2a tasks list|get|cancel|subscribe URL [ID]` reads and follows an agent's tasks;
+//! - [`watch`]: `a2a watch FILE|URL...` audits a fleet again and again and serves its history as a
+//!   page and Prometheus metrics ([`watch::Watch`]);
 //! - [`outcome`]: how a task's result is counted (the four endings).
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
@@ -53,6 +55,7 @@ mod style;
 mod table;
 mod talk;
 pub mod tasks;
+pub mod watch;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -83,6 +86,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Command::Audit(args) => audit::run_command(args, &mut out).await,
             Command::Send(args) => send::run(args, &mut out, &mut err).await,
             Command::Tasks(command) => tasks::run(command, &mut out, &mut err).await,
+            Command::Watch(args) => watch::run_command(args, &mut err).await,
             Command::ReplicaWorker(args) => demo::replicas::worker::run(args).await,
         }
     })

@@ -16,6 +16,7 @@ async fn help_works_on_every_command() {
         (&["tasks", "--help"][..], "subscribe"),
         (&["tasks", "list", "--help"][..], "--page-size"),
         (&["tasks", "get", "--help"][..], "<ID>"),
+        (&["watch", "--help"][..], "--card-check"),
     ] {
         let output = a2a(args).await;
         let shown = stdout(&output);

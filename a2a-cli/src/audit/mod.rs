@@ -222,7 +222,7 @@ pub struct ExtensionAudit {
 }
 
 impl AgentAudit {
-    fn unreadable(url: &str, error: String) -> Self {
+    pub(crate) fn unreadable(url: &str, error: String) -> Self {
         Self {
             url: url.to_owned(),
             name: None,
@@ -377,7 +377,7 @@ fn progress_bar(show: bool, total: usize) -> indicatif::ProgressBar {
     bar
 }
 
-fn audit_client(options: &AuditOptions) -> Result<Client, String> {
+pub(crate) fn audit_client(options: &AuditOptions) -> Result<Client, String> {
     let cadence = PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))
         .map_err(|e| errors::one_line(&e))?;
     let mut builder = Client::builder()

@@ -1,0 +1,223 @@
+//! What the watch shares with orchestrator replicas through their Redis (`--redis`):
+//!
+//! - the suspect marks they hold, read every card check for the page and `/metrics`: the keys
+//!   `{prefix}:suspect:{capability}:{agent}` that
+//!   [`RedisBackend`](a2a_typestate_client::shared::redis::RedisBackend) writes, each a JSON mark
+//!   expiring with it. The watch never writes or clears a replica's mark;
+//! - the watch's own history, one list per agent, `{prefix}:watch:history:{agent}`: each entry as
+//!   JSON, the newest last, trimmed to the retained count and expiring the retained age after the
+//!   last write; read back when a watch starts, so another watch (or a restarted one) knows since when
+//!   each verdict holds.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+
+use super::Shared;
+use super::store::{Entry, Retention, SharedMarkSeen, agent_key};
+
+/// The most marks read in one pass (a fleet's marks, not a whole keyspace).
+const MAX_MARKS: usize = 10_000;
+/// The longest one pass (or the history's read at start) may take.
+const READ_BOUND: Duration = Duration::from_secs(10);
+/// The longest one history write may take.
+const WRITE_BOUND: Duration = Duration::from_secs(5);
+/// History entries waiting for their write at most; past it, entries are not kept in Redis (the
+/// page says so).
+pub(super) const WRITE_QUEUE: usize = 1024;
+
+/// The list holding `url`'s history.
+fn history_key(prefix: &str, url: &str) -> String {
+    format!("{prefix}:watch:history:{}", agent_key(url))
+}
+
+/// Each agent's history as kept in Redis, oldest first (at most `keep` entries each).
+///
+/// # Errors
+/// A message naming the server when it cannot be reached or read within the bound.
+pub(super) async fn read_history(
+    url: &str,
+    prefix: &str,
+    agents: &[String],
+    keep: usize,
+) -> Result<Vec<Vec<Entry>>, String> {
+    let failed = |e: &dyn std::fmt::Display| format!("cannot read the history from Redis at {url}: {e}");
+    let client = redis::Client::open(url).map_err(|e| failed(&e))?;
+    let read = async {
+        let mut conn = client.get_multiplexed_async_connection().await?;
+        let mut histories = Vec::with_capacity(agents.len());
+        let from = -isize::try_from(keep).unwrap_or(isize::MAX);
+        for agent in agents {
+            let raw: Vec<Vec<u8>> = redis::cmd("LRANGE")
+                .arg(history_key(prefix, agent))
+                .arg(from)
+                .arg(-1)
+                .query_async(&mut conn)
+                .await?;
+            // An entry this version cannot read is skipped: it may come from a newer watch.
+            histories.push(raw.iter().filter_map(|bytes| serde_json::from_slice(bytes).ok()).collect());
+        }
+        Ok::<_, redis::RedisError>(histories)
+    };
+    match tokio::time::timeout(READ_BOUND, read).await {
+        Ok(Ok(histories)) => Ok(histories),
+        Ok(Err(e)) => Err(failed(&e)),
+        Err(_) => Err(failed(&format!("no answer within {READ_BOUND:?}"))),
+    }
+}
+
+/// Writes each entry sent on `entries` to its agent's list until `stop` (then the entries already
+/// queued, each within its bound); a write that fails is said on the page, and the next one
+/// connects again.
+pub(super) async fn write_history(
+    url: String,
+    prefix: String,
+    retention: Retention,
+    mut entries: mpsc::Receiver<(String, Vec<u8>)>,
+    shared: Arc<Shared>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let Ok(client) = redis::Client::open(url.as_str()) else { return };
+    let mut writer = HistoryWriter { client, conn: None, prefix, retention };
+    loop {
+        let next = tokio::select! {
+            next = entries.recv() => next,
+            _ = stop.changed() => None,
+        };
+        let Some((agent, bytes)) = next else { break };
+        let failure = writer.write(&agent, bytes).await;
+        shared.update(|fleet| {
+            if failure.is_some() || fleet.store_error.as_deref().is_some_and(|e| e.contains("Redis")) {
+                fleet.store_error = failure;
+                fleet.version += 1;
+            }
+        });
+    }
+    while let Ok((agent, bytes)) = entries.try_recv() {
+        let _ = writer.write(&agent, bytes).await;
+    }
+}
+
+/// The history's connection to Redis, opened again after a failure.
+struct HistoryWriter {
+    client: redis::Client,
+    conn: Option<redis::aio::MultiplexedConnection>,
+    prefix: String,
+    retention: Retention,
+}
+
+impl HistoryWriter {
+    /// Appends one entry to `agent`'s list, trims it and renews its expiry; why not, if it failed.
+    async fn write(&mut self, agent: &str, bytes: Vec<u8>) -> Option<String> {
+        let key = history_key(&self.prefix, agent);
+        let keep = -isize::try_from(self.retention.keep).unwrap_or(isize::MAX);
+        let max_age_ms = u64::try_from(self.retention.max_age.as_millis()).unwrap_or(u64::MAX);
+        let (client, held) = (&self.client, self.conn.take());
+        let write = async move {
+            let mut connection = match held {
+                Some(connection) => connection,
+                None => client.get_multiplexed_async_connection().await?,
+            };
+            redis::pipe()
+                .cmd("RPUSH")
+                .arg(&key)
+                .arg(bytes)
+                .ignore()
+                .cmd("LTRIM")
+                .arg(&key)
+                .arg(keep)
+                .arg(-1)
+                .ignore()
+                .cmd("PEXPIRE")
+                .arg(&key)
+                .arg(max_age_ms)
+                .ignore()
+                .query_async::<()>(&mut connection)
+                .await?;
+            Ok::<_, redis::RedisError>(connection)
+        };
+        match tokio::time::timeout(WRITE_BOUND, write).await {
+            Ok(Ok(connection)) => {
+                self.conn = Some(connection);
+                None
+            }
+            Ok(Err(e)) => Some(format!("the history could not be written to Redis: {e}")),
+            Err(_) => Some(format!("the history could not be written to Redis within {WRITE_BOUND:?}")),
+        }
+    }
+}
+
+/// Reads the marks every `period` until `stop`.
+pub(super) async fn follow(
+    url: String,
+    prefix: String,
+    period: Duration,
+    shared: Arc<Shared>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let client = redis::Client::open(url.as_str());
+    loop {
+        if let Ok(client) = &client
+            && let Ok(Ok(marks)) = tokio::time::timeout(READ_BOUND, read(client, &prefix)).await
+        {
+            shared.update(|fleet| fleet.set_shared_marks(marks));
+        }
+        tokio::select! {
+            () = tokio::time::sleep(period) => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// Every mark under `prefix`, by agent.
+async fn read(
+    client: &redis::Client,
+    prefix: &str,
+) -> Result<BTreeMap<String, Vec<SharedMarkSeen>>, redis::RedisError> {
+    let mut conn = client.get_multiplexed_async_connection().await?;
+    let pattern = format!("{prefix}:suspect:*");
+    let mut keys: Vec<String> = Vec::new();
+    let mut cursor = 0_u64;
+    loop {
+        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
+            .arg(cursor)
+            .arg("MATCH")
+            .arg(&pattern)
+            .arg("COUNT")
+            .arg(1000)
+            .query_async(&mut conn)
+            .await?;
+        keys.extend(batch);
+        cursor = next;
+        if cursor == 0 || keys.len() >= MAX_MARKS {
+            break;
+        }
+    }
+    let mut marks: BTreeMap<String, Vec<SharedMarkSeen>> = BTreeMap::new();
+    if keys.is_empty() {
+        return Ok(marks);
+    }
+    let mut pipe = redis::pipe();
+    for key in &keys {
+        pipe.cmd("GET").arg(key).cmd("PTTL").arg(key);
+    }
+    let values: Vec<(Option<String>, i64)> = pipe.query_async(&mut conn).await?;
+    for (value, ttl_ms) in values {
+        let Some(mark) = value.and_then(|v| serde_json::from_str::<Value>(&v).ok()) else { continue };
+        let text = |name: &str| mark.get(name).and_then(Value::as_str).map(str::to_owned);
+        let (Some(agent), Some(capability)) = (text("agent"), text("capability")) else { continue };
+        marks.entry(agent_key(&agent).to_owned()).or_default().push(SharedMarkSeen {
+            capability,
+            evidence: text("evidence").unwrap_or_default(),
+            marked_by: text("marked_by"),
+            ttl_ms: u64::try_from(ttl_ms).ok(),
+        });
+    }
+    for list in marks.values_mut() {
+        list.sort_by(|a, b| a.capability.cmp(&b.capability));
+    }
+    Ok(marks)
+}

@@ -1,0 +1,497 @@
+//! `a2a watch` end to end: a watch over scripted agents, one of them flipped from honest to lying
+//! while it runs, read through `/metrics` and through the page in headless Chromium (Debian's
+//! `chromium` and `chromium-driver`, installed by scripts/chromium/install.sh on first use).
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_typestate::Deployment;
+use a2a_typestate_cli::audit::AuditOptions;
+use a2a_typestate_cli::watch::{Retention, Watch, WatchOptions};
+use common::{a2a, stderr};
+use serde_json::{Value, json};
+
+/// A card name that would script the page if any of it were written as markup.
+const HOSTILE_NAME: &str =
+    "<script>document.title='pwned'</script>\"'><img src=x onerror=\"document.title='pwned'\"></td>";
+
+/// The longest any wait in these tests lasts.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// A front for two agents, forwarding to the first until `lying` is set and to the second after: one
+/// deployment replaced by another behind the same URL. Cards are rewritten to name the front, so
+/// every call goes through it; with `etag` false they are served without an `ETag`.
+async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<AtomicBool>, etag: bool) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let front = format!("http://{}", listener.local_addr().unwrap());
+    let backends = Arc::new([honest.base_url(), liar.base_url()]);
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let me = front.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let (backends, http, lying, me) =
+            (Arc::clone(&backends), http.clone(), Arc::clone(&lying), me.clone());
+        async move {
+            let backend = &backends[usize::from(lying.load(Ordering::SeqCst))];
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, 16 << 20).await.unwrap();
+            let target = format!("{backend}{}", parts.uri.path_and_query().map_or("/", |p| p.as_str()));
+            let mut forward = http.request(parts.method.clone(), target).body(body);
+            for (name, value) in &parts.headers {
+                if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
+                    forward = forward.header(name, value);
+                }
+            }
+            let answer = forward.send().await.unwrap();
+            let mut response = axum::http::Response::builder().status(answer.status());
+            for (name, value) in answer.headers() {
+                let dropped = name == axum::http::header::CONTENT_LENGTH
+                    || name == axum::http::header::TRANSFER_ENCODING
+                    || (!etag && name == axum::http::header::ETAG);
+                if !dropped {
+                    response = response.header(name, value);
+                }
+            }
+            if parts.uri.path().starts_with("/.well-known/") {
+                let card = answer.text().await.unwrap().replace(backend.as_str(), &me);
+                return response.body(axum::body::Body::from(card)).unwrap();
+            }
+            response.body(axum::body::Body::from_stream(answer.bytes_stream())).unwrap()
+        }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    front
+}
+
+fn options(interval: Duration, store: Option<std::path::PathBuf>) -> WatchOptions {
+    WatchOptions {
+        interval,
+        jitter: Duration::from_millis(200),
+        card_check: Duration::from_millis(500),
+        min_interval: Duration::from_millis(500),
+        concurrency: 4,
+        audit_timeout: Duration::from_secs(60),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: None,
+        store,
+        retention: Retention { keep: 50, max_age: Duration::from_secs(3600) },
+        redis: None,
+        audit: AuditOptions { push_arrival_bound: Duration::from_secs(1), ..AuditOptions::default() },
+    }
+}
+
+async fn get(url: &str, token: Option<&str>) -> reqwest::Response {
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut request = http.get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+async fn metrics(watch: &Watch) -> String {
+    get(&format!("{}metrics", watch.url()), None).await.text().await.unwrap()
+}
+
+/// The value of the sample whose name and labels start with `prefix`.
+fn sample(text: &str, prefix: &str) -> Option<f64> {
+    text.lines().find(|l| l.starts_with(prefix)).and_then(|l| l.rsplit(' ').next()?.parse().ok())
+}
+
+/// Polls `/metrics` until `prefix`'s sample is at least `value`; returns the exposition then.
+async fn metrics_until(watch: &Watch, prefix: &str, value: f64) -> String {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let text = metrics(watch).await;
+        if sample(&text, prefix).is_some_and(|v| v >= value) {
+            return text;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{prefix} never became {value}:\n{text}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Headless Chromium driven over WebDriver (chromedriver), one session.
+struct Browser {
+    http: reqwest::Client,
+    session: String,
+    _driver: tokio::process::Child,
+}
+
+impl Browser {
+    async fn start() -> Self {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/chromium/install.sh");
+        let installed = tokio::process::Command::new("bash").arg(script).output().await.unwrap();
+        let paths = String::from_utf8_lossy(&installed.stdout).into_owned();
+        assert!(installed.status.success(), "scripts/chromium/install.sh failed: {}", stderr(&installed));
+        let mut lines = paths.lines();
+        let (browser, driver) = (lines.next().unwrap().to_owned(), lines.next().unwrap().to_owned());
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            probe.local_addr().unwrap().port()
+        };
+        let child = tokio::process::Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(60)).build().unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while http.get(format!("{base}/status")).send().await.is_err() {
+            assert!(tokio::time::Instant::now() < deadline, "chromedriver did not answer");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let capabilities = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "binary": browser,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,720"]}}}});
+        let session: Value = http
+            .post(format!("{base}/session"))
+            .json(&capabilities)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = session["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {session}"));
+        Self { http, session: format!("{base}/session/{id}"), _driver: child }
+    }
+
+    async fn goto(&self, url: &str) {
+        let answer: Value = self
+            .http
+            .post(format!("{}/url", self.session))
+            .json(&json!({"url": url}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert!(answer["value"].is_null(), "navigation failed: {answer}");
+    }
+
+    /// Runs `script` (a function body) in the page and returns its value.
+    async fn eval(&self, script: &str) -> Value {
+        let answer: Value = self
+            .http
+            .post(format!("{}/execute/sync", self.session))
+            .json(&json!({"script": script, "args": []}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        answer["value"].clone()
+    }
+
+    /// Waits until `script` returns `expected`, the page left as it is (live updates only).
+    async fn until(&self, script: &str, expected: &Value) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let value = self.eval(script).await;
+            if &value == expected {
+                return;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "`{script}` stayed {value}, never {expected}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn screenshot(&self) -> Vec<u8> {
+        use base64::Engine as _;
+        let answer: Value =
+            self.http.get(format!("{}/screenshot", self.session)).send().await.unwrap().json().await.unwrap();
+        base64::engine::general_purpose::STANDARD.decode(answer["value"].as_str().unwrap()).unwrap()
+    }
+
+    async fn quit(self) {
+        let _ = self.http.delete(&self.session).send().await;
+    }
+}
+
+/// The verdict text shown for `claim` in the row of agent `row`.
+fn cell(row: usize, claim: &str) -> String {
+    format!(
+        "var c=document.querySelector('tr[data-agent=\"{row}\"] td[data-claim=\"{claim}\"] .v');return c?c.textContent:null;"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_within_one_interval() {
+    let streaming = || Capabilities::none().with_streaming();
+    let honest = ScriptedAgent::builder().name("flipper").capabilities(streaming()).spawn().await.unwrap();
+    let liar = ScriptedAgent::builder()
+        .name("flipper")
+        .capabilities(streaming())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let lying = Arc::new(AtomicBool::new(false));
+    let front = flippable(&honest, &liar, Arc::clone(&lying), true).await;
+    let hostile =
+        ScriptedAgent::builder().name(HOSTILE_NAME).capabilities(streaming()).spawn().await.unwrap();
+    let dir = std::env::temp_dir().join(format!("a2a-watch-flip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
+    let interval = Duration::from_secs(3);
+    let watch = Watch::start(agents, options(interval, Some(dir.join("history.redb")))).await.unwrap();
+
+    let verified = format!(
+        "a2a_watch_claim_verdict{{agent=\"flipper\",url=\"{front}\",claim=\"streaming\",verdict=\"verified\"}}"
+    );
+    let refused = format!(
+        "a2a_watch_claim_verdict{{agent=\"flipper\",url=\"{front}\",claim=\"streaming\",verdict=\"refused\"}}"
+    );
+    let audits = format!("a2a_watch_audits_total{{agent=\"flipper\",url=\"{front}\"}}");
+    metrics_until(&watch, &verified, 1.0).await;
+
+    let browser = Browser::start().await;
+    browser.goto(&watch.url()).await;
+    browser.until(&cell(0, "streaming"), &json!("verified")).await;
+    browser.until("return document.getElementById('live').textContent;", &json!("live")).await;
+
+    let before = sample(&metrics(&watch).await, &audits).unwrap();
+    lying.store(true, Ordering::SeqCst);
+    let after = metrics_until(&watch, &refused, 1.0).await;
+    // Within one interval: at most the audit under way at the flip and the next one ran before the
+    // refusal showed (the flip also changed the card's ETag, which asks for an audit at once).
+    let ran = sample(&after, &audits).unwrap() - before;
+    assert!(ran <= 2.0, "{ran} audits ran before the refusal showed:\n{after}");
+    assert_eq!(sample(&after, &verified), Some(0.0), "{after}");
+    assert_eq!(
+        sample(&after, &format!("a2a_watch_marks_active{{agent=\"flipper\",url=\"{front}\"}}")),
+        Some(1.0)
+    );
+
+    // The open page changed by itself (server-sent events), without a reload.
+    browser.until(&cell(0, "streaming"), &json!("refused")).await;
+    browser
+        .until("return document.getElementById('refused').textContent;", &json!("1 claim(s) refused"))
+        .await;
+    // The hostile name is text: no element of its own, no script run, shown as written.
+    assert_eq!(browser.eval("return document.title;").await, json!("a2a watch"));
+    assert_eq!(browser.eval("return document.querySelectorAll('img').length;").await, json!(0));
+    assert_eq!(browser.eval("return document.querySelectorAll('script').length;").await, json!(1));
+    let shown = browser.eval("return document.querySelector('tr[data-agent=\"1\"] a').textContent;").await;
+    assert_eq!(shown, json!(HOSTILE_NAME));
+    // The pictures in the docs come from here (docs/images/watch.png, watch-agent.png).
+    if let Ok(path) = std::env::var("A2A_WATCH_SCREENSHOT") {
+        std::fs::write(path, browser.screenshot().await).unwrap();
+    }
+
+    // The agent's timeline holds the refusal's evidence, from the probe's own timeline.
+    browser.goto(&format!("{}agent?url={}", watch.url(), front)).await;
+    let timeline = browser.eval("return document.getElementById('timeline').textContent;").await;
+    let timeline = timeline.as_str().unwrap_or_default();
+    assert!(timeline.contains("evidence of the refusal"), "{timeline}");
+    assert!(timeline.contains("refuses streaming"), "{timeline}");
+    assert!(timeline.contains("card changed"), "{timeline}");
+    if let Ok(path) = std::env::var("A2A_WATCH_SCREENSHOT_AGENT") {
+        std::fs::write(path, browser.screenshot().await).unwrap();
+    }
+    browser.goto(&format!("{}agent?url={}", watch.url(), hostile.base_url())).await;
+    assert_eq!(browser.eval("return document.querySelector('h1').textContent;").await, json!(HOSTILE_NAME));
+    assert_eq!(browser.eval("return document.querySelectorAll('img').length;").await, json!(0));
+    // The title is the name as text too (a script that ran would have replaced it).
+    assert_eq!(browser.eval("return document.title;").await, json!(format!("{HOSTILE_NAME} - a2a watch")));
+    browser.quit().await;
+    watch.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_token_is_asked_for_every_path_when_one_is_set() {
+    let agent = ScriptedAgent::builder().name("guarded").spawn().await.unwrap();
+    let mut options = options(Duration::from_secs(60), None);
+    options.token = Some("s3cret".into());
+    let watch = Watch::start(vec![(agent.base_url(), Deployment::Direct)], options).await.unwrap();
+    for path in ["", "metrics", "events", "agent?url=x"] {
+        let url = format!("{}{path}", watch.url());
+        assert_eq!(get(&url, None).await.status(), 401, "{url}");
+        assert_eq!(get(&url, Some("wrong")).await.status(), 401, "{url}");
+    }
+    assert_eq!(get(&format!("{}metrics", watch.url()), Some("s3cret")).await.status(), 200);
+    assert_eq!(get(&format!("{}?token=s3cret", watch.url()), None).await.status(), 200);
+    watch.stop().await;
+}
+
+#[tokio::test]
+async fn a_watch_bound_beyond_loopback_without_a_token_refuses_to_start() {
+    let output = a2a(&[
+        "watch",
+        "--listen",
+        "0.0.0.0:0",
+        "--store",
+        "/nonexistent/never-opened",
+        "http://127.0.0.1:9",
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("not a loopback address: give a token (--token-env NAME)"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[tokio::test]
+async fn a_stuck_agent_is_abandoned_at_the_audit_timeout_while_the_others_go_on() {
+    // A port that accepts and never answers.
+    let stuck = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let stuck_url = format!("http://{}", stuck.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = stuck.accept().await {
+            held.push(socket);
+        }
+    });
+    let fine = ScriptedAgent::builder().name("fine").spawn().await.unwrap();
+    let mut options = options(Duration::from_secs(2), None);
+    options.concurrency = 1;
+    options.audit_timeout = Duration::from_secs(1);
+    let agents = vec![(stuck_url.clone(), Deployment::Direct), (fine.base_url(), Deployment::Direct)];
+    let watch = Watch::start(agents, options).await.unwrap();
+    // With one audit at a time, the healthy agent is audited again and again while the stuck one's
+    // audits are cut off at the timeout.
+    let fine_audits = format!("a2a_watch_audits_total{{agent=\"fine\",url=\"{}\"}}", fine.base_url());
+    metrics_until(&watch, &fine_audits, 2.0).await;
+    let text = metrics_until(
+        &watch,
+        &format!(
+            "a2a_watch_audit_errors_total{{agent=\"{stuck_url}\",url=\"{stuck_url}\",kind=\"timeout\"}}"
+        ),
+        1.0,
+    )
+    .await;
+    assert!(text.contains("a2a_watch_audit_duration_seconds_count"), "{text}");
+    watch.stop().await;
+}
+
+#[tokio::test]
+async fn a_mark_replicas_share_through_redis_is_shown_on_the_agent_page_and_in_metrics() {
+    use a2a_typestate_client::shared::redis::RedisBackend;
+    use a2a_typestate_client::{AgentBaseUrl, Capability, Client, DiscoveryCache};
+    // An empty variable means unset, as in a shell's `${A2A_TEST_REDIS_URL:-}`.
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-watch-test-{}", std::process::id());
+    let agent = ScriptedAgent::builder().name("marked").spawn().await.unwrap();
+    let backend = RedisBackend::builder(url.clone()).key_prefix(prefix.clone()).build().unwrap();
+    let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_secs(300))
+        .with_backend(backend)
+        .unwrap();
+    let replica = Client::builder().replica_name("replica-a").discovery_cache(cache).build().unwrap();
+    let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+    replica.discovery_cache().mark_suspect(&base, Capability::Streaming, "the stream answered -32004");
+
+    let mut options = options(Duration::from_secs(60), None);
+    options.redis = Some((url, prefix));
+    let watch = Watch::start(vec![(agent.base_url(), Deployment::Direct)], options).await.unwrap();
+    let shared = format!("a2a_watch_shared_marks_active{{agent=\"marked\",url=\"{}\"}}", agent.base_url());
+    metrics_until(&watch, &shared, 1.0).await;
+    let page =
+        get(&format!("{}agent?url={}", watch.url(), agent.base_url()), None).await.text().await.unwrap();
+    assert!(page.contains("Marks the replicas hold"), "{page}");
+    assert!(page.contains("the stream answered -32004"), "{page}");
+    assert!(page.contains("replica-a"), "{page}");
+    watch.stop().await;
+}
+
+#[tokio::test]
+async fn a_card_whose_body_alone_changed_is_audited_again_before_the_interval() {
+    let before = ScriptedAgent::builder().name("before").spawn().await.unwrap();
+    let after = ScriptedAgent::builder().name("after").spawn().await.unwrap();
+    let changed = Arc::new(AtomicBool::new(false));
+    // No ETag: the change is seen in the body only.
+    let front = flippable(&before, &after, Arc::clone(&changed), false).await;
+    // An hour between scheduled audits: a second audit within the test can only come from the change.
+    let watch =
+        Watch::start(vec![(front.clone(), Deployment::Direct)], options(Duration::from_secs(3600), None))
+            .await
+            .unwrap();
+    metrics_until(&watch, &format!("a2a_watch_audits_total{{agent=\"before\",url=\"{front}\"}}"), 1.0).await;
+    // The card's first read is the baseline the change is measured against.
+    let page = format!("{}agent?url={front}", watch.url());
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !get(&page, None).await.text().await.unwrap().contains("card first read") {
+        assert!(tokio::time::Instant::now() < deadline, "the card was never read after the audit");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    changed.store(true, Ordering::SeqCst);
+    let text =
+        metrics_until(&watch, &format!("a2a_watch_audits_total{{agent=\"after\",url=\"{front}\"}}"), 2.0)
+            .await;
+    assert_eq!(
+        sample(&text, &format!("a2a_watch_card_changes_total{{agent=\"after\",url=\"{front}\"}}")),
+        Some(1.0)
+    );
+    watch.stop().await;
+}
+
+#[tokio::test]
+async fn the_history_kept_in_redis_is_read_back_by_the_next_watch() {
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-watch-history-{}", std::process::id());
+    let agent = ScriptedAgent::builder()
+        .name("remembered")
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let agents = vec![(agent.base_url(), Deployment::Direct)];
+    let mut options = options(Duration::from_secs(3600), None);
+    options.redis = Some((url.clone(), prefix.clone()));
+    let first = Watch::start(agents.clone(), options.clone()).await.unwrap();
+    let refused = format!(
+        "a2a_watch_claim_verdict{{agent=\"remembered\",url=\"{}\",claim=\"streaming\",verdict=\"refused\"}}",
+        agent.base_url()
+    );
+    metrics_until(&first, &refused, 1.0).await;
+    let page = format!("{}agent?url={}", first.url(), agent.base_url());
+    let seen = get(&page, None).await.text().await.unwrap();
+    first.stop().await;
+    let since = seen
+        .split("<td>")
+        .find(|cell| cell.ends_with(" UTC</td>"))
+        .unwrap_or_else(|| panic!("{seen}"))
+        .to_owned();
+
+    // The next watch knows the refusal and since when before it audits anything itself (its first
+    // audit is an hour away: the jitter is the only delay before it, so only read the claim table).
+    options.jitter = Duration::from_secs(3600);
+    let next = Watch::start(agents, options).await.unwrap();
+    let text = metrics(&next).await;
+    assert_eq!(sample(&text, &refused), Some(1.0), "{text}");
+    assert_eq!(
+        sample(
+            &text,
+            &format!("a2a_watch_audits_total{{agent=\"remembered\",url=\"{}\"}}", agent.base_url())
+        ),
+        Some(0.0)
+    );
+    let shown =
+        get(&format!("{}agent?url={}", next.url(), agent.base_url()), None).await.text().await.unwrap();
+    assert!(shown.contains(&since), "{since} not in {shown}");
+    assert!(shown.contains("evidence of the refusal"), "{shown}");
+    next.stop().await;
+}
