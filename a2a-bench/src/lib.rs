@@ -4,7 +4,8 @@
 //! reproduce each one.
 //!
 //! The pieces: a minimal agent to call ([`BenchAgent`]), the hand-written floor ([`floor`]), the
-//! drivers that time a workload through each client ([`drive`]), and the process's peak memory
+//! drivers that time a workload through each client ([`drive`]), the fleet workload ([`fleet`]), the
+//! replicas' mark latency ([`marks`]), and the process's peak memory
 //! ([`memory`]).
 //!
 //! ```
@@ -34,7 +35,9 @@
 
 pub mod agent;
 pub mod fixtures;
+pub mod fleet;
 pub mod floor;
+pub mod marks;
 pub mod memory;
 
 pub use agent::{BenchAgent, BenchAgentConfig, BenchAgentError};

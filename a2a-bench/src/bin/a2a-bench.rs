@@ -2,6 +2,11 @@
 //!
 //! - `a2a-bench serve`: agents for the clients to call (the bench agent, or testkit agents),
 //!   one base URL per line on stdout, until killed.
+//! - `a2a-bench fleet`: verified tasks on every agent of a `serve --kind fleet` fleet, in batches,
+//!   through one client (optionally sharing its suspect cache through Redis as one replica of many);
+//!   one JSON line of figures (figure 9).
+//! - `a2a-bench mark-latency`: one side (writer or reader) of the cross-process mark propagation
+//!   probe (figure 9).
 //! - `a2a-bench drive`: one workload through one Rust client (hand-written floors, the SDK's
 //!   connection, the SDK's engine running each call as a verified task); one JSON line of figures
 //!   on stdout.
@@ -13,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use a2a_bench::drive::{ClientKind, CompareOptions, DriveOptions, Workload, compare, drive};
-use a2a_bench::{BenchAgent, BenchAgentConfig};
+use a2a_bench::{BenchAgent, BenchAgentConfig, fleet, marks};
 use a2a_testkit::{Capabilities, Script, ScriptedAgent};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -31,6 +36,15 @@ enum AgentKind {
     /// `a2a_testkit::ScriptedAgent`, honest, streaming, with `--step-delay-ms` between events; its
     /// card lists JSON-RPC, HTTP+JSON and gRPC.
     Testkit,
+    /// Testkit agents of the fleet workload (`a2a_bench::fleet::PLAN`: seven honest, three lying in
+    /// every ten); prints `URL<TAB>member` lines.
+    Fleet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProbeRole {
+    Writer,
+    Reader,
 }
 
 #[derive(Debug, Subcommand)]
@@ -48,6 +62,54 @@ enum Command {
         /// Delay between lifecycle events (testkit agent).
         #[arg(long, default_value_t = 0)]
         step_delay_ms: u64,
+        /// The first agent's index in the fleet (fleet kind), when several processes serve one fleet.
+        #[arg(long, default_value_t = 0)]
+        first: usize,
+    },
+    /// Gives every agent of a fleet (the lines `serve --kind fleet` printed) one verified task per
+    /// batch through one client and prints the figures as JSON.
+    Fleet {
+        /// Files of `URL<TAB>member` lines; repeat for several serving processes.
+        #[arg(long = "agents-file", required = true)]
+        agents_files: Vec<std::path::PathBuf>,
+        #[arg(long, default_value_t = 256)]
+        in_flight: usize,
+        #[arg(long, default_value_t = 2)]
+        batches: u32,
+        /// Start at this agent and wrap around.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// Share the suspect cache through this Redis.
+        #[arg(long)]
+        redis: Option<String>,
+        #[arg(long, default_value = "a2a-bench-fleet")]
+        key_prefix: String,
+        /// This replica's name.
+        #[arg(long)]
+        replica: Option<String>,
+        #[arg(long, default_value_t = 2_000)]
+        push_arrival_bound_ms: u64,
+    },
+    /// One side of the mark propagation probe between replica processes; prints its timestamps as
+    /// JSON.
+    MarkLatency {
+        #[arg(long, value_enum)]
+        role: ProbeRole,
+        #[arg(long)]
+        redis: String,
+        #[arg(long)]
+        key_prefix: String,
+        #[arg(long, default_value_t = 500)]
+        marks: usize,
+        #[arg(long, default_value_t = 20)]
+        gap_ms: u64,
+        /// When the first mark is set, in ms since the Unix epoch.
+        #[arg(long)]
+        start_at_ms: u64,
+        #[arg(long, default_value_t = 3_000)]
+        give_up_ms: u64,
+        #[arg(long, default_value_t = 200)]
+        poll_us: u64,
     },
     /// Drives one workload through one Rust client and prints its figures as JSON.
     Drive {
@@ -102,8 +164,67 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         match cli.command {
-            Command::Serve { kind, agents, events, step_delay_ms } => {
-                serve(kind, agents, events, Duration::from_millis(step_delay_ms)).await
+            Command::Serve { kind, agents, events, step_delay_ms, first } => {
+                serve(kind, agents, events, Duration::from_millis(step_delay_ms), first).await
+            }
+            Command::Fleet {
+                agents_files,
+                in_flight,
+                batches,
+                offset,
+                redis,
+                key_prefix,
+                replica,
+                push_arrival_bound_ms,
+            } => {
+                let mut agents = Vec::new();
+                for path in &agents_files {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    agents.extend(
+                        fleet::FleetAgent::parse_lines(&text)
+                            .map_err(|e| format!("{}: {e}", path.display()))?,
+                    );
+                }
+                let options = fleet::FleetOptions {
+                    agents,
+                    in_flight,
+                    batches,
+                    offset,
+                    redis: redis.map(|url| (url, key_prefix)),
+                    replica,
+                    push_arrival_bound: Duration::from_millis(push_arrival_bound_ms),
+                };
+                let report = fleet::run(&options).await.map_err(|e| error_chain(&e))?;
+                println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+                Ok(())
+            }
+            Command::MarkLatency {
+                role,
+                redis,
+                key_prefix,
+                marks,
+                gap_ms,
+                start_at_ms,
+                give_up_ms,
+                poll_us,
+            } => {
+                let options = marks::ProbeOptions {
+                    redis,
+                    prefix: key_prefix,
+                    role: match role {
+                        ProbeRole::Writer => marks::Role::Writer,
+                        ProbeRole::Reader => marks::Role::Reader,
+                    },
+                    marks,
+                    gap: Duration::from_millis(gap_ms),
+                    start_at_ms,
+                    give_up: Duration::from_millis(give_up_ms),
+                    poll: Duration::from_micros(poll_us),
+                };
+                let record = marks::probe(&options).await.map_err(|e| error_chain(&e))?;
+                println!("{}", serde_json::to_string(&record).map_err(|e| e.to_string())?);
+                Ok(())
             }
             Command::Drive { client, workload, mut urls, urls_file, requests, in_flight, expect_events } => {
                 if let Some(path) = urls_file {
@@ -155,12 +276,18 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     message
 }
 
-async fn serve(kind: AgentKind, agents: usize, events: usize, step_delay: Duration) -> Result<(), String> {
+async fn serve(
+    kind: AgentKind,
+    agents: usize,
+    events: usize,
+    step_delay: Duration,
+    first: usize,
+) -> Result<(), String> {
     let mut bench = Vec::new();
     let mut testkit = Vec::new();
     let mut stdout = std::io::stdout().lock();
-    for _ in 0..agents {
-        let url = match kind {
+    for index in first..first + agents {
+        let line = match kind {
             AgentKind::Bench => {
                 let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: events })
                     .await
@@ -168,6 +295,13 @@ async fn serve(kind: AgentKind, agents: usize, events: usize, step_delay: Durati
                 let url = agent.base_url();
                 bench.push(agent);
                 url
+            }
+            AgentKind::Fleet => {
+                let member = fleet::Member::of(index);
+                let agent = member.spawn().await.map_err(|e| error_chain(&e))?;
+                let line = format!("{}\t{}", agent.base_url(), member.label());
+                testkit.push(agent);
+                line
             }
             AgentKind::Testkit => {
                 let agent = ScriptedAgent::builder()
@@ -184,7 +318,7 @@ async fn serve(kind: AgentKind, agents: usize, events: usize, step_delay: Durati
                 url
             }
         };
-        writeln!(stdout, "{url}").and_then(|()| stdout.flush()).map_err(|e| e.to_string())?;
+        writeln!(stdout, "{line}").and_then(|()| stdout.flush()).map_err(|e| e.to_string())?;
     }
     drop(stdout);
     tokio::signal::ctrl_c().await.map_err(|e| e.to_string())?;

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# BENCHMARKS.md figure 9, the fleet: for each size, SERVERS processes of scripted agents
+# (`a2a-bench serve --kind fleet`: seven honest and three lying in every ten) on 127.0.0.1, then one
+# client giving every agent one verified task per batch, two batches (`a2a-bench fleet`).
+#   scripts/bench/fleet.sh [SIZE...]        (default: 1000 3000 10000)
+# Environment: SERVERS (default 4), IN_FLIGHT (default 256), RESULTS (default
+# target/bench/fleet.jsonl). One JSON line per size is appended to RESULTS, with the load average
+# before and after the run. Everything started here is stopped on exit.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$root"
+sizes=("$@")
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(1000 3000 10000)
+servers="${SERVERS:-4}"
+in_flight="${IN_FLIGHT:-256}"
+target="${CARGO_TARGET_DIR:-$root/target}"
+out="$target/bench"
+mkdir -p "$out"
+results="${RESULTS:-$out/fleet.jsonl}"
+bench="$target/release/a2a-bench"
+pids=()
+
+stop_servers() {
+    for pid in "${pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    pids=()
+}
+trap 'stop_servers; rm -f "$out"/fleet-$$-*.txt' EXIT
+
+# 10,000 agents are 10,000 listening sockets across the servers and as many connections in the client.
+ulimit -n "$(ulimit -Hn)"
+echo "+ cargo build --release -p a2a-bench --bin a2a-bench" >&2
+cargo build --release -p a2a-bench --bin a2a-bench >&2
+
+for size in "${sizes[@]}"; do
+    per=$(((size + servers - 1) / servers))
+    files=()
+    for ((i = 0; i < servers; i++)); do
+        first=$((i * per))
+        count=$((size - first < per ? size - first : per))
+        ((count > 0)) || continue
+        file="$out/fleet-$$-$i.txt"
+        echo "+ $bench serve --kind fleet --first $first --agents $count > $file" >&2
+        "$bench" serve --kind fleet --first "$first" --agents "$count" >"$file" &
+        pids+=("$!")
+        files+=(--agents-file "$file")
+        expected[i]=$count
+    done
+    for ((i = 0; i < ${#pids[@]}; i++)); do
+        file="$out/fleet-$$-$i.txt"
+        for _ in $(seq 1 1200); do
+            [[ "$(wc -l <"$file")" -ge "${expected[i]}" ]] && break
+            kill -0 "${pids[i]}" 2>/dev/null || { echo "fleet.sh: server $i ended ($file)" >&2; exit 1; }
+            sleep 0.1
+        done
+        [[ "$(wc -l <"$file")" -ge "${expected[i]}" ]] || { echo "fleet.sh: server $i too slow" >&2; exit 1; }
+    done
+    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "+ $bench fleet ${files[*]} --in-flight $in_flight" >&2
+    line="$("$bench" fleet "${files[@]}" --in-flight "$in_flight")"
+    load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+    python3 - "$line" "$size" "$servers" "$load_before" "$load_after" >>"$results" <<'PY'
+import json, sys
+report = json.loads(sys.argv[1])
+report.update(size=int(sys.argv[2]), servers=int(sys.argv[3]), loadBefore=sys.argv[4], loadAfter=sys.argv[5])
+print(json.dumps(report))
+PY
+    tail -1 "$results"
+    stop_servers
+done
+echo "fleet.sh: results in $results" >&2
