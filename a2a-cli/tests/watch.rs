@@ -413,6 +413,27 @@ async fn a_mark_replicas_share_through_redis_is_shown_on_the_agent_page_and_in_m
 }
 
 #[tokio::test]
+async fn an_agent_is_never_audited_twice_within_the_minimum_interval_however_short_the_schedule() {
+    let agent = ScriptedAgent::builder().name("rested").spawn().await.unwrap();
+    let mut options = options(Duration::from_millis(50), None);
+    options.jitter = Duration::ZERO;
+    options.min_interval = Duration::from_secs(3);
+    let watch = Watch::start(vec![(agent.base_url(), Deployment::Direct)], options).await.unwrap();
+    let audits = format!("a2a_watch_audits_total{{agent=\"rested\",url=\"{}\"}}", agent.base_url());
+    metrics_until(&watch, &audits, 1.0).await;
+    let first = tokio::time::Instant::now();
+    // The schedule asks every 50 ms; for the next two seconds the minimum interval must hold it back
+    // (a slow machine can only make fewer audits, never more).
+    while first.elapsed() < Duration::from_secs(2) {
+        assert_eq!(sample(&metrics(&watch).await, &audits), Some(1.0), "audited again within 3 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And the agent is audited again once it has rested.
+    metrics_until(&watch, &audits, 2.0).await;
+    watch.stop().await;
+}
+
+#[tokio::test]
 async fn a_card_whose_body_alone_changed_is_audited_again_before_the_interval() {
     let before = ScriptedAgent::builder().name("before").spawn().await.unwrap();
     let after = ScriptedAgent::builder().name("after").spawn().await.unwrap();
