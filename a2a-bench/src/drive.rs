@@ -41,6 +41,10 @@ pub enum ClientKind {
     A2aClientLf,
     /// `a2a-protocol-client` 0.15.0 (hyper-util underneath).
     A2aProtocolClient,
+    /// The gRPC floor: tonic's generated client called by hand ([`crate::floor::send_message_grpc`]).
+    FloorGrpc,
+    /// `a2a-protocol-client` 0.15.0 over gRPC (its `GrpcTransport`, tonic underneath).
+    A2aProtocolClientGrpc,
     /// As [`ClientKind::Sdk`], sending through a reqwest client of the user's
     /// (`ClientBuilder::http_service` with `ReqwestService`) instead of the built-in hyper-util stack.
     SdkReqwest,
@@ -57,6 +61,8 @@ impl ClientKind {
             ClientKind::FloorHyper => "hyper-util + serde_json (hand-written)",
             ClientKind::A2aClientLf => "a2a-client-lf 0.2.9",
             ClientKind::A2aProtocolClient => "a2a-protocol-client 0.15.0",
+            ClientKind::FloorGrpc => "tonic + prost (hand-written gRPC)",
+            ClientKind::A2aProtocolClientGrpc => "a2a-protocol-client 0.15.0 over gRPC",
             ClientKind::SdkReqwest => "a2a-client over reqwest (adapter)",
         }
     }
@@ -160,6 +166,7 @@ enum Target {
     Engine { client: Client, connection: AgentConnection, negotiation: Arc<Negotiation> },
     Lf { client: Arc<LfClient> },
     Protocol { client: Arc<a2a_protocol_client::A2aClient> },
+    FloorGrpc { client: floor::GrpcClient, url: String },
 }
 
 /// What a call answered, in the 1.0 JSON shape whichever client read it: the kind of each event
@@ -202,12 +209,16 @@ impl Answer {
 }
 
 fn jsonrpc_url_of(card: &Value, card_url: &str) -> Result<String, DriveError> {
+    interface_url_of(card, card_url, "JSONRPC")
+}
+
+fn interface_url_of(card: &Value, card_url: &str, binding: &str) -> Result<String, DriveError> {
     card["supportedInterfaces"]
         .as_array()
-        .and_then(|list| list.iter().find(|i| i["protocolBinding"] == "JSONRPC"))
+        .and_then(|list| list.iter().find(|i| i["protocolBinding"] == binding))
         .and_then(|i| i["url"].as_str())
         .map(str::to_owned)
-        .ok_or_else(|| DriveError::Outcome(format!("{card_url} offers no JSONRPC interface")))
+        .ok_or_else(|| DriveError::Outcome(format!("{card_url} offers no {binding} interface")))
 }
 
 async fn target(
@@ -240,6 +251,20 @@ async fn target(
         ClientKind::A2aProtocolClient => {
             let card = a2a_protocol_client::resolve_agent_card(agent).await?;
             let client = a2a_protocol_client::A2aClient::from_card(&card)?;
+            Ok(Target::Protocol { client: Arc::new(client) })
+        }
+        ClientKind::FloorGrpc | ClientKind::A2aProtocolClientGrpc => {
+            let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
+            let http_err = |source| FloorError::Http { url: card_url.clone(), source };
+            let card: Value =
+                http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
+            let url = interface_url_of(&card, &card_url, "GRPC")?;
+            if client == ClientKind::FloorGrpc {
+                return Ok(Target::FloorGrpc { client: floor::grpc_client(&url).await?, url });
+            }
+            let transport = a2a_protocol_client::transport::grpc::GrpcTransport::connect(url.clone()).await?;
+            let client =
+                a2a_protocol_client::ClientBuilder::new(url).with_custom_transport(transport).build()?;
             Ok(Target::Protocol { client: Arc::new(client) })
         }
         ClientKind::Sdk => Ok(Target::Sdk { connection: sdk.connect(agent).await? }),
@@ -370,6 +395,25 @@ async fn call(
                 }
             };
             floor::send_streaming_message_hyper(http, uri, jsonrpc_url, "bench", on_event).await? as u64
+        }
+        (Target::FloorGrpc { client, url }, Workload::Send) => {
+            let response = floor::send_message_grpc(client, url, "bench").await?;
+            let value = serde_json::to_value(&response).map_err(|e| DriveError::Outcome(e.to_string()))?;
+            completed(value["task"]["status"]["state"].as_str().unwrap_or_default())?;
+            if let Some(answer) = answer {
+                answer.record_value(&value);
+            }
+            1
+        }
+        (Target::FloorGrpc { client, url }, Workload::Stream) => {
+            let on_event = |event: &a2a_proto::v1::StreamResponse| {
+                if let Some(answer) = answer.as_deref_mut()
+                    && let Ok(value) = serde_json::to_value(event)
+                {
+                    answer.record_value(&value);
+                }
+            };
+            floor::send_streaming_message_grpc(client, url, "bench", on_event).await? as u64
         }
         (Target::Sdk { connection }, Workload::Send) => {
             let response = connection.send_message(request()).await?;

@@ -4,7 +4,9 @@
 //! No discovery cache, no typed model, no verifier, no retries, no bounds beyond the HTTP stack's:
 //! one POST, the body parsed to a `serde_json::Value`, and for streams a blank-line split of the
 //! body with each `data:` parsed to a `Value`. The SDK's overhead is measured against these; the
-//! two floors side by side give what the HTTP stack alone costs.
+//! two floors side by side give what the HTTP stack alone costs. The gRPC floor is tonic's generated
+//! `A2AService` client on one HTTP/2 channel, the protobuf request built by hand and the answer read
+//! from the protobuf message: what gRPC costs before any SDK.
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -41,6 +43,14 @@ pub enum FloorError {
         /// What hyper or hyper-util reported.
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The gRPC call failed (connection or status).
+    #[error("grpc call to {url} failed: {status}")]
+    Grpc {
+        /// The endpoint.
+        url: String,
+        /// What tonic reported.
+        status: String,
     },
     /// The answer was JSON but not a JSON-RPC result with the expected member.
     #[error("the answer from {url} has no result.{expected}: {answer}")]
@@ -253,4 +263,78 @@ pub async fn send_streaming_message_hyper(
         }
     }
     Ok(frames.events)
+}
+
+/// tonic's generated client for the gRPC floor.
+pub type GrpcClient = a2a_proto::v1::a2a_service_client::A2aServiceClient<tonic::transport::Channel>;
+
+/// Opens the gRPC floor's channel (one HTTP/2 connection, multiplexed) to `url`.
+///
+/// # Errors
+///
+/// [`FloorError::Grpc`] when `url` is not an endpoint or nothing answers there.
+pub async fn grpc_client(url: &str) -> Result<GrpcClient, FloorError> {
+    let grpc = |status: String| FloorError::Grpc { url: url.to_owned(), status };
+    let endpoint =
+        tonic::transport::Endpoint::from_shared(url.to_owned()).map_err(|e| grpc(e.to_string()))?;
+    let channel = endpoint.tcp_nodelay(true).connect().await.map_err(|e| grpc(e.to_string()))?;
+    Ok(GrpcClient::new(channel))
+}
+
+/// The request, with the `a2a-version` metadata a 1.0 agent requires (the gRPC form of the
+/// `A2A-Version` header).
+fn grpc_request(text: &str) -> tonic::Request<a2a_proto::v1::SendMessageRequest> {
+    use a2a_proto::v1::{Message, Part, Role, SendMessageRequest, part::Content};
+    let mut request = tonic::Request::new(SendMessageRequest {
+        message: Some(Message {
+            message_id: uuid::Uuid::new_v4().to_string(),
+            role: Role::User.into(),
+            parts: vec![Part { content: Some(Content::Text(text.to_owned())), ..Part::default() }],
+            ..Message::default()
+        }),
+        ..SendMessageRequest::default()
+    });
+    request.metadata_mut().insert("a2a-version", tonic::metadata::MetadataValue::from_static("1.0"));
+    request
+}
+
+/// One `SendMessage` over gRPC; returns the protobuf answer.
+///
+/// # Errors
+///
+/// [`FloorError::Grpc`] with the call's status.
+pub async fn send_message_grpc(
+    client: &GrpcClient,
+    url: &str,
+    text: &str,
+) -> Result<a2a_proto::v1::SendMessageResponse, FloorError> {
+    let mut client = client.clone();
+    let response = client
+        .send_message(grpc_request(text))
+        .await
+        .map_err(|status| FloorError::Grpc { url: url.to_owned(), status: status.to_string() })?;
+    Ok(response.into_inner())
+}
+
+/// One `SendStreamingMessage` over gRPC, read to its end; calls `on_event` with each protobuf event
+/// and returns how many there were.
+///
+/// # Errors
+///
+/// [`FloorError::Grpc`] with the call's or the stream's status.
+pub async fn send_streaming_message_grpc(
+    client: &GrpcClient,
+    url: &str,
+    text: &str,
+    mut on_event: impl FnMut(&a2a_proto::v1::StreamResponse),
+) -> Result<usize, FloorError> {
+    let grpc = |status: tonic::Status| FloorError::Grpc { url: url.to_owned(), status: status.to_string() };
+    let mut client = client.clone();
+    let mut stream = client.send_streaming_message(grpc_request(text)).await.map_err(grpc)?.into_inner();
+    let mut events = 0;
+    while let Some(event) = stream.message().await.map_err(grpc)? {
+        on_event(&event);
+        events += 1;
+    }
+    Ok(events)
 }

@@ -116,3 +116,36 @@ async fn the_engine_row_fails_the_run_when_the_engine_refuses_a_claim() {
     assert!(error.to_string().contains("the engine did not verify the card"), "{error}");
     assert!(error.to_string().contains("streaming"), "the refused claim is named: {error}");
 }
+
+/// The gRPC row has a floor and a rival beside the SDK: all three give the same answers (the
+/// comparison checks this before it times anything) on an agent whose card lists a GRPC interface.
+#[tokio::test]
+async fn the_grpc_floor_the_sdk_and_the_rival_give_the_same_answers_over_grpc() {
+    use a2a_bench::drive::{CompareOptions, compare};
+    use a2a_testkit::{Binding, Capabilities, Script, ScriptedAgent};
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .bindings(Binding::ALL)
+        .script(Script::honest().step_delay(std::time::Duration::ZERO))
+        .spawn()
+        .await
+        .unwrap();
+    for workload in [Workload::Send, Workload::Stream] {
+        let options = CompareOptions {
+            clients: vec![ClientKind::FloorGrpc, ClientKind::SdkGrpc, ClientKind::A2aProtocolClientGrpc],
+            workload,
+            agents: vec![agent.base_url()],
+            rounds: 2,
+            block: 2,
+            in_flight: 1,
+            expect_events: 0,
+        };
+        let report = compare(&options).await.unwrap_or_else(|e| panic!("{workload:?}: {e:?}"));
+        assert_eq!(report.clients.len(), 3);
+        for row in &report.clients {
+            assert_eq!(row.requests, 4, "{workload:?} {row:?}");
+            assert!(row.events >= 4, "{workload:?} {row:?}");
+        }
+    }
+    agent.shutdown().await;
+}

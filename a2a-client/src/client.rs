@@ -29,6 +29,8 @@ struct Inner {
     auth: crate::auth::ClientAuth,
     /// Room for the response bodies being read and parsed at once.
     documents: DocumentBudget,
+    /// The push receiver the client's tasks share, started by the first task that needs one.
+    push: tokio::sync::Mutex<Option<Arc<PushReceiver>>>,
 }
 
 impl fmt::Debug for Client {
@@ -52,7 +54,8 @@ impl Client {
         #[cfg(feature = "otel")]
         metrics.install_otel(|| cache.active_marks_reader());
         let documents = DocumentBudget::new(config.document_budget);
-        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents }) }
+        let push = tokio::sync::Mutex::new(None);
+        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents, push }) }
     }
 
     /// Credentials, interceptors and whether a client identity is presented.
@@ -156,6 +159,21 @@ impl Client {
     /// [`crate::ErrorKind::Config`] when the address cannot be bound.
     pub async fn start_push_receiver(&self) -> Result<PushReceiver, Error> {
         PushReceiver::start(&self.inner.config).await
+    }
+
+    /// The receiver every push-dependent task of this client registers with: started by the first
+    /// one, on the configured webhook address, and kept while the client lives (started again if
+    /// the runtime it ran on has ended). One listener for any number of tasks: a listener per task
+    /// cost a `bind` each (slower as the machine's sockets grow) and could not share a fixed
+    /// webhook port between two tasks at once.
+    pub(crate) async fn shared_push_receiver(&self) -> Result<Arc<PushReceiver>, Error> {
+        let mut slot = self.inner.push.lock().await;
+        if let Some(receiver) = slot.as_ref().filter(|r| r.is_serving()) {
+            return Ok(Arc::clone(receiver));
+        }
+        let receiver = Arc::new(PushReceiver::start(&self.inner.config).await?);
+        *slot = Some(Arc::clone(&receiver));
+        Ok(receiver)
     }
 }
 

@@ -3,7 +3,7 @@
 # (`a2a-bench serve --kind fleet`: seven honest and three lying in every ten) on 127.0.0.1, then one
 # client giving every agent one verified task per batch, two batches (`a2a-bench fleet`).
 #   scripts/bench/fleet.sh [SIZE...]        (default: 1000 3000 10000)
-# Environment: SERVERS (default 4), IN_FLIGHT (default 256), RESULTS (default
+# Environment: BENCH (a built a2a-bench; default: build it), SERVERS (default 4), IN_FLIGHT (default 256), RESULTS (default
 # target/bench/fleet.jsonl). One JSON line per size is appended to RESULTS, with the load average
 # before and after the run. Everything started here is stopped on exit.
 set -euo pipefail
@@ -19,7 +19,7 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 out="$target/bench"
 mkdir -p "$out"
 results="${RESULTS:-$out/fleet.jsonl}"
-bench="$target/release/a2a-bench"
+bench="${BENCH:-$target/release/a2a-bench}"
 pids=()
 
 stop_servers() {
@@ -35,8 +35,10 @@ trap 'stop_servers; rm -f "$out"/fleet-$$-*.txt' EXIT
 
 # 10,000 agents are 10,000 listening sockets across the servers and as many connections in the client.
 ulimit -n "$(ulimit -Hn)"
-echo "+ cargo build --release -p a2a-bench --bin a2a-bench" >&2
-cargo build --release -p a2a-bench --bin a2a-bench >&2
+if [[ -z "${BENCH:-}" ]]; then
+    echo "+ cargo build --release -p a2a-bench --bin a2a-bench" >&2
+    cargo build --release -p a2a-bench --bin a2a-bench >&2
+fi
 
 for size in "${sizes[@]}"; do
     per=$(((size + servers - 1) / servers))

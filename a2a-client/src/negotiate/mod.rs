@@ -69,8 +69,6 @@
 mod outcome;
 mod plan;
 
-use std::sync::Arc;
-
 use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus};
 use a2a_typestate_types::Message;
 
@@ -212,7 +210,7 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
     if depends.contains(Capability::PushNotifications) {
         let receiver = match negotiation.receiver() {
             Some(shared) => shared.clone(),
-            None => Arc::new(task.connection().client().start_push_receiver().await?),
+            None => task.connection().client().shared_push_receiver().await?,
         };
         if holds(task, Capability::PushNotifications) {
             task.watch_push(receiver)?;

@@ -96,9 +96,9 @@ impl Negotiation {
         self
     }
 
-    /// Sets the webhook receiver push callbacks come to (default: each run that depends on push
-    /// starts its own on the configured webhook address). Share one when that address is a fixed
-    /// port behind a public URL, so concurrent runs do not compete for it.
+    /// Sets the webhook receiver push callbacks come to (default: the client's own, started on the
+    /// configured webhook address by the first run that depends on push and shared by every run
+    /// after it). Give one to keep a run's callbacks apart from the client's other runs.
     #[must_use]
     pub fn push_receiver(mut self, receiver: Arc<PushReceiver>) -> Self {
         self.push_receiver = Some(receiver);

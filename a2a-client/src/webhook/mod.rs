@@ -257,6 +257,7 @@ pub struct PushReceiver {
     base_url: String,
     local_addr: SocketAddr,
     shutdown: CancellationToken,
+    serving: tokio::task::AbortHandle,
 }
 
 impl fmt::Debug for PushReceiver {
@@ -294,8 +295,15 @@ impl PushReceiver {
         };
         let shared = Arc::new(Shared::new());
         let shutdown = CancellationToken::new();
-        tokio::spawn(server::serve(listener, shared.clone(), config.webhook_limits(), shutdown.clone()));
-        Ok(Self { shared, base_url, local_addr, shutdown })
+        let serving =
+            tokio::spawn(server::serve(listener, shared.clone(), config.webhook_limits(), shutdown.clone()))
+                .abort_handle();
+        Ok(Self { shared, base_url, local_addr, shutdown, serving })
+    }
+
+    /// Whether its server still runs (it ends with the runtime it was started on).
+    pub(crate) fn is_serving(&self) -> bool {
+        !self.serving.is_finished()
     }
 
     /// The address the server is bound to.
