@@ -64,7 +64,7 @@ fn describe(result: &Result<TaskOutcome, Error>) -> (String, bool) {
                 (format!("refused {refused:?}, fell back"), true)
             }
             TaskPath::SingleShotBecauseSuspect(mark) => {
-                (format!("suspect ({}), single-shot at once", mark.capability()), false)
+                (format!("suspect ({}), single-shot at once", mark.claim()), false)
             }
             other => (format!("{other:?}"), false),
         },

@@ -29,7 +29,7 @@ async fn suspect_agent_within_its_ttl_gets_the_single_shot_path_at_once_with_zer
     let second = client.run_task(&agent.base_url(), text("two"), &streaming()).await.unwrap();
 
     let TaskPath::SingleShotBecauseSuspect(mark) = &second.path else { panic!("{:?}", second.path) };
-    assert_eq!(mark.capability(), Capability::Streaming);
+    assert_eq!(mark.capability(), Some(Capability::Streaming));
     assert_eq!(second.state(), Some(TaskState::Completed));
     assert_eq!(second.negotiation_round_trips, 0);
     assert_eq!(operations(&agent)[seen_before..], ["SendMessage"], "one single-shot send, nothing else");
@@ -131,8 +131,8 @@ async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and
     assert!(outcome.refusals().all(|v| v.capability() != Capability::PushNotifications));
     assert!(agent.push_callbacks_sent().iter().any(|d| d.response_status == Some(200)));
     let marks = client.discovery_cache().suspect_marks(&outcome.agent);
-    assert!(marks.iter().any(|m| m.capability() == Capability::Streaming));
-    assert!(marks.iter().any(|m| m.capability() == Capability::StateTransitionHistory));
+    assert!(marks.iter().any(|m| m.capability() == Some(Capability::Streaming)));
+    assert!(marks.iter().any(|m| m.capability() == Some(Capability::StateTransitionHistory)));
     // The fallback's result: single-shot sends answering the clarification, ending with the artifact.
     let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task") };
     assert_eq!(result.state(), TaskState::Completed);
