@@ -44,7 +44,10 @@
 //!    - [`CardClaim::OutputModes`]: a call that accepted only output modes the card declares was
 //!      answered with a part in a media type none of them matches;
 //!    - [`CardClaim::Security`] with [`Access::Open`]: a call sent without credentials was answered
-//!      401 or 403. With [`Access::Required`], a call sent without credentials that succeeds is a
+//!      401 (a demand for credentials, whoever sent it), or 403 carrying the agent's own A2A error.
+//!      A bare 403 is no contradiction: a gateway or web firewall in front of an honest agent
+//!      answers that for reasons that have nothing to do with credentials (an address range, a
+//!      rule, a rate). With [`Access::Required`], a call sent without credentials that succeeds is a
 //!      [`CardClaimVerdict::Warning`], never a refusal: an agent more open than its card is
 //!      under-declaring, which is safe for the caller (and worth telling its operator).
 //!
@@ -331,6 +334,9 @@ pub enum ClaimAnswer {
         credentials_sent: bool,
         /// The HTTP status of the answer.
         status: u16,
+        /// Whether a 401 or 403 carried the agent's own A2A error (a JSON-RPC error, an A2A error
+        /// body). A bare 403 without one may come from a gateway in front of the agent.
+        agent_error: bool,
     },
 }
 
@@ -365,9 +371,10 @@ impl fmt::Display for ClaimAnswer {
             Self::Output { accepted, answered } => {
                 write!(f, "accepted [{}], answered in [{}]", accepted.join(", "), answered.join(", "))
             }
-            Self::Access { credentials_sent, status } => {
+            Self::Access { credentials_sent, status, agent_error } => {
                 let how = if *credentials_sent { "with" } else { "without" };
-                write!(f, "a call {how} credentials answered http {status}")
+                let body = if *agent_error { " with an A2A error" } else { "" };
+                write!(f, "a call {how} credentials answered http {status}{body}")
             }
         }
     }
@@ -599,8 +606,8 @@ impl ClaimCheck {
             (CardClaim::OutputModes { declared }, ClaimAnswer::Output { accepted, answered }) => {
                 read_output(declared, accepted, answered)
             }
-            (CardClaim::Security(access), ClaimAnswer::Access { credentials_sent, status }) => {
-                read_access(*access, *credentials_sent, *status)
+            (CardClaim::Security(access), ClaimAnswer::Access { credentials_sent, status, agent_error }) => {
+                read_access(*access, *credentials_sent, *status, *agent_error)
             }
             _ => Reading::Unrelated,
         }
@@ -672,10 +679,16 @@ fn mode_matches(pattern: &str, mode: &str) -> bool {
     !kind.contains('/') && mode.split_once('/').is_some_and(|(mode_kind, _)| mode_kind == kind)
 }
 
-fn read_access(access: Access, credentials_sent: bool, status: u16) -> Reading {
+fn read_access(access: Access, credentials_sent: bool, status: u16, agent_error: bool) -> Reading {
     // Only a call without credentials tests what the card says about callers without them.
     if credentials_sent {
         return Reading::Unrelated;
+    }
+    // A 401 demands credentials whoever sends it; a 403 is about credentials only when the agent
+    // itself says so: a bare one may be a gateway's or a firewall's, and an honest agent must not
+    // be called a liar for what stands in front of it.
+    if access == Access::Open && status == 403 && !agent_error {
+        return Reading::Inconclusive;
     }
     let denied = matches!(status, 401 | 403);
     let served = (200..300).contains(&status);

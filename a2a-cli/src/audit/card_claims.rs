@@ -345,7 +345,7 @@ fn read_unauthenticated(url: &str, error: Option<Error>) -> Unauthenticated {
     let interface = |answer| Some(ClaimAnswer::Interface { url: url.to_owned(), answer });
     let served = |interface_answer| Unauthenticated {
         interface: interface_answer,
-        access: Some(ClaimAnswer::Access { credentials_sent: false, status: 200 }),
+        access: Some(ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false }),
         said: String::new(),
     };
     let Some(error) = error else {
@@ -354,6 +354,15 @@ fn read_unauthenticated(url: &str, error: Option<Error>) -> Unauthenticated {
     if let Some(fault) = error.transport_fault() {
         let fault = Some(ClaimAnswer::TransportFault(fault));
         return Unauthenticated { interface: fault.clone(), access: fault, said: String::new() };
+    }
+    // Refused for its credentials, with or without the agent's own A2A error (the rule weighs which).
+    if let Some(status @ (401 | 403)) = error.status() {
+        let agent_error = error.protocol_error().is_some();
+        return Unauthenticated {
+            interface: None,
+            access: Some(ClaimAnswer::Access { credentials_sent: false, status, agent_error }),
+            said: format!("answered http {status} without credentials"),
+        };
     }
     if let Some(protocol) = error.protocol_error() {
         let code = protocol.code().and_then(|c| i32::try_from(c).ok()).unwrap_or(0);
@@ -367,11 +376,6 @@ fn read_unauthenticated(url: &str, error: Option<Error>) -> Unauthenticated {
         };
     }
     match error.status() {
-        Some(status @ (401 | 403)) => Unauthenticated {
-            interface: None,
-            access: Some(ClaimAnswer::Access { credentials_sent: false, status }),
-            said: format!("answered http {status} without credentials"),
-        },
         Some(status @ (404 | 405 | 415)) => Unauthenticated {
             interface: interface(InterfaceAnswer::OtherBinding { detail: format!("http {status}") }),
             access: None,
