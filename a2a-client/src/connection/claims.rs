@@ -122,8 +122,8 @@ impl AgentConnection {
     /// A connection to the next interface the card declares, in the card's order, after this one
     /// and those in `tried` (their URLs), skipping the interfaces marked suspect, among those this
     /// client speaks; `None` when none is left. The fallback of a contradicted interface. Its card
-    /// is this connection's public card; the extended card is asked for again as
-    /// [`crate::Client::connect`] does.
+    /// is this connection's public card (the extended card is asked for again as
+    /// [`crate::Client::connect`] does), its calls carry this connection's call options.
     pub async fn next_interface(&self, tried: &[String]) -> Option<AgentConnection> {
         let card = self.public_card().unwrap_or_else(|| self.card()).clone();
         let offered = card.offered_interfaces().ok()?;
@@ -132,7 +132,9 @@ impl AgentConnection {
             &i.url == own || tried.contains(&i.url) || self.interface_marked(i)
         })?;
         let next = AgentConnection::open(self.client(), self.agent().clone(), card, chosen).ok()?;
-        Some(next.with_extended_card().await)
+        // The same call options as this connection (a view's headers, timeout, extensions).
+        let next = next.with_extended_card().await.rescoped(self.endpoint().scope.without_extensions(&[]));
+        Some(next.without_marked_extensions())
     }
 
     /// Whether `interface` is marked suspect (and marks are on).

@@ -101,8 +101,14 @@ impl AgentConnection {
             return self;
         }
         tracing::debug!(agent = %self.agent().as_str(), ?dropped, "extensions marked suspect are not asked for");
+        let scope = self.endpoint().scope.without_extensions(&dropped);
+        self.rescoped(scope)
+    }
+
+    /// This connection with its calls made within `scope` (the options of another view).
+    pub(super) fn rescoped(&self, scope: CallScope) -> Self {
         let inner = Inner {
-            endpoint: self.endpoint().scoped(self.endpoint().scope.without_extensions(&dropped)),
+            endpoint: self.endpoint().scoped(scope),
             losses: self.inner.losses.clone(),
             deviations: self.inner.deviations.clone(),
             public_card: self.inner.public_card.clone(),

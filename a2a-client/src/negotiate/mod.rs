@@ -115,7 +115,10 @@ pub(crate) async fn run_task(
         Target::Connection(conn) => conn.clone(),
     };
     let mut tried: Vec<String> = Vec::new();
-    let mut card_claims = Vec::new();
+    // The extended card was judged when the connection was made (the public card is its fallback).
+    let mut card_claims: Vec<_> = conn.extended_card_verdict().into_iter().collect();
+    // Requests spent on interfaces left behind: the run's, though its outcome comes from the next.
+    let mut spent = 0;
     loop {
         let failed = match run_on(client, &conn, message.clone(), negotiation).await {
             Ok(mut outcome) => {
@@ -124,11 +127,14 @@ pub(crate) async fn run_task(
                     card_claims.extend(conn.output_modes_verdict(negotiation.accepted(), &outcome.result));
                 }
                 outcome.card_claims = card_claims;
+                outcome.negotiation_round_trips += spent;
                 return Ok(outcome);
             }
             Err(failed) => failed,
         };
         let Failed { error, before_any_answer } = failed;
+        spent += error.negotiation_round_trips().unwrap_or(0);
+        let error = error.with_negotiation_round_trips(spent);
         if let Some(violation) = conn.security_verdict(&error).and_then(|v| v.violation().cloned()) {
             return Err(error.with_card_claim_violation(violation));
         }
