@@ -125,7 +125,11 @@ impl TaskRecord {
                 }),
                 verified: CapabilitySet::EMPTY,
                 refusals: err.lifecycle_violation().map(RefusedClaim::from).into_iter().collect(),
-                card_claim_refusals: err.card_claim_violation().map(RefusedCardClaim::from).into_iter().collect(),
+                card_claim_refusals: err
+                    .card_claim_violation()
+                    .map(RefusedCardClaim::from)
+                    .into_iter()
+                    .collect(),
                 // An abandoned task's waste travels with its error; an error before any negotiation
                 // (no card, bad URL) made none.
                 negotiation_round_trips: err.negotiation_round_trips().unwrap_or(0),

@@ -189,7 +189,11 @@ async fn auditing_the_demo_fleet_names_exactly_its_five_lies() {
     assert_eq!(report["notAudited"], 0, "{report:#}");
     let refused_card_claims = |audited: &Value| -> Vec<String> {
         let claims = audited["cardClaims"].as_array().cloned().unwrap_or_default();
-        claims.iter().filter(|c| c["verdict"] == "refused").map(|c| c["kind"].as_str().unwrap_or("").to_owned()).collect()
+        claims
+            .iter()
+            .filter(|c| c["verdict"] == "refused")
+            .map(|c| c["kind"].as_str().unwrap_or("").to_owned())
+            .collect()
     };
     for (member, audited) in fleet.members.iter().zip(report["agents"].as_array().expect("agents")) {
         let lies = &audited["overDeclares"];
@@ -204,7 +208,12 @@ async fn auditing_the_demo_fleet_names_exactly_its_five_lies() {
                 assert_eq!(refused_card_claims(audited), [kind], "{audited:#}");
             }
             _ => {
-                assert_eq!(lies, &serde_json::json!([]), "{} wrongly refused: {audited:#}", member.agent.name());
+                assert_eq!(
+                    lies,
+                    &serde_json::json!([]),
+                    "{} wrongly refused: {audited:#}",
+                    member.agent.name()
+                );
                 assert_eq!(refused_card_claims(audited), Vec::<String>::new(), "{audited:#}");
             }
         }

@@ -74,9 +74,17 @@ async fn each_lying_agent_is_refused_on_its_lie_and_only_lying_agents_are_refuse
         let agent = agents.iter().find(|a| a["name"] == name).unwrap_or_else(|| panic!("no {name}"));
         let kind = |r: &serde_json::Value| r["kind"].as_str().unwrap_or_default().to_owned();
         let fallback = |r: &serde_json::Value| r["fallback"].as_str().unwrap_or_default().to_owned();
-        agent["refusedCardClaims"].as_array().expect("card refusals").iter().map(|r| (kind(r), fallback(r))).collect()
+        agent["refusedCardClaims"]
+            .as_array()
+            .expect("card refusals")
+            .iter()
+            .map(|r| (kind(r), fallback(r)))
+            .collect()
     };
-    assert_eq!(refused_card("extended-card-liar"), [("extended-card".to_owned(), "used the public card".to_owned())]);
+    assert_eq!(
+        refused_card("extended-card-liar"),
+        [("extended-card".to_owned(), "used the public card".to_owned())]
+    );
     assert_eq!(
         refused_card("retired-interface"),
         [("interfaces".to_owned(), "sent the task to the next declared interface".to_owned())]
@@ -87,7 +95,11 @@ async fn each_lying_agent_is_refused_on_its_lie_and_only_lying_agents_are_refuse
     for agent in agents {
         if !agent["truth"].as_str().unwrap_or_default().starts_with("over-declares") {
             assert_eq!(agent["refused"], serde_json::json!([]), "an honest agent was refused: {agent:#}");
-            assert_eq!(agent["refusedCardClaims"], serde_json::json!([]), "an honest agent was refused: {agent:#}");
+            assert_eq!(
+                agent["refusedCardClaims"],
+                serde_json::json!([]),
+                "an honest agent was refused: {agent:#}"
+            );
         }
     }
     assert!(report["checks"].as_array().expect("checks").iter().all(|c| c["passed"] == true), "{report:#}");

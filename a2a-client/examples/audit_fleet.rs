@@ -72,7 +72,10 @@ fn describe(result: &Result<TaskOutcome, Error>) -> (String, bool) {
                 if card.is_empty() {
                     (format!("verified {:?}", outcome.verified), false)
                 } else {
-                    (format!("verified {:?}; card claims refused {card:?}, fell back", outcome.verified), false)
+                    (
+                        format!("verified {:?}; card claims refused {card:?}, fell back", outcome.verified),
+                        false,
+                    )
                 }
             }
             TaskPath::Fallback => {

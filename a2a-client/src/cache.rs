@@ -166,7 +166,8 @@ pub struct SuspectMark {
     evidence: String,
     marked_at: Instant,
     expires_at: Instant,
-    signer: Option<CardSigner>,
+    /// Boxed: most marks have none, and a mark travels inside `TaskPath` and `TaskEntry`.
+    signer: Option<Box<CardSigner>>,
     card_version: Option<String>,
     marked_by: Option<String>,
     /// Set when the mark came from a shared backend (another replica) rather than from this cache.
@@ -204,7 +205,7 @@ impl SuspectMark {
     /// card when the mark was set, `None` for an unsigned or unverified card. A signed claim that
     /// proved false is evidence against its signer, not just the agent.
     pub fn signer(&self) -> Option<&CardSigner> {
-        self.signer.as_ref()
+        self.signer.as_deref()
     }
 
     /// The version of the card the mark was made against: its `ETag`, or the digest `fnv64:<hex>` of
@@ -591,7 +592,7 @@ impl DiscoveryCache {
         let claim = claim.into();
         let now = self.clock.now();
         let mut state = self.lock();
-        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
+        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned()).map(Box::new);
         let card_version =
             state.cards.get(agent).map(Entry::version).or_else(|| state.versions.get(agent).cloned());
         let mark = SuspectMark {

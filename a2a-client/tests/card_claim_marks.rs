@@ -122,7 +122,9 @@ async fn interface_that_does_not_answer_in_its_binding_is_marked_and_the_task_go
     assert!(outcome.state().is_some_and(|s| s.is_terminal()), "{outcome}");
     assert_eq!(refused_kinds(&outcome.card_claims), [ClaimKind::Interfaces]);
     let violation = outcome.card_claims[0].violation().unwrap();
-    assert!(matches!(violation.claim(), CardClaim::Interface { url, .. } if url.ends_with(RETIRED_INTERFACE_PATH)));
+    assert!(
+        matches!(violation.claim(), CardClaim::Interface { url, .. } if url.ends_with(RETIRED_INTERFACE_PATH))
+    );
     let marked = mark(&client, &agent, &retired(&agent)).expect("the retired interface is marked");
     assert_marked(&marked, "http 404");
     assert_eq!(count(&agent, "SendMessage"), 1, "the task was sent once, on the next interface");
@@ -153,7 +155,8 @@ async fn interface_transport_fault_is_no_contradiction_and_sets_no_mark() {
     let dead = format!("http://{closed}/a2a");
     let mut card = agent.card().clone();
     let working = card["supportedInterfaces"].as_array().unwrap().clone();
-    let mut interfaces = vec![serde_json::json!({"url": dead, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})];
+    let mut interfaces =
+        vec![serde_json::json!({"url": dead, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})];
     interfaces.extend(working);
     card["supportedInterfaces"] = serde_json::Value::Array(interfaces);
     let discovered = DiscoveredCard::from_bytes(
@@ -200,7 +203,8 @@ async fn extension_never_activated_is_marked_and_while_marked_is_not_asked_for()
 
 #[tokio::test]
 async fn extension_required_and_never_activated_is_marked_but_still_asked_for_since_the_agent_demands_it() {
-    let agent = ScriptedAgent::builder().extension(ECHO).inert_required_extension(TRAIL).spawn().await.unwrap();
+    let agent =
+        ScriptedAgent::builder().extension(ECHO).inert_required_extension(TRAIL).spawn().await.unwrap();
     let client = builder().extension(ECHO).extension(TRAIL).discovery_cache(cache()).build().unwrap();
     let outcome = client.run_task(&agent.base_url(), text("hi"), &Negotiation::default()).await.unwrap();
     assert_eq!(refused_kinds(&outcome.card_claims), [ClaimKind::Extensions]);
@@ -238,7 +242,11 @@ async fn output_modes_honoured_are_verified_and_not_marked() {
     let client = client();
     let negotiation = Negotiation::default().accepted_output_modes(["text/plain"]);
     let outcome = client.run_task(&agent.base_url(), text("hi"), &negotiation).await.unwrap();
-    assert!(matches!(outcome.card_claims.as_slice(), [verdict] if verdict.is_verified()), "{:?}", outcome.card_claims);
+    assert!(
+        matches!(outcome.card_claims.as_slice(), [verdict] if verdict.is_verified()),
+        "{:?}",
+        outcome.card_claims
+    );
     assert!(client.discovery_cache().suspect_marks(&base(&agent)).is_empty());
 }
 
@@ -351,9 +359,12 @@ async fn card_claim_marks_reach_the_other_replicas_with_their_ttl_and_a_clear_re
 
     a.discovery_cache().clear_suspect(&base(&liar));
     assert!(a.discovery_cache().flush_shared(Duration::from_secs(2)).await);
-    let mut conn = redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{prefix}:suspect:*")).query_async(&mut conn).await.unwrap();
+    let mut conn =
+        redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> =
+        redis::cmd("KEYS").arg(format!("{prefix}:suspect:*")).query_async(&mut conn).await.unwrap();
     assert!(keys.is_empty(), "a clear removes every mark key of the agent: {keys:?}");
-    let cleared = within(Duration::from_millis(1500), || b.discovery_cache().suspect_marks(&base(&liar)).is_empty());
+    let cleared =
+        within(Duration::from_millis(1500), || b.discovery_cache().suspect_marks(&base(&liar)).is_empty());
     assert!(cleared.await);
 }

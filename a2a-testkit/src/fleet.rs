@@ -223,7 +223,8 @@ pub async fn demo_fleet() -> Result<Fleet, TestkitError> {
         agent: extended_card_liar,
         honesty: Honesty::OverDeclares(Claim::ExtendedAgentCard),
     });
-    let retired = ScriptedAgent::builder().name("retired-interface").retired_interface_first().spawn().await?;
+    let retired =
+        ScriptedAgent::builder().name("retired-interface").retired_interface_first().spawn().await?;
     members.push(FleetMember { agent: retired, honesty: Honesty::OverDeclares(Claim::Interface) });
     Ok(Fleet { members })
 }

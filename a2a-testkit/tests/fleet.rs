@@ -24,7 +24,8 @@ async fn demo_fleet_has_thirteen_agents_five_over_declaring_and_one_under_declar
             Honesty::OverDeclares(Claim::Interface),
         ])
     );
-    let lifecycle = fleet.over_declaring().filter(|m| matches!(m.honesty, Honesty::OverDeclares(c) if c.is_lifecycle()));
+    let lifecycle =
+        fleet.over_declaring().filter(|m| matches!(m.honesty, Honesty::OverDeclares(c) if c.is_lifecycle()));
     assert_eq!(lifecycle.count(), 3);
     let under = fleet.members.iter().filter(|m| matches!(m.honesty, Honesty::UnderDeclares(_))).count();
     assert_eq!(under, 1);

@@ -77,7 +77,10 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
                 answered: strings(&["text/html"]),
             },
         ),
-        (CardClaim::Security(Access::Open), ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false }),
+        (
+            CardClaim::Security(Access::Open),
+            ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false },
+        ),
     ]
 }
 
@@ -421,11 +424,16 @@ fn security_open_access_denied_with_the_agents_own_403_is_a_contradiction_and_ab
 fn security_a_bare_403_may_be_a_gateways_and_is_no_contradiction_of_open_access() {
     let card = declaring_all();
     let answer = ClaimAnswer::Access { credentials_sent: false, status: 403, agent_error: false };
-    let verdict = check(&card, &CardClaim::Security(Access::Open), true, std::slice::from_ref(&answer)).unwrap();
-    assert!(matches!(&verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(e)) if e.answer == answer));
+    let verdict =
+        check(&card, &CardClaim::Security(Access::Open), true, std::slice::from_ref(&answer)).unwrap();
+    assert!(
+        matches!(&verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(e)) if e.answer == answer)
+    );
     // A 401 demands credentials, whoever sends it: with or without an A2A body it contradicts.
     let bare_401 = ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false };
-    assert!(check(&card, &CardClaim::Security(Access::Open), true, &[bare_401]).unwrap().violation().is_some());
+    assert!(
+        check(&card, &CardClaim::Security(Access::Open), true, &[bare_401]).unwrap().violation().is_some()
+    );
 }
 
 #[test]

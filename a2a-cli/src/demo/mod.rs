@@ -42,8 +42,8 @@ use std::time::{Duration, Instant};
 use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
-use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
+use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::{Client, ClientBuilder, DiscoveredCard, PollCadence, SuspectMarks, WellKnownPath};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

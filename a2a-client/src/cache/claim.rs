@@ -66,8 +66,8 @@ impl SuspectClaim {
         }
     }
 
-    /// The name it is shared under: the capability's card field (`streaming`, as before card
-    /// claims were marked), or the claim kind's name (`extended-card`, `interfaces`, ...).
+    /// The name it is shared under (and shown): the capability's card field (`streaming`, as
+    /// before card claims were marked), or the claim kind's name (`extended-card`, `interfaces`).
     pub(crate) fn wire_name(&self) -> &'static str {
         match (self, self.claim_kind()) {
             (Self::Capability(capability), _) => capability.card_field(),
@@ -77,6 +77,7 @@ impl SuspectClaim {
     }
 
     /// What the claim is about within its kind: an extension's URI, an interface's URL.
+    #[cfg(any(feature = "redis", test))]
     pub(crate) fn subject(&self) -> Option<&str> {
         match self {
             Self::Extension { uri } => Some(uri),
@@ -87,6 +88,7 @@ impl SuspectClaim {
 
     /// Back from a shared name and subject; `None` for a name this version does not know (a newer
     /// replica's), or a kind that needs a subject and has none.
+    #[cfg(any(feature = "redis", test))]
     pub(crate) fn from_wire(name: &str, subject: Option<String>) -> Option<Self> {
         if let Some(capability) = Capability::ALL.into_iter().find(|c| c.card_field() == name) {
             return Some(Self::Capability(capability));

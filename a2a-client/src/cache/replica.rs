@@ -7,9 +7,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::{DiscoveryCache, Entry, SuspectClaim, SuspectMark};
+use crate::Metrics;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::SharedMark;
-use crate::Metrics;
 
 /// How much later a mark read again may end and still be the mark already held.
 const SAME_MARK_SLACK: Duration = Duration::from_millis(250);
@@ -65,7 +65,7 @@ impl LocalReplica {
             return false;
         }
         // The card the mark was made against is the one cached here (same version): its signer.
-        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
+        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned()).map(Box::new);
         let marks = state.suspects.entry(agent.clone()).or_default();
         // The same mark read again (each resync) ends a few milliseconds later than the copy held:
         // that is not a new mark.

@@ -207,7 +207,8 @@ impl CallScope {
     /// The same scope without the extensions `dropped` (marked suspect: the agent does not activate
     /// them), with a record of activations of its own.
     pub(crate) fn without_extensions(&self, dropped: &[String]) -> Self {
-        let extensions: Vec<String> = self.extensions.iter().filter(|u| !dropped.contains(u)).cloned().collect();
+        let extensions: Vec<String> =
+            self.extensions.iter().filter(|u| !dropped.contains(u)).cloned().collect();
         // Fewer URIs than a header already written: it always writes.
         let extensions_header = extensions::header_value(&extensions).ok().flatten();
         Self {

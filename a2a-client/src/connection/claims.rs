@@ -85,9 +85,14 @@ impl AgentConnection {
         let url = self.interface().url.clone();
         let claim =
             self.declared(|c| matches!(c, CardClaim::Interface { url: declared, .. } if *declared == url))?;
-        let id = a2a_typestate_types::TaskId::new(format!("a2a-interface-check-{}", uuid::Uuid::new_v4().simple()));
+        let id = a2a_typestate_types::TaskId::new(format!(
+            "a2a-interface-check-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
         let answer = match self.get_task(a2a_typestate_types::GetTaskRequest::new(id)).await {
-            Ok(_) => ClaimAnswer::Interface { url, answer: InterfaceAnswer::Served { protocol_version: None } },
+            Ok(_) => {
+                ClaimAnswer::Interface { url, answer: InterfaceAnswer::Served { protocol_version: None } }
+            }
             Err(error) => self.interface_answer(url, &error)?,
         };
         let verdict = self.judge(claim, answer)?;
@@ -153,7 +158,8 @@ impl AgentConnection {
         let verdicts: Vec<CardClaimVerdict> = asked
             .iter()
             .filter_map(|uri| {
-                let claim = self.declared(|c| matches!(c, CardClaim::Extension { uri: declared } if declared == uri))?;
+                let claim = self
+                    .declared(|c| matches!(c, CardClaim::Extension { uri: declared } if declared == uri))?;
                 let answer = ClaimAnswer::Extensions { asked: asked.clone(), activated: activated.clone() };
                 self.judge(claim, answer)
             })
@@ -169,7 +175,11 @@ impl AgentConnection {
     /// and a part came in a media type none of them matches. `None` when the card declares no
     /// output mode or the answer has no part that says its media type. Recorded (a refusal is
     /// marked; there is no fallback beyond the answer that came).
-    pub fn output_modes_verdict(&self, accepted: &[String], result: &SendMessageResponse) -> Option<CardClaimVerdict> {
+    pub fn output_modes_verdict(
+        &self,
+        accepted: &[String],
+        result: &SendMessageResponse,
+    ) -> Option<CardClaimVerdict> {
         let claim = self.declared(|c| matches!(c, CardClaim::OutputModes { .. }))?;
         let parts: Vec<&Part> = match result {
             SendMessageResponse::Message(message) => message.parts.iter().collect(),
@@ -205,7 +215,7 @@ impl AgentConnection {
 
 /// A part's media type: its own, else `text/plain` for text and `application/json` for data;
 /// `None` for bytes or a link that do not say (no evidence either way).
-pub fn media_type(part: &Part) -> Option<String> {
+fn media_type(part: &Part) -> Option<String> {
     if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
         return Some(media_type.to_owned());
     }

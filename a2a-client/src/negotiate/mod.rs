@@ -186,9 +186,10 @@ async fn run_on(
         task.set_on_update(on_update.clone());
     }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-        let result = answered(task.into_suspect_single_shot().send_message(message).await).map_err(|error| {
-            Failed { error: error.with_negotiation_round_trips(0), before_any_answer: true }
-        })?;
+        let result =
+            answered(task.into_suspect_single_shot().send_message(message).await).map_err(|error| {
+                Failed { error: error.with_negotiation_round_trips(0), before_any_answer: true }
+            })?;
         return Ok(TaskOutcome {
             agent: base,
             path: TaskPath::SingleShotBecauseSuspect(mark),
@@ -209,7 +210,10 @@ async fn run_on(
     let run = drive(&mut task, message.clone(), negotiation).await;
     let round_trips = task.round_trips();
     let before_any_answer = task.state().is_none();
-    run.map_err(|error| Failed { error: error.with_negotiation_round_trips(round_trips), before_any_answer })?;
+    run.map_err(|error| Failed {
+        error: error.with_negotiation_round_trips(round_trips),
+        before_any_answer,
+    })?;
 
     // What the run saw, read once before the settle consumes the handle; either path reports it.
     let report = {

@@ -253,14 +253,19 @@ impl Inner {
 
     /// The keys matching `pattern`, at most [`RESYNC_MAX_KEYS`]; `true` when the scan went through
     /// the whole key space (else the bound cut it).
-    async fn scan(&self, conn: &mut MultiplexedConnection, pattern: &str) -> Result<(Vec<String>, bool), Fault> {
+    async fn scan(
+        &self,
+        conn: &mut MultiplexedConnection,
+        pattern: &str,
+    ) -> Result<(Vec<String>, bool), Fault> {
         let limit = self.options.op_timeout;
         let mut keys: Vec<String> = Vec::new();
         let mut cursor = 0_u64;
         loop {
             let scan =
                 redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000).to_owned();
-            let (next, batch): (u64, Vec<String>) = bounded(limit, "redis scan", scan.query_async(conn)).await?;
+            let (next, batch): (u64, Vec<String>) =
+                bounded(limit, "redis scan", scan.query_async(conn)).await?;
             keys.extend(batch);
             cursor = next;
             if cursor == 0 {

@@ -249,7 +249,8 @@ mod tests {
             let json = serde_json::to_string(&StoredMark::new(&agent, &mark)).unwrap();
             let back: StoredMark = serde_json::from_str(&json).unwrap();
             assert_eq!(back.into_mark(mark.ttl), Some((agent.clone(), mark.clone())), "{json}");
-            let event = Event::Mark { origin: "o".into(), mark: StoredMark::new(&agent, &mark), ttl_ms: 30_000 };
+            let event =
+                Event::Mark { origin: "o".into(), mark: StoredMark::new(&agent, &mark), ttl_ms: 30_000 };
             let Event::Mark { mark: published, .. } =
                 serde_json::from_str(&serde_json::to_string(&event).unwrap()).unwrap()
             else {
