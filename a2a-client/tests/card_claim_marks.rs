@@ -176,6 +176,32 @@ async fn interface_transport_fault_is_no_contradiction_and_sets_no_mark() {
     assert!(client.discovery_cache().suspect_marks(&base(&agent)).is_empty(), "a fault marks nothing");
 }
 
+#[tokio::test]
+async fn interface_over_http_json_answering_a_bare_404_may_mean_no_such_task_and_is_not_marked() {
+    let agent = ScriptedAgent::builder().spawn().await.unwrap();
+    // An HTTP+JSON interface at a path the agent does not serve: every call answers a bare 404,
+    // which over HTTP+JSON is also how a server may say "no such task".
+    let mut card = agent.card().clone();
+    card["supportedInterfaces"] = serde_json::json!([
+        {"url": format!("{}/nowhere", agent.base_url()), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+    ]);
+    let discovered = DiscoveredCard::from_bytes(
+        serde_json::to_vec(&card).unwrap().into(),
+        &agent.card_url(),
+        WellKnownPath::AgentCard,
+    )
+    .unwrap();
+    let rest = discovered.offered_interfaces().unwrap()[0].clone();
+    let client = client();
+    let connection = AgentConnection::open(&client, base(&agent), discovered, rest).unwrap();
+    let error = client.run_task_on(&connection, text("hi"), &Negotiation::default()).await.unwrap_err();
+    assert_eq!(error.status(), Some(404), "{error}");
+    assert!(error.card_claim_violation().is_none(), "no refusal on an answer the rule cannot read");
+    assert_eq!(connection.check_interface().await, None);
+    assert!(client.discovery_cache().suspect_marks(&base(&agent)).is_empty());
+}
+
 // Extensions.
 
 fn asked_on_last_send(agent: &RunningAgent) -> Option<String> {
@@ -315,7 +341,14 @@ async fn within(bound: Duration, mut done: impl FnMut() -> bool) -> bool {
 fn replica(url: &str, prefix: &str, name: &str) -> Client {
     let backend = RedisBackend::builder(url).key_prefix(prefix).build().unwrap();
     let cache = cache().with_backend(backend).unwrap();
-    builder().extension(ECHO).extension(INERT).replica_name(name).discovery_cache(cache).build().unwrap()
+    builder()
+        .credentials(bearer("tok"))
+        .extension(ECHO)
+        .extension(INERT)
+        .replica_name(name)
+        .discovery_cache(cache)
+        .build()
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -352,6 +385,25 @@ async fn card_claim_marks_reach_the_other_replicas_with_their_ttl_and_a_clear_re
         assert!(shared.expires_at() - shared.marked_at() <= TTL);
         assert!(shared.expires_at() - shared.marked_at() > TTL - Duration::from_secs(5));
     }
+    // The extended card (judged at discovery) and open access (on a task read) too.
+    let unserved = ScriptedAgent::builder()
+        .guard(a2a_testkit::Guard::bearer("tok"))
+        .unserved_extended_card()
+        .spawn()
+        .await
+        .unwrap();
+    assert!(!a.connect(&unserved.base_url()).await.unwrap().uses_extended_card());
+    let walled = ScriptedAgent::builder().denies_task_reads().spawn().await.unwrap();
+    let error = a.run_task(&walled.base_url(), text("hi"), &Negotiation::default()).await.unwrap_err();
+    assert!(error.card_claim_violation().is_some(), "{error}");
+    let seen = within(Duration::from_millis(1500), || {
+        mark(&b, &unserved, &SuspectClaim::ExtendedAgentCard).is_some()
+            && mark(&b, &walled, &SuspectClaim::Security).is_some()
+    });
+    assert!(seen.await, "b sees the extended-card and security marks");
+    assert!(!b.connect(&unserved.base_url()).await.unwrap().uses_extended_card());
+    assert_eq!(count(&unserved, "GetExtendedAgentCard"), 1, "b does not ask while a's mark holds");
+
     // B acts on them: it does not call the retired interface.
     let on_b = b.connect(&liar.base_url()).await.unwrap();
     assert!(!on_b.interface().url.ends_with(RETIRED_INTERFACE_PATH));
@@ -363,7 +415,10 @@ async fn card_claim_marks_reach_the_other_replicas_with_their_ttl_and_a_clear_re
         redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
     let keys: Vec<String> =
         redis::cmd("KEYS").arg(format!("{prefix}:suspect:*")).query_async(&mut conn).await.unwrap();
-    assert!(keys.is_empty(), "a clear removes every mark key of the agent: {keys:?}");
+    let liars: Vec<&String> =
+        keys.iter().filter(|k| k.ends_with(&format!(":{}", base(&liar).as_str()))).collect();
+    assert!(liars.is_empty(), "a clear removes every mark key of the agent: {liars:?}");
+    assert_eq!(keys.len(), 2, "and only that agent's: {keys:?}");
     let cleared =
         within(Duration::from_millis(1500), || b.discovery_cache().suspect_marks(&base(&liar)).is_empty());
     assert!(cleared.await);

@@ -73,10 +73,10 @@ impl AgentConnection {
     /// Refused when the interface answers outside its declared binding (HTTP 405 or 415, a 404
     /// from a JSON-RPC endpoint, whose one URL must exist, a JSON-RPC "method not found") or
     /// rejects its declared version (-32009); verified on "task not found" or any answer in the
-    /// binding; pending on a transport fault or an answer that says nothing about the interface
-    /// (a bare 404 from an HTTP+JSON interface may mean "no such task"). `None` when the card does
-    /// not declare the interface (a gateway's card, say) or nothing was sent. The verdict is
-    /// recorded: a refusal marks the interface.
+    /// binding; pending on a transport fault or another protocol error. `None` when the card does
+    /// not declare the interface (a gateway's card, say), nothing was sent, or the answer is one the
+    /// rule cannot read: a bare 404 from an HTTP+JSON interface may mean "no such task", and a 401
+    /// or 403 is about credentials. The verdict is recorded: a refusal marks the interface.
     ///
     /// The client calls it when a task's first call on the interface failed with anything but a
     /// transport fault, before taking the next interface: a call the agent may not serve (a stream
