@@ -93,16 +93,21 @@ impl AgentConnection {
             Ok(_) => {
                 ClaimAnswer::Interface { url, answer: InterfaceAnswer::Served { protocol_version: None } }
             }
-            Err(error) => self.interface_answer(url, &error)?,
+            Err(error) => self.interface_answer(&error)?,
         };
         let verdict = self.judge(claim, answer)?;
         self.record_claim_verdict(&verdict);
         Some(verdict)
     }
 
-    /// `error`, the answer to a call on the interface at `url`, as the interface rule reads it;
-    /// `None` when nothing was answered (the call was not sent).
-    fn interface_answer(&self, url: String, error: &Error) -> Option<ClaimAnswer> {
+    /// `error`, the answer to a `GetTask` for a task that does not exist made on this connection's
+    /// interface, as the interface rule reads it (the one reading, for the client's check and the
+    /// audit's): "task not found" is an answer in the binding, "method not found", a 404 from a
+    /// JSON-RPC endpoint, 405 and 415 are answers outside it. `None` when the error is nothing the
+    /// rule reads: nothing was sent, a 401 or 403 (about credentials), a bare 404 from HTTP+JSON
+    /// (which may mean "no such task").
+    pub fn interface_answer(&self, error: &Error) -> Option<ClaimAnswer> {
+        let url = self.interface().url.clone();
         if let Some(fault) = error.transport_fault() {
             return Some(ClaimAnswer::TransportFault(fault));
         }
