@@ -293,6 +293,21 @@ async fn security_open_access_answered_401_is_refused_on_the_error_and_marked_an
     );
 }
 
+#[tokio::test]
+async fn security_a_401_to_a_call_carrying_a_header_the_user_added_is_no_evidence_and_marks_nothing() {
+    let agent = ScriptedAgent::builder().denies_task_reads().spawn().await.unwrap();
+    // A header the auth layer does not know of may be a credential the agent rightly refused.
+    let client = builder()
+        .default_header("Authorization", "Bearer the-users-own")
+        .discovery_cache(cache())
+        .build()
+        .unwrap();
+    let error = client.run_task(&agent.base_url(), text("hi"), &Negotiation::default()).await.unwrap_err();
+    assert_eq!(error.status(), Some(401), "{error}");
+    assert!(error.card_claim_violation().is_none(), "{error}");
+    assert!(client.discovery_cache().suspect_marks(&base(&agent)).is_empty());
+}
+
 /// An open-access card in front of which something answers every A2A call with a bare 403.
 async fn behind_a_firewall() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -232,8 +232,7 @@ impl CallScope {
         }
     }
 
-    /// The call's headers (for gRPC metadata).
-    #[cfg(feature = "grpc")]
+    /// The call's headers (for gRPC metadata, and to tell whether a call may carry credentials).
     pub(crate) fn headers(&self) -> &HeaderMap {
         &self.headers
     }

@@ -200,21 +200,37 @@ impl AgentConnection {
     }
 
     /// The verdict on the card's security claim from `error`, the answer to a call on this
-    /// connection: refused when the card claims open access, the connection sent no credentials,
-    /// and the call was answered 401, or 403 with the agent's own A2A error (a bare 403 may be a
-    /// gateway's, and is no evidence). `None` when the card claims nothing about access, or the
-    /// answer was neither. Recorded (a refusal is marked).
+    /// connection: refused when the card claims open access, the connection is sure to have sent no
+    /// credentials (none configured for the origin, no client certificate, no interceptor and no
+    /// header the client does not write itself), and the call was answered 401, or 403 with the
+    /// agent's own A2A error (a bare 403 may be a gateway's, and is no evidence). `None` when the
+    /// card claims nothing about access, or the answer was neither. Recorded (a refusal is marked).
     pub fn security_verdict(&self, error: &Error) -> Option<CardClaimVerdict> {
         let status = error.status().filter(|s| matches!(s, 401 | 403))?;
         let claim = self.declared(|c| matches!(c, CardClaim::Security(_)))?;
         let answer = ClaimAnswer::Access {
-            credentials_sent: self.endpoint().auth.sends_credentials(),
+            credentials_sent: self.may_send_credentials(),
             status,
             agent_error: error.protocol_error().is_some(),
         };
         let verdict = self.judge(claim, answer)?;
         self.record_claim_verdict(&verdict);
         Some(verdict)
+    }
+}
+
+impl AgentConnection {
+    /// Whether this connection's calls may carry credentials: the ones the auth layer sends, a
+    /// client certificate, or what it cannot see: an interceptor, default or per-call headers, a
+    /// user's own HTTP stack. Only a call sure to carry none tests a claim of open access, so a
+    /// wrong credential the user added is never read as the agent's lie.
+    fn may_send_credentials(&self) -> bool {
+        let client = self.client();
+        self.endpoint().auth.sends_credentials()
+            || client.auth().has_client_identity
+            || !client.auth().interceptors.is_empty()
+            || !self.endpoint().scope.headers().is_empty()
+            || client.http_client().may_add_headers()
     }
 }
 
