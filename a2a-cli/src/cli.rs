@@ -49,7 +49,7 @@ pub enum ColorWhen {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Runs an embedded fleet of eleven scripted agents (three of them lying) through the client, with
+    /// Runs an embedded fleet of thirteen scripted agents (five of them lying) through the client, with
     /// and without the suspect cache, and prints what was verified, refused and wasted.
     Demo(DemoArgs),
     /// Discovers each agent, runs a short probe task, and reports each declared capability as verified,

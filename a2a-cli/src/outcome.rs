@@ -13,7 +13,7 @@
 //! assert!(!failed.was_refused());
 //! ```
 
-use a2a_typestate::{Capability, CapabilitySet};
+use a2a_typestate::{Capability, CapabilitySet, CardClaim, CardClaimViolation, ClaimKind};
 use a2a_typestate_client::negotiate::{TaskOutcome, TaskPath};
 use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
 use a2a_typestate_types::TaskState;
@@ -58,6 +58,44 @@ impl From<&AgentCardLifecycleViolation> for RefusedClaim {
     }
 }
 
+/// A refused card claim beyond the lifecycle: which one, the answer that contradicted it, and the
+/// fallback the client took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedCardClaim {
+    /// Its kind (`extended-card`, `interfaces`, ...).
+    #[serde(serialize_with = "kind_name")]
+    pub kind: ClaimKind,
+    /// The claim in words (`interface http://... (JSONRPC, version 1.0)`).
+    pub claim: String,
+    /// The answer the refusal rests on.
+    pub evidence: String,
+    /// What the client did instead.
+    pub fallback: String,
+}
+
+impl From<&CardClaimViolation> for RefusedCardClaim {
+    fn from(violation: &CardClaimViolation) -> Self {
+        let fallback = match violation.claim() {
+            CardClaim::ExtendedAgentCard => "used the public card",
+            CardClaim::Interface { .. } => "sent the task to the next declared interface",
+            CardClaim::Extension { .. } => "goes on without the extension",
+            CardClaim::OutputModes { .. } => "kept the answer as it came (no fallback)",
+            CardClaim::Security(_) => "none: the call was refused",
+        };
+        Self {
+            kind: violation.claim().kind(),
+            claim: violation.claim().to_string(),
+            evidence: violation.evidence().to_string(),
+            fallback: fallback.to_owned(),
+        }
+    }
+}
+
+fn kind_name<S: serde::Serializer>(kind: &ClaimKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.name())
+}
+
 /// One task's ending and what it taught about the agent's claims.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskRecord {
@@ -67,6 +105,9 @@ pub struct TaskRecord {
     pub verified: CapabilitySet,
     /// Claims its run refused (the deciding one first).
     pub refusals: Vec<RefusedClaim>,
+    /// The card's other claims its run refused (extended card, interfaces, ...), each with the
+    /// fallback taken.
+    pub card_claim_refusals: Vec<RefusedCardClaim>,
     /// Requests made on the negotiation path.
     pub negotiation_round_trips: u64,
 }
@@ -84,6 +125,11 @@ impl TaskRecord {
                 }),
                 verified: CapabilitySet::EMPTY,
                 refusals: err.lifecycle_violation().map(RefusedClaim::from).into_iter().collect(),
+                card_claim_refusals: err
+                    .card_claim_violation()
+                    .map(RefusedCardClaim::from)
+                    .into_iter()
+                    .collect(),
                 // An abandoned task's waste travels with its error; an error before any negotiation
                 // (no card, bad URL) made none.
                 negotiation_round_trips: err.negotiation_round_trips().unwrap_or(0),
@@ -114,6 +160,12 @@ impl TaskRecord {
             ending,
             verified: outcome.verified,
             refusals: outcome.refusals().map(RefusedClaim::from).collect(),
+            card_claim_refusals: outcome
+                .card_claims
+                .iter()
+                .filter_map(|verdict| verdict.violation())
+                .map(RefusedCardClaim::from)
+                .collect(),
             negotiation_round_trips: outcome.negotiation_round_trips,
         }
     }

@@ -175,27 +175,47 @@ async fn the_design_notes_observed_run_is_refused_with_evidence() {
 }
 
 #[tokio::test]
-async fn auditing_the_demo_fleet_names_exactly_the_three_lies() {
-    use a2a_testkit::fleet::{Honesty, demo_fleet};
+async fn auditing_the_demo_fleet_names_exactly_its_five_lies() {
+    use a2a_testkit::fleet::{Claim, EXTENDED_CARD_LIAR_TOKEN, Honesty, demo_fleet};
     let fleet = demo_fleet().await.unwrap();
     let urls: Vec<String> = fleet.members.iter().map(|m| m.agent.base_url()).collect();
-    let mut args = vec!["audit", "--json", "--push-arrival-bound", "1s"];
+    // The token goes only to the agent whose card asks for a bearer: the extended-card liar.
+    let mut args = vec!["audit", "--json", "--push-arrival-bound", "1s", "--bearer-env", "DEMO_FLEET_TOKEN"];
     args.extend(urls.iter().map(String::as_str));
-    let output = a2a(&args).await;
+    let output = common::a2a_with_env(&args, &[("DEMO_FLEET_TOKEN", EXTENDED_CARD_LIAR_TOKEN)]).await;
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(1), "{report:#}");
-    assert_eq!(report["overDeclaring"], 3, "{report:#}");
+    assert_eq!(report["overDeclaring"], 5, "{report:#}");
     assert_eq!(report["notAudited"], 0, "{report:#}");
+    let refused_card_claims = |audited: &Value| -> Vec<String> {
+        let claims = audited["cardClaims"].as_array().cloned().unwrap_or_default();
+        claims
+            .iter()
+            .filter(|c| c["verdict"] == "refused")
+            .map(|c| c["kind"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
     for (member, audited) in fleet.members.iter().zip(report["agents"].as_array().expect("agents")) {
         let lies = &audited["overDeclares"];
         match member.honesty {
-            Honesty::OverDeclares(_) => assert_eq!(lies.as_array().map(Vec::len), Some(1), "{audited:#}"),
-            _ => assert_eq!(
-                lies,
-                &serde_json::json!([]),
-                "{} wrongly refused: {audited:#}",
-                member.agent.name()
-            ),
+            Honesty::OverDeclares(claim) if claim.is_lifecycle() => {
+                assert_eq!(lies.as_array().map(Vec::len), Some(1), "{audited:#}");
+                assert_eq!(refused_card_claims(audited), Vec::<String>::new(), "{audited:#}");
+            }
+            Honesty::OverDeclares(claim) => {
+                assert_eq!(lies, &serde_json::json!([]), "{audited:#}");
+                let kind = if claim == Claim::Interface { "interfaces" } else { "extended-card" };
+                assert_eq!(refused_card_claims(audited), [kind], "{audited:#}");
+            }
+            _ => {
+                assert_eq!(
+                    lies,
+                    &serde_json::json!([]),
+                    "{} wrongly refused: {audited:#}",
+                    member.agent.name()
+                );
+                assert_eq!(refused_card_claims(audited), Vec::<String>::new(), "{audited:#}");
+            }
         }
     }
     let named =

@@ -28,7 +28,7 @@ async fn every_task_is_accounted_for_and_the_suspect_cache_cuts_waste_to_a_tenth
         assert_eq!(batches.len(), 2);
         for batch in batches {
             let submitted = n(&batch["submitted"]);
-            assert_eq!(submitted, 11 * 3, "{batch:#}");
+            assert_eq!(submitted, 13 * 3, "{batch:#}");
             let ended = n(&batch["completed"])
                 + n(&batch["completedSingleShot"])
                 + n(&batch["completedViaFallback"])
@@ -57,7 +57,7 @@ async fn every_task_is_accounted_for_and_the_suspect_cache_cuts_waste_to_a_tenth
 async fn each_lying_agent_is_refused_on_its_lie_and_only_lying_agents_are_refused() {
     let (status, report) = demo_json("2").await;
     let agents = report["agents"].as_array().expect("agents");
-    assert_eq!(agents.len(), 11);
+    assert_eq!(agents.len(), 13);
     let refused = |name: &str| -> Vec<String> {
         let agent = agents.iter().find(|a| a["name"] == name).unwrap_or_else(|| panic!("no {name}"));
         agent["refused"]
@@ -70,9 +70,36 @@ async fn each_lying_agent_is_refused_on_its_lie_and_only_lying_agents_are_refuse
     assert_eq!(refused("streaming-refuser"), ["streaming"]);
     assert_eq!(refused("history-forgetter"), ["stateTransitionHistory"]);
     assert_eq!(refused("silent-pusher"), ["pushNotifications"]);
+    let refused_card = |name: &str| -> Vec<(String, String)> {
+        let agent = agents.iter().find(|a| a["name"] == name).unwrap_or_else(|| panic!("no {name}"));
+        let kind = |r: &serde_json::Value| r["kind"].as_str().unwrap_or_default().to_owned();
+        let fallback = |r: &serde_json::Value| r["fallback"].as_str().unwrap_or_default().to_owned();
+        agent["refusedCardClaims"]
+            .as_array()
+            .expect("card refusals")
+            .iter()
+            .map(|r| (kind(r), fallback(r)))
+            .collect()
+    };
+    assert_eq!(
+        refused_card("extended-card-liar"),
+        [("extended-card".to_owned(), "used the public card".to_owned())]
+    );
+    assert_eq!(
+        refused_card("retired-interface"),
+        [("interfaces".to_owned(), "sent the task to the next declared interface".to_owned())]
+    );
+    for name in ["extended-card-liar", "retired-interface"] {
+        assert_eq!(refused(name), Vec::<String>::new(), "no lifecycle claim refused for {name}");
+    }
     for agent in agents {
         if !agent["truth"].as_str().unwrap_or_default().starts_with("over-declares") {
             assert_eq!(agent["refused"], serde_json::json!([]), "an honest agent was refused: {agent:#}");
+            assert_eq!(
+                agent["refusedCardClaims"],
+                serde_json::json!([]),
+                "an honest agent was refused: {agent:#}"
+            );
         }
     }
     assert!(report["checks"].as_array().expect("checks").iter().all(|c| c["passed"] == true), "{report:#}");
@@ -84,6 +111,9 @@ async fn the_table_report_has_no_colour_codes_in_a_pipe() {
     let output = a2a(&["demo", "--tasks-per-agent", "1", "--push-arrival-bound", "1s"]).await;
     let shown = stdout(&output);
     assert!(shown.contains("Batches") && shown.contains("streaming-refuser"), "{shown}");
+    assert!(shown.contains("Refused card claims and the fallback taken"), "{shown}");
+    assert!(shown.contains("fallback: sent the task to the next declared interface"), "{shown}");
+    assert!(shown.contains("fallback: used the public card"), "{shown}");
     assert!(shown.contains("every task accounted for"), "{shown}");
     assert!(!has_escape_codes(&shown), "{shown:?}");
     assert!(!has_escape_codes(&stderr(&output)), "progress bar drawn into a pipe: {:?}", stderr(&output));

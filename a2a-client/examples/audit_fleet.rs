@@ -1,10 +1,14 @@
-//! Audit the design note's fleet of eleven embedded agents twice: the first batch negotiates with
-//! every agent and catches the three that over-declare; the second batch sends the suspects
-//! single-shot at once, so no round trip is wasted on them.
+//! Audit the design note's fleet of thirteen embedded agents twice: the first batch negotiates with
+//! every agent and catches the three that over-declare a lifecycle claim, and the retired interface
+//! (the task goes to the next declared one); the second batch sends the suspects single-shot at
+//! once, so no round trip is wasted on them, and skips the marked interface. The client holds the
+//! token of the one card that asks for a bearer, so the extended-card liar is asked for its
+//! extended card, refused, and used through its public card.
 //!
 //! Run with `cargo run -p a2a-typestate-client --example audit_fleet`.
 
-use a2a_testkit::fleet::{Honesty, demo_fleet};
+use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Honesty, demo_fleet};
+use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client, Error};
 use a2a_typestate_types::Message;
@@ -12,7 +16,11 @@ use a2a_typestate_types::Message;
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fleet = demo_fleet().await?;
-    let client = Client::builder().push_arrival_bound(std::time::Duration::from_secs(1)).build()?;
+    let bearer = BearerToken::new(Secret::new(EXTENDED_CARD_LIAR_TOKEN.to_owned()));
+    let client = Client::builder()
+        .credentials(Credentials::new().with(bearer))
+        .push_arrival_bound(std::time::Duration::from_secs(1))
+        .build()?;
     // An orchestrator whose path depends on every claim a card can make.
     let negotiation = Negotiation::depending_on(&Capability::ALL).follow_up(FollowUp::reply("more detail"));
 
@@ -58,13 +66,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 fn describe(result: &Result<TaskOutcome, Error>) -> (String, bool) {
     match result {
         Ok(outcome) => match &outcome.path {
-            TaskPath::Negotiated => (format!("verified {:?}", outcome.verified), false),
+            TaskPath::Negotiated => {
+                let card: Vec<String> =
+                    outcome.card_claims.iter().filter_map(|v| v.violation()).map(|v| v.to_string()).collect();
+                if card.is_empty() {
+                    (format!("verified {:?}", outcome.verified), false)
+                } else {
+                    (
+                        format!("verified {:?}; card claims refused {card:?}, fell back", outcome.verified),
+                        false,
+                    )
+                }
+            }
             TaskPath::Fallback => {
                 let refused: Vec<String> = outcome.refusals().map(|v| v.capability().to_string()).collect();
                 (format!("refused {refused:?}, fell back"), true)
             }
             TaskPath::SingleShotBecauseSuspect(mark) => {
-                (format!("suspect ({}), single-shot at once", mark.capability()), false)
+                (format!("suspect ({}), single-shot at once", mark.claim()), false)
             }
             other => (format!("{other:?}"), false),
         },

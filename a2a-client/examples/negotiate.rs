@@ -67,7 +67,7 @@ fn report(label: &str, outcome: &TaskOutcome) {
             }
         }
         TaskPath::SingleShotBecauseSuspect(mark) => {
-            println!("{label}: suspect ({}), single-shot at once -> {state}", mark.capability());
+            println!("{label}: suspect ({}), single-shot at once -> {state}", mark.claim());
         }
         other => println!("{label}: {other:?} -> {state}"),
     }

@@ -1,8 +1,9 @@
-//! The discovery cache: one card per agent with its HTTP freshness, and capability-suspect marks.
+//! The discovery cache: one card per agent with its HTTP freshness, and suspect marks.
 //!
 //! Shared by every handle (an `Arc` inside; clones see the same entries). A card is fresh until its
 //! `Cache-Control: max-age` (or the default TTL) runs out; after that it is revalidated with
-//! `If-None-Match`. A suspect mark records that an agent was caught contradicting a capability, so
+//! `If-None-Match`. A suspect mark records that an agent was caught contradicting a claim of its
+//! card (a lifecycle capability, or another card claim: [`SuspectClaim`]), so
 //! other handles stop relying on that claim until the mark expires.
 //!
 //! Every read is local. With a shared backend attached ([`DiscoveryCache::with_backend`], for example
@@ -20,7 +21,7 @@
 //! let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_millis(50));
 //! let agent = AgentBaseUrl::parse("http://agent.example")?;
 //! cache.mark_suspect(&agent, Capability::Streaming, "completed with no streamed artifact");
-//! assert_eq!(cache.is_suspect(&agent).map(|m| m.capability()), Some(Capability::Streaming));
+//! assert_eq!(cache.is_suspect(&agent).and_then(|m| m.capability()), Some(Capability::Streaming));
 //! std::thread::sleep(Duration::from_millis(60));
 //! assert!(cache.is_suspect(&agent).is_none());
 //! # Ok::<(), a2a_typestate_client::Error>(())
@@ -40,11 +41,13 @@ use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, Shared
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
+mod claim;
 mod replica;
 // The backend interface the cache writes through: the cache hands each backend a handle on
 // itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
 pub mod shared;
 
+pub use claim::SuspectClaim;
 use replica::summary;
 pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
 
@@ -155,14 +158,16 @@ impl CachedCard {
     }
 }
 
-/// A record that an agent contradicted a capability its card declares.
+/// A record that an agent contradicted a claim its card makes: a lifecycle capability or another
+/// card claim ([`SuspectClaim`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuspectMark {
-    capability: Capability,
+    claim: SuspectClaim,
     evidence: String,
     marked_at: Instant,
     expires_at: Instant,
-    signer: Option<CardSigner>,
+    /// Boxed: most marks have none, and a mark travels inside `TaskPath` and `TaskEntry`.
+    signer: Option<Box<CardSigner>>,
     card_version: Option<String>,
     marked_by: Option<String>,
     /// Set when the mark came from a shared backend (another replica) rather than from this cache.
@@ -170,9 +175,15 @@ pub struct SuspectMark {
 }
 
 impl SuspectMark {
-    /// The capability the agent was caught over-declaring.
-    pub fn capability(&self) -> Capability {
-        self.capability
+    /// The claim the agent was caught over-declaring.
+    pub fn claim(&self) -> &SuspectClaim {
+        &self.claim
+    }
+
+    /// The lifecycle capability the agent was caught over-declaring, when the mark is about one
+    /// (`None` for a mark on another card claim).
+    pub fn capability(&self) -> Option<Capability> {
+        self.claim.capability()
     }
 
     /// What was observed.
@@ -194,7 +205,7 @@ impl SuspectMark {
     /// card when the mark was set, `None` for an unsigned or unverified card. A signed claim that
     /// proved false is evidence against its signer, not just the agent.
     pub fn signer(&self) -> Option<&CardSigner> {
-        self.signer.as_ref()
+        self.signer.as_deref()
     }
 
     /// The version of the card the mark was made against: its `ETag`, or the digest `fnv64:<hex>` of
@@ -210,7 +221,7 @@ impl SuspectMark {
     }
 }
 
-/// The mark in words: the capability, what was observed, the seconds left of its TTL and who set
+/// The mark in words: the claim, what was observed, the seconds left of its TTL and who set
 /// it, as in `streaming contradicted: <evidence> (3600 s left of its ttl, marked by replica-a)`.
 ///
 /// The time left is read from tokio's clock (a mark set on the `test-util` feature's `ManualClock`
@@ -219,7 +230,7 @@ impl fmt::Display for SuspectMark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let now = Instant::now().max(self.marked_at);
         let left = self.expires_at.saturating_duration_since(now);
-        write!(f, "{} contradicted: {} (", self.capability, self.evidence)?;
+        write!(f, "{} contradicted: {} (", self.claim, self.evidence)?;
         if left.is_zero() {
             f.write_str("expired")?;
         } else {
@@ -281,7 +292,7 @@ struct Identity {
 #[derive(Default)]
 struct State {
     cards: HashMap<AgentBaseUrl, Entry>,
-    suspects: HashMap<AgentBaseUrl, BTreeMap<Capability, SuspectMark>>,
+    suspects: HashMap<AgentBaseUrl, BTreeMap<SuspectClaim, SuspectMark>>,
     /// The version of the card last read for each agent, kept when the card itself is not (a
     /// `no-store` card), so that marks are tied to the card they were made against and a changed card
     /// is told apart from it.
@@ -569,16 +580,23 @@ impl DiscoveryCache {
         Some(card)
     }
 
-    /// Records that `agent` contradicted `capability`, for the suspect TTL; replaces an older mark for
-    /// the same capability. The mark names the signer of the agent's cached card, if it was verified.
-    pub fn mark_suspect(&self, agent: &AgentBaseUrl, capability: Capability, evidence: impl Into<String>) {
+    /// Records that `agent` contradicted `claim` (a [`Capability`] or another [`SuspectClaim`]), for
+    /// the suspect TTL; replaces an older mark on the same claim. The mark names the signer of the
+    /// agent's cached card, if it was verified.
+    pub fn mark_suspect(
+        &self,
+        agent: &AgentBaseUrl,
+        claim: impl Into<SuspectClaim>,
+        evidence: impl Into<String>,
+    ) {
+        let claim = claim.into();
         let now = self.clock.now();
         let mut state = self.lock();
-        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
+        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned()).map(Box::new);
         let card_version =
             state.cards.get(agent).map(Entry::version).or_else(|| state.versions.get(agent).cloned());
         let mark = SuspectMark {
-            capability,
+            claim: claim.clone(),
             evidence: evidence.into(),
             marked_at: now,
             expires_at: now + self.suspect_ttl,
@@ -589,13 +607,13 @@ impl DiscoveryCache {
         };
         // Without a backend there is nothing to build for sharing.
         let shared = self.backend.get().is_some().then(|| SharedMark {
-            capability,
+            claim: claim.clone(),
             evidence: summary(&mark.evidence),
             card_version: mark.card_version.clone(),
             ttl: self.suspect_ttl,
             marked_by: mark.marked_by.clone(),
         });
-        state.suspects.entry(agent.clone()).or_default().insert(capability, mark);
+        state.suspects.entry(agent.clone()).or_default().insert(claim, mark);
         drop(state);
         if let Some(mark) = shared {
             self.send(CacheUpdate::Mark { agent: agent.clone(), mark });
@@ -615,10 +633,11 @@ impl DiscoveryCache {
             Capability::ALL
                 .iter()
                 .map(|capability| {
+                    let claim = SuspectClaim::Capability(*capability);
                     let live = state
                         .suspects
                         .values()
-                        .filter_map(|marks| marks.get(capability))
+                        .filter_map(|marks| marks.get(&claim))
                         .filter(|mark| now < mark.expires_at)
                         .count();
                     (*capability, live as u64)
@@ -627,12 +646,24 @@ impl DiscoveryCache {
         })
     }
 
-    /// The most recent unexpired suspect mark on `agent`, if any.
+    /// The most recent unexpired mark on a lifecycle capability of `agent`, if any: the agent is
+    /// capability-suspect, and its tasks go single-shot at once. Marks on other card claims are
+    /// read with [`DiscoveryCache::claim_mark`].
     pub fn is_suspect(&self, agent: &AgentBaseUrl) -> Option<SuspectMark> {
-        self.suspect_marks(agent).into_iter().max_by_key(|mark| mark.marked_at)
+        self.suspect_marks(agent)
+            .into_iter()
+            .filter(|mark| mark.capability().is_some())
+            .max_by_key(|mark| mark.marked_at)
     }
 
-    /// Every unexpired suspect mark on `agent`, by capability; expired marks are dropped.
+    /// The unexpired mark on `claim` of `agent`, if any: while it holds, the client does not rely
+    /// on that claim (it takes the claim's fallback at once).
+    pub fn claim_mark(&self, agent: &AgentBaseUrl, claim: &SuspectClaim) -> Option<SuspectMark> {
+        self.suspect_marks(agent).into_iter().find(|mark| &mark.claim == claim)
+    }
+
+    /// Every unexpired suspect mark on `agent`, capabilities and card claims, in [`SuspectClaim`]
+    /// order; expired marks are dropped.
     pub fn suspect_marks(&self, agent: &AgentBaseUrl) -> Vec<SuspectMark> {
         let now = self.clock.now();
         let mut state = self.lock();
@@ -726,7 +757,7 @@ mod tests {
         clock.advance(Duration::from_secs(5));
         cache.mark_suspect(&agent, Capability::Streaming, "unsupported operation on stream");
         let mark = cache.is_suspect(&agent).unwrap();
-        assert_eq!(mark.capability(), Capability::Streaming, "the most recent mark is reported");
+        assert_eq!(mark.capability(), Some(Capability::Streaming), "the most recent mark is reported");
         assert_eq!(cache.suspect_marks(&agent).len(), 2);
         clock.advance(Duration::from_secs(6));
         assert_eq!(cache.suspect_marks(&agent).len(), 1, "the push mark expired");
@@ -833,7 +864,7 @@ mod tests {
         let agent = AgentBaseUrl::parse("http://a.example").unwrap();
         cache.store(&agent, card("one"), fetched(Some("\"v2\"")));
         let mark = |version: &str, ttl| SharedMark {
-            capability: Capability::Streaming,
+            claim: Capability::Streaming.into(),
             evidence: "e".into(),
             card_version: Some(version.to_owned()),
             ttl,

@@ -30,7 +30,7 @@ async fn empty_history_where_history_was_declared_abandons_the_task_without_retr
     assert_eq!(count(&agent, "SendMessage"), 1, "abandoned: no retry and no fallback send");
     let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
-    assert_eq!(mark.capability(), Capability::StateTransitionHistory);
+    assert_eq!(mark.capability(), Some(Capability::StateTransitionHistory));
     let metrics = client.metrics().snapshot();
     assert_eq!(metrics.refusals[&Capability::StateTransitionHistory], 1);
     assert_eq!(metrics.fallbacks, 0);

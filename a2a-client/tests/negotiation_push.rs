@@ -17,7 +17,7 @@ fn push() -> Negotiation {
 fn assert_push_refused_with_one_fallback(client: &Client, agent: &RunningAgent) {
     let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
-    assert_eq!(mark.capability(), Capability::PushNotifications);
+    assert_eq!(mark.capability(), Some(Capability::PushNotifications));
     let sends = agent.requests_for("SendMessage");
     assert_eq!(sends.len(), 2, "the negotiated send, then exactly one fallback");
     let negotiated = sends[0].body.as_ref().unwrap();
@@ -115,7 +115,7 @@ async fn push_config_answered_push_not_supported_while_declared_is_refused() {
     assert!(outcome.push_registration.iter().all(|a| !a.answer.accepted()));
     let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
-    assert_eq!(mark.capability(), Capability::PushNotifications);
+    assert_eq!(mark.capability(), Some(Capability::PushNotifications));
     assert_eq!(client.metrics().snapshot().refusals[&Capability::PushNotifications], 1);
     agent.shutdown().await;
 }

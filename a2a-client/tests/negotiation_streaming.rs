@@ -48,7 +48,7 @@ async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_t
     assert!(body.pointer("/params/message/taskId").is_none(), "the refused task is not continued");
     // The agent is marked capability-suspect for streaming.
     let mark = client.discovery_cache().is_suspect(&outcome.agent).expect("suspect");
-    assert_eq!(mark.capability(), Capability::Streaming);
+    assert_eq!(mark.capability(), Some(Capability::Streaming));
     let metrics = client.metrics().snapshot();
     assert_eq!(metrics.refusals[&Capability::Streaming], 1);
     assert_eq!(metrics.fallbacks, 1);

@@ -5,7 +5,7 @@ mod negotiation_common;
 
 use std::time::Duration;
 
-use a2a_testkit::fleet::demo_fleet;
+use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Honesty, demo_fleet};
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate::{Channel, Contradiction, Observed};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
@@ -29,7 +29,7 @@ async fn suspect_agent_within_its_ttl_gets_the_single_shot_path_at_once_with_zer
     let second = client.run_task(&agent.base_url(), text("two"), &streaming()).await.unwrap();
 
     let TaskPath::SingleShotBecauseSuspect(mark) = &second.path else { panic!("{:?}", second.path) };
-    assert_eq!(mark.capability(), Capability::Streaming);
+    assert_eq!(mark.capability(), Some(Capability::Streaming));
     assert_eq!(second.state(), Some(TaskState::Completed));
     assert_eq!(second.negotiation_round_trips, 0);
     assert_eq!(operations(&agent)[seen_before..], ["SendMessage"], "one single-shot send, nothing else");
@@ -131,8 +131,8 @@ async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and
     assert!(outcome.refusals().all(|v| v.capability() != Capability::PushNotifications));
     assert!(agent.push_callbacks_sent().iter().any(|d| d.response_status == Some(200)));
     let marks = client.discovery_cache().suspect_marks(&outcome.agent);
-    assert!(marks.iter().any(|m| m.capability() == Capability::Streaming));
-    assert!(marks.iter().any(|m| m.capability() == Capability::StateTransitionHistory));
+    assert!(marks.iter().any(|m| m.capability() == Some(Capability::Streaming)));
+    assert!(marks.iter().any(|m| m.capability() == Some(Capability::StateTransitionHistory)));
     // The fallback's result: single-shot sends answering the clarification, ending with the artifact.
     let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task") };
     assert_eq!(result.state(), TaskState::Completed);
@@ -161,8 +161,15 @@ async fn run_batch(
 
 #[tokio::test]
 async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_round_trip() {
+    use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
     let fleet = demo_fleet().await.unwrap();
-    let client = client();
+    // The token goes to the one card that asks for a bearer: the extended-card liar's.
+    let bearer = BearerToken::new(Secret::new(EXTENDED_CARD_LIAR_TOKEN.to_owned()));
+    let client = builder().credentials(Credentials::new().with(bearer)).build().unwrap();
+    let lifecycle_liars = fleet
+        .over_declaring()
+        .filter(|m| matches!(m.honesty, Honesty::OverDeclares(claim) if claim.is_lifecycle()))
+        .count();
     let depends = Negotiation::depending_on(&Capability::ALL).follow_up(FollowUp::reply("details"));
     let urls: Vec<String> = fleet.members.iter().map(|m| m.agent.base_url()).collect();
     let first = run_batch(&client, &urls, &depends).await;
@@ -192,7 +199,18 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
         .count();
     assert_eq!(after_first.fallbacks, fallbacks as u64);
     assert_eq!(after_first.legacy_card_fetches, legacy_card_fetches as u64);
-    assert_eq!(fallbacks + abandoned.len(), fleet.over_declaring().count(), "each liar was caught");
+    assert_eq!(fallbacks + abandoned.len(), lifecycle_liars, "each lifecycle liar was caught");
+    // Each card-claim liar was caught too, and its task completed through the claim's fallback.
+    for (member, result) in fleet.members.iter().zip(&first) {
+        let Honesty::OverDeclares(claim) = member.honesty else { continue };
+        if claim.is_lifecycle() {
+            continue;
+        }
+        let outcome = result.as_ref().unwrap_or_else(|e| panic!("{}: {e}", member.agent.name()));
+        assert_eq!(outcome.card_claims.iter().filter(|v| v.violation().is_some()).count(), 1, "{outcome}");
+        assert_eq!(outcome.path, TaskPath::Negotiated);
+        assert!(outcome.state().is_some_and(|s| s.is_terminal()), "{outcome}");
+    }
     // Negotiation round trips: the outcomes' own, plus every request the abandoned runs made.
     let abandoned_requests: usize = abandoned.iter().map(|i| operations_after_first[*i]).sum();
     let round_trips: u64 = outcomes.iter().map(|o| o.negotiation_round_trips).sum();
@@ -207,7 +225,7 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
     let second: Vec<TaskOutcome> = second.into_iter().map(Result::unwrap).collect();
     let suspects: Vec<&TaskOutcome> =
         second.iter().filter(|o| matches!(o.path, TaskPath::SingleShotBecauseSuspect(_))).collect();
-    assert_eq!(suspects.len(), fleet.over_declaring().count());
+    assert_eq!(suspects.len(), lifecycle_liars, "card-claim marks do not send an agent single-shot");
     assert!(suspects.iter().all(|o| o.negotiation_round_trips == 0));
     assert_eq!(after_second.fallbacks, after_first.fallbacks, "no new fallback");
     let spent_second = after_second.negotiation_round_trips - after_first.negotiation_round_trips;

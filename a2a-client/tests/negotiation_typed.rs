@@ -262,7 +262,7 @@ async fn the_typed_entry_goes_single_shot_for_a_suspect_agent_with_its_mark_and_
     let TaskEntry::Suspect(mut single_shot, mark) = entry else {
         panic!("a suspect agent was negotiated again")
     };
-    assert_eq!(mark.capability(), Capability::Streaming);
+    assert_eq!(mark.capability(), Some(Capability::Streaming));
     let answer = single_shot.send_message(text("again")).await.unwrap();
     assert!(matches!(answer, Answer::Answered(SendMessageResponse::Task(_))));
     assert_eq!(count(&agent, "SendStreamingMessage"), streams, "nothing negotiated with the suspect agent");

@@ -61,7 +61,7 @@ async fn the_quickstart_refuses_a_lying_official_peer_falls_back_marks_it_and_th
         let agent = AgentBaseUrl::parse(peer.base_url()).unwrap();
         let marks = client.discovery_cache().suspect_marks(&agent);
         assert!(
-            marks.iter().any(|mark| mark.capability() == Capability::Streaming),
+            marks.iter().any(|mark| mark.capability() == Some(Capability::Streaming)),
             "{kind:?}: the agent is marked suspect for streaming: {marks:?}"
         );
         let before = client.metrics().snapshot();

@@ -115,7 +115,7 @@ async fn after_the_first_refusal_on_any_replica_the_others_send_that_agent_singl
         let outcome =
             client.run_task(&refuser.base_url(), text(&format!("r{n}")), &streaming()).await.unwrap();
         let TaskPath::SingleShotBecauseSuspect(mark) = &outcome.path else { panic!("{:?}", outcome.path) };
-        assert_eq!(mark.capability(), Capability::Streaming);
+        assert_eq!(mark.capability(), Some(Capability::Streaming));
         assert_eq!(mark.marked_by(), Some("replica-a"), "the mark says which replica set it");
         assert!(mark.card_version().is_some(), "the mark names the card it was made against");
         assert_eq!(outcome.negotiation_round_trips, 0);

@@ -70,6 +70,8 @@ pub struct ScriptedAgentBuilder {
 struct CardLies {
     unserved_extended_card: bool,
     retired_interface: bool,
+    /// The retired interface is listed first instead of last.
+    retired_interface_first: bool,
     denies_task_reads: bool,
 }
 
@@ -257,6 +259,16 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// As [`ScriptedAgentBuilder::retired_interface`], with the retired interface listed **first**:
+    /// a client that picks interfaces in the card's order meets it before the working ones, and
+    /// its fallback is the next declared interface.
+    #[must_use]
+    pub fn retired_interface_first(mut self) -> Self {
+        self.card_lies.retired_interface = true;
+        self.card_lies.retired_interface_first = true;
+        self
+    }
+
     /// Over-declared open access: the card names no security scheme, and `GetTask` and `ListTasks`
     /// answer 401 to every caller (an ingress guarding task reads the card does not mention). Sends
     /// and streams are served, so the other claims can still be exercised.
@@ -306,11 +318,16 @@ impl ScriptedAgentBuilder {
         if self.card_lies.retired_interface
             && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
         {
-            interfaces.push(serde_json::json!({
+            let retired = serde_json::json!({
                 "url": format!("{base_url}{RETIRED_INTERFACE_PATH}"),
                 "protocolBinding": "JSONRPC",
                 "protocolVersion": "1.0",
-            }));
+            });
+            if self.card_lies.retired_interface_first {
+                interfaces.insert(0, retired);
+            } else {
+                interfaces.push(retired);
+            }
         }
         if let (Some(tenant), Some(interfaces)) =
             (&self.tenant, card.get_mut("supportedInterfaces").and_then(Value::as_array_mut))

@@ -1,8 +1,9 @@
-//! The eleven agents of the design note's run, for the CLI demo and the benchmarks.
+//! The thirteen agents of the design note's run, for the CLI demo and the benchmarks.
 //!
-//! Three over-declare (streaming, history, push), seven are honest with a mix of capabilities and
-//! versions, and one under-declares streaming. Each member carries the truth about its card, so a
-//! demo can check its own verdicts.
+//! Three over-declare a lifecycle claim (streaming, history, push), two another card claim (an
+//! extended card they do not serve, a retired interface listed first), seven are honest with a mix
+//! of capabilities and versions, and one under-declares streaming. Each member carries the truth
+//! about its card, so a demo can check its own verdicts.
 //!
 //! ```
 //! use a2a_testkit::fleet::{Claim, Honesty, demo_fleet};
@@ -10,7 +11,7 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), a2a_testkit::TestkitError> {
 //! let fleet = demo_fleet().await?;
-//! assert_eq!(fleet.members.len(), 11);
+//! assert_eq!(fleet.members.len(), 13);
 //! let refuser = fleet.member("streaming-refuser").map(|m| m.honesty);
 //! assert_eq!(refuser, Some(Honesty::OverDeclares(Claim::Streaming)));
 //! for member in fleet.over_declaring() {
@@ -25,6 +26,7 @@ use std::time::Duration;
 
 use crate::TestkitError;
 use crate::agent::{RunningAgent, ScriptedAgent};
+use crate::auth::Guard;
 use crate::script::{Capabilities, CardPath, Clarify, Lie, Protocol, Script};
 
 /// A card claim that can be true or false.
@@ -37,7 +39,23 @@ pub enum Claim {
     StateTransitionHistory,
     /// `capabilities.pushNotifications`.
     PushNotifications,
+    /// `capabilities.extendedAgentCard`: `GetExtendedAgentCard` serves a card.
+    ExtendedAgentCard,
+    /// An entry of `supportedInterfaces`: the URL answers in its binding.
+    Interface,
 }
+
+impl Claim {
+    /// Whether it is one of the three lifecycle claims (streaming, history, push), which a task's
+    /// run verifies; the others are judged by what the agent answers beyond one task.
+    pub fn is_lifecycle(self) -> bool {
+        matches!(self, Self::Streaming | Self::StateTransitionHistory | Self::PushNotifications)
+    }
+}
+
+/// The bearer token [`demo_fleet`]'s `extended-card-liar` requires: a client must send it to that
+/// agent (and only there) for the extended card to be asked for at all.
+pub const EXTENDED_CARD_LIAR_TOKEN: &str = "demo-extended-card-token";
 
 /// The truth about a fleet member's card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -89,7 +107,7 @@ impl Fleet {
 /// The poll hint the honest non-streaming members publish.
 const POLL_HINT: Duration = Duration::from_millis(50);
 
-/// Starts the eleven agents of the design note's run.
+/// Starts the thirteen agents of the design note's run.
 ///
 /// | name | version | card | truth |
 /// |---|---|---|---|
@@ -104,6 +122,8 @@ const POLL_HINT: Duration = Duration::from_millis(50);
 /// | `quiet-streamer` | 1.0 | nothing | under-declares streaming |
 /// | `honest-legacy` | 0.3 (`agent.json`) | streaming, stateTransitionHistory | honest |
 /// | `honest-minimal` | 1.0 | nothing, no poll hint | honest |
+/// | `extended-card-liar` | 1.0 | an extended card, bearer [`EXTENDED_CARD_LIAR_TOKEN`] | over-declares the extended card (answers -32004) |
+/// | `retired-interface` | 1.0 | a retired interface listed first | over-declares that interface (answers 404) |
 ///
 /// # Errors
 ///
@@ -193,5 +213,18 @@ pub async fn demo_fleet() -> Result<Fleet, TestkitError> {
             .await?;
         members.push(FleetMember { agent, honesty });
     }
+    let extended_card_liar = ScriptedAgent::builder()
+        .name("extended-card-liar")
+        .guard(Guard::bearer(EXTENDED_CARD_LIAR_TOKEN))
+        .unserved_extended_card()
+        .spawn()
+        .await?;
+    members.push(FleetMember {
+        agent: extended_card_liar,
+        honesty: Honesty::OverDeclares(Claim::ExtendedAgentCard),
+    });
+    let retired =
+        ScriptedAgent::builder().name("retired-interface").retired_interface_first().spawn().await?;
+    members.push(FleetMember { agent: retired, honesty: Honesty::OverDeclares(Claim::Interface) });
     Ok(Fleet { members })
 }

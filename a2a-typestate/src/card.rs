@@ -50,7 +50,7 @@ use std::time::Duration;
 use a2a_typestate_types::AgentCard;
 
 use crate::capability::{Capability, CapabilitySet};
-use crate::card_claim::CardClaim;
+use crate::card_claim::{Access, CardClaim};
 
 /// Extension uri marking an agent as a gateway whose card describes the gateway, not the backend.
 pub const GATEWAY_EXTENSION_URI: &str = "https://a2a-rs.dev/ext/gateway/v1";
@@ -112,7 +112,7 @@ impl CardClaims {
             .find_map(|e| e.params.as_ref()?.get("intervalMs")?.as_u64())
             .filter(|ms| *ms > 0)
             .map(Duration::from_millis);
-        let card_claims = if gateway { Vec::new() } else { CardClaim::lift_all(card) };
+        let card_claims = if gateway { Vec::new() } else { lift_card_claims(card) };
         Self {
             declared,
             card_claims,
@@ -157,6 +157,59 @@ impl CardClaims {
     /// The `GetTask` poll cadence the card declares with [`POLL_CADENCE_EXTENSION_URI`], if any.
     pub fn poll_cadence(&self) -> Option<Duration> {
         self.poll_cadence
+    }
+}
+
+/// Every claim `card` makes, in card order: the extended card, each extension, each interface,
+/// the output modes, the security section. This SDK's own card annotations
+/// ([`GATEWAY_EXTENSION_URI`], [`POLL_CADENCE_EXTENSION_URI`]) are not negotiated extensions and
+/// are left out. Called by [`CardClaims::lift`], which leaves it empty for a gateway.
+fn lift_card_claims(card: &AgentCard) -> Vec<CardClaim> {
+    let caps = &card.capabilities;
+    let mut claims = Vec::new();
+    if caps.extended_agent_card == Some(true) {
+        claims.push(CardClaim::ExtendedAgentCard);
+    }
+    claims.extend(
+        caps.extensions
+            .iter()
+            .filter(|e| e.uri != GATEWAY_EXTENSION_URI && e.uri != POLL_CADENCE_EXTENSION_URI)
+            .map(|e| CardClaim::Extension { uri: e.uri.clone() }),
+    );
+    claims.extend(card.supported_interfaces.iter().map(|i| CardClaim::Interface {
+        url: i.url.clone(),
+        protocol_binding: i.protocol_binding.clone(),
+        protocol_version: i.protocol_version.clone(),
+    }));
+    let mut declared: Vec<String> = Vec::new();
+    for mode in card.default_output_modes.iter().chain(card.skills.iter().flat_map(|s| &s.output_modes)) {
+        if !declared.contains(mode) {
+            declared.push(mode.clone());
+        }
+    }
+    if !declared.is_empty() {
+        claims.push(CardClaim::OutputModes { declared });
+    }
+    if let Some(access) = access_of(card) {
+        claims.push(CardClaim::Security(access));
+    }
+    claims
+}
+
+/// What the card says about unauthenticated callers, or `None` when it does not say: schemes
+/// listed with no requirement naming them. A skill with its own requirements means some calls may
+/// need credentials, so such a card claims no open access.
+fn access_of(card: &AgentCard) -> Option<Access> {
+    let requirements = &card.security_requirements;
+    let skill_requires =
+        card.skills.iter().any(|s| s.security_requirements.iter().any(|r| !r.schemes.is_empty()));
+    let anonymous_alternative = requirements.iter().any(|r| r.schemes.is_empty());
+    if !requirements.is_empty() && !anonymous_alternative {
+        Some(Access::Required)
+    } else if skill_requires || (requirements.is_empty() && !card.security_schemes.is_empty()) {
+        None
+    } else {
+        Some(Access::Open)
     }
 }
 

@@ -22,14 +22,14 @@
 //! The lifecycle claims ([`Capability`](crate::Capability)) are about how one task behaves and are
 //! judged by the [`Verifier`](crate::Verifier) over that task's observations. The claims here are
 //! about the agent as a whole: which card, which extensions, which endpoints, which outputs, which
-//! credentials. They are judged one claim at a time by a [`ClaimCheck`], from the answers to the
-//! calls that exercised it, under the same rules.
+//! credentials. They are judged one claim at a time by a [`ClaimCheck`](crate::ClaimCheck), from
+//! the answers to the calls that exercised it, under the same rules.
 //!
 //! # The refusal rules
 //!
 //! A card claim is refused only when **all** hold:
 //! 1. the card declares it ([`CardClaims::card_claims`]; a gateway's card declares none) **and** the
-//!    caller's path depends on it (the `depends` of [`ClaimCheck::new`]);
+//!    caller's path depends on it (the `depends` of [`ClaimCheck::new`](crate::ClaimCheck::new));
 //! 2. the **first** answer that exercises it contradicts it:
 //!    - [`CardClaim::ExtendedAgentCard`]: `GetExtendedAgentCard` is answered with the agent's own
 //!      "not supported" (`UnsupportedOperationError` -32004) or "not configured"
@@ -44,7 +44,10 @@
 //!    - [`CardClaim::OutputModes`]: a call that accepted only output modes the card declares was
 //!      answered with a part in a media type none of them matches;
 //!    - [`CardClaim::Security`] with [`Access::Open`]: a call sent without credentials was answered
-//!      401 or 403. With [`Access::Required`], a call sent without credentials that succeeds is a
+//!      401 (a demand for credentials, whoever sent it), or 403 carrying the agent's own A2A error.
+//!      A bare 403 is no contradiction: a gateway or web firewall in front of an honest agent
+//!      answers that for reasons that have nothing to do with credentials (an address range, a
+//!      rule, a rate). With [`Access::Required`], a call sent without credentials that succeeds is a
 //!      [`CardClaimVerdict::Warning`], never a refusal: an agent more open than its card is
 //!      under-declaring, which is safe for the caller (and worth telling its operator).
 //!
@@ -59,17 +62,13 @@
 //! is read (the client's `AgentConnection::extended_card_verdict`), security on the first call made
 //! without credentials. An interface is judged when it is first called; extensions and output modes
 //! on the first answer to a call that asked for them, during a task. `a2a audit` checks all five;
-//! the client acts on none but the extended card yet (its fallback is the public card).
+//! the client records each refusal as a suspect mark on the claim and takes the claim's fallback
+//! (the public card, the next declared interface, no extension), as `docs/architecture.md` says.
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
-
-use a2a_typestate_types::AgentCard;
-use a2a_typestate_types::error::A2aErrorCode;
 
 use crate::advice::Advice;
-use crate::card::{CardClaims, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
 use crate::observe::TransportFault;
 
 /// One claim an Agent Card makes about the agent beyond the task lifecycle.
@@ -182,59 +181,6 @@ impl CardClaim {
             Self::Security(_) => ClaimKind::Security,
         }
     }
-
-    /// Every claim `card` makes, in card order: the extended card, each extension, each interface,
-    /// the output modes, the security section. This SDK's own card annotations
-    /// ([`GATEWAY_EXTENSION_URI`], [`POLL_CADENCE_EXTENSION_URI`]) are not negotiated extensions and
-    /// are left out. Called by [`CardClaims::lift`], which empties it for a gateway.
-    pub(crate) fn lift_all(card: &AgentCard) -> Vec<CardClaim> {
-        let caps = &card.capabilities;
-        let mut claims = Vec::new();
-        if caps.extended_agent_card == Some(true) {
-            claims.push(Self::ExtendedAgentCard);
-        }
-        claims.extend(
-            caps.extensions
-                .iter()
-                .filter(|e| e.uri != GATEWAY_EXTENSION_URI && e.uri != POLL_CADENCE_EXTENSION_URI)
-                .map(|e| Self::Extension { uri: e.uri.clone() }),
-        );
-        claims.extend(card.supported_interfaces.iter().map(|i| Self::Interface {
-            url: i.url.clone(),
-            protocol_binding: i.protocol_binding.clone(),
-            protocol_version: i.protocol_version.clone(),
-        }));
-        let mut declared: Vec<String> = Vec::new();
-        for mode in card.default_output_modes.iter().chain(card.skills.iter().flat_map(|s| &s.output_modes)) {
-            if !declared.contains(mode) {
-                declared.push(mode.clone());
-            }
-        }
-        if !declared.is_empty() {
-            claims.push(Self::OutputModes { declared });
-        }
-        if let Some(access) = access_of(card) {
-            claims.push(Self::Security(access));
-        }
-        claims
-    }
-}
-
-/// What the card says about unauthenticated callers, or `None` when it does not say: schemes
-/// listed with no requirement naming them. A skill with its own requirements means some calls may
-/// need credentials, so such a card claims no open access.
-fn access_of(card: &AgentCard) -> Option<Access> {
-    let requirements = &card.security_requirements;
-    let skill_requires =
-        card.skills.iter().any(|s| s.security_requirements.iter().any(|r| !r.schemes.is_empty()));
-    let anonymous_alternative = requirements.iter().any(|r| r.schemes.is_empty());
-    if !requirements.is_empty() && !anonymous_alternative {
-        Some(Access::Required)
-    } else if skill_requires || (requirements.is_empty() && !card.security_schemes.is_empty()) {
-        None
-    } else {
-        Some(Access::Open)
-    }
 }
 
 impl fmt::Display for CardClaim {
@@ -292,8 +238,8 @@ pub enum InterfaceAnswer {
     },
 }
 
-/// One answer that may exercise a card claim; what a [`ClaimCheck`] judges. Plain data: the client
-/// makes the call and says what came.
+/// One answer that may exercise a card claim; what a [`ClaimCheck`](crate::ClaimCheck) judges.
+/// Plain data: the client makes the call and says what came.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClaimAnswer {
     /// A call failed below the protocol: never evidence about the card.
@@ -331,6 +277,9 @@ pub enum ClaimAnswer {
         credentials_sent: bool,
         /// The HTTP status of the answer.
         status: u16,
+        /// Whether a 401 or 403 carried the agent's own A2A error (a JSON-RPC error, an A2A error
+        /// body). A bare 403 without one may come from a gateway in front of the agent.
+        agent_error: bool,
     },
 }
 
@@ -365,9 +314,10 @@ impl fmt::Display for ClaimAnswer {
             Self::Output { accepted, answered } => {
                 write!(f, "accepted [{}], answered in [{}]", accepted.join(", "), answered.join(", "))
             }
-            Self::Access { credentials_sent, status } => {
+            Self::Access { credentials_sent, status, agent_error } => {
                 let how = if *credentials_sent { "with" } else { "without" };
-                write!(f, "a call {how} credentials answered http {status}")
+                let body = if *agent_error { " with an A2A error" } else { "" };
+                write!(f, "a call {how} credentials answered http {status}{body}")
             }
         }
     }
@@ -396,6 +346,12 @@ pub struct CardClaimViolation {
 }
 
 impl CardClaimViolation {
+    /// A violation of `claim`, resting on `evidence`: made by a [`ClaimCheck`](crate::ClaimCheck)
+    /// once every refusal condition held.
+    pub(crate) fn new(claim: CardClaim, evidence: ClaimEvidence) -> Self {
+        Self { claim, evidence }
+    }
+
     /// The claim the agent did not honour.
     pub fn claim(&self) -> &CardClaim {
         &self.claim
@@ -448,7 +404,7 @@ impl fmt::Display for ClaimPending {
     }
 }
 
-/// What a [`ClaimCheck`] answers.
+/// What a [`ClaimCheck`](crate::ClaimCheck) answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CardClaimVerdict {
     /// The first answer that exercised the claim honoured it.
@@ -498,219 +454,9 @@ impl fmt::Display for CardClaimVerdict {
     }
 }
 
-/// Judges one card claim from the answers to the calls that exercised it. No I/O, no clock.
-#[derive(Clone, Debug)]
-pub struct ClaimCheck {
-    card: Arc<CardClaims>,
-    claim: CardClaim,
-    depends: bool,
-    answers: Vec<ClaimAnswer>,
-}
-
-/// What one answer says about a claim.
-enum Reading {
-    /// Not about this claim: skipped.
-    Unrelated,
-    Fault(TransportFault),
-    Inconclusive,
-    Honoured,
-    MoreOpen,
-    Contradicted,
-}
-
-impl ClaimCheck {
-    /// A check of `claim` against the agent whose card gave `card`, for a caller whose path
-    /// depends on it (`depends`) or not.
-    pub fn new(card: Arc<CardClaims>, claim: CardClaim, depends: bool) -> Self {
-        Self { card, claim, depends, answers: Vec::new() }
-    }
-
-    /// The claim checked.
-    pub fn claim(&self) -> &CardClaim {
-        &self.claim
-    }
-
-    /// `true` when the claim is checked: the card declares it and the caller depends on it.
-    pub fn is_checked(&self) -> bool {
-        self.depends && self.card.card_claims().contains(&self.claim)
-    }
-
-    /// Records an answer and returns its sequence number, the one [`ClaimEvidence`] cites.
-    pub fn observe(&mut self, answer: ClaimAnswer) -> usize {
-        self.answers.push(answer);
-        self.answers.len() - 1
-    }
-
-    /// Every answer recorded, in order.
-    pub fn answers(&self) -> &[ClaimAnswer] {
-        &self.answers
-    }
-
-    /// The verdict, or `None` when the claim is not checked (not declared, not depended on, or the
-    /// agent is a gateway).
-    pub fn verdict(&self) -> Option<CardClaimVerdict> {
-        if !self.is_checked() {
-            return None;
-        }
-        let mut pending = ClaimPending::NotExercised;
-        for (seq, answer) in self.answers.iter().enumerate() {
-            let evidence = || ClaimEvidence { seq, answer: answer.clone() };
-            match self.read(answer) {
-                Reading::Unrelated => {}
-                Reading::Fault(fault) => pending = ClaimPending::TransportFault(fault),
-                Reading::Inconclusive => pending = ClaimPending::Inconclusive(evidence()),
-                Reading::Honoured => return Some(CardClaimVerdict::Verified(evidence())),
-                Reading::MoreOpen => return Some(CardClaimVerdict::Warning(evidence())),
-                Reading::Contradicted => {
-                    let violation = CardClaimViolation { claim: self.claim.clone(), evidence: evidence() };
-                    return Some(CardClaimVerdict::Refused(violation));
-                }
-            }
-        }
-        Some(CardClaimVerdict::Pending(pending))
-    }
-
-    fn read(&self, answer: &ClaimAnswer) -> Reading {
-        match (&self.claim, answer) {
-            (_, ClaimAnswer::TransportFault(fault)) => Reading::Fault(*fault),
-            (CardClaim::ExtendedAgentCard, ClaimAnswer::ExtendedCard(answer)) => read_extended_card(answer),
-            (CardClaim::Extension { uri }, ClaimAnswer::Extensions { asked, activated }) => {
-                if !asked.contains(uri) {
-                    Reading::Unrelated
-                } else if activated.contains(uri) {
-                    Reading::Honoured
-                } else if activated.is_empty() {
-                    // An answer naming no extension at all may come from an agent that activates
-                    // but cannot echo (a2a-sdk 1.3.0 has no way to): no evidence either way.
-                    Reading::Inconclusive
-                } else {
-                    Reading::Contradicted
-                }
-            }
-            (
-                CardClaim::Interface { url, protocol_version, .. },
-                ClaimAnswer::Interface { url: called, answer },
-            ) => {
-                if called != url {
-                    return Reading::Unrelated;
-                }
-                read_interface(protocol_version, answer)
-            }
-            (CardClaim::OutputModes { declared }, ClaimAnswer::Output { accepted, answered }) => {
-                read_output(declared, accepted, answered)
-            }
-            (CardClaim::Security(access), ClaimAnswer::Access { credentials_sent, status }) => {
-                read_access(*access, *credentials_sent, *status)
-            }
-            _ => Reading::Unrelated,
-        }
-    }
-}
-
-fn read_extended_card(answer: &ExtendedCardAnswer) -> Reading {
-    match answer {
-        ExtendedCardAnswer::Served => Reading::Honoured,
-        ExtendedCardAnswer::AgentError { code } => match A2aErrorCode::from_code(i64::from(*code)) {
-            A2aErrorCode::UnsupportedOperation | A2aErrorCode::ExtendedAgentCardNotConfigured => {
-                Reading::Contradicted
-            }
-            _ => Reading::Inconclusive,
-        },
-        ExtendedCardAnswer::Denied { .. } => Reading::Inconclusive,
-    }
-}
-
-fn read_interface(declared_version: &str, answer: &InterfaceAnswer) -> Reading {
-    match answer {
-        InterfaceAnswer::Served { protocol_version: None } => Reading::Honoured,
-        InterfaceAnswer::Served { protocol_version: Some(version) } => {
-            if same_version(declared_version, version) { Reading::Honoured } else { Reading::Contradicted }
-        }
-        InterfaceAnswer::OtherBinding { .. } => Reading::Contradicted,
-        InterfaceAnswer::AgentError { code } => {
-            if A2aErrorCode::from_code(i64::from(*code)) == A2aErrorCode::VersionNotSupported {
-                Reading::Contradicted
-            } else {
-                Reading::Inconclusive
-            }
-        }
-    }
-}
-
-/// Versions compare by `Major.Minor` (`1.0` and `1.0.2` are the same); empty means 0.3.
-fn same_version(declared: &str, answered: &str) -> bool {
-    fn major_minor(version: &str) -> (&str, &str) {
-        let version = if version.trim().is_empty() { "0.3" } else { version.trim() };
-        let mut parts = version.split('.');
-        (parts.next().unwrap_or(""), parts.next().unwrap_or("0"))
-    }
-    major_minor(declared) == major_minor(answered)
-}
-
-fn read_output(declared: &[String], accepted: &[String], answered: &[String]) -> Reading {
-    // The caller depends on the card's modes only when it asked for some of them and nothing else.
-    let within_card = accepted.iter().all(|mode| declared.iter().any(|d| mode_matches(d, mode)));
-    if accepted.is_empty() || !within_card {
-        return Reading::Inconclusive;
-    }
-    if answered.iter().all(|mode| accepted.iter().any(|a| mode_matches(a, mode))) {
-        Reading::Honoured
-    } else {
-        Reading::Contradicted
-    }
-}
-
-/// Whether `mode` falls under `pattern`: equal ignoring case and parameters, or `*/*`, or
-/// `type/*` or a bare `type` (cards in the wild write `"text"`) for the same type.
-fn mode_matches(pattern: &str, mode: &str) -> bool {
-    let essence = |m: &str| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let (pattern, mode) = (essence(pattern), essence(mode));
-    if pattern == "*/*" || pattern == "*" || pattern == mode {
-        return true;
-    }
-    let kind = pattern.strip_suffix("/*").unwrap_or(&pattern);
-    !kind.contains('/') && mode.split_once('/').is_some_and(|(mode_kind, _)| mode_kind == kind)
-}
-
-fn read_access(access: Access, credentials_sent: bool, status: u16) -> Reading {
-    // Only a call without credentials tests what the card says about callers without them.
-    if credentials_sent {
-        return Reading::Unrelated;
-    }
-    let denied = matches!(status, 401 | 403);
-    let served = (200..300).contains(&status);
-    match access {
-        Access::Open if denied => Reading::Contradicted,
-        Access::Open if served => Reading::Honoured,
-        Access::Required if denied => Reading::Honoured,
-        Access::Required if served => Reading::MoreOpen,
-        _ => Reading::Inconclusive,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn media_types_match_exactly_by_wildcard_or_by_type() {
-        assert!(mode_matches("text/plain", "Text/Plain; charset=utf-8"));
-        assert!(mode_matches("*/*", "image/png"));
-        assert!(mode_matches("text/*", "text/markdown"));
-        assert!(!mode_matches("text/*", "application/json"));
-        assert!(!mode_matches("text/plain", "text/html"));
-        assert!(mode_matches("text", "text/plain"));
-        assert!(!mode_matches("text", "image/png"));
-        assert!(!mode_matches("application/json", "*/*"));
-    }
-
-    #[test]
-    fn versions_compare_by_major_and_minor_and_empty_is_0_3() {
-        assert!(same_version("1.0", "1.0.2"));
-        assert!(same_version("", "0.3.0"));
-        assert!(!same_version("1.0", "0.3"));
-        assert!(!same_version("1.1", "1.0"));
-    }
 
     #[test]
     fn claim_kinds_parse_from_their_names_and_reject_others() {

@@ -65,6 +65,7 @@ pub mod bounds;
 pub mod capability;
 pub mod card;
 pub mod card_claim;
+pub mod claim_check;
 mod claims;
 mod handle;
 pub mod lifecycle;
@@ -83,9 +84,10 @@ pub use bounds::Bounds;
 pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
 pub use card_claim::{
-    Access, CardClaim, CardClaimVerdict, CardClaimViolation, ClaimAnswer, ClaimCheck, ClaimEvidence,
-    ClaimKind, ClaimPending, ExtendedCardAnswer, InterfaceAnswer, UnknownClaimKind,
+    Access, CardClaim, CardClaimVerdict, CardClaimViolation, ClaimAnswer, ClaimEvidence, ClaimKind,
+    ClaimPending, ExtendedCardAnswer, InterfaceAnswer, UnknownClaimKind,
 };
+pub use claim_check::ClaimCheck;
 pub use claims::{
     ClaimSet, Claims, HasHistoryClaim, HasPushClaim, HasStreamingClaim, HasVerifiedHistory, HasVerifiedPush,
     HasVerifiedStreaming, History, HistorySlot, HistoryVerified, NoHistory, NoPush, NoStreaming, Push,

@@ -77,7 +77,10 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
                 answered: strings(&["text/html"]),
             },
         ),
-        (CardClaim::Security(Access::Open), ClaimAnswer::Access { credentials_sent: false, status: 401 }),
+        (
+            CardClaim::Security(Access::Open),
+            ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false },
+        ),
     ]
 }
 
@@ -169,7 +172,7 @@ fn clause_contradicted_an_honouring_first_answer_verifies_and_later_answers_do_n
             accepted: strings(&["application/json"]),
             answered: strings(&["application/json"]),
         },
-        ClaimAnswer::Access { credentials_sent: false, status: 200 },
+        ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false },
     ];
     for ((claim, lie), honest) in lies().into_iter().zip(honest) {
         let verdict = check(&card, &claim, true, &[honest, lie]).unwrap();
@@ -410,17 +413,33 @@ fn output_modes_under_declared_a_card_without_output_modes_makes_no_claim() {
 // Security.
 
 #[test]
-fn security_open_access_denied_with_403_is_a_contradiction_and_abandons() {
+fn security_open_access_denied_with_the_agents_own_403_is_a_contradiction_and_abandons() {
     let card = declaring_all();
-    let answer = ClaimAnswer::Access { credentials_sent: false, status: 403 };
+    let answer = ClaimAnswer::Access { credentials_sent: false, status: 403, agent_error: true };
     let verdict = check(&card, &CardClaim::Security(Access::Open), true, &[answer]).unwrap();
     assert_eq!(verdict.violation().map(|v| v.advice()), Some(Advice::Abandon));
 }
 
 #[test]
+fn security_a_bare_403_may_be_a_gateways_and_is_no_contradiction_of_open_access() {
+    let card = declaring_all();
+    let answer = ClaimAnswer::Access { credentials_sent: false, status: 403, agent_error: false };
+    let verdict =
+        check(&card, &CardClaim::Security(Access::Open), true, std::slice::from_ref(&answer)).unwrap();
+    assert!(
+        matches!(&verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(e)) if e.answer == answer)
+    );
+    // A 401 demands credentials, whoever sends it: with or without an A2A body it contradicts.
+    let bare_401 = ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false };
+    assert!(
+        check(&card, &CardClaim::Security(Access::Open), true, &[bare_401]).unwrap().violation().is_some()
+    );
+}
+
+#[test]
 fn security_a_call_with_credentials_does_not_exercise_the_claim() {
     let card = declaring_all();
-    let answer = ClaimAnswer::Access { credentials_sent: true, status: 401 };
+    let answer = ClaimAnswer::Access { credentials_sent: true, status: 401, agent_error: false };
     let verdict = check(&card, &CardClaim::Security(Access::Open), true, &[answer]).unwrap();
     assert_eq!(verdict, CardClaimVerdict::Pending(ClaimPending::NotExercised));
 }
@@ -434,11 +453,11 @@ fn security_required_but_served_without_credentials_is_a_warning_never_a_refusal
     );
     let claim = CardClaim::Security(Access::Required);
     assert!(card.card_claims().contains(&claim));
-    let served = ClaimAnswer::Access { credentials_sent: false, status: 200 };
+    let served = ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false };
     let verdict = check(&card, &claim, true, std::slice::from_ref(&served)).unwrap();
     assert!(matches!(&verdict, CardClaimVerdict::Warning(e) if e.answer == served));
     assert!(verdict.violation().is_none());
-    let denied = ClaimAnswer::Access { credentials_sent: false, status: 401 };
+    let denied = ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false };
     assert!(check(&card, &claim, true, &[denied]).unwrap().is_verified());
 }
 
@@ -449,7 +468,7 @@ fn security_under_declared_schemes_without_requirements_or_skill_requirements_cl
         r#","securitySchemes":{"key":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}}"#,
     );
     assert!(schemes_only.card_claims().iter().all(|c| c.kind() != ClaimKind::Security));
-    let denied = ClaimAnswer::Access { credentials_sent: false, status: 401 };
+    let denied = ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false };
     assert_eq!(check(&schemes_only, &CardClaim::Security(Access::Open), true, &[denied]), None);
 
     let json = r#"{"name":"a","description":"","version":"1","supportedInterfaces":[],"defaultInputModes":[],
@@ -484,7 +503,7 @@ fn a_refusal_names_the_claim_and_the_answer_in_words() {
 #[test]
 fn security_a_server_error_without_credentials_says_nothing_about_access() {
     let open = declaring_all();
-    let answer = ClaimAnswer::Access { credentials_sent: false, status: 500 };
+    let answer = ClaimAnswer::Access { credentials_sent: false, status: 500, agent_error: false };
     let verdict =
         check(&open, &CardClaim::Security(Access::Open), true, std::slice::from_ref(&answer)).unwrap();
     assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))), "{verdict}");

@@ -320,7 +320,6 @@ async fn interface_answers(
     let calls = chosen.into_iter().map(|(claim, interface)| {
         let (bare, asked, agent, discovered) = (&bare, asked.clone(), agent.clone(), open.clone());
         async move {
-            let url = interface.url.clone();
             let answer = match AgentConnection::open(bare, agent, discovered, interface)
                 .and_then(|c| c.with_options(CallOptions::new().extensions(asked)))
             {
@@ -329,7 +328,7 @@ async fn interface_answers(
                         id: TaskId::new(format!("a2a-audit-no-such-task-{}", uuid::Uuid::new_v4())),
                         ..Default::default()
                     };
-                    Ok(read_unauthenticated(&url, opened.get_task(request).await.err()))
+                    Ok(read_unauthenticated(&opened, opened.get_task(request).await.err()))
                 }
                 Err(error) => Err(format!("not called: {}", errors::one_line(&error))),
             };
@@ -339,44 +338,41 @@ async fn interface_answers(
     futures::future::join_all(calls).await
 }
 
-/// Reads the answer to a credential-less `GetTask` for a task that does not exist (`error` is
-/// `None` when the agent answered with a task, which it should not, but it answered).
-fn read_unauthenticated(url: &str, error: Option<Error>) -> Unauthenticated {
-    let interface = |answer| Some(ClaimAnswer::Interface { url: url.to_owned(), answer });
-    let served = |interface_answer| Unauthenticated {
-        interface: interface_answer,
-        access: Some(ClaimAnswer::Access { credentials_sent: false, status: 200 }),
+/// Reads the answer to a credential-less `GetTask` for a task that does not exist, made on
+/// `opened` (`error` is `None` when the agent answered with a task, which it should not, but it
+/// answered). The interface part is read as the client reads it
+/// ([`AgentConnection::interface_answer`]); what it says about access is read here.
+fn read_unauthenticated(opened: &AgentConnection, error: Option<Error>) -> Unauthenticated {
+    let served = |interface| Unauthenticated {
+        interface,
+        access: Some(ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false }),
         said: String::new(),
     };
     let Some(error) = error else {
-        return served(interface(InterfaceAnswer::Served { protocol_version: None }));
+        let url = opened.interface().url.clone();
+        return served(Some(ClaimAnswer::Interface {
+            url,
+            answer: InterfaceAnswer::Served { protocol_version: None },
+        }));
     };
     if let Some(fault) = error.transport_fault() {
         let fault = Some(ClaimAnswer::TransportFault(fault));
         return Unauthenticated { interface: fault.clone(), access: fault, said: String::new() };
     }
-    if let Some(protocol) = error.protocol_error() {
-        let code = protocol.code().and_then(|c| i32::try_from(c).ok()).unwrap_or(0);
-        return match code {
-            // Task not found: the call was understood, in this binding and version.
-            -32001 => served(interface(InterfaceAnswer::Served { protocol_version: None })),
-            -32601 => served(interface(InterfaceAnswer::OtherBinding {
-                detail: "method not found (-32601)".to_owned(),
-            })),
-            code => served(interface(InterfaceAnswer::AgentError { code })),
+    // Refused for its credentials, with or without the agent's own A2A error (the rule weighs which).
+    if let Some(status @ (401 | 403)) = error.status() {
+        let agent_error = error.protocol_error().is_some();
+        return Unauthenticated {
+            interface: None,
+            access: Some(ClaimAnswer::Access { credentials_sent: false, status, agent_error }),
+            said: format!("answered http {status} without credentials"),
         };
     }
-    match error.status() {
-        Some(status @ (401 | 403)) => Unauthenticated {
-            interface: None,
-            access: Some(ClaimAnswer::Access { credentials_sent: false, status }),
-            said: format!("answered http {status} without credentials"),
-        },
-        Some(status @ (404 | 405 | 415)) => Unauthenticated {
-            interface: interface(InterfaceAnswer::OtherBinding { detail: format!("http {status}") }),
-            access: None,
-            said: String::new(),
-        },
-        _ => Unauthenticated { interface: None, access: None, said: errors::one_line(&error) },
+    let interface = opened.interface_answer(&error);
+    if error.protocol_error().is_some() {
+        // An A2A error: the call got past authentication.
+        return served(interface);
     }
+    let said = if interface.is_some() { String::new() } else { errors::one_line(&error) };
+    Unauthenticated { interface, access: None, said }
 }

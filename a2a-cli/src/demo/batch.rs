@@ -81,6 +81,7 @@ impl TaskRecord {
             ending: Ending::Failed(reason.to_owned()),
             verified: a2a_typestate::CapabilitySet::EMPTY,
             refusals: Vec::new(),
+            card_claim_refusals: Vec::new(),
             negotiation_round_trips: 0,
         }
     }

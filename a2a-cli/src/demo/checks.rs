@@ -3,7 +3,7 @@
 //! fleet knows about each card. Each check carries the numbers behind it, so a failed one says why.
 
 use a2a_testkit::fleet::{Claim, Honesty};
-use a2a_typestate::{Capability, CapabilitySet};
+use a2a_typestate::{Capability, CapabilitySet, ClaimKind};
 
 use super::REQUIRED_WASTE_RATIO;
 use super::report::{AgentReport, BatchReport, Check, RunReport};
@@ -17,9 +17,22 @@ fn capability_of(claim: Claim) -> Option<Capability> {
     }
 }
 
+/// The kind of card claim, for the fleet's claims beyond the lifecycle.
+fn card_claim_of(claim: Claim) -> Option<ClaimKind> {
+    match claim {
+        Claim::ExtendedAgentCard => Some(ClaimKind::ExtendedCard),
+        Claim::Interface => Some(ClaimKind::Interfaces),
+        _ => None,
+    }
+}
+
 /// The fleet's truth about a card, in words (`honest`, `over-declares streaming`, ...).
 pub(super) fn truth(honesty: Honesty) -> String {
-    let field = |claim| capability_of(claim).map_or("another claim", Capability::card_field);
+    let field = |claim| match (capability_of(claim), card_claim_of(claim)) {
+        (Some(capability), _) => capability.card_field(),
+        (None, Some(kind)) => kind.name(),
+        (None, None) => "another claim",
+    };
     match honesty {
         Honesty::OverDeclares(claim) => format!("over-declares {}", field(claim)),
         Honesty::UnderDeclares(claim) => format!("under-declares {}", field(claim)),
@@ -27,14 +40,18 @@ pub(super) fn truth(honesty: Honesty) -> String {
     }
 }
 
-/// An over-declaring agent must have exactly its lie refused; every other agent nothing.
+/// An over-declaring agent must have exactly its lie refused (a lifecycle capability, or a card
+/// claim of its kind); every other agent nothing.
 pub(super) fn verdict_matches(honesty: Honesty, agent: &AgentReport) -> bool {
     let refused = agent.refused_set();
+    let card_refused: Vec<ClaimKind> = agent.refused_card_claims.iter().map(|r| r.kind).collect();
     match honesty {
-        Honesty::OverDeclares(claim) => {
-            capability_of(claim).is_some_and(|c| refused == CapabilitySet::of(&[c]))
-        }
-        _ => refused.is_empty(),
+        Honesty::OverDeclares(claim) => match (capability_of(claim), card_claim_of(claim)) {
+            (Some(c), _) => refused == CapabilitySet::of(&[c]) && card_refused.is_empty(),
+            (None, Some(kind)) => refused.is_empty() && card_refused == [kind],
+            (None, None) => false,
+        },
+        _ => refused.is_empty() && card_refused.is_empty(),
     }
 }
 
@@ -94,7 +111,7 @@ pub(super) fn checks(agents: &[AgentReport], runs: &[RunReport], per_batch: u32)
         name: "verdicts match the fleet's truth".to_owned(),
         passed: wrong.is_empty(),
         detail: if wrong.is_empty() {
-            "each lie refused by its capability, no honest or under-declaring agent refused".to_owned()
+            "each lie refused by its claim, no honest or under-declaring agent refused".to_owned()
         } else {
             format!("differs for {}", wrong.join(", "))
         },
@@ -194,5 +211,29 @@ mod tests {
             assert!(!verdicts.passed);
             assert!(verdicts.detail.contains(&wrong.name), "{verdicts:?}");
         }
+    }
+
+    fn card_refusal(kind: ClaimKind) -> crate::outcome::RefusedCardClaim {
+        crate::outcome::RefusedCardClaim {
+            kind,
+            claim: "a claim".to_owned(),
+            evidence: "answer #0".to_owned(),
+            fallback: "the fallback".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_card_claim_liar_matches_its_truth_only_with_exactly_its_kind_refused() {
+        let honesty = Honesty::OverDeclares(Claim::Interface);
+        let mut caught = agent("retired", honesty, &[]);
+        assert_eq!(caught.truth, "over-declares interfaces");
+        assert!(!verdict_matches(honesty, &caught), "nothing refused yet");
+        caught.refused_card_claims.push(card_refusal(ClaimKind::Interfaces));
+        assert!(verdict_matches(honesty, &caught));
+        caught.refused_card_claims.push(card_refusal(ClaimKind::ExtendedCard));
+        assert!(!verdict_matches(honesty, &caught), "another claim refused too");
+        let mut honest = agent("honest", Honesty::Honest, &[]);
+        honest.refused_card_claims.push(card_refusal(ClaimKind::ExtendedCard));
+        assert!(!verdict_matches(Honesty::Honest, &honest), "an honest agent refused on a card claim");
     }
 }

@@ -1,8 +1,10 @@
 //! `a2a demo`: the design note's run, on loopback.
 //!
-//! Eleven scripted agents ([`a2a_testkit::fleet::demo_fleet`]): three over-declare (streaming,
-//! history, push), seven are honest with a mix of capabilities and versions, one under-declares
-//! streaming. Each task depends on the claims its agent's card makes, and honest agents that ask for
+//! Thirteen scripted agents ([`a2a_testkit::fleet::demo_fleet`]): three over-declare a lifecycle
+//! claim (streaming, history, push), two another card claim (an extended card they do not serve,
+//! a retired interface listed first: the client refuses each, marks it, and takes the public card
+//! or the next interface), seven are honest with a mix of capabilities and versions, one
+//! under-declares streaming. Each task depends on the claims its agent's card makes, and honest agents that ask for
 //! input get an answer. Two batches run through one client: the first with an empty discovery cache,
 //! the second with the cache (cards and capability-suspect marks) the first left behind. Then the same
 //! two batches again with the suspect cache switched off ([`SuspectMarks::Off`]: no agent is marked,
@@ -22,7 +24,7 @@
 //!     DemoOptions { tasks_per_agent: 1, push_arrival_bound: Duration::from_secs(1), ..DemoOptions::default() };
 //! let report = run(&options, false).await?;
 //! assert!(report.passed(), "{:?}", report.checks);
-//! assert_eq!(report.agents.len(), 11);
+//! assert_eq!(report.agents.len(), 13);
 //! # Ok(()) }
 //! ```
 
@@ -37,9 +39,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_testkit::fleet::{Fleet, demo_fleet};
+use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Fleet, demo_fleet};
 use a2a_testkit::{Protocol, TestkitError};
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
+use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::{Client, ClientBuilder, DiscoveredCard, PollCadence, SuspectMarks, WellKnownPath};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -232,7 +235,11 @@ fn demo_client(options: &DemoOptions, marks: SuspectMarks) -> Result<Client, Dem
 fn demo_client_builder(options: &DemoOptions, marks: SuspectMarks) -> Result<ClientBuilder, DemoError> {
     let cadence = PollCadence::new(Duration::from_millis(20), 2.0, Duration::from_millis(200))
         .map_err(DemoError::Client)?;
+    // A bearer token goes only to agents whose card asks for one: in the fleet, the extended-card
+    // liar, whose extended card is only asked for with credentials.
+    let bearer = BearerToken::new(Secret::new(EXTENDED_CARD_LIAR_TOKEN.to_owned()));
     Ok(Client::builder()
+        .credentials(Credentials::new().with(bearer))
         .poll_cadence(cadence)
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(Duration::from_secs(30))

@@ -71,6 +71,25 @@ pub(crate) fn render(report: &DemoReport) -> String {
         }
     }
 
+    let card_refusals: Vec<_> = report
+        .agents
+        .iter()
+        .flat_map(|a| a.refused_card_claims.iter().map(move |r| (a.name.as_str(), r)))
+        .collect();
+    if !card_refusals.is_empty() {
+        out.push_str(&format!("\n{}\n", paint(style::TITLE, "Refused card claims and the fallback taken")));
+        for (name, refusal) in card_refusals {
+            out.push_str(&format!(
+                "  {} {}: {}\n    {}\n    {}\n",
+                name,
+                paint(style::BAD, refusal.kind.name()),
+                refusal.claim,
+                paint(style::DIM, format!("evidence: {}", refusal.evidence)),
+                paint(style::NOTE, format!("fallback: {}", refusal.fallback))
+            ));
+        }
+    }
+
     out.push_str(&format!("\n{}\n", paint(style::TITLE, "Batches")));
     let mut batches = Table::new(&[
         "SUSPECT CACHE",

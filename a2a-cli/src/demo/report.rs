@@ -5,7 +5,7 @@ use a2a_typestate::CapabilitySet;
 use serde::{Deserialize, Serialize};
 
 use super::batch::BatchRun;
-use crate::outcome::{self, Ending, RefusedClaim, TaskRecord};
+use crate::outcome::{self, Ending, RefusedCardClaim, RefusedClaim, TaskRecord};
 
 /// Everything `a2a demo` found; also its `--json` output.
 #[derive(Clone, Debug, Serialize)]
@@ -57,6 +57,9 @@ pub struct AgentReport {
     pub verified: CapabilitySet,
     /// The claims refused, each with the first evidence.
     pub refused: Vec<RefusedClaim>,
+    /// The card's other claims refused (extended card, interfaces, ...), each with the first
+    /// evidence and the fallback taken.
+    pub refused_card_claims: Vec<RefusedCardClaim>,
     /// Tasks that completed through the fallback.
     pub fallbacks: u32,
     /// Tasks sent single-shot at once because the agent was suspect.
@@ -78,6 +81,7 @@ impl AgentReport {
             claims,
             verified: CapabilitySet::EMPTY,
             refused: Vec::new(),
+            refused_card_claims: Vec::new(),
             fallbacks: 0,
             single_shots: 0,
             failed: 0,
@@ -91,6 +95,11 @@ impl AgentReport {
         for refusal in &record.refusals {
             if !self.refused.iter().any(|r| r.capability == refusal.capability) {
                 self.refused.push(refusal.clone());
+            }
+        }
+        for refusal in &record.card_claim_refusals {
+            if !self.refused_card_claims.iter().any(|r| r.claim == refusal.claim) {
+                self.refused_card_claims.push(refusal.clone());
             }
         }
         match record.ending {
@@ -248,7 +257,13 @@ mod tests {
         } else {
             Vec::new()
         };
-        TaskRecord { ending, verified: CapabilitySet::EMPTY, refusals, negotiation_round_trips: round_trips }
+        TaskRecord {
+            ending,
+            verified: CapabilitySet::EMPTY,
+            refusals,
+            card_claim_refusals: Vec::new(),
+            negotiation_round_trips: round_trips,
+        }
     }
 
     fn batch(records: Vec<TaskRecord>, round_trips: u64, retries: u64) -> BatchRun {

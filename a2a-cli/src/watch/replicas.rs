@@ -1,7 +1,7 @@
 //! What the watch shares with orchestrator replicas through their Redis (`--redis`):
 //!
 //! - the suspect marks they hold, read every card check for the page and `/metrics`: the keys
-//!   `{prefix}:suspect:{capability}:{agent}` that
+//!   `{prefix}:suspect:{claim}:...{agent}` (a capability, or a card claim with its subject) that
 //!   [`RedisBackend`](a2a_typestate_client::shared::redis::RedisBackend) writes, each a JSON mark
 //!   expiring with it. The watch never writes or clears a replica's mark;
 //! - the watch's own history, one list per agent, `{prefix}:watch:history:{agent}`: each entry as
@@ -209,6 +209,11 @@ async fn read(
         let Some(mark) = value.and_then(|v| serde_json::from_str::<Value>(&v).ok()) else { continue };
         let text = |name: &str| mark.get(name).and_then(Value::as_str).map(str::to_owned);
         let (Some(agent), Some(capability)) = (text("agent"), text("capability")) else { continue };
+        // A card claim's mark names its subject (an extension URI, an interface URL) apart.
+        let capability = match text("subject") {
+            Some(subject) => format!("{capability} {subject}"),
+            None => capability,
+        };
         marks.entry(agent_key(&agent).to_owned()).or_default().push(SharedMarkSeen {
             capability,
             evidence: text("evidence").unwrap_or_default(),

@@ -119,6 +119,8 @@ pub(super) struct Counters {
 /// A suspect mark the replicas share in Redis, as last read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct SharedMarkSeen {
+    /// What was contradicted: a capability's card field, or a card claim's kind with its subject
+    /// (`interfaces http://agent/a2a`).
     pub(super) capability: String,
     pub(super) evidence: String,
     pub(super) marked_by: Option<String>,

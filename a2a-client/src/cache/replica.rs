@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{DiscoveryCache, Entry, SuspectMark};
+use super::{DiscoveryCache, Entry, SuspectClaim, SuspectMark};
+use crate::Metrics;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::SharedMark;
-use crate::{Capability, Metrics};
 
 /// How much later a mark read again may end and still be the mark already held.
 const SAME_MARK_SLACK: Duration = Duration::from_millis(250);
@@ -48,7 +48,7 @@ impl LocalReplica {
     }
 
     /// Applies a mark another replica set. Ignored (returns `false`) when it is already expired, when
-    /// a mark on the same capability lasts at least as long here, or when it was made against a
+    /// a mark on the same claim lasts at least as long here, or when it was made against a
     /// different card than the one cached here.
     pub fn apply_mark(&self, agent: &AgentBaseUrl, mark: SharedMark) -> bool {
         if mark.ttl.is_zero() {
@@ -65,15 +65,16 @@ impl LocalReplica {
             return false;
         }
         // The card the mark was made against is the one cached here (same version): its signer.
-        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned());
+        let signer = state.cards.get(agent).and_then(|entry| entry.card.signer().cloned()).map(Box::new);
         let marks = state.suspects.entry(agent.clone()).or_default();
         // The same mark read again (each resync) ends a few milliseconds later than the copy held:
         // that is not a new mark.
-        if marks.get(&mark.capability).is_some_and(|held| held.expires_at + SAME_MARK_SLACK >= expires_at) {
+        if marks.get(&mark.claim).is_some_and(|held| held.expires_at + SAME_MARK_SLACK >= expires_at) {
             return false;
         }
+        let claim = mark.claim.clone();
         let local = SuspectMark {
-            capability: mark.capability,
+            claim: mark.claim,
             evidence: mark.evidence,
             marked_at: now,
             expires_at,
@@ -82,7 +83,7 @@ impl LocalReplica {
             marked_by: mark.marked_by,
             shared: true,
         };
-        marks.insert(mark.capability, local);
+        marks.insert(claim, local);
         true
     }
 
@@ -96,17 +97,17 @@ impl LocalReplica {
     /// listening). Marks this cache set itself are kept. Returns how many went.
     pub fn drop_unshared(
         &self,
-        present: &HashSet<(AgentBaseUrl, Capability)>,
+        present: &HashSet<(AgentBaseUrl, SuspectClaim)>,
         read_started: Instant,
     ) -> usize {
         let mut state = self.cache.lock();
         let mut dropped = 0;
         state.suspects.retain(|agent, marks| {
             let before = marks.len();
-            marks.retain(|capability, mark| {
+            marks.retain(|claim, mark| {
                 !mark.shared
                     || mark.marked_at >= read_started
-                    || present.contains(&(agent.clone(), *capability))
+                    || present.contains(&(agent.clone(), claim.clone()))
             });
             dropped += before - marks.len();
             !marks.is_empty()
@@ -140,7 +141,7 @@ impl LocalReplica {
             .flat_map(|(agent, marks)| {
                 marks.into_iter().map(move |mark| {
                     let shared = SharedMark {
-                        capability: mark.capability,
+                        claim: mark.claim.clone(),
                         evidence: summary(&mark.evidence),
                         card_version: mark.card_version.clone(),
                         ttl: mark.expires_at.saturating_duration_since(now),

@@ -204,6 +204,23 @@ impl CallScope {
         })
     }
 
+    /// The same scope without the extensions `dropped` (marked suspect: the agent does not activate
+    /// them), with a record of activations of its own.
+    pub(crate) fn without_extensions(&self, dropped: &[String]) -> Self {
+        let extensions: Vec<String> =
+            self.extensions.iter().filter(|u| !dropped.contains(u)).cloned().collect();
+        // Fewer URIs than a header already written: it always writes.
+        let extensions_header = extensions::header_value(&extensions).ok().flatten();
+        Self {
+            headers: self.headers.clone(),
+            timeout: self.timeout,
+            history_length: self.history_length,
+            extensions,
+            extensions_header,
+            activated: ActivationLog::default(),
+        }
+    }
+
     /// Writes the extensions asked for (under `extensions_header`, the name of the agent's protocol
     /// version) and the call's headers into a request's `headers`.
     pub(crate) fn write_headers(&self, headers: &mut HeaderMap, extensions_header: &'static str) {
@@ -215,8 +232,7 @@ impl CallScope {
         }
     }
 
-    /// The call's headers (for gRPC metadata).
-    #[cfg(feature = "grpc")]
+    /// The call's headers (for gRPC metadata, and to tell whether a call may carry credentials).
     pub(crate) fn headers(&self) -> &HeaderMap {
         &self.headers
     }

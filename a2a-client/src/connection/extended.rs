@@ -51,7 +51,8 @@ impl AgentConnection {
     /// with [`AgentConnection::open`] uses the public card until this is called.
     pub async fn with_extended_card(self) -> Self {
         let declared = self.card().card().capabilities.extended_agent_card == Some(true);
-        if !declared {
+        // While a mark says the agent has none to serve, the public card is used without asking.
+        if !declared || self.held_mark(&crate::SuspectClaim::ExtendedAgentCard).is_some() {
             return self;
         }
         // Credentials withheld from the interface's origin: the extended card behind it is not
@@ -61,6 +62,12 @@ impl AgentConnection {
             None if !self.endpoint().auth.sends_credentials() => return self,
             None => self.checked_extended_card().await,
         };
+        // A refusal (the agent says it has none) is recorded: the public card is the fallback.
+        if let Err(error) = &fetched
+            && let Some(verdict) = self.judge_extended_card(extended_card_answer(error))
+        {
+            self.record_claim_verdict(&verdict);
+        }
         // Only the maker holds a connection under construction; were it shared, it stays as it is.
         let mut inner = match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner,
@@ -139,7 +146,9 @@ impl AgentConnection {
     /// Checked at discovery, not during a task; the rule is [`a2a_typestate::card_claim`]'s. A card
     /// that marks itself a gateway claims nothing; a caller that knows the agent is a gateway
     /// (`Deployment::Gateway`) should not read this verdict, since a connection does not know that.
-    /// Not yet recorded as a suspect mark.
+    /// A refusal was recorded when the card was fetched: the agent is marked suspect for the claim,
+    /// and while the mark holds the connections made for it use the public card without asking
+    /// (their verdict is then `None`: nothing was asked).
     pub fn extended_card_verdict(&self) -> Option<CardClaimVerdict> {
         let answer = if self.uses_extended_card() {
             Some(ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served))

@@ -59,6 +59,7 @@ use crate::transport::{
 };
 
 mod binding;
+mod claims;
 mod extended;
 mod options;
 mod push;
@@ -113,10 +114,15 @@ impl AgentConnection {
         let offered = card
             .offered_interfaces()
             .map_err(|e| Error::bad_input("agent card", e.clone()).with_url(card.source_url()))?;
-        let Some(chosen) = select_interface(offered, &SUPPORTED_VERSIONS, SUPPORTED_BINDINGS)
-            .filter(|i| Wire::of(i).is_some())
-            .or_else(|| offered.iter().find(|i| Wire::of(i).is_some()))
-            .cloned()
+        // An interface marked suspect is skipped while its mark holds, unless every one is.
+        let marked = |i: &OfferedInterface| {
+            client.config().suspect_marks() == crate::SuspectMarks::On
+                && client
+                    .discovery_cache()
+                    .claim_mark(&agent, &crate::SuspectClaim::Interface { url: i.url.clone() })
+                    .is_some()
+        };
+        let Some(chosen) = choose_interface(offered, marked).or_else(|| choose_interface(offered, |_| false))
         else {
             // At most ten are named: a card can list any number.
             let mut listed: Vec<String> = offered
@@ -137,6 +143,19 @@ impl AgentConnection {
     }
 }
 
+/// The interface to use among `offered`, leaving out those `skip` names: protocol 1.0 before 0.3,
+/// then the card's order, among those this client speaks. The one place an interface is chosen.
+fn choose_interface(
+    offered: &[OfferedInterface],
+    skip: impl Fn(&OfferedInterface) -> bool,
+) -> Option<OfferedInterface> {
+    let left: Vec<OfferedInterface> = offered.iter().filter(|i| !skip(i)).cloned().collect();
+    select_interface(&left, &SUPPORTED_VERSIONS, SUPPORTED_BINDINGS)
+        .filter(|i| Wire::of(i).is_some())
+        .or_else(|| left.iter().find(|i| Wire::of(i).is_some()))
+        .cloned()
+}
+
 impl AgentConnection {
     /// A connection to `interface`, one of the interfaces `card` offers (for callers that select the
     /// interface themselves, such as a negotiation layer).
@@ -151,7 +170,7 @@ impl AgentConnection {
         interface: OfferedInterface,
     ) -> Result<Self, Error> {
         let endpoint = Endpoint::new(client.clone(), agent, card, interface)?;
-        Ok(Self::from_endpoint(endpoint))
+        Ok(Self::from_endpoint(endpoint).without_marked_extensions())
     }
 
     fn from_endpoint(endpoint: Endpoint) -> Self {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Inner;
 use crate::config::{CallOptions, CallScope};
 use crate::extensions::ActivatedExtensions;
-use crate::{AgentConnection, Error};
+use crate::{AgentConnection, Error, SuspectClaim};
 
 impl AgentConnection {
     /// A view of this connection whose calls carry `options`: extra headers, a timeout, a history
@@ -59,7 +59,7 @@ impl AgentConnection {
             public_card: self.inner.public_card.clone(),
             extended_card_error: self.inner.extended_card_error.as_ref().map(Error::duplicate),
         };
-        Ok(Self { inner: Arc::new(inner) })
+        Ok(Self { inner: Arc::new(inner) }.without_marked_extensions())
     }
 
     /// The extensions this connection's calls ask for: the client's
@@ -80,6 +80,41 @@ impl AgentConnection {
     /// connection's calls do not ask for.
     pub(super) fn check_required_extensions(&self) -> Result<(), Error> {
         crate::extensions::missing_required(self.card().card(), self.requested_extensions())
+    }
+
+    /// This connection without the extensions it asks for that are marked suspect: the fallback
+    /// of an extension the agent does not activate is to go on without it while the mark holds.
+    /// One the card marks required is still asked for: the agent refuses calls without it (-32008)
+    /// whether or not it activates it, and the mark already says not to rely on it.
+    pub(super) fn without_marked_extensions(self) -> Self {
+        let required = |uri: &String| {
+            self.card().card().capabilities.extensions.iter().any(|e| e.required && &e.uri == uri)
+        };
+        let dropped: Vec<String> = self
+            .requested_extensions()
+            .iter()
+            .filter(|uri| !required(uri))
+            .filter(|uri| self.held_mark(&SuspectClaim::Extension { uri: (*uri).clone() }).is_some())
+            .cloned()
+            .collect();
+        if dropped.is_empty() {
+            return self;
+        }
+        tracing::debug!(agent = %self.agent().as_str(), ?dropped, "extensions marked suspect are not asked for");
+        let scope = self.endpoint().scope.without_extensions(&dropped);
+        self.rescoped(scope)
+    }
+
+    /// This connection with its calls made within `scope` (the options of another view).
+    pub(super) fn rescoped(&self, scope: CallScope) -> Self {
+        let inner = Inner {
+            endpoint: self.endpoint().scoped(scope),
+            losses: self.inner.losses.clone(),
+            deviations: self.inner.deviations.clone(),
+            public_card: self.inner.public_card.clone(),
+            extended_card_error: self.inner.extended_card_error.as_ref().map(Error::duplicate),
+        };
+        Self { inner: Arc::new(inner) }
     }
 
     /// Fills a request's unset `historyLength` from the call options.

@@ -164,6 +164,8 @@ struct Inner {
     url: Option<String>,
     /// Requests a negotiated run made before it ended in this error.
     negotiation_round_trips: Option<u64>,
+    /// The card claim this answer contradicted (open access answered with a 401, say).
+    card_claim_violation: Option<a2a_typestate::CardClaimViolation>,
     /// The wait a 502/503/504 asked for in `Retry-After`.
     retry_after: Option<std::time::Duration>,
     /// The attempts the retry policy made before giving up with this error, and how long they took.
@@ -194,6 +196,7 @@ impl Error {
                 repr,
                 url: url.map(redact_url),
                 negotiation_round_trips: None,
+                card_claim_violation: None,
                 retry_after: None,
                 attempts: None,
                 request_timeout: None,
@@ -335,6 +338,13 @@ impl Error {
         self
     }
 
+    /// Returns the error with the card claim its answer contradicted.
+    #[must_use]
+    pub(crate) fn with_card_claim_violation(mut self, violation: a2a_typestate::CardClaimViolation) -> Self {
+        self.inner.card_claim_violation = Some(violation);
+        self
+    }
+
     /// Returns the error with the wait the agent asked for in `Retry-After`; kept on transport faults
     /// only (a `Retry-After` on a 401 says nothing about retrying).
     #[must_use]
@@ -442,6 +452,13 @@ impl Error {
         }
     }
 
+    /// The card claim the answer behind this error contradicted, when it did: an agent whose card
+    /// claims open access answering a call without credentials with 401 (the refusal, kept with
+    /// the answer; the agent is marked suspect for the claim). See [`a2a_typestate::card_claim`].
+    pub fn card_claim_violation(&self) -> Option<&a2a_typestate::CardClaimViolation> {
+        self.inner.card_claim_violation.as_ref()
+    }
+
     /// The A2A error from the agent, when this is one.
     pub fn protocol_error(&self) -> Option<&ProtocolError> {
         match &self.inner.repr {
@@ -544,6 +561,7 @@ impl Error {
                 repr,
                 url: inner.url.clone(),
                 negotiation_round_trips: inner.negotiation_round_trips,
+                card_claim_violation: inner.card_claim_violation.clone(),
                 retry_after: inner.retry_after,
                 attempts: inner.attempts,
                 request_timeout: inner.request_timeout,

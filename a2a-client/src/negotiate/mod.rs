@@ -97,17 +97,84 @@ impl Target<'_> {
     }
 }
 
-/// [`Client::run_task`]: the dynamic driver, over a [`DynTask`]'s calls.
+/// [`Client::run_task`]: the dynamic driver, over a [`DynTask`]'s calls, on the interface the
+/// connection chose and, when that interface contradicts its card before the agent answered
+/// anything, on the next one the card declares (see [`crate::connection`]'s card claims). The
+/// card-claim verdicts the run reached are in [`TaskOutcome::card_claims`]; a refused security
+/// claim is on the error ([`Error::card_claim_violation`]).
 pub(crate) async fn run_task(
     client: &Client,
     target: Target<'_>,
     message: Message,
     negotiation: &Negotiation,
 ) -> Result<TaskOutcome, Error> {
-    let conn = match target {
+    let mut conn = match target {
         Target::Address(agent) => client.connect(agent).await?,
         Target::Connection(conn) => conn.clone(),
     };
+    let mut tried: Vec<String> = Vec::new();
+    // The extended card was judged when the connection was made (the public card is its fallback).
+    let mut card_claims: Vec<_> = conn.extended_card_verdict().into_iter().collect();
+    // Requests spent on interfaces left behind: the run's, though its outcome comes from the next.
+    let mut spent = 0;
+    loop {
+        let failed = match run_on(client, &conn, message.clone(), negotiation).await {
+            Ok(mut outcome) => {
+                card_claims.extend(conn.extension_verdicts());
+                if !negotiation.accepted().is_empty() {
+                    card_claims.extend(conn.output_modes_verdict(negotiation.accepted(), &outcome.result));
+                }
+                outcome.card_claims = card_claims;
+                outcome.negotiation_round_trips += spent;
+                return Ok(outcome);
+            }
+            Err(failed) => failed,
+        };
+        let Failed { error, before_any_answer } = failed;
+        spent += error.negotiation_round_trips().unwrap_or(0);
+        let error = error.with_negotiation_round_trips(spent);
+        if let Some(violation) = conn.security_verdict(&error).and_then(|v| v.violation().cloned()) {
+            return Err(error.with_card_claim_violation(violation));
+        }
+        // A task may exist behind an interface that answered something: it is never sent twice.
+        // A transport fault says nothing about the interface (the transport retried it already).
+        if !before_any_answer || error.transport_fault().is_some() {
+            return Err(error);
+        }
+        let Some(violation) = conn.check_interface().await.and_then(|v| v.violation().cloned()) else {
+            return Err(error);
+        };
+        tried.push(conn.interface().url.clone());
+        let Some(next) = conn.next_interface(&tried).await else {
+            return Err(error.with_card_claim_violation(violation));
+        };
+        tracing::warn!(agent = %conn.agent().as_str(), %violation, next = %next.interface().url, "trying the next declared interface");
+        card_claims.push(a2a_typestate::CardClaimVerdict::Refused(violation));
+        conn = next;
+    }
+}
+
+/// How a run on one interface failed: its error, and whether the agent had answered nothing yet
+/// (no task can exist, so the task may go to another interface).
+struct Failed {
+    error: Error,
+    before_any_answer: bool,
+}
+
+impl From<Error> for Failed {
+    /// A failure after an answer: nothing is sent again.
+    fn from(error: Error) -> Self {
+        Self { error, before_any_answer: false }
+    }
+}
+
+/// One run on `conn`'s interface.
+async fn run_on(
+    client: &Client,
+    conn: &crate::AgentConnection,
+    message: Message,
+    negotiation: &Negotiation,
+) -> Result<TaskOutcome, Failed> {
     let base = conn.agent().clone();
     let marks_on = client.config().suspect_marks() == SuspectMarks::On;
     let mut task = conn.dyn_task(negotiation.deployment_kind());
@@ -117,8 +184,10 @@ pub(crate) async fn run_task(
         task.set_on_update(on_update.clone());
     }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-        let result = answered(task.into_suspect_single_shot().send_message(message).await)
-            .map_err(|error| error.with_negotiation_round_trips(0))?;
+        let result =
+            answered(task.into_suspect_single_shot().send_message(message).await).map_err(|error| {
+                Failed { error: error.with_negotiation_round_trips(0), before_any_answer: true }
+            })?;
         return Ok(TaskOutcome {
             agent: base,
             path: TaskPath::SingleShotBecauseSuspect(mark),
@@ -132,12 +201,17 @@ pub(crate) async fn run_task(
             observations: Vec::new(),
             push_registration: Vec::new(),
             wire_deviations: Vec::new(),
+            card_claims: Vec::new(),
         });
     }
     task.depend_only_on(negotiation.depends());
     let run = drive(&mut task, message.clone(), negotiation).await;
     let round_trips = task.round_trips();
-    run.map_err(|error| error.with_negotiation_round_trips(round_trips))?;
+    let before_any_answer = task.state().is_none();
+    run.map_err(|error| Failed {
+        error: error.with_negotiation_round_trips(round_trips),
+        before_any_answer,
+    })?;
 
     // What the run saw, read once before the settle consumes the handle; either path reports it.
     let report = {
@@ -162,6 +236,7 @@ pub(crate) async fn run_task(
             observations,
             push_registration,
             wire_deviations,
+            card_claims: Vec::new(),
         }
     };
     let refusal = match task.settle() {
@@ -186,7 +261,7 @@ pub(crate) async fn run_task(
     });
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
-        return Err(Error::from(first).with_negotiation_round_trips(round_trips));
+        return Err(Error::from(first).with_negotiation_round_trips(round_trips).into());
     }
     tracing::warn!(agent = %base.as_str(), violation = %first, "falling back to a single-shot send");
     let mut fallback = message;

@@ -77,6 +77,10 @@ pub struct TaskOutcome {
     /// The deviations from the 1.0 wire format read during the run (empty unless the client reads
     /// tolerantly): how the agent writes the protocol, kept apart from the claim verdicts.
     pub wire_deviations: Vec<crate::WireDeviation>,
+    /// The verdicts on the card's other claims the run reached ([`a2a_typestate::card_claim`]):
+    /// an interface refused before the task went to the next declared one, the extensions asked
+    /// for, the output modes accepted. Each refusal is also marked suspect for its claim.
+    pub card_claims: Vec<a2a_typestate::CardClaimVerdict>,
 }
 
 /// The outcome in one line: what the agent answered, on which path, what was verified and what was
@@ -133,6 +137,7 @@ mod tests {
             observations: Vec::new(),
             push_registration: Vec::new(),
             wire_deviations: Vec::new(),
+            card_claims: Vec::new(),
         }
     }
 

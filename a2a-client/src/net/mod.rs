@@ -177,6 +177,14 @@ enum Stack {
     Service(SharedService),
 }
 
+impl HttpClient {
+    /// Whether requests may carry headers the auth layer does not know of: default headers, or a
+    /// user's own HTTP stack (its middleware may add any). Such a request may carry credentials.
+    pub(crate) fn may_add_headers(&self) -> bool {
+        !self.inner.default_headers.is_empty() || matches!(self.inner.stack, Stack::Service(_))
+    }
+}
+
 /// What [`HttpClient::new`] is made of.
 pub(crate) struct Parts<'a> {
     pub(crate) roots: &'a [Certificate],

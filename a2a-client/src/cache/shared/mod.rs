@@ -28,7 +28,7 @@
 //! let cache = DiscoveryCache::default();
 //! let agent = AgentBaseUrl::parse("http://agent.example")?;
 //! let mark = SharedMark {
-//!     capability: Capability::Streaming,
+//!     claim: Capability::Streaming.into(),
 //!     evidence: "stream ended with no artifact".into(),
 //!     card_version: None,
 //!     ttl: Duration::from_secs(60),
@@ -47,7 +47,7 @@ use futures::future::BoxFuture;
 
 use crate::agent_url::{AgentBaseUrl, WellKnownPath};
 pub use crate::cache::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
-use crate::{Capability, Error};
+use crate::{Error, SuspectClaim};
 
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
@@ -56,8 +56,8 @@ pub mod redis;
 /// A suspect mark as replicas share it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedMark {
-    /// The capability the agent was caught over-declaring.
-    pub capability: Capability,
+    /// The claim the agent was caught over-declaring: a lifecycle capability or another card claim.
+    pub claim: SuspectClaim,
     /// A short summary of what was observed (at most [`MAX_SHARED_EVIDENCE_CHARS`] characters).
     pub evidence: String,
     /// The version (`ETag`, or a digest) of the card the mark was made against.
@@ -87,7 +87,7 @@ pub struct SharedCard {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CacheUpdate {
-    /// An agent was marked capability-suspect.
+    /// An agent was marked suspect for one claim.
     Mark {
         /// The agent.
         agent: AgentBaseUrl,

@@ -1,11 +1,15 @@
-//! The Redis backend: replicas share cards and capability-suspect marks through one Redis server.
+//! The Redis backend: replicas share cards and suspect marks through one Redis server.
 //!
 //! Built on the `redis` crate's multiplexed tokio connection and its pub/sub connection, with this
 //! module's own reconnect loop, so that every wait has a bound set here and a reconnect is counted.
 //!
-//! - A mark is one key per agent and capability, set with `PX` to the mark's TTL: Redis expires it
-//!   when the mark ends. It carries the capability, a short evidence summary, the version (`ETag` or
-//!   digest) of the card it was made against and the replica that set it.
+//! - A mark is one key per agent and claim (a lifecycle capability, or a card claim: an extension
+//!   or an interface has a key each), set with `PX` to the mark's TTL: Redis expires it when the
+//!   mark ends. It carries the claim, a short evidence summary, the version (`ETag` or digest) of
+//!   the card it was made against and the replica that set it. Replicas of a version that marked
+//!   capabilities only read the capability marks and skip the others; their clears leave the
+//!   card-claim marks of an agent to their TTL unless the card changed (the marks then name the old
+//!   card, and replicas holding the new one ignore them).
 //! - Every mark and clear is also published on `{prefix}:events`; the other replicas apply it to
 //!   their local cache as it arrives (p50 under 0.1 ms, p99 a few ms on loopback: BENCHMARKS.md,
 //!   figure 6), and

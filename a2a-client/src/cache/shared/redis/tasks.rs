@@ -12,7 +12,6 @@ use redis::aio::MultiplexedConnection;
 
 use super::wire::{Event, StoredCard, StoredMark, px};
 use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
-use crate::Capability;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::{CacheUpdate, LocalReplica, SharedCard};
 
@@ -142,7 +141,7 @@ impl Inner {
                 let mut pipe = redis::pipe();
                 pipe.atomic()
                     .cmd("SET")
-                    .arg(self.keys.mark(mark.capability, agent))
+                    .arg(self.keys.mark(&mark.claim, agent))
                     .arg(value)
                     .arg("PX")
                     .arg(px(ttl))
@@ -154,25 +153,26 @@ impl Inner {
                 bounded(limit, "redis mark write", pipe.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Clear { agent, keep_card_version } => {
-                let keys: Vec<String> = Capability::ALL.iter().map(|c| self.keys.mark(*c, agent)).collect();
-                let doomed = match keep_card_version {
-                    None => keys,
-                    Some(keep) => {
-                        let values: Vec<Option<String>> = bounded(
-                            limit,
-                            "redis mark read",
-                            redis::cmd("MGET").arg(&keys).query_async(&mut conn),
-                        )
-                        .await?;
-                        keys.into_iter()
-                            .zip(values)
-                            .filter_map(|(key, value)| {
-                                let stored: StoredMark = serde_json::from_str(&value?).ok()?;
-                                (stored.card_version.as_deref() != Some(keep.as_str())).then_some(key)
-                            })
-                            .collect()
-                    }
+                // A card-claim mark's key names a subject digest, so the agent's keys are found by
+                // pattern, and each is read to check it is this agent's.
+                let keys = self.scan(&mut conn, &self.keys.agent_marks_pattern(agent)).await?.0;
+                let values: Vec<Option<String>> = if keys.is_empty() {
+                    Vec::new()
+                } else {
+                    bounded(limit, "redis mark read", redis::cmd("MGET").arg(&keys).query_async(&mut conn))
+                        .await?
                 };
+                let doomed: Vec<String> = keys
+                    .into_iter()
+                    .zip(values)
+                    .filter_map(|(key, value)| {
+                        let stored: StoredMark = serde_json::from_str(&value?).ok()?;
+                        let kept = keep_card_version
+                            .as_deref()
+                            .is_some_and(|keep| stored.card_version.as_deref() == Some(keep));
+                        (stored.agent == agent.as_str() && !kept).then_some(key)
+                    })
+                    .collect();
                 let event = Event::Clear {
                     origin,
                     agent: agent.as_str().to_owned(),
@@ -251,6 +251,32 @@ impl Inner {
         self.read_marks(true).await
     }
 
+    /// The keys matching `pattern`, at most [`RESYNC_MAX_KEYS`]; `true` when the scan went through
+    /// the whole key space (else the bound cut it).
+    async fn scan(
+        &self,
+        conn: &mut MultiplexedConnection,
+        pattern: &str,
+    ) -> Result<(Vec<String>, bool), Fault> {
+        let limit = self.options.op_timeout;
+        let mut keys: Vec<String> = Vec::new();
+        let mut cursor = 0_u64;
+        loop {
+            let scan =
+                redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000).to_owned();
+            let (next, batch): (u64, Vec<String>) =
+                bounded(limit, "redis scan", scan.query_async(conn)).await?;
+            keys.extend(batch);
+            cursor = next;
+            if cursor == 0 {
+                return Ok((keys, true));
+            }
+            if keys.len() >= RESYNC_MAX_KEYS {
+                return Ok((keys, false));
+            }
+        }
+    }
+
     /// Re-reads every shared mark into the local cache; with `drop_missing`, received marks the server
     /// no longer has are dropped. Returns how many marks were new here.
     async fn read_marks(&self, drop_missing: bool) -> Result<usize, Fault> {
@@ -258,22 +284,7 @@ impl Inner {
         let read_started = replica.now();
         let mut conn = self.connection().await?;
         let limit = self.options.op_timeout;
-        let pattern = self.keys.marks_pattern();
-        let mut keys: Vec<String> = Vec::new();
-        let mut cursor = 0_u64;
-        let mut complete;
-        loop {
-            let scan =
-                redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000).to_owned();
-            let (next, batch): (u64, Vec<String>) =
-                bounded(limit, "redis scan", scan.query_async(&mut conn)).await?;
-            keys.extend(batch);
-            cursor = next;
-            complete = cursor == 0;
-            if complete || keys.len() >= RESYNC_MAX_KEYS {
-                break;
-            }
-        }
+        let (keys, complete) = self.scan(&mut conn, &self.keys.marks_pattern()).await?;
         if keys.is_empty() {
             if complete && drop_missing {
                 replica.drop_unshared(&HashSet::new(), read_started);
@@ -292,7 +303,7 @@ impl Inner {
             let ttl = Duration::from_millis(u64::try_from(ttl_ms).unwrap_or(0));
             let parsed = value.and_then(|v| serde_json::from_str::<StoredMark>(&v).ok());
             let Some((agent, mark)) = parsed.and_then(|stored| stored.into_mark(ttl)) else { continue };
-            present.insert((agent.clone(), mark.capability));
+            present.insert((agent.clone(), mark.claim.clone()));
             if replica.apply_mark(&agent, mark) {
                 fresh += 1;
             }
@@ -316,12 +327,12 @@ impl Inner {
         match event {
             Event::Mark { origin, mark, ttl_ms } if origin != replica.id() => {
                 let Some((agent, mark)) = mark.into_mark(Duration::from_millis(ttl_ms)) else { return };
-                let capability = mark.capability;
+                let claim = mark.claim.clone();
                 if replica.apply_mark(&agent, mark) {
                     if let Some(metrics) = replica.metrics() {
                         metrics.record_shared_mark_received();
                     }
-                    tracing::debug!(agent = %agent, %capability, "suspect mark shared by another replica");
+                    tracing::debug!(agent = %agent, %claim, "suspect mark shared by another replica");
                 }
             }
             Event::Clear { origin, agent, keep_card_version } if origin != replica.id() => {

@@ -1,0 +1,248 @@
+//! The card claims beyond the lifecycle, as a connection acts on them: each verdict is judged by
+//! [`a2a_typestate::card_claim`]'s rules, a refusal is recorded here (a suspect mark on that one
+//! claim, with the evidence, for the cache's suspect TTL), and each claim's fallback is decided
+//! here:
+//!
+//! - **extended card** refused: the public card stays ([`AgentConnection::with_extended_card`]);
+//!   while the mark holds, the extended card is not asked for;
+//! - **interface** contradicted on a call: the next declared interface in the card's order
+//!   ([`AgentConnection::next_interface`]), when the task's first call failed and a check of the
+//!   interface ([`AgentConnection::check_interface`]) refused it; while the mark holds, discovery
+//!   skips the interface;
+//! - **extension** asked for and answered without (the answer named others): while the mark holds
+//!   the connections made go on without it (it is not asked for), unless the card marks it
+//!   required: the agent refuses calls without it, so it is still asked for, and not relied on;
+//! - **output modes** contradicted: recorded and marked; there is no fallback beyond taking what
+//!   came;
+//! - **security** (open access answered 401 without credentials): recorded, marked and surfaced
+//!   as the verdict on the error ([`crate::Error::card_claim_violation`]); no credential is sent
+//!   that the user did not configure for the agent's origin.
+//!
+//! A transport fault is never a contradiction: it leaves the claim pending and sets no mark.
+
+use a2a_typestate::{CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, InterfaceAnswer};
+use a2a_typestate_types::discovery::OfferedInterface;
+use a2a_typestate_types::{Part, PartContent, SendMessageResponse};
+
+use crate::cache::{SuspectClaim, SuspectMark};
+use crate::transport::Wire;
+use crate::{AgentConnection, Error, SuspectMarks};
+
+impl AgentConnection {
+    /// Judges `claim` from one `answer`, against this connection's card, for a caller that depends
+    /// on it. `None` when the card does not declare it (or is a gateway's).
+    fn judge(&self, claim: CardClaim, answer: ClaimAnswer) -> Option<CardClaimVerdict> {
+        let mut check = ClaimCheck::new(self.card().claims(Deployment::Direct), claim, true);
+        check.observe(answer);
+        check.verdict()
+    }
+
+    /// The card's claim matching `wanted`, as lifted from this connection's card.
+    fn declared(&self, wanted: impl Fn(&CardClaim) -> bool) -> Option<CardClaim> {
+        self.card().claims(Deployment::Direct).card_claims().iter().find(|c| wanted(c)).cloned()
+    }
+
+    /// Records `verdict`: a refusal is logged and marks the agent suspect for that claim (unless
+    /// marks are off). Every other verdict leaves the cache as it is. The one place a card-claim
+    /// verdict reaches the cache.
+    pub(crate) fn record_claim_verdict(&self, verdict: &CardClaimVerdict) {
+        let Some(violation) = verdict.violation() else { return };
+        tracing::warn!(agent = %self.agent().as_str(), %violation, "card claim refused");
+        let client = self.client();
+        if client.config().suspect_marks() == SuspectMarks::On {
+            client.discovery_cache().mark_suspect(
+                self.agent(),
+                SuspectClaim::from(violation.claim()),
+                violation.to_string(),
+            );
+        }
+    }
+
+    /// The unexpired mark on `claim` of this agent, when marks are on: while it holds, the claim's
+    /// fallback is taken at once.
+    pub(crate) fn held_mark(&self, claim: &SuspectClaim) -> Option<SuspectMark> {
+        let client = self.client();
+        if client.config().suspect_marks() == SuspectMarks::Off {
+            return None;
+        }
+        client.discovery_cache().claim_mark(self.agent(), claim)
+    }
+
+    /// Checks this connection's interface (its `supportedInterfaces` entry) with the one call
+    /// every binding serves and that changes nothing: `GetTask` for a task that does not exist.
+    /// Refused when the interface answers outside its declared binding (HTTP 405 or 415, a 404
+    /// from a JSON-RPC endpoint, whose one URL must exist, a JSON-RPC "method not found") or
+    /// rejects its declared version (-32009); verified on "task not found" or any answer in the
+    /// binding; pending on a transport fault or another protocol error. `None` when the card does
+    /// not declare the interface (a gateway's card, say), nothing was sent, or the answer is one the
+    /// rule cannot read: a bare 404 from an HTTP+JSON interface may mean "no such task", and a 401
+    /// or 403 is about credentials. The verdict is recorded: a refusal marks the interface.
+    ///
+    /// The client calls it when a task's first call on the interface failed with anything but a
+    /// transport fault, before taking the next interface: a call the agent may not serve (a stream
+    /// it does not claim) is no evidence against the interface.
+    pub async fn check_interface(&self) -> Option<CardClaimVerdict> {
+        let url = self.interface().url.clone();
+        let claim =
+            self.declared(|c| matches!(c, CardClaim::Interface { url: declared, .. } if *declared == url))?;
+        let id = a2a_typestate_types::TaskId::new(format!(
+            "a2a-interface-check-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        let answer = match self.get_task(a2a_typestate_types::GetTaskRequest::new(id)).await {
+            Ok(_) => {
+                ClaimAnswer::Interface { url, answer: InterfaceAnswer::Served { protocol_version: None } }
+            }
+            Err(error) => self.interface_answer(&error)?,
+        };
+        let verdict = self.judge(claim, answer)?;
+        self.record_claim_verdict(&verdict);
+        Some(verdict)
+    }
+
+    /// `error`, the answer to a `GetTask` for a task that does not exist made on this connection's
+    /// interface, as the interface rule reads it (the one reading, for the client's check and the
+    /// audit's): "task not found" is an answer in the binding, "method not found", a 404 from a
+    /// JSON-RPC endpoint, 405 and 415 are answers outside it. `None` when the error is nothing the
+    /// rule reads: nothing was sent, a 401 or 403 (about credentials), a bare 404 from HTTP+JSON
+    /// (which may mean "no such task").
+    pub fn interface_answer(&self, error: &Error) -> Option<ClaimAnswer> {
+        let url = self.interface().url.clone();
+        if let Some(fault) = error.transport_fault() {
+            return Some(ClaimAnswer::TransportFault(fault));
+        }
+        if let Some(code) = error.protocol_error().and_then(|p| p.code()) {
+            let answer = match i32::try_from(code).unwrap_or(0) {
+                // Task not found: understood, in this binding and version.
+                -32001 => InterfaceAnswer::Served { protocol_version: None },
+                -32601 => InterfaceAnswer::OtherBinding { detail: "method not found (-32601)".to_owned() },
+                code => InterfaceAnswer::AgentError { code },
+            };
+            return Some(ClaimAnswer::Interface { url, answer });
+        }
+        let jsonrpc = matches!(self.wire(), Wire::JsonRpc | Wire::JsonRpcV03);
+        let answer = match error.status()? {
+            404 if jsonrpc => InterfaceAnswer::OtherBinding { detail: "http 404".to_owned() },
+            status @ (405 | 415) => InterfaceAnswer::OtherBinding { detail: format!("http {status}") },
+            _ => return None,
+        };
+        Some(ClaimAnswer::Interface { url, answer })
+    }
+
+    /// A connection to the next interface the card declares, in the card's order, after this one
+    /// and those in `tried` (their URLs), skipping the interfaces marked suspect, among those this
+    /// client speaks; `None` when none is left. The fallback of a contradicted interface. Its card
+    /// is this connection's public card (the extended card is asked for again as
+    /// [`crate::Client::connect`] does), its calls carry this connection's call options.
+    pub async fn next_interface(&self, tried: &[String]) -> Option<AgentConnection> {
+        let card = self.public_card().unwrap_or_else(|| self.card()).clone();
+        let offered = card.offered_interfaces().ok()?;
+        let own = &self.interface().url;
+        let chosen = super::choose_interface(offered, |i| {
+            &i.url == own || tried.contains(&i.url) || self.interface_marked(i)
+        })?;
+        let next = AgentConnection::open(self.client(), self.agent().clone(), card, chosen).ok()?;
+        // The same call options as this connection (a view's headers, timeout, extensions).
+        let next = next.with_extended_card().await.rescoped(self.endpoint().scope.without_extensions(&[]));
+        Some(next.without_marked_extensions())
+    }
+
+    /// Whether `interface` is marked suspect (and marks are on).
+    pub(super) fn interface_marked(&self, interface: &OfferedInterface) -> bool {
+        self.held_mark(&SuspectClaim::Interface { url: interface.url.clone() }).is_some()
+    }
+
+    /// The verdicts on the extensions this connection asked for and its card declares, from the
+    /// answers read through it so far: refused for one the agent answered without while naming
+    /// others, pending when the answers named none (an agent that does not echo them). Each is
+    /// recorded (a refusal marks the extension: the connections made while the mark holds do not
+    /// ask for it, unless the card marks it required).
+    pub fn extension_verdicts(&self) -> Vec<CardClaimVerdict> {
+        let asked = self.requested_extensions().to_vec();
+        let activated: Vec<String> = self.activated_extensions().iter().cloned().collect();
+        let verdicts: Vec<CardClaimVerdict> = asked
+            .iter()
+            .filter_map(|uri| {
+                let claim = self
+                    .declared(|c| matches!(c, CardClaim::Extension { uri: declared } if declared == uri))?;
+                let answer = ClaimAnswer::Extensions { asked: asked.clone(), activated: activated.clone() };
+                self.judge(claim, answer)
+            })
+            .collect();
+        for verdict in &verdicts {
+            self.record_claim_verdict(verdict);
+        }
+        verdicts
+    }
+
+    /// The verdict on the card's output modes from `result`, the answer to a call that sent
+    /// `acceptedOutputModes: accepted`: refused when the call accepted only modes the card declares
+    /// and a part came in a media type none of them matches. `None` when the card declares no
+    /// output mode or the answer has no part that says its media type. Recorded (a refusal is
+    /// marked; there is no fallback beyond the answer that came).
+    pub fn output_modes_verdict(
+        &self,
+        accepted: &[String],
+        result: &SendMessageResponse,
+    ) -> Option<CardClaimVerdict> {
+        let claim = self.declared(|c| matches!(c, CardClaim::OutputModes { .. }))?;
+        let parts: Vec<&Part> = match result {
+            SendMessageResponse::Message(message) => message.parts.iter().collect(),
+            SendMessageResponse::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
+        };
+        let answered: Vec<String> = parts.into_iter().filter_map(media_type).collect();
+        if answered.is_empty() {
+            return None;
+        }
+        let verdict = self.judge(claim, ClaimAnswer::Output { accepted: accepted.to_vec(), answered })?;
+        self.record_claim_verdict(&verdict);
+        Some(verdict)
+    }
+
+    /// The verdict on the card's security claim from `error`, the answer to a call on this
+    /// connection: refused when the card claims open access, the connection is sure to have sent no
+    /// credentials (none configured for the origin, no client certificate, no interceptor and no
+    /// header the client does not write itself), and the call was answered 401, or 403 with the
+    /// agent's own A2A error (a bare 403 may be a gateway's, and is no evidence). `None` when the
+    /// card claims nothing about access, or the answer was neither. Recorded (a refusal is marked).
+    pub fn security_verdict(&self, error: &Error) -> Option<CardClaimVerdict> {
+        let status = error.status().filter(|s| matches!(s, 401 | 403))?;
+        let claim = self.declared(|c| matches!(c, CardClaim::Security(_)))?;
+        let answer = ClaimAnswer::Access {
+            credentials_sent: self.may_send_credentials(),
+            status,
+            agent_error: error.protocol_error().is_some(),
+        };
+        let verdict = self.judge(claim, answer)?;
+        self.record_claim_verdict(&verdict);
+        Some(verdict)
+    }
+}
+
+impl AgentConnection {
+    /// Whether this connection's calls may carry credentials: the ones the auth layer sends, a
+    /// client certificate, or what it cannot see: an interceptor, default or per-call headers, a
+    /// user's own HTTP stack. Only a call sure to carry none tests a claim of open access, so a
+    /// wrong credential the user added is never read as the agent's lie.
+    fn may_send_credentials(&self) -> bool {
+        let client = self.client();
+        self.endpoint().auth.sends_credentials()
+            || client.auth().has_client_identity
+            || !client.auth().interceptors.is_empty()
+            || !self.endpoint().scope.headers().is_empty()
+            || client.http_client().may_add_headers()
+    }
+}
+
+/// A part's media type: its own, else `text/plain` for text and `application/json` for data;
+/// `None` for bytes or a link that do not say (no evidence either way).
+fn media_type(part: &Part) -> Option<String> {
+    if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
+        return Some(media_type.to_owned());
+    }
+    match part.content {
+        PartContent::Text(_) => Some("text/plain".to_owned()),
+        PartContent::Data(_) => Some("application/json".to_owned()),
+        _ => None,
+    }
+}
