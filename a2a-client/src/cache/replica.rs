@@ -131,6 +131,16 @@ impl LocalReplica {
         cleared
     }
 
+    /// The claims this cache holds an unexpired mark on, by agent: what a backend's resync need not
+    /// read again.
+    pub(crate) fn held_claims(&self) -> Vec<(AgentBaseUrl, SuspectClaim)> {
+        self.cache
+            .suspect_agents()
+            .into_iter()
+            .flat_map(|(agent, marks)| marks.into_iter().map(move |mark| (agent.clone(), mark.claim.clone())))
+            .collect()
+    }
+
     /// Every unexpired mark held here, for a backend that writes back what it could not share while
     /// its server was away.
     pub fn marks(&self) -> Vec<(AgentBaseUrl, SharedMark)> {

@@ -1,7 +1,7 @@
 //! The backend's background work: the writer (queue to Redis), the subscriber (others' events into
 //! the local cache, with a periodic full re-read), card reads, and the connection both share.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
@@ -12,6 +12,7 @@ use redis::aio::MultiplexedConnection;
 
 use super::wire::{Event, StoredCard, StoredMark, px};
 use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
+use crate::SuspectClaim;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::{CacheUpdate, LocalReplica, SharedCard};
 
@@ -277,28 +278,63 @@ impl Inner {
         }
     }
 
-    /// Re-reads every shared mark into the local cache; with `drop_missing`, received marks the server
-    /// no longer has are dropped. Returns how many marks were new here.
+    /// Reads the shared marks this cache does not hold into it; with `drop_missing`, received marks
+    /// the server no longer has are dropped. Returns how many marks were new here.
+    ///
+    /// A mark held here came by its published event or was set here, so only the keys of marks not
+    /// held are read: a resync costs a `SCAN` per thousand keys and the marks this replica missed,
+    /// not a `GET` and a `PTTL` of every shared mark each second in every replica (figure 9 of
+    /// BENCHMARKS.md: 4.4 Redis commands per task with ten replicas before). A mark refreshed
+    /// elsewhere whose event was missed is read again once the copy here expires.
     async fn read_marks(&self, drop_missing: bool) -> Result<usize, Fault> {
         let Some(replica) = self.replica() else { return Ok(0) };
         let read_started = replica.now();
         let mut conn = self.connection().await?;
-        let limit = self.options.op_timeout;
         let (keys, complete) = self.scan(&mut conn, &self.keys.marks_pattern()).await?;
-        if keys.is_empty() {
-            if complete && drop_missing {
-                replica.drop_unshared(&HashSet::new(), read_started);
+        let held: HashMap<String, (AgentBaseUrl, SuspectClaim)> = replica
+            .held_claims()
+            .into_iter()
+            .map(|(agent, claim)| (self.keys.mark(&claim, &agent), (agent, claim)))
+            .collect();
+        let mut present = HashSet::new();
+        let mut missed = Vec::new();
+        for key in keys {
+            match held.get(&key) {
+                Some(found) => {
+                    present.insert(found.clone());
+                }
+                None => missed.push(key),
             }
-            return Ok(0);
         }
+        let mut fresh = 0;
+        if !missed.is_empty() {
+            fresh = self.read_missed(&mut conn, &missed, replica, &mut present).await?;
+        }
+        // Only a complete read says which marks are gone.
+        let dropped =
+            if complete && drop_missing { replica.drop_unshared(&present, read_started) } else { 0 };
+        if dropped > 0 {
+            tracing::debug!(dropped, "suspect marks cleared while this replica was not listening dropped");
+        }
+        Ok(fresh)
+    }
+
+    /// Reads the marks under `keys` into the local cache, adding each to `present`. Returns how many
+    /// were new here.
+    async fn read_missed(
+        &self,
+        conn: &mut MultiplexedConnection,
+        keys: &[String],
+        replica: &LocalReplica,
+        present: &mut HashSet<(AgentBaseUrl, SuspectClaim)>,
+    ) -> Result<usize, Fault> {
         let mut pipe = redis::pipe();
-        for key in &keys {
+        for key in keys {
             pipe.cmd("GET").arg(key).cmd("PTTL").arg(key);
         }
         let values: Vec<(Option<String>, i64)> =
-            bounded(limit, "redis marks read", pipe.query_async(&mut conn)).await?;
+            bounded(self.options.op_timeout, "redis marks read", pipe.query_async(conn)).await?;
         let mut fresh = 0;
-        let mut present = HashSet::new();
         for (value, ttl_ms) in values {
             let ttl = Duration::from_millis(u64::try_from(ttl_ms).unwrap_or(0));
             let parsed = value.and_then(|v| serde_json::from_str::<StoredMark>(&v).ok());
@@ -307,12 +343,6 @@ impl Inner {
             if replica.apply_mark(&agent, mark) {
                 fresh += 1;
             }
-        }
-        // Only a complete read says which marks are gone.
-        let dropped =
-            if complete && drop_missing { replica.drop_unshared(&present, read_started) } else { 0 };
-        if dropped > 0 {
-            tracing::debug!(dropped, "suspect marks cleared while this replica was not listening dropped");
         }
         Ok(fresh)
     }
