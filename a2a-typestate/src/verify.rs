@@ -665,6 +665,20 @@ mod push_rules {
     }
 
     #[test]
+    fn another_error_on_a_push_config_call_does_not_explain_the_silence() {
+        // Only "invalid params" says the agent will not call the URL; an internal error on the
+        // config call, followed by an accepted registration and silence, is still the lie.
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), push_config_error(-32603));
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(1), polled(TaskState::Completed));
+        let past = secs(1) + verifier.bounds().push_arrival() + secs(1);
+        let refused = verifier.refusal(past).expect("unexplained silence refuses");
+        assert!(matches!(refused.contradiction(), Contradiction::NoPushCallback { .. }));
+    }
+
+    #[test]
     fn silence_with_no_url_refusal_on_record_is_still_refused() {
         let mut verifier = push_verifier();
         verifier.observe(Duration::ZERO, sent());
