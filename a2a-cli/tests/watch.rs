@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate::Deployment;
 use a2a_typestate_cli::audit::AuditOptions;
 use a2a_typestate_cli::watch::{Retention, Watch, WatchOptions};
-use common::{a2a, stderr};
+use common::{a2a, flippable, stderr};
 use serde_json::{Value, json};
 
 /// A card name that would script the page if any of it were written as markup.
@@ -21,52 +21,6 @@ const HOSTILE_NAME: &str =
 
 /// The longest any wait in these tests lasts.
 const PATIENCE: Duration = Duration::from_secs(120);
-
-/// A front for two agents, forwarding to the first until `lying` is set and to the second after: one
-/// deployment replaced by another behind the same URL. Cards are rewritten to name the front, so
-/// every call goes through it; with `etag` false they are served without an `ETag`.
-async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<AtomicBool>, etag: bool) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let front = format!("http://{}", listener.local_addr().unwrap());
-    let backends = Arc::new([honest.base_url(), liar.base_url()]);
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
-    let me = front.clone();
-    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
-        let (backends, http, lying, me) =
-            (Arc::clone(&backends), http.clone(), Arc::clone(&lying), me.clone());
-        async move {
-            let backend = &backends[usize::from(lying.load(Ordering::SeqCst))];
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 16 << 20).await.unwrap();
-            let target = format!("{backend}{}", parts.uri.path_and_query().map_or("/", |p| p.as_str()));
-            let mut forward = http.request(parts.method.clone(), target).body(body);
-            for (name, value) in &parts.headers {
-                if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
-                    forward = forward.header(name, value);
-                }
-            }
-            let answer = forward.send().await.unwrap();
-            let mut response = axum::http::Response::builder().status(answer.status());
-            for (name, value) in answer.headers() {
-                let dropped = name == axum::http::header::CONTENT_LENGTH
-                    || name == axum::http::header::TRANSFER_ENCODING
-                    || (!etag && name == axum::http::header::ETAG);
-                if !dropped {
-                    response = response.header(name, value);
-                }
-            }
-            if parts.uri.path().starts_with("/.well-known/") {
-                let card = answer.text().await.unwrap().replace(backend.as_str(), &me);
-                return response.body(axum::body::Body::from(card)).unwrap();
-            }
-            response.body(axum::body::Body::from_stream(answer.bytes_stream())).unwrap()
-        }
-    });
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    front
-}
 
 fn options(interval: Duration, store: Option<std::path::PathBuf>) -> WatchOptions {
     WatchOptions {

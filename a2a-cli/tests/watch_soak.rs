@@ -5,12 +5,15 @@
 //! full after ten minutes of 30 s intervals: from then on, memory must stay flat. Ignored by
 //! default: it lasts `A2A_SOAK_SECS` (3600 by default).
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
+use common::flippable;
 
 /// One sample of the watch process.
 #[derive(Debug, Clone, Copy)]
@@ -29,50 +32,6 @@ fn sample(pid: u32, started: Instant) -> Sample {
         .unwrap_or(0);
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count() as u64);
     Sample { at_s: started.elapsed().as_secs(), rss_kib, fds }
-}
-
-/// A front that forwards to `honest` or `liar` as `lying` says (cards rewritten to name the front).
-async fn flippable(honest: &RunningAgent, liar: &RunningAgent, lying: Arc<AtomicBool>) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let front = format!("http://{}", listener.local_addr().unwrap());
-    let backends = Arc::new([honest.base_url(), liar.base_url()]);
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
-    let me = front.clone();
-    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
-        let (backends, http, lying, me) =
-            (Arc::clone(&backends), http.clone(), Arc::clone(&lying), me.clone());
-        async move {
-            let backend = &backends[usize::from(lying.load(Ordering::SeqCst))];
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 16 << 20).await.unwrap_or_default();
-            let target = format!("{backend}{}", parts.uri.path_and_query().map_or("/", |p| p.as_str()));
-            let mut forward = http.request(parts.method.clone(), target).body(body);
-            for (name, value) in &parts.headers {
-                if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
-                    forward = forward.header(name, value);
-                }
-            }
-            let Ok(answer) = forward.send().await else {
-                return axum::http::Response::builder().status(502).body(axum::body::Body::empty()).unwrap();
-            };
-            let mut response = axum::http::Response::builder().status(answer.status());
-            for (name, value) in answer.headers() {
-                if name != axum::http::header::CONTENT_LENGTH && name != axum::http::header::TRANSFER_ENCODING
-                {
-                    response = response.header(name, value);
-                }
-            }
-            if parts.uri.path().starts_with("/.well-known/") {
-                let card = answer.text().await.unwrap_or_default().replace(backend.as_str(), &me);
-                return response.body(axum::body::Body::from(card)).unwrap();
-            }
-            response.body(axum::body::Body::from_stream(answer.bytes_stream())).unwrap()
-        }
-    });
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    front
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -118,7 +77,7 @@ async fn a_watch_over_fifty_agents_keeps_memory_and_descriptors_flat() {
             .await
             .unwrap();
         let lying = Arc::new(AtomicBool::new(false));
-        urls.push(flippable(&honest, &liar, Arc::clone(&lying)).await);
+        urls.push(flippable(&honest, &liar, Arc::clone(&lying), true).await);
         agents.push(honest);
         agents.push(liar);
         switches.push(lying);

@@ -76,3 +76,12 @@ fn the_builder_sets_every_field_and_keeps_parts_in_order() {
     let read: Message = parse::from_str(&wire).unwrap();
     assert_eq!(read, msg);
 }
+
+#[test]
+fn a_part_names_its_own_media_type_else_the_one_its_content_implies() {
+    assert_eq!(Part::text("hi").implied_media_type(), Some("text/plain"));
+    assert_eq!(Part::data(json!({"a": 1})).implied_media_type(), Some("application/json"));
+    assert_eq!(Part::text("<p>").with_media_type("text/html").implied_media_type(), Some("text/html"));
+    assert_eq!(Part::raw(vec![1, 2]).implied_media_type(), None, "bytes that do not say are no evidence");
+    assert_eq!(Part::file_bytes(vec![1], "image/png").implied_media_type(), Some("image/png"));
+}

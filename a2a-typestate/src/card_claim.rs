@@ -29,7 +29,8 @@
 //!
 //! A card claim is refused only when **all** hold:
 //! 1. the card declares it ([`CardClaims::card_claims`](crate::CardClaims::card_claims); a gateway's
-//!    card declares none) **and** the caller's path depends on it (the `depends` of [`ClaimCheck::new`](crate::ClaimCheck::new));
+//!    card declares none) **and** the caller's path depends on it (the `depends` of
+//!    [`ClaimCheck::new`](crate::ClaimCheck::new));
 //! 2. the **first** answer that exercises it contradicts it:
 //!    - [`CardClaim::ExtendedAgentCard`]: `GetExtendedAgentCard` is answered with the agent's own
 //!      "not supported" (`UnsupportedOperationError` -32004) or "not configured"

@@ -23,7 +23,7 @@ use a2a_typestate::{
     CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, InterfaceAnswer,
 };
 use a2a_typestate_client::types::discovery::OfferedInterface;
-use a2a_typestate_client::types::{GetTaskRequest, Part, PartContent, SendMessageResponse, TaskId};
+use a2a_typestate_client::types::{GetTaskRequest, SendMessageResponse, TaskId};
 use a2a_typestate_client::{AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error};
 use serde::Serialize;
 
@@ -229,11 +229,7 @@ fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswer
     let Some(result) = probe.result else {
         return CardClaimAudit::unsettled(claim, "the probe got no answer".to_owned());
     };
-    let parts: Vec<&Part> = match result {
-        SendMessageResponse::Message(message) => message.parts.iter().collect(),
-        SendMessageResponse::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
-    };
-    let answered: Vec<String> = parts.into_iter().filter_map(media_type).collect();
+    let answered = result.answered_media_types();
     if answered.is_empty() {
         return CardClaimAudit::unsettled(
             claim,
@@ -243,19 +239,6 @@ fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswer
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
     check.observe(ClaimAnswer::Output { accepted: probe.accepted.to_vec(), answered });
     CardClaimAudit::of(claim, check.verdict())
-}
-
-/// A part's media type: its own, else `text/plain` for text and `application/json` for data;
-/// `None` for bytes or a link that do not say (no evidence either way).
-fn media_type(part: &Part) -> Option<String> {
-    if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
-        return Some(media_type.to_owned());
-    }
-    match part.content {
-        PartContent::Text(_) => Some("text/plain".to_owned()),
-        PartContent::Data(_) => Some("application/json".to_owned()),
-        _ => None,
-    }
 }
 
 /// What one credential-less `GetTask` to an interface came to.

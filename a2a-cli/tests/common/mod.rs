@@ -87,3 +87,59 @@ async fn serve(app: axum::Router) -> String {
 pub fn has_escape_codes(text: &str) -> bool {
     text.contains('\x1b')
 }
+
+/// A front for two agents, forwarding to `honest` until `lying` is set and to `liar` after: one
+/// deployment replaced by another behind the same URL. Cards are rewritten to name the front, so
+/// every call goes through it; with `etag` false they are served without an `ETag`. A backend that
+/// does not answer is a 502.
+pub async fn flippable(
+    honest: &a2a_testkit::RunningAgent,
+    liar: &a2a_testkit::RunningAgent,
+    lying: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    etag: bool,
+) -> String {
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let front = format!("http://{}", listener.local_addr().unwrap());
+    let backends = Arc::new([honest.base_url(), liar.base_url()]);
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let me = front.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let (backends, http, lying, me) =
+            (Arc::clone(&backends), http.clone(), Arc::clone(&lying), me.clone());
+        async move {
+            let backend = &backends[usize::from(lying.load(Ordering::SeqCst))];
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, 16 << 20).await.unwrap_or_default();
+            let target = format!("{backend}{}", parts.uri.path_and_query().map_or("/", |p| p.as_str()));
+            let mut forward = http.request(parts.method.clone(), target).body(body);
+            for (name, value) in &parts.headers {
+                if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
+                    forward = forward.header(name, value);
+                }
+            }
+            let Ok(answer) = forward.send().await else {
+                return axum::http::Response::builder().status(502).body(axum::body::Body::empty()).unwrap();
+            };
+            let mut response = axum::http::Response::builder().status(answer.status());
+            for (name, value) in answer.headers() {
+                let dropped = name == axum::http::header::CONTENT_LENGTH
+                    || name == axum::http::header::TRANSFER_ENCODING
+                    || (!etag && name == axum::http::header::ETAG);
+                if !dropped {
+                    response = response.header(name, value);
+                }
+            }
+            if parts.uri.path().starts_with("/.well-known/") {
+                let card = answer.text().await.unwrap_or_default().replace(backend.as_str(), &me);
+                return response.body(axum::body::Body::from(card)).unwrap();
+            }
+            response.body(axum::body::Body::from_stream(answer.bytes_stream())).unwrap()
+        }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    front
+}

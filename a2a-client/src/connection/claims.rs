@@ -21,8 +21,8 @@
 //! A transport fault is never a contradiction: it leaves the claim pending and sets no mark.
 
 use a2a_typestate::{CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, InterfaceAnswer};
+use a2a_typestate_types::SendMessageResponse;
 use a2a_typestate_types::discovery::OfferedInterface;
-use a2a_typestate_types::{Part, PartContent, SendMessageResponse};
 
 use crate::cache::{SuspectClaim, SuspectMark};
 use crate::transport::Wire;
@@ -186,11 +186,7 @@ impl AgentConnection {
         result: &SendMessageResponse,
     ) -> Option<CardClaimVerdict> {
         let claim = self.declared(|c| matches!(c, CardClaim::OutputModes { .. }))?;
-        let parts: Vec<&Part> = match result {
-            SendMessageResponse::Message(message) => message.parts.iter().collect(),
-            SendMessageResponse::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
-        };
-        let answered: Vec<String> = parts.into_iter().filter_map(media_type).collect();
+        let answered = result.answered_media_types();
         if answered.is_empty() {
             return None;
         }
@@ -231,18 +227,5 @@ impl AgentConnection {
             || !client.auth().interceptors.is_empty()
             || !self.endpoint().scope.headers().is_empty()
             || client.http_client().may_add_headers()
-    }
-}
-
-/// A part's media type: its own, else `text/plain` for text and `application/json` for data;
-/// `None` for bytes or a link that do not say (no evidence either way).
-fn media_type(part: &Part) -> Option<String> {
-    if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
-        return Some(media_type.to_owned());
-    }
-    match part.content {
-        PartContent::Text(_) => Some("text/plain".to_owned()),
-        PartContent::Data(_) => Some("application/json".to_owned()),
-        _ => None,
     }
 }

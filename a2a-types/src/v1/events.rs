@@ -16,7 +16,7 @@ use crate::Metadata;
 use crate::ids::{ContextId, TaskId};
 use crate::protojson::is_default;
 use crate::v1::enums::TaskState;
-use crate::v1::message::{Message, wire};
+use crate::v1::message::{Message, Part, wire};
 use crate::v1::task::{Artifact, Task, TaskStatus};
 
 /// A task changed state (`lf.a2a.v1.TaskStatusUpdateEvent`).
@@ -189,6 +189,16 @@ pub enum SendMessageResponse {
 }
 
 impl SendMessageResponse {
+    /// The media types the answer came in: each part of the message, or of the task's artifacts,
+    /// by [`Part::implied_media_type`]; parts that do not say are left out.
+    pub fn answered_media_types(&self) -> Vec<String> {
+        let parts: Vec<&Part> = match self {
+            Self::Message(message) => message.parts.iter().collect(),
+            Self::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
+        };
+        parts.into_iter().filter_map(|part| part.implied_media_type().map(str::to_owned)).collect()
+    }
+
     /// The task this result is about; `None` for a message not tied to a task.
     pub fn task_id(&self) -> Option<&TaskId> {
         match self {

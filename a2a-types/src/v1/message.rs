@@ -199,6 +199,19 @@ impl Part {
             _ => None,
         }
     }
+
+    /// Its media type: its own, else the one its content implies (`text/plain` for text,
+    /// `application/json` for data); `None` for bytes or a link that do not say.
+    pub fn implied_media_type(&self) -> Option<&str> {
+        if let Some(media_type) = self.media_type.as_deref().filter(|m| !m.is_empty()) {
+            return Some(media_type);
+        }
+        match self.content {
+            PartContent::Text(_) => Some("text/plain"),
+            PartContent::Data(_) => Some("application/json"),
+            _ => None,
+        }
+    }
 }
 
 /// The wire form of a [`Part`]: every oneof member optional, so that "none" and "two" can be told
