@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
+use a2a_typestate::ClaimKind;
+
 use crate::Capability;
 
 /// Shared counters; cloning is cheap and clones count into the same place.
@@ -33,6 +35,7 @@ struct Counters {
     requests: RwLock<HashMap<String, Arc<AtomicU64>>>,
     negotiation_round_trips: AtomicU64,
     refusals: [AtomicU64; Capability::ALL.len()],
+    card_claim_refusals: [AtomicU64; ClaimKind::ALL.len()],
     fallbacks: AtomicU64,
     suspect_single_shots: AtomicU64,
     negotiated_tasks: AtomicU64,
@@ -70,6 +73,9 @@ pub struct MetricsSnapshot {
     pub negotiation_round_trips: u64,
     /// Claims refused because the agent contradicted its card, by capability (every capability listed).
     pub refusals: BTreeMap<Capability, u64>,
+    /// Card claims refused because the agent contradicted them (extended card, an extension, an
+    /// interface, output modes, open access), by kind (every kind listed).
+    pub card_claim_refusals: BTreeMap<ClaimKind, u64>,
     /// Single-shot `SendMessage` fallbacks after a refused claim (step (c) of the refusal rules),
     /// whether `run_task` or a typed handle sent them.
     pub fallbacks: u64,
@@ -138,6 +144,15 @@ impl Metrics {
         #[cfg(feature = "otel")]
         if let Some(otel) = self.inner.otel.get() {
             otel.refusal(capability);
+        }
+    }
+
+    /// Counts one card claim refused, of `kind`.
+    pub fn record_card_claim_refusal(&self, kind: ClaimKind) {
+        if let Some(counter) =
+            ClaimKind::ALL.iter().position(|k| *k == kind).and_then(|i| self.inner.card_claim_refusals.get(i))
+        {
+            counter.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -280,10 +295,16 @@ impl Metrics {
             .zip(&self.inner.refusals)
             .map(|(capability, counter)| (*capability, counter.load(Ordering::Relaxed)))
             .collect();
+        let card_claim_refusals = ClaimKind::ALL
+            .iter()
+            .zip(&self.inner.card_claim_refusals)
+            .map(|(kind, counter)| (*kind, counter.load(Ordering::Relaxed)))
+            .collect();
         MetricsSnapshot {
             requests_per_agent,
             negotiation_round_trips: self.inner.negotiation_round_trips.load(Ordering::Relaxed),
             refusals,
+            card_claim_refusals,
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
             suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
             negotiated_tasks: self.inner.negotiated_tasks.load(Ordering::Relaxed),

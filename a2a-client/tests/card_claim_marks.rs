@@ -83,6 +83,9 @@ async fn extended_card_refused_is_marked_and_while_marked_the_public_card_is_use
     assert!(!again.uses_extended_card());
     assert_eq!(again.extended_card_verdict(), None, "not asked while the mark holds");
     assert_eq!(count(&agent, "GetExtendedAgentCard"), 1);
+    let counted = client.metrics().snapshot().card_claim_refusals;
+    assert_eq!(counted[&ClaimKind::ExtendedCard], 1, "the one refusal is counted: {counted:?}");
+    assert_eq!(counted.values().sum::<u64>(), 1, "{counted:?}");
 }
 
 #[tokio::test]

@@ -42,13 +42,14 @@ impl AgentConnection {
         self.card().claims(Deployment::Direct).card_claims().iter().find(|c| wanted(c)).cloned()
     }
 
-    /// Records `verdict`: a refusal is logged and marks the agent suspect for that claim (unless
-    /// marks are off). Every other verdict leaves the cache as it is. The one place a card-claim
+    /// Records `verdict`: a refusal is logged, counted in the metrics and marks the agent suspect
+    /// for that claim (unless marks are off). Every other verdict leaves the cache as it is. The one place a card-claim
     /// verdict reaches the cache.
     pub(crate) fn record_claim_verdict(&self, verdict: &CardClaimVerdict) {
         let Some(violation) = verdict.violation() else { return };
         tracing::warn!(agent = %self.agent().as_str(), %violation, "card claim refused");
         let client = self.client();
+        client.metrics().record_card_claim_refusal(violation.claim().kind());
         if client.config().suspect_marks() == SuspectMarks::On {
             client.discovery_cache().mark_suspect(
                 self.agent(),
