@@ -171,3 +171,94 @@ mod tests {
         assert!(decode("@@@").unwrap_err().contains("not base64"));
     }
 }
+
+/// Implements `Deserialize` for a oneof enum whose JSON form is an object with exactly one member.
+///
+/// Members are matched by their lowerCamelCase or snake_case name without allocating the key; unknown
+/// members are ignored (a newer proto may add some), and a member written as `null` counts as absent
+/// (ProtoJSON's reading of `null` for a message field). No member, or more than one, is an error that
+/// names the oneof, the members it allows and what was found. The member is read straight into its
+/// variant: no intermediate struct holding every member, no list of what was found (a stream event is
+/// read this way, once per event).
+macro_rules! oneof_deserialize {
+    ($ty:ident, $oneof:literal, [$(($variant:ident, $camel:literal, $snake:literal, $inner:ty)),+ $(,)?]) => {
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                const MEMBERS: &[(&str, &str)] = &[$(($camel, $snake)),+];
+                struct OneofVisitor;
+                impl<'de> ::serde::de::Visitor<'de> for OneofVisitor {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        write!(f, "an object with exactly one of {}", $crate::protojson::oneof_names(MEMBERS))
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$ty, A::Error> {
+                        let mut found: Option<(&'static str, $ty)> = None;
+                        while let Some(member) = map.next_key_seed($crate::protojson::OneofMember(MEMBERS))? {
+                            let read = match member {
+                                $(Some($camel) => {
+                                    map.next_value::<Option<$inner>>()?.map(|inner| ($camel, $ty::$variant(inner)))
+                                })+
+                                _ => {
+                                    map.next_value::<::serde::de::IgnoredAny>()?;
+                                    continue;
+                                }
+                            };
+                            let Some((name, value)) = read else { continue };
+                            if let Some((first, _)) = &found {
+                                return Err(::serde::de::Error::custom(format!(
+                                    "oneof {} must have exactly one of {}; found {} and {}",
+                                    $oneof,
+                                    $crate::protojson::oneof_names(MEMBERS),
+                                    first,
+                                    name
+                                )));
+                            }
+                            found = Some((name, value));
+                        }
+                        found.map(|(_, value)| value).ok_or_else(|| {
+                            ::serde::de::Error::custom(format!(
+                                "oneof {} must have exactly one of {}; found none",
+                                $oneof,
+                                $crate::protojson::oneof_names(MEMBERS)
+                            ))
+                        })
+                    }
+                }
+                d.deserialize_map(OneofVisitor)
+            }
+        }
+    };
+}
+pub(crate) use oneof_deserialize;
+
+/// The members of a oneof by their lowerCamelCase names, for messages.
+pub(crate) fn oneof_names(members: &[(&str, &str)]) -> String {
+    members.iter().map(|(camel, _)| *camel).collect::<Vec<_>>().join(", ")
+}
+
+/// A oneof's member key: the lowerCamelCase name of the member it names (by either spelling), `None`
+/// for any other key. Matched on the borrowed key, so reading it allocates nothing.
+pub(crate) struct OneofMember(pub(crate) &'static [(&'static str, &'static str)]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for OneofMember {
+    type Value = Option<&'static str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<&'static str>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl serde::de::Visitor<'_> for OneofMember {
+    type Value = Option<&'static str>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<&'static str>, E> {
+        Ok(self.0.iter().find(|(camel, snake)| key == *camel || key == *snake).map(|(camel, _)| *camel))
+    }
+}

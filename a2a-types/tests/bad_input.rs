@@ -63,6 +63,18 @@ fn stream_response_with_two_members_is_refused() {
 }
 
 #[test]
+fn stream_response_member_written_null_is_absent_and_unknown_members_are_ignored() {
+    let event: StreamResponse = a2a_typestate_types::parse::from_str(
+        r#"{"task":null,"future":{"x":1},"status_update":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}"#,
+    )
+    .unwrap();
+    assert_eq!((event.kind(), event.task_id().map(|id| id.as_str())), ("statusUpdate", Some("t")));
+
+    let err = shape_error::<StreamResponse>(r#"{"task":null,"message":null}"#);
+    assert!(err.message().ends_with("found none"), "{err}");
+}
+
+#[test]
 fn send_message_response_with_two_members_is_refused_at_its_path_in_the_envelope() {
     let err = shape_error::<JsonRpcResponse<SendMessageResponse>>(
         r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"},"message":{"messageId":"m"}}}"#,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Metadata;
 use crate::ids::{ContextId, TaskId};
-use crate::protojson::is_default;
+use crate::protojson::{is_default, oneof_deserialize};
 use crate::v1::enums::TaskState;
 use crate::v1::message::{Message, Part, wire};
 use crate::v1::task::{Artifact, Task, TaskStatus};
@@ -78,8 +78,8 @@ pub struct TaskArtifactUpdateEvent {
 /// One item of a stream, and the body of a push notification (`lf.a2a.v1.StreamResponse`).
 ///
 /// On the wire an object with exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", try_from = "StreamResponseRepr")]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum StreamResponse {
     /// A snapshot of the whole task (the first item of a task stream).
     Task(Task),
@@ -142,45 +142,22 @@ impl From<SendMessageResponse> for StreamResponse {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StreamResponseRepr {
-    #[serde(default)]
-    task: Option<Task>,
-    #[serde(default)]
-    message: Option<Message>,
-    #[serde(default, alias = "status_update")]
-    status_update: Option<TaskStatusUpdateEvent>,
-    #[serde(default, alias = "artifact_update")]
-    artifact_update: Option<TaskArtifactUpdateEvent>,
-}
-
-impl TryFrom<StreamResponseRepr> for StreamResponse {
-    type Error = String;
-
-    fn try_from(repr: StreamResponseRepr) -> Result<Self, String> {
-        let mut found = Vec::new();
-        if let Some(task) = repr.task {
-            found.push(("task", Self::Task(task)));
-        }
-        if let Some(message) = repr.message {
-            found.push(("message", Self::Message(message)));
-        }
-        if let Some(event) = repr.status_update {
-            found.push(("statusUpdate", Self::StatusUpdate(event)));
-        }
-        if let Some(event) = repr.artifact_update {
-            found.push(("artifactUpdate", Self::ArtifactUpdate(event)));
-        }
-        wire::exactly_one("payload", &["task", "message", "statusUpdate", "artifactUpdate"], found)
-    }
-}
+oneof_deserialize!(
+    StreamResponse,
+    "payload",
+    [
+        (Task, "task", "task", Task),
+        (Message, "message", "message", Message),
+        (StatusUpdate, "statusUpdate", "status_update", TaskStatusUpdateEvent),
+        (ArtifactUpdate, "artifactUpdate", "artifact_update", TaskArtifactUpdateEvent),
+    ]
+);
 
 /// The result of `SendMessage` (`lf.a2a.v1.SendMessageResponse`): a task, or a direct message.
 ///
 /// On the wire an object with exactly one of `task`, `message`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", try_from = "SendMessageResponseRepr")]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum SendMessageResponse {
     /// The agent created or continued a task.
     Task(Task),
@@ -216,26 +193,8 @@ impl SendMessageResponse {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SendMessageResponseRepr {
-    #[serde(default)]
-    task: Option<Task>,
-    #[serde(default)]
-    message: Option<Message>,
-}
-
-impl TryFrom<SendMessageResponseRepr> for SendMessageResponse {
-    type Error = String;
-
-    fn try_from(repr: SendMessageResponseRepr) -> Result<Self, String> {
-        let mut found = Vec::new();
-        if let Some(task) = repr.task {
-            found.push(("task", Self::Task(task)));
-        }
-        if let Some(message) = repr.message {
-            found.push(("message", Self::Message(message)));
-        }
-        wire::exactly_one("payload", &["task", "message"], found)
-    }
-}
+oneof_deserialize!(
+    SendMessageResponse,
+    "payload",
+    [(Task, "task", "task", Task), (Message, "message", "message", Message)]
+);

@@ -20,63 +20,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protojson::is_default;
-
-/// Implements `Deserialize` for a oneof enum whose JSON form is an object with exactly one member.
-///
-/// Members are matched by their lowerCamelCase or snake_case name; unknown members are ignored (a
-/// newer proto may add some). No member, or more than one, is an error that names the oneof, the
-/// members it allows and what was found.
-macro_rules! oneof_deserialize {
-    ($ty:ident, $oneof:literal, [$(($variant:ident, $camel:literal, $snake:literal, $inner:ty)),+ $(,)?]) => {
-        impl<'de> ::serde::Deserialize<'de> for $ty {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct OneofVisitor;
-                impl<'de> ::serde::de::Visitor<'de> for OneofVisitor {
-                    type Value = $ty;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        write!(f, "an object with exactly one of {}", [$($camel),+].join(", "))
-                    }
-                    // Single-word members have the same camelCase and snake_case name.
-                    #[allow(unreachable_patterns)]
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                        self,
-                        mut map: A,
-                    ) -> Result<$ty, A::Error> {
-                        let mut found: Option<(&'static str, $ty)> = None;
-                        while let Some(key) = map.next_key::<String>()? {
-                            let (name, value) = match key.as_str() {
-                                $($camel | $snake => ($camel, $ty::$variant(map.next_value::<$inner>()?)),)+
-                                _ => {
-                                    map.next_value::<::serde::de::IgnoredAny>()?;
-                                    continue;
-                                }
-                            };
-                            if let Some((first, _)) = &found {
-                                return Err(::serde::de::Error::custom(format!(
-                                    "oneof {} must have exactly one of {}; found {} and {}",
-                                    $oneof,
-                                    [$($camel),+].join(", "),
-                                    first,
-                                    name
-                                )));
-                            }
-                            found = Some((name, value));
-                        }
-                        found.map(|(_, value)| value).ok_or_else(|| {
-                            ::serde::de::Error::custom(format!(
-                                "oneof {} must have exactly one of {}; found none",
-                                $oneof,
-                                [$($camel),+].join(", ")
-                            ))
-                        })
-                    }
-                }
-                d.deserialize_map(OneofVisitor)
-            }
-        }
-    };
-}
+use crate::protojson::{is_default, oneof_deserialize};
 
 /// One way to authenticate to the agent (`SecurityScheme`, a oneof named `scheme`).
 ///
