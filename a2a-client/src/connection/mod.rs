@@ -575,7 +575,7 @@ impl AgentConnection {
                 .open_stream(
                     || jsonrpc::open(endpoint, &request),
                     move |event| {
-                        let event = jsonrpc::event_result::<StreamResponse>(&event, &answering, WHAT)?;
+                        let event = jsonrpc::event_result::<Box<StreamResponse>>(&event, &answering, WHAT)?;
                         Ok(Decoded { event, last: false })
                     },
                 )
@@ -589,13 +589,15 @@ impl AgentConnection {
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     let data = event.data.as_bytes();
-                    if let Some(read) = read_clean(data, || jsonrpc::our_result(data, &answering)) {
+                    if let Some(read) =
+                        read_clean(data, || jsonrpc::our_result::<Box<StreamResponse>>(data, &answering))
+                    {
                         return Ok(Decoded { event: read, last: false });
                     }
                     let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let log = &inner.deviations;
                     log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
-                    Ok(Decoded { event: read::<StreamResponse>(WHAT, value)?, last: false })
+                    Ok(Decoded { event: read::<Box<StreamResponse>>(WHAT, value)?, last: false })
                 },
             )
             .await
@@ -612,7 +614,7 @@ impl AgentConnection {
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     // Read once, straight into the event, unless tolerant reading rewrites it.
-                    let straight = || serde_json::from_str::<StreamResponse>(&event.data).ok();
+                    let straight = || serde_json::from_str::<Box<StreamResponse>>(&event.data).ok();
                     let clean = if inner.is_none() {
                         straight()
                     } else {
@@ -626,7 +628,7 @@ impl AgentConnection {
                         let log = &inner.deviations;
                         log.tolerate(operation, Some(number), Shape::StreamResponse, "", &mut value);
                     }
-                    Ok(Decoded { event: read::<StreamResponse>("stream event", value)?, last: false })
+                    Ok(Decoded { event: read::<Box<StreamResponse>>("stream event", value)?, last: false })
                 },
             )
             .await
@@ -664,11 +666,14 @@ fn grpc_target_deviation(endpoint: &Endpoint) -> Option<tolerant::Deviation> {
 /// Under tolerant reading, the event `read` straight from `data` when nothing in it is a deviation
 /// the rewrite records: no mark in its bytes ([`tolerant::may_deviate`]), a strict read that
 /// succeeds, and a context named ([`names_its_context`]). `None`: read it through the rewrite.
-fn read_clean(data: &[u8], read: impl FnOnce() -> Option<StreamResponse>) -> Option<StreamResponse> {
+fn read_clean(
+    data: &[u8],
+    read: impl FnOnce() -> Option<Box<StreamResponse>>,
+) -> Option<Box<StreamResponse>> {
     if tolerant::may_deviate(data) {
         return None;
     }
-    read().filter(names_its_context)
+    read().filter(|event| names_its_context(event))
 }
 
 /// Whether an update names its context, which 1.0 requires: one that does not is a deviation the

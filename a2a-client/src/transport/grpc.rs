@@ -321,7 +321,7 @@ fn events(
                     let _room = budget.reserve(prost::Message::encoded_len(&message)).await;
                     from_proto("stream event", &message)
                         .and_then(|value| read("stream event", value))
-                        .map(|event| Decoded { event, last: false })
+                        .map(|event| Decoded { event: Box::new(event), last: false })
                 }
                 Ok(Ok(None)) => return None,
                 Ok(Err(status)) => Err(status::to_error(None, status, &url)),

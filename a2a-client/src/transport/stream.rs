@@ -26,9 +26,13 @@ pub enum StreamEnd {
 }
 
 /// One decoded event, and whether the agent marked it as the last (0.3 `final: true`).
+///
+/// The event is boxed from its read on: it passes through several `Result`s, the per-event future
+/// and the stream before it reaches the caller, and each of those moves copied all 344 bytes of a
+/// `StreamResponse` (the copies were a tenth of a stream's CPU, `BENCHMARKS.md` figure 9).
 #[derive(Debug)]
 pub(crate) struct Decoded {
-    pub(crate) event: StreamResponse,
+    pub(crate) event: Box<StreamResponse>,
     pub(crate) last: bool,
 }
 
@@ -86,7 +90,7 @@ impl EventStream {
         if decoded.last {
             self.finish(StreamEnd::Closed);
         }
-        Poll::Ready(Some(Ok(decoded.event)))
+        Poll::Ready(Some(Ok(*decoded.event)))
     }
 
     fn finish(&mut self, end: StreamEnd) {
@@ -136,7 +140,7 @@ mod tests {
     use a2a_typestate_types::{Task, TaskState};
 
     fn event(state: TaskState, last: bool) -> Decoded {
-        Decoded { event: StreamResponse::Task(Task::new("t1", state)), last }
+        Decoded { event: Box::new(StreamResponse::Task(Task::new("t1", state))), last }
     }
 
     fn stream(items: Vec<Result<Decoded, Error>>) -> EventStream {

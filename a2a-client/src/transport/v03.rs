@@ -74,5 +74,5 @@ pub(crate) fn decode_event(log: &LossLog, event: &SseEvent, id: &str) -> Result<
     let last = matches!(&wire, v03::StreamResult::StatusUpdate(update) if update.is_final);
     let converted = wire.to_v1();
     log.record("stream", "0.3 -> 1.0", &converted.losses);
-    Ok(Decoded { event: converted.value, last })
+    Ok(Decoded { event: Box::new(converted.value), last })
 }
