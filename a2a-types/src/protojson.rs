@@ -153,25 +153,6 @@ pub fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<serde_jso
     serde_json::Value::deserialize(d).map(Some)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::base64_bytes::decode;
-
-    #[test]
-    fn base64_accepts_every_alphabet_and_padding() {
-        let expected = vec![0xfb, 0xff, 0xbf];
-        assert_eq!(decode("+/+/").unwrap(), expected);
-        assert_eq!(decode("-_-_").unwrap(), expected);
-        assert_eq!(decode("aGk=").unwrap(), b"hi");
-        assert_eq!(decode("aGk").unwrap(), b"hi");
-    }
-
-    #[test]
-    fn base64_rejects_garbage_with_a_message() {
-        assert!(decode("@@@").unwrap_err().contains("not base64"));
-    }
-}
-
 /// Implements `Deserialize` for a oneof enum whose JSON form is an object with exactly one member.
 ///
 /// Members are matched by their lowerCamelCase or snake_case name without allocating the key; unknown
@@ -260,5 +241,24 @@ impl serde::de::Visitor<'_> for OneofMember {
 
     fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<&'static str>, E> {
         Ok(self.0.iter().find(|(camel, snake)| key == *camel || key == *snake).map(|(camel, _)| *camel))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_bytes::decode;
+
+    #[test]
+    fn base64_accepts_every_alphabet_and_padding() {
+        let expected = vec![0xfb, 0xff, 0xbf];
+        assert_eq!(decode("+/+/").unwrap(), expected);
+        assert_eq!(decode("-_-_").unwrap(), expected);
+        assert_eq!(decode("aGk=").unwrap(), b"hi");
+        assert_eq!(decode("aGk").unwrap(), b"hi");
+    }
+
+    #[test]
+    fn base64_rejects_garbage_with_a_message() {
+        assert!(decode("@@@").unwrap_err().contains("not base64"));
     }
 }
