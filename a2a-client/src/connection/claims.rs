@@ -43,8 +43,8 @@ impl AgentConnection {
     }
 
     /// Records `verdict`: a refusal is logged, counted in the metrics and marks the agent suspect
-    /// for that claim (unless marks are off). Every other verdict leaves the cache as it is. The one place a card-claim
-    /// verdict reaches the cache.
+    /// for that claim (unless marks are off). Every other verdict leaves the cache as it is. The one
+    /// place a card-claim verdict reaches the cache.
     pub(crate) fn record_claim_verdict(&self, verdict: &CardClaimVerdict) {
         let Some(violation) = verdict.violation() else { return };
         tracing::warn!(agent = %self.agent().as_str(), %violation, "card claim refused");
