@@ -205,6 +205,8 @@ def find_task_info(obj):
         elif "configs" in res:
             shape = "push-config-list"
     info["shape"] = shape
+    if isinstance(res.get("contextId"), str):
+        info["context_id"] = res["contextId"]
     if shape and ("task" in shape):
         info["task_id"] = res.get("id") if "task" == shape.split(":")[-1] or shape == "bare-task" else res.get("taskId")
     if isinstance(res.get("status"), dict):
@@ -636,8 +638,13 @@ class Probe:
                                         ("tasks/get (streamed task)", st03, "tasks/get", None)):
             tid = rec.get("task_id") or (rec.get("stream") or {}).get("task_id")
             if tid:
-                self.call(label, "JSONRPC", "1.0" if hdr else "0.3", "POST", url,
-                          self.rpc(method, {"id": tid, "historyLength": 10}), hdr)
+                g = self.call(label, "JSONRPC", "1.0" if hdr else "0.3", "POST", url,
+                              self.rpc(method, {"id": tid, "historyLength": 10}), hdr)
+                ctx = rec.get("context_id") or next((it.get("context_id") for it in (rec.get("stream") or {}).get("items", [])
+                                                     if it.get("context_id")), None)
+                if (g.get("status") != 200 or "error_code" in g) and ctx:
+                    self.call(label + " + contextId", "JSONRPC", "1.0" if hdr else "0.3", "POST", url,
+                              self.rpc(method, {"id": tid, "contextId": ctx, "historyLength": 10}), hdr)
         self.call("GetTask unknown id", "JSONRPC", "1.0", "POST", url,
                   self.rpc("GetTask", {"id": "no-such-task"}), h10)
         self.call("ListTasks", "JSONRPC", "1.0", "POST", url, self.rpc("ListTasks", {}), h10)
@@ -757,7 +764,7 @@ def summarize(probe, card, interfaces):
     answered = {}
     for c in probe.calls:
         ok = c.get("status") == 200 and ("error_code" not in c) and not c.get("error")
-        key = "%s %s %s" % (c["binding"], c["version"], c["label"])
+        key = "%s %s %s @%s" % (c["binding"], c["version"], c["label"], urlsplit(c["url"]).path or "/")
         answered[key] = ("ok" if ok else
                          "error %s" % c.get("error_code") if "error_code" in c else
                          "HTTP %s" % c.get("status") if "status" in c else c.get("error", "?")[:60])
@@ -777,7 +784,7 @@ def summarize(probe, card, interfaces):
                 d = _re.sub(r"\[\d+\]", "[]", d)
                 if d not in uniq:
                     uniq.append(d)
-            wire["%s %s %s" % (c["binding"], c["version"], c["label"])] = uniq[:15]
+            wire["%s %s %s @%s" % (c["binding"], c["version"], c["label"], urlsplit(c["url"]).path or "/")] = uniq[:15]
     s["wire_deviations"] = wire
     s["push_callbacks"] = len(probe.hook.received)
     s["push_callbacks_by_path"] = {}
