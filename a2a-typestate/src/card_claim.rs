@@ -42,15 +42,20 @@
 //!    - [`CardClaim::Interface`]: the interface answered, but not in its declared binding (no such
 //!      endpoint, or a body that binding does not produce), or rejected its declared protocol
 //!      version (`VersionNotSupportedError` -32009), or named another version;
-//!    - [`CardClaim::OutputModes`]: a call that accepted only output modes the card declares was
-//!      answered with a part in a media type none of them matches;
+//!    - [`CardClaim::OutputModes`]: a message that accepted only output modes the card declares
+//!      was answered with a part in a media type none of them covers;
 //!    - [`CardClaim::Security`] with [`Access::Open`]: a call sent without credentials was answered
 //!      401 (a demand for credentials, whoever sent it), or 403 carrying the agent's own A2A error.
 //!      A bare 403 is no contradiction: a gateway or web firewall in front of an honest agent
 //!      answers that for reasons that have nothing to do with credentials (an address range, a
 //!      rule, a rate). With [`Access::Required`], a call sent without credentials that succeeds is a
 //!      [`CardClaimVerdict::Warning`], never a refusal: an agent more open than its card is
-//!      under-declaring, which is safe for the caller (and worth telling its operator).
+//!      under-declaring, which is safe for the caller (and worth telling its operator);
+//! 3. the answer was reachable through the card's declared modes ([`crate::rules`]): an output
+//!    answer counts only when the message used input media types the card's `defaultInputModes`
+//!    declare (a text probe to an agent that takes only `application/json` proves nothing about
+//!    its outputs: [`ClaimPending::OutsideDeclaredModes`]); every other answer here is the agent's
+//!    own to the claim's own call and counts whatever the modes.
 //!
 //! What never refuses: a transport fault (reset, timeout, 502/503/504: retry); an agent doing more
 //! than it declares (activating an extension it did not declare, answering a mode the caller
@@ -70,7 +75,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::advice::Advice;
-use crate::observe::TransportFault;
+use crate::observe::{ExchangeModes, TransportFault};
+use crate::rules::Reach;
 
 /// One claim an Agent Card makes about the agent beyond the task lifecycle.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -262,11 +268,13 @@ pub enum ClaimAnswer {
         /// What came.
         answer: InterfaceAnswer,
     },
-    /// A call with `acceptedOutputModes: accepted` was answered with parts in the media types
-    /// `answered` (`text/plain` for a text part, `application/json` for a data part).
+    /// A message sent with `modes` (its parts' media types and its `acceptedOutputModes`) was
+    /// answered with parts in the media types `answered` (`text/plain` for a text part,
+    /// `application/json` for a data part).
     Output {
-        /// The `acceptedOutputModes` the call sent (empty: any).
-        accepted: Vec<String>,
+        /// What the message sent and accepted: clause 3 reads its input media types, the output
+        /// rule its `acceptedOutputModes` (empty: any).
+        modes: ExchangeModes,
         /// The media types of the answer's parts.
         answered: Vec<String>,
     },
@@ -312,14 +320,30 @@ impl fmt::Display for ClaimAnswer {
             Self::Interface { url, answer: InterfaceAnswer::AgentError { code } } => {
                 write!(f, "{url} answered error {code}")
             }
-            Self::Output { accepted, answered } => {
-                write!(f, "accepted [{}], answered in [{}]", accepted.join(", "), answered.join(", "))
-            }
+            Self::Output { modes, answered } => write!(
+                f,
+                "sent [{}] accepting [{}], answered in [{}]",
+                modes.input.join(", "),
+                modes.accepted_output.join(", "),
+                answered.join(", ")
+            ),
             Self::Access { credentials_sent, status, agent_error } => {
                 let how = if *credentials_sent { "with" } else { "without" };
                 let body = if *agent_error { " with an A2A error" } else { "" };
                 write!(f, "a call {how} credentials answered http {status}{body}")
             }
+        }
+    }
+}
+
+impl ClaimAnswer {
+    /// How the answer was reached, for clause 3 of the refusal rules ([`crate::rules`]): an
+    /// answer about a message's output depends on what the message sent; every other answer is the
+    /// agent's own to the claim's own call (or header) and counts whatever the modes.
+    pub fn reach(&self) -> Reach<'_> {
+        match self {
+            Self::Output { modes, .. } => Reach::Exchange(Some(modes)),
+            _ => Reach::OwnCall,
         }
     }
 }
@@ -393,6 +417,9 @@ pub enum ClaimPending {
     /// The latest answer said nothing about the claim (an unrelated protocol error, a 401 or 403
     /// on the extended card, a call that accepted modes the card does not declare).
     Inconclusive(ClaimEvidence),
+    /// The answer contradicted the claim, but the message that reached it used media types the
+    /// card's default modes do not declare (clause 3 fails): unverifiable from that exchange.
+    OutsideDeclaredModes(ClaimEvidence),
 }
 
 impl fmt::Display for ClaimPending {
@@ -401,6 +428,9 @@ impl fmt::Display for ClaimPending {
             Self::NotExercised => f.write_str("not exercised yet"),
             Self::TransportFault(fault) => write!(f, "{fault}, retry"),
             Self::Inconclusive(evidence) => write!(f, "inconclusive: {evidence}"),
+            Self::OutsideDeclaredModes(evidence) => {
+                write!(f, "unverifiable: reached outside the card's declared modes, {evidence}")
+            }
         }
     }
 }

@@ -34,6 +34,7 @@ use crate::card_claim::{
     ExtendedCardAnswer, InterfaceAnswer,
 };
 use crate::observe::TransportFault;
+use crate::rules::{self, Reachability, media_type_covers};
 
 /// Judges one card claim from the answers to the calls that exercised it. No I/O, no clock.
 #[derive(Clone, Debug)]
@@ -69,7 +70,7 @@ impl ClaimCheck {
 
     /// `true` when the claim is checked: the card declares it and the caller depends on it.
     pub fn is_checked(&self) -> bool {
-        self.depends && self.card.card_claims().contains(&self.claim)
+        rules::checked(&self.card, self.card.card_claims().contains(&self.claim), self.depends)
     }
 
     /// Records an answer and returns its sequence number, the one [`ClaimEvidence`] cites.
@@ -99,8 +100,14 @@ impl ClaimCheck {
                 Reading::Honoured => return Some(CardClaimVerdict::Verified(evidence())),
                 Reading::MoreOpen => return Some(CardClaimVerdict::Warning(evidence())),
                 Reading::Contradicted => {
-                    let violation = CardClaimViolation::new(self.claim.clone(), evidence());
-                    return Some(CardClaimVerdict::Refused(violation));
+                    return Some(match rules::reachable(&self.card, answer.reach()) {
+                        Reachability::Declared => {
+                            CardClaimVerdict::Refused(CardClaimViolation::new(self.claim.clone(), evidence()))
+                        }
+                        Reachability::OutsideDeclaredModes | Reachability::ModesUnknown => {
+                            CardClaimVerdict::Pending(ClaimPending::OutsideDeclaredModes(evidence()))
+                        }
+                    });
                 }
             }
         }
@@ -133,8 +140,8 @@ impl ClaimCheck {
                 }
                 read_interface(protocol_version, answer)
             }
-            (CardClaim::OutputModes { declared }, ClaimAnswer::Output { accepted, answered }) => {
-                read_output(declared, accepted, answered)
+            (CardClaim::OutputModes { declared }, ClaimAnswer::Output { modes, answered }) => {
+                read_output(declared, &modes.accepted_output, answered)
             }
             (CardClaim::Security(access), ClaimAnswer::Access { credentials_sent, status, agent_error }) => {
                 read_access(*access, *credentials_sent, *status, *agent_error)
@@ -186,27 +193,15 @@ fn same_version(declared: &str, answered: &str) -> bool {
 
 fn read_output(declared: &[String], accepted: &[String], answered: &[String]) -> Reading {
     // The caller depends on the card's modes only when it asked for some of them and nothing else.
-    let within_card = accepted.iter().all(|mode| declared.iter().any(|d| mode_matches(d, mode)));
+    let within_card = accepted.iter().all(|mode| declared.iter().any(|d| media_type_covers(d, mode)));
     if accepted.is_empty() || !within_card {
         return Reading::Inconclusive;
     }
-    if answered.iter().all(|mode| accepted.iter().any(|a| mode_matches(a, mode))) {
+    if answered.iter().all(|mode| accepted.iter().any(|a| media_type_covers(a, mode))) {
         Reading::Honoured
     } else {
         Reading::Contradicted
     }
-}
-
-/// Whether `mode` falls under `pattern`: equal ignoring case and parameters, or `*/*`, or
-/// `type/*` or a bare `type` (cards in the wild write `"text"`) for the same type.
-fn mode_matches(pattern: &str, mode: &str) -> bool {
-    let essence = |m: &str| m.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let (pattern, mode) = (essence(pattern), essence(mode));
-    if pattern == "*/*" || pattern == "*" || pattern == mode {
-        return true;
-    }
-    let kind = pattern.strip_suffix("/*").unwrap_or(&pattern);
-    !kind.contains('/') && mode.split_once('/').is_some_and(|(mode_kind, _)| mode_kind == kind)
 }
 
 fn read_access(access: Access, credentials_sent: bool, status: u16, agent_error: bool) -> Reading {
@@ -234,18 +229,6 @@ fn read_access(access: Access, credentials_sent: bool, status: u16, agent_error:
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn media_types_match_exactly_by_wildcard_or_by_type() {
-        assert!(mode_matches("text/plain", "Text/Plain; charset=utf-8"));
-        assert!(mode_matches("*/*", "image/png"));
-        assert!(mode_matches("text/*", "text/markdown"));
-        assert!(!mode_matches("text/*", "application/json"));
-        assert!(!mode_matches("text/plain", "text/html"));
-        assert!(mode_matches("text", "text/plain"));
-        assert!(!mode_matches("text", "image/png"));
-        assert!(!mode_matches("application/json", "*/*"));
-    }
 
     #[test]
     fn versions_compare_by_major_and_minor_and_empty_is_0_3() {

@@ -72,6 +72,7 @@ pub mod lifecycle;
 pub mod narrow;
 pub mod observe;
 pub mod permit;
+pub mod rules;
 mod state;
 mod task;
 pub mod verdict;

@@ -27,6 +27,8 @@ use std::time::Duration;
 
 use a2a_typestate_types::{ContextId, MessageId, TaskId, TaskState};
 
+use crate::rules::{media_type_covers, media_type_matches};
+
 /// Time elapsed since the task handle was created: the clock is an input, never read here.
 pub type Elapsed = Duration;
 
@@ -138,10 +140,11 @@ impl ExchangeModes {
 
     /// `true` when the card's default modes made this exchange reachable: every input media type
     /// matches one of `default_input`, and the accepted outputs (if any were named) overlap
-    /// `default_output`. Matching ignores case and parameters and understands `type/*` and `*/*`.
+    /// `default_output`, media types compared by meaning ([`media_type_covers`],
+    /// [`media_type_matches`]).
     pub fn reachable_through(&self, default_input: &[String], default_output: &[String]) -> bool {
         let inputs_declared = !self.input.is_empty()
-            && self.input.iter().all(|used| default_input.iter().any(|d| media_type_matches(d, used)));
+            && self.input.iter().all(|used| default_input.iter().any(|d| media_type_covers(d, used)));
         let outputs_declared = self.accepted_output.is_empty()
             || self
                 .accepted_output
@@ -149,22 +152,6 @@ impl ExchangeModes {
                 .any(|used| default_output.iter().any(|d| media_type_matches(d, used)));
         inputs_declared && outputs_declared
     }
-}
-
-/// `true` when media type `used` falls under `declared` (`text/plain; charset=utf-8` under
-/// `text/*`; case-insensitive; parameters ignored). Either side may be the wildcard.
-pub fn media_type_matches(declared: &str, used: &str) -> bool {
-    fn essence(media_type: &str) -> (String, String) {
-        let base = media_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-        match base.split_once('/') {
-            Some((kind, sub)) => (kind.to_owned(), sub.to_owned()),
-            None => (base, String::new()),
-        }
-    }
-    let (d_kind, d_sub) = essence(declared);
-    let (u_kind, u_sub) = essence(used);
-    let part = |d: &str, u: &str| d == "*" || u == "*" || d == u;
-    !d_kind.is_empty() && part(&d_kind, &u_kind) && part(&d_sub, &u_sub)
 }
 
 /// One thing the client observed about a task.
@@ -269,15 +256,6 @@ mod tests {
 
     fn modes(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn media_types_match_ignoring_case_parameters_and_through_wildcards() {
-        assert!(media_type_matches("text/plain", "Text/Plain; charset=utf-8"));
-        assert!(media_type_matches("text/*", "text/markdown"));
-        assert!(media_type_matches("*/*", "image/png"));
-        assert!(!media_type_matches("text/plain", "image/png"));
-        assert!(!media_type_matches("", "text/plain"));
     }
 
     #[test]

@@ -30,7 +30,8 @@
 //!      terminal state arrives on the stream with no streamed artifact while `GetTask` returns
 //!      artifacts;
 //!    - state-transition history: the first `GetTask` relied on returns an empty history;
-//!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003), or the
+//!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003) or
+//!      `UnsupportedOperationError` (-32004) while the agent holds no config of ours, or the
 //!      task reached its terminal state after the config was registered (and not found dropped,
 //!      [`Observed::PushDropped`]) and no callback at all
 //!      (about any transition) arrived within [`Bounds::push_arrival`] of that terminal
@@ -39,9 +40,11 @@
 //!      absence: when it refused the webhook URL itself on a push-config call (-32602 invalid
 //!      params, a host it will not call) and no callback came, push stays pending
 //!      ([`PendingReason::WebhookUrlRefused`]);
-//! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`:
-//!    the last message sent before it used only declared input media types and accepted at least
-//!    one declared output type (or any).
+//! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`
+//!    ([`rules::reachable`], the one reading for every claim): the agent's own "not supported" to
+//!    the capability's own call counts whatever the modes; any other contradiction counts when the
+//!    last message sent before it used only declared input media types and accepted at least one
+//!    declared output type (or any), media types compared by meaning (`text` is `text/plain`).
 //!
 //! What never refuses: transport faults (reset, 502, 503, 504, timeouts: advice
 //! [`Advice::Retry`](crate::Advice::Retry)), nor an artifact missing from a stream a transport
@@ -68,6 +71,7 @@ use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet};
 use crate::card::CardClaims;
 use crate::observe::{Call, Channel, Elapsed, Observed, TransportFault};
+use crate::rules::{self, Reach, Reachability};
 use crate::verdict::{LifecycleFault, Pending, PendingReason, Verdict};
 use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
 
@@ -112,7 +116,8 @@ impl Verifier {
 
     /// The claims checked: declared by the card and depended on by the caller (condition 1).
     pub fn checked(&self) -> CapabilitySet {
-        self.card.declared().intersection(self.depends_on)
+        let card = &self.card;
+        card.declared().iter().filter(|c| rules::checked(card, true, self.depends_on.contains(*c))).collect()
     }
 
     /// The card's claims.
@@ -250,30 +255,39 @@ impl Verifier {
         Some(Evidence { seq, at: *at, observed: observed.clone() })
     }
 
-    /// Conditions 2 and 3: a contradiction at `seq` refuses only when the message that reached it
-    /// used the card's declared modes.
+    /// Conditions 2 and 3: a contradiction at `seq` refuses only when it was reachable through the
+    /// card's declared modes ([`rules::reachable`]): the agent's own "not supported" to the
+    /// capability's own call always is; any other contradiction is read against the modes of the
+    /// last message sent before it.
     fn contradicted(&self, capability: Capability, contradiction: Contradiction, seq: usize) -> Verdict {
         let Some(evidence) = self.evidence(seq) else {
             return Verdict::Pending(Pending::new(PendingReason::NotExercised));
         };
-        let violation = AgentCardLifecycleViolation::new(capability, contradiction, evidence);
-        let sent = self.log.get(..seq).unwrap_or_default().iter().rev().find_map(|(_, o)| match o {
-            Observed::MessageSent { modes, .. } => Some(modes),
-            _ => None,
-        });
-        match sent {
-            Some(modes)
-                if modes
-                    .reachable_through(self.card.default_input_modes(), self.card.default_output_modes()) =>
-            {
-                Verdict::Refused(violation)
+        let reach =
+            match contradiction {
+                Contradiction::AgentSaysUnsupported { .. } => Reach::OwnCall,
+                _ => Reach::Exchange(self.log.get(..seq).unwrap_or_default().iter().rev().find_map(
+                    |(_, o)| match o {
+                        Observed::MessageSent { modes, .. } => Some(modes),
+                        _ => None,
+                    },
+                )),
+            };
+        let divergence = || {
+            Box::new(AgentCardLifecycleViolation::new(capability, contradiction.clone(), evidence.clone()))
+        };
+        match rules::reachable(&self.card, reach) {
+            Reachability::Declared => {
+                Verdict::Refused(AgentCardLifecycleViolation::new(capability, contradiction, evidence))
             }
-            Some(_) => Verdict::Pending(Pending::new(PendingReason::OutsideDeclaredModes {
-                divergence: Box::new(violation),
-            })),
-            None => Verdict::Pending(Pending::new(PendingReason::ModesUnknown {
-                divergence: Box::new(violation),
-            })),
+            Reachability::OutsideDeclaredModes => {
+                Verdict::Pending(Pending::new(PendingReason::OutsideDeclaredModes {
+                    divergence: divergence(),
+                }))
+            }
+            Reachability::ModesUnknown => {
+                Verdict::Pending(Pending::new(PendingReason::ModesUnknown { divergence: divergence() }))
+            }
         }
     }
 
@@ -545,7 +559,7 @@ impl PushRule {
             // "Not supported" while the agent holds no config of ours (none yet, or the one it
             // took was found dropped, even after the task ended): the card's claim is denied.
             Observed::AgentError { call: Call::PushNotificationConfig, code }
-                if is(*code, A2aErrorCode::PushNotificationNotSupported) && !self.held =>
+                if says_unsupported(*code) && !self.held =>
             {
                 self.settled = Some(PushSettled::Unsupported { seq, code: *code });
             }
@@ -577,6 +591,13 @@ impl PushRule {
             _ => {}
         }
     }
+}
+
+/// `true` when `code` is the agent saying it does not do what was asked: the capability's own
+/// error (`PushNotificationNotSupportedError`) or the generic `UnsupportedOperationError`, which
+/// servers answer to an operation they do not implement.
+fn says_unsupported(code: i32) -> bool {
+    is(code, A2aErrorCode::PushNotificationNotSupported) || is(code, A2aErrorCode::UnsupportedOperation)
 }
 
 /// `true` when the agent's error `code` is the protocol's `named` error (the one code table is

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use a2a_typestate::{
     Access, Advice, CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind,
-    ClaimPending, Deployment, ExtendedCardAnswer, InterfaceAnswer, TransportFault,
+    ClaimPending, Deployment, ExchangeModes, ExtendedCardAnswer, InterfaceAnswer, TransportFault,
 };
 
 const EXT: &str = "https://example.com/ext/citations/v1";
@@ -17,12 +17,17 @@ const REST_URL: &str = "http://127.0.0.1:1/rest";
 /// A card with the given `capabilities`, and the rest of the card's fields (`extra`, starting with
 /// a comma) added.
 fn card(capabilities: &str, extra: &str) -> Arc<CardClaims> {
+    card_taking(r#"["text/plain"]"#, capabilities, extra)
+}
+
+/// As [`card`], with `defaultInputModes` written as `inputs`.
+fn card_taking(inputs: &str, capabilities: &str, extra: &str) -> Arc<CardClaims> {
     let json = format!(
         r#"{{"name":"a","description":"","version":"1","skills":[],
             "supportedInterfaces":[
                 {{"url":"{JSONRPC_URL}","protocolBinding":"JSONRPC","protocolVersion":"1.0"}},
                 {{"url":"{REST_URL}","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}}],
-            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain","application/json"],
+            "defaultInputModes":{inputs},"defaultOutputModes":["text/plain","application/json"],
             "capabilities":{capabilities}{extra}}}"#
     );
     let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(&json).unwrap();
@@ -73,7 +78,7 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
         (
             output_modes(),
             ClaimAnswer::Output {
-                accepted: strings(&["application/json"]),
+                modes: text_accepting(strings(&["application/json"])),
                 answered: strings(&["text/html"]),
             },
         ),
@@ -82,6 +87,11 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
             ClaimAnswer::Access { credentials_sent: false, status: 401, agent_error: false },
         ),
     ]
+}
+
+/// A text message accepting `accepted` output modes (empty: any).
+fn text_accepting(accepted: Vec<String>) -> ExchangeModes {
+    ExchangeModes::new(["text/plain"], accepted)
 }
 
 fn check(
@@ -169,7 +179,7 @@ fn clause_contradicted_an_honouring_first_answer_verifies_and_later_answers_do_n
             answer: InterfaceAnswer::Served { protocol_version: Some("1.0".into()) },
         },
         ClaimAnswer::Output {
-            accepted: strings(&["application/json"]),
+            modes: text_accepting(strings(&["application/json"])),
             answered: strings(&["application/json"]),
         },
         ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false },
@@ -370,7 +380,10 @@ fn interface_under_declared_an_undeclared_endpoint_is_not_judged() {
 #[test]
 fn output_modes_accepting_a_mode_the_card_does_not_declare_is_inconclusive() {
     let card = declaring_all();
-    let answer = ClaimAnswer::Output { accepted: strings(&["image/png"]), answered: strings(&["text/html"]) };
+    let answer = ClaimAnswer::Output {
+        modes: text_accepting(strings(&["image/png"])),
+        answered: strings(&["text/html"]),
+    };
     let verdict = check(&card, &output_modes(), true, &[answer]).unwrap();
     assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))));
 }
@@ -378,7 +391,7 @@ fn output_modes_accepting_a_mode_the_card_does_not_declare_is_inconclusive() {
 #[test]
 fn output_modes_accepting_any_is_inconclusive() {
     let card = declaring_all();
-    let answer = ClaimAnswer::Output { accepted: Vec::new(), answered: strings(&["text/html"]) };
+    let answer = ClaimAnswer::Output { modes: text_accepting(Vec::new()), answered: strings(&["text/html"]) };
     let verdict = check(&card, &output_modes(), true, &[answer]).unwrap();
     assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))));
 }
@@ -395,7 +408,7 @@ fn output_modes_match_by_wildcard_and_parameters() {
     let claim = CardClaim::OutputModes { declared: strings(&["text/plain", "image/*"]) };
     assert!(claims.card_claims().contains(&claim), "a skill's output modes join the defaults");
     let answer = ClaimAnswer::Output {
-        accepted: strings(&["image/png", "text/plain"]),
+        modes: text_accepting(strings(&["image/png", "text/plain"])),
         answered: strings(&["image/png", "text/plain; charset=utf-8"]),
     };
     assert!(check(&claims, &claim, true, &[answer]).unwrap().is_verified());
@@ -540,4 +553,42 @@ fn verdicts_and_kinds_read_in_words() {
         pending(ClaimPending::Inconclusive(a2a_typestate::ClaimEvidence { seq: 2, answer: denied })),
         "pending: inconclusive: answer #2: GetExtendedAgentCard answered http 401"
     );
+}
+
+#[test]
+fn output_modes_contradicted_by_an_answer_to_an_undeclared_input_mode_are_unverifiable_not_refused() {
+    // Clause 3: the card takes only JSON; an answer to a text message proves nothing about it.
+    let json = r#"{"name":"a","description":"","version":"1","skills":[],"supportedInterfaces":[],
+        "defaultInputModes":["application/json"],"defaultOutputModes":["application/json"],"capabilities":{}}"#;
+    let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(json).unwrap();
+    let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+    let claim = CardClaim::OutputModes { declared: strings(&["application/json"]) };
+    let accepted = strings(&["application/json"]);
+    let text_answer = |input: &str| ClaimAnswer::Output {
+        modes: ExchangeModes::new([input], accepted.clone()),
+        answered: strings(&["text/plain"]),
+    };
+    let verdict = check(&claims, &claim, true, &[text_answer("text/plain")]).unwrap();
+    assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::OutsideDeclaredModes(_))), "{verdict}");
+    assert!(verdict.to_string().contains("unverifiable"), "{verdict}");
+    // The same answer to a message in the declared mode refuses.
+    let verdict = check(&claims, &claim, true, &[text_answer("application/json")]).unwrap();
+    assert!(verdict.violation().is_some(), "{verdict}");
+}
+
+#[test]
+fn every_answer_to_a_claims_own_call_counts_whatever_the_modes() {
+    // Clause 3 reads message exchanges only: a card declaring no input mode at all still has its
+    // extended card, extensions, interfaces and security judged on their own calls.
+    let security = r#","securitySchemes":{}"#;
+    let takes_nothing = card_taking(
+        "[]",
+        &format!(r#"{{"extendedAgentCard":true,"extensions":[{{"uri":"{EXT}"}},{{"uri":"{OTHER_EXT}"}}]}}"#),
+        security,
+    );
+    for (claim, lie) in lies().into_iter().filter(|(claim, _)| claim.kind() != ClaimKind::OutputModes) {
+        assert_eq!(lie.reach(), a2a_typestate::rules::Reach::OwnCall, "{claim}");
+        let verdict = check(&takes_nothing, &claim, true, &[lie]).unwrap();
+        assert!(verdict.violation().is_some(), "{claim}: {verdict}");
+    }
 }

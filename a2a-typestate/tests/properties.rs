@@ -146,9 +146,19 @@ proptest! {
     }
 
     #[test]
-    fn nothing_reached_through_undeclared_media_types_is_refused(events in run("image/png"), now in 0u64..600_000) {
+    fn nothing_reached_through_undeclared_media_types_is_refused_but_the_agents_own_not_supported(
+        events in run("image/png"),
+        now in 0u64..600_000,
+    ) {
+        // Clause 3 reads the message that reached a contradiction; the agent's own "not
+        // supported" to the capability's own call is about the call, whatever the message held.
         let verifier = verifier_over(ALL_CLAIMS, &events);
-        prop_assert_eq!(verifier.refusal(Duration::from_millis(now)), None);
+        for refusal in verifier.refusals(Duration::from_millis(now)) {
+            prop_assert!(
+                matches!(refusal.contradiction(), a2a_typestate::Contradiction::AgentSaysUnsupported { .. }),
+                "{}", refusal
+            );
+        }
     }
 
     #[test]

@@ -144,9 +144,16 @@ fn without_a_contradicting_transition_there_is_no_refusal() {
     }
 }
 
+/// `true` for a lie that is the agent's own "not supported" to the capability's own call.
+fn says_unsupported(events: &[Observed]) -> bool {
+    matches!(events, [Observed::AgentError { .. }])
+}
+
 #[test]
 fn transition_reached_through_an_undeclared_media_type_does_not_refuse() {
-    for (capability, lie, events, now) in lies() {
+    for (capability, lie, events, now) in
+        lies().into_iter().filter(|(_, _, events, _)| !says_unsupported(events))
+    {
         let verdict =
             judge(CapabilitySet::ALL, CapabilitySet::ALL, sent(&["image/png"]), &events, capability, now);
         let Some(Verdict::Pending(pending)) = &verdict else {
@@ -157,6 +164,60 @@ fn transition_reached_through_an_undeclared_media_type_does_not_refuse() {
         };
         assert_eq!(divergence.capability(), capability, "the divergence is kept for the caller to log");
     }
+}
+
+#[test]
+fn the_agents_own_not_supported_refuses_whatever_the_media_types() {
+    // BeeAI's card takes `text`, and its push-config call answers -32004: the answer is about the
+    // call, so the message's media types do not matter (clause 3 reads exchanges only).
+    let own_call_lies: Vec<_> =
+        lies().into_iter().filter(|(_, _, events, _)| says_unsupported(events)).collect();
+    assert!(!own_call_lies.is_empty());
+    for (capability, lie, events, now) in own_call_lies {
+        for input in ["image/png", "text/plain"] {
+            let verdict =
+                judge(CapabilitySet::ALL, CapabilitySet::ALL, sent(&[input]), &events, capability, now);
+            assert!(
+                verdict.as_ref().and_then(Verdict::violation).is_some(),
+                "{lie} after {input}: {verdict:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn push_config_answered_unsupported_operation_refuses_push() {
+    let events = [Observed::AgentError { call: Call::PushNotificationConfig, code: -32004 }];
+    let verdict = judge(
+        CapabilitySet::ALL,
+        CapabilitySet::ALL,
+        sent_text(),
+        &events,
+        Capability::PushNotifications,
+        secs(1),
+    );
+    let violation =
+        verdict.as_ref().and_then(Verdict::violation).expect("-32004 to the push-config call refuses");
+    assert_eq!(
+        violation.contradiction(),
+        &Contradiction::AgentSaysUnsupported { call: Call::PushNotificationConfig, code: -32004 }
+    );
+}
+
+#[test]
+fn a_card_writing_text_for_text_plain_reaches_its_lies() {
+    // `text` is how cards in the wild write plain text: a text/plain message is in that mode.
+    let mut verifier = Verifier::new(
+        std::sync::Arc::new(a2a_typestate::CardClaims::lift(
+            &card_json(&capabilities(CapabilitySet::ALL), &["text"], &["text"]),
+            a2a_typestate::Deployment::Direct,
+        )),
+        CapabilitySet::ALL,
+        Bounds::default(),
+    );
+    let (capability, lie, events, now) = lies().remove(1);
+    feed(&mut verifier, std::iter::once(sent_text()).chain(events));
+    assert!(verifier.verdict(capability, now).as_ref().and_then(Verdict::violation).is_some(), "{lie}");
 }
 
 #[test]

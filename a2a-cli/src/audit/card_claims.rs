@@ -20,7 +20,8 @@
 use std::sync::Arc;
 
 use a2a_typestate::{
-    CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, InterfaceAnswer,
+    CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, ClaimPending, ExchangeModes,
+    InterfaceAnswer,
 };
 use a2a_typestate_client::types::discovery::OfferedInterface;
 use a2a_typestate_client::types::{GetTaskRequest, SendMessageResponse, TaskId};
@@ -70,6 +71,12 @@ pub enum CardClaimOutcome {
         /// The answer that showed it.
         evidence: String,
     },
+    /// The answer that would have settled it was reached through media types the card's default
+    /// modes do not declare (clause 3 of the rules): not a refusal, and no proof either.
+    Unverifiable {
+        /// Why, with the answer.
+        reason: String,
+    },
     /// Nothing settled it (a transport fault, an answer that says nothing about it, no call).
     Unsettled {
         /// Why.
@@ -88,6 +95,11 @@ impl CardClaimAudit {
             }
             Some(CardClaimVerdict::Warning(evidence)) => {
                 CardClaimOutcome::Warning { evidence: evidence.to_string() }
+            }
+            Some(CardClaimVerdict::Pending(ClaimPending::OutsideDeclaredModes(evidence))) => {
+                CardClaimOutcome::Unverifiable {
+                    reason: format!("reached outside the card's declared modes: {evidence}"),
+                }
             }
             Some(CardClaimVerdict::Pending(pending)) => {
                 CardClaimOutcome::Unsettled { reason: pending.to_string() }
@@ -113,8 +125,8 @@ pub(super) struct ProbeAnswers<'a> {
     pub(super) connection: Option<&'a AgentConnection>,
     /// The probe's final answer, when it got one.
     pub(super) result: Option<&'a SendMessageResponse>,
-    /// The `acceptedOutputModes` the probe sent.
-    pub(super) accepted: &'a [String],
+    /// What the probe's message sent and accepted (its `acceptedOutputModes`).
+    pub(super) modes: &'a ExchangeModes,
 }
 
 /// Checks every card claim `lifted` makes whose kind `options.claims` names, for the agent at
@@ -237,7 +249,7 @@ fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswer
         );
     }
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
-    check.observe(ClaimAnswer::Output { accepted: probe.accepted.to_vec(), answered });
+    check.observe(ClaimAnswer::Output { modes: probe.modes.clone(), answered });
     CardClaimAudit::of(claim, check.verdict())
 }
 

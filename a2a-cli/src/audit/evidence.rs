@@ -74,6 +74,11 @@ pub(super) fn verdict(
                 PendingReason::NotExercised => {
                     ClaimVerdict::NotExercised { reason: "no call of the probe exercised it".to_owned() }
                 }
+                // Clause 3 of the rules: what was reached outside the card's declared modes is
+                // neither a lie nor a proof.
+                PendingReason::OutsideDeclaredModes { .. } | PendingReason::ModesUnknown { .. } => {
+                    ClaimVerdict::Unverifiable { reason: pending.to_string() }
+                }
                 _ => ClaimVerdict::Unverified { reason: pending.to_string() },
             }
         }

@@ -124,6 +124,7 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
                 CardClaimOutcome::Verified { evidence } => ("verified", "verified", evidence),
                 CardClaimOutcome::Refused { evidence } => ("refused", "refused", evidence),
                 CardClaimOutcome::Warning { evidence } => ("note", "warning", evidence),
+                CardClaimOutcome::Unverifiable { reason } => ("note", "unverifiable", reason),
                 CardClaimOutcome::Unsettled { reason } => ("note", "unsettled", reason),
             };
             let _ = writeln!(

@@ -88,6 +88,9 @@ fn cases(agent: &AgentAudit, strict: bool) -> Vec<Case> {
             CardClaimOutcome::Warning { evidence } => {
                 (format!("<system-out>warning: {}</system-out>", xml(evidence)), false, false)
             }
+            CardClaimOutcome::Unverifiable { reason } => {
+                (format!("<skipped message=\"unverifiable: {}\"/>", xml(reason)), false, true)
+            }
             CardClaimOutcome::Unsettled { reason } => {
                 (format!("<skipped message=\"unsettled: {}\"/>", xml(reason)), false, true)
             }

@@ -476,7 +476,10 @@ async fn audit_agent_with(
     } else {
         Vec::new()
     };
-    let first = probe::Probe::run(client, &target, deployment, &depends, &accepted, receiver.clone()).await;
+    let input_modes = lifted.default_input_modes();
+    let first =
+        probe::Probe::run(client, &target, deployment, &depends, input_modes, &accepted, receiver.clone())
+            .await;
     let mut claims: Vec<ClaimAudit> = written
         .iter()
         .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
@@ -513,7 +516,7 @@ async fn audit_agent_with(
             probe::Target::Address(_) => None,
         },
         result: first.outcome().map(|o| &o.result),
-        accepted: &accepted,
+        modes: first.modes(),
     };
     let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
     let over_declares = claims

@@ -11,7 +11,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_typestate::{Capability, CardClaims, Deployment};
+use a2a_typestate::rules::media_type_covers;
+use a2a_typestate::{Capability, CardClaims, Deployment, ExchangeModes};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
 use a2a_typestate_client::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use serde::Serialize;
@@ -49,15 +50,37 @@ pub(super) enum Target {
 pub(super) struct Probe {
     result: Result<TaskOutcome, Error>,
     record: TaskRecord,
+    /// What the probe's message sent and accepted (clause 3 of the rules reads it).
+    modes: ExchangeModes,
+}
+
+/// What every probe asks.
+const PROBE_TEXT: &str = "a2a audit probe: please answer briefly";
+
+/// The probe's message in a mode the card declares (`defaultInputModes`), so whatever it exercises
+/// is reachable through the card's modes: text when the card takes text (or declares no mode at
+/// all), else the question as a JSON data part when it takes `application/json`; text otherwise
+/// (nothing the probe can send is declared, and the claims it reaches are reported unverifiable).
+fn probe_message(message_id: String, input_modes: &[String]) -> a2a_typestate_types::Message {
+    let takes = |media_type: &str| input_modes.iter().any(|declared| media_type_covers(declared, media_type));
+    let builder =
+        a2a_typestate_types::Message::builder(a2a_typestate_types::Role::User).message_id(message_id);
+    if input_modes.is_empty() || takes("text/plain") || !takes("application/json") {
+        builder.text(PROBE_TEXT).build()
+    } else {
+        builder.data(serde_json::json!({ "question": PROBE_TEXT })).build()
+    }
 }
 
 impl Probe {
-    /// Runs one short task on `base` depending on `depends`, answering any question once.
+    /// Runs one short task on `base` depending on `depends`, answering any question once, with a
+    /// message in a media type the card's `input_modes` declare.
     pub(super) async fn run(
         client: &Client,
         target: &Target,
         deployment: Deployment,
         depends: &[Capability],
+        input_modes: &[String],
         accepted_output_modes: &[String],
         receiver: Option<Arc<PushReceiver>>,
     ) -> Self {
@@ -70,16 +93,19 @@ impl Probe {
         }
         static PROBES: AtomicU64 = AtomicU64::new(0);
         let probe = PROBES.fetch_add(1, Ordering::Relaxed);
-        let message = a2a_typestate_types::Message::user_text(
-            format!("a2a-audit-{}-{probe}", std::process::id()),
-            "a2a audit probe: please answer briefly",
-        );
+        let message = probe_message(format!("a2a-audit-{}-{probe}", std::process::id()), input_modes);
+        let modes = ExchangeModes::of_message(&message, accepted_output_modes);
         let result = match target {
             Target::Connection(connection) => client.run_task_on(connection, message, &negotiation).await,
             Target::Address(base) => client.run_task(base, message, &negotiation).await,
         };
         let record = TaskRecord::from_result(&result);
-        Self { result, record }
+        Self { result, record, modes }
+    }
+
+    /// What the probe's message sent and accepted.
+    pub(super) fn modes(&self) -> &ExchangeModes {
+        &self.modes
     }
 
     pub(super) fn outcome(&self) -> Option<&TaskOutcome> {
@@ -166,7 +192,10 @@ pub(super) async fn probe_each_unsettled_claim(
             };
             continue;
         }
-        let probe = Probe::run(client, target, deployment, &[claim.capability], &[], receiver.clone()).await;
+        let input_modes = lifted.default_input_modes();
+        let probe =
+            Probe::run(client, target, deployment, &[claim.capability], input_modes, &[], receiver.clone())
+                .await;
         claim.verdict = in_its_own_probe(probe.verdict(claim.capability, lifted), claim.capability);
         wire_deviations.extend(probe.deviations());
         probes.push(ClaimProbe {

@@ -149,6 +149,9 @@ pub(crate) fn render(report: &AuditReport) -> String {
                     CardClaimOutcome::Warning { evidence } => {
                         (Cell::styled("warning", style::NOTE), evidence)
                     }
+                    CardClaimOutcome::Unverifiable { reason } => {
+                        (Cell::styled("unverifiable", style::NOTE), reason)
+                    }
                     CardClaimOutcome::Unsettled { reason } => {
                         (Cell::styled("unsettled", style::NOTE), reason)
                     }

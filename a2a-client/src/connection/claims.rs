@@ -20,7 +20,9 @@
 //!
 //! A transport fault is never a contradiction: it leaves the claim pending and sets no mark.
 
-use a2a_typestate::{CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, InterfaceAnswer};
+use a2a_typestate::{
+    CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, ExchangeModes, InterfaceAnswer,
+};
 use a2a_typestate_types::SendMessageResponse;
 use a2a_typestate_types::discovery::OfferedInterface;
 
@@ -176,14 +178,16 @@ impl AgentConnection {
         verdicts
     }
 
-    /// The verdict on the card's output modes from `result`, the answer to a call that sent
-    /// `acceptedOutputModes: accepted`: refused when the call accepted only modes the card declares
-    /// and a part came in a media type none of them matches. `None` when the card declares no
-    /// output mode or the answer has no part that says its media type. Recorded (a refusal is
-    /// marked; there is no fallback beyond the answer that came).
+    /// The verdict on the card's output modes from `result`, the answer to a message sent with
+    /// `modes` (its parts' media types and its `acceptedOutputModes`): refused when the message
+    /// used input modes the card declares, accepted only output modes the card declares, and a
+    /// part came in a media type none of them covers; unverifiable when the message used input
+    /// modes the card does not declare. `None` when the card declares no output mode or the answer
+    /// has no part that says its media type. Recorded (a refusal is marked; there is no fallback
+    /// beyond the answer that came).
     pub fn output_modes_verdict(
         &self,
-        accepted: &[String],
+        modes: &ExchangeModes,
         result: &SendMessageResponse,
     ) -> Option<CardClaimVerdict> {
         let claim = self.declared(|c| matches!(c, CardClaim::OutputModes { .. }))?;
@@ -191,7 +195,7 @@ impl AgentConnection {
         if answered.is_empty() {
             return None;
         }
-        let verdict = self.judge(claim, ClaimAnswer::Output { accepted: accepted.to_vec(), answered })?;
+        let verdict = self.judge(claim, ClaimAnswer::Output { modes: modes.clone(), answered })?;
         self.record_claim_verdict(&verdict);
         Some(verdict)
     }

@@ -69,7 +69,7 @@
 mod outcome;
 mod plan;
 
-use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus};
+use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus, ExchangeModes};
 use a2a_typestate_types::Message;
 
 pub use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest};
@@ -122,7 +122,8 @@ pub(crate) async fn run_task(
             Ok(mut outcome) => {
                 card_claims.extend(conn.extension_verdicts());
                 if !negotiation.accepted().is_empty() {
-                    card_claims.extend(conn.output_modes_verdict(negotiation.accepted(), &outcome.result));
+                    let modes = ExchangeModes::of_message(&message, negotiation.accepted());
+                    card_claims.extend(conn.output_modes_verdict(&modes, &outcome.result));
                 }
                 outcome.card_claims = card_claims;
                 outcome.negotiation_round_trips += spent;
