@@ -626,7 +626,7 @@ class Probe:
         self.call("SendMessage without A2A-Version", "JSONRPC", "1.0-no-header", "POST", url,
                   self.rpc("SendMessage", {"message": self.msg10()}))
         self.call("message/send with A2A-Version 1.0", "JSONRPC", "0.3-with-1.0-header", "POST", url,
-                  self.rpc("message/send", {"message": self.msg03()}), h10)
+                  self.rpc("message/send", {"message": self.msg03()}), h10, expect="0.3")
         # streams
         st10 = self.call("SendStreamingMessage", "JSONRPC", "1.0", "POST", url,
                          self.rpc("SendStreamingMessage", {"message": self.msg10()}), h10, stream=True)
@@ -705,9 +705,34 @@ class Probe:
                          {"message": self.msg10()}, h10, stream=True)
         st03 = self.call("POST /v1/message:stream", "HTTP+JSON", "0.3", "POST", url + "/v1/message:stream",
                          {"message": self.msg03()}, stream=True)
+        # 0.3's HTTP+JSON bodies are the ProtoJSON of the 0.3 gRPC proto (a2a.v1): {"request": Message},
+        # Message.content (not parts), ROLE_USER
+        def pmsg():
+            return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "content": [{"text": QUESTION}]}
+        p03 = self.call("POST /v1/message:send (0.3 proto JSON)", "HTTP+JSON", "0.3-proto", "POST",
+                        url + "/v1/message:send", {"request": pmsg(), "configuration": {"blocking": True}})
+        pst03 = self.call("POST /v1/message:stream (0.3 proto JSON)", "HTTP+JSON", "0.3-proto", "POST",
+                          url + "/v1/message:stream", {"request": pmsg()}, stream=True)
+        tidp = p03.get("task_id") or (pst03.get("stream") or {}).get("task_id")
         tid10 = s10.get("task_id") or (st10.get("stream") or {}).get("task_id")
         tid03 = s03.get("task_id") or (st03.get("stream") or {}).get("task_id")
         tok = "probe-token-" + uuid.uuid4().hex[:8]
+        if tidp:
+            self.call("GET /v1/tasks/{id} (0.3 proto JSON)", "HTTP+JSON", "0.3-proto", "GET",
+                      url + "/v1/tasks/%s?historyLength=10" % tidp)
+            cp = self.call("POST /v1/tasks/{id}/pushNotificationConfigs (0.3 proto JSON)", "HTTP+JSON", "0.3-proto",
+                           "POST", url + "/v1/tasks/%s/pushNotificationConfigs" % tidp,
+                           {"parent": "tasks/%s" % tidp, "configId": "probe",
+                            "config": {"name": "tasks/%s/pushNotificationConfigs/probe" % tidp,
+                                       "pushNotificationConfig": {"id": "probe", "url": self.hook.url("rest-proto-0.3"),
+                                                                  "token": tok}}})
+            self.mark_registration()
+            self.call("GET /v1/tasks/{id}/pushNotificationConfigs/probe (0.3 proto JSON)", "HTTP+JSON", "0.3-proto",
+                      "GET", url + "/v1/tasks/%s/pushNotificationConfigs/probe" % tidp)
+        self.call("POST /v1/message:send + inline push (0.3 proto JSON)", "HTTP+JSON", "0.3-proto", "POST",
+                  url + "/v1/message:send", {"request": pmsg(), "configuration": {
+                      "blocking": False, "pushNotification": {"url": self.hook.url("rest-proto-inline-0.3"), "token": tok}}})
+        self.mark_registration()
         if tid10:
             self.call("GET /tasks/{id}", "HTTP+JSON", "1.0", "GET", url + "/tasks/%s?historyLength=10" % tid10,
                       headers=h10)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Starts one framework agent in the foreground on 127.0.0.1, logging to target/frameworks/logs/NAME-PORT.log:
-#   scripts/frameworks/start.sh NAME PORT
+#   scripts/frameworks/start.sh NAME PORT [AGENT_ARGS...]   (e.g. `start.sh beeai 41303 --protocol http_json`)
 # Run scripts/frameworks/install.sh NAME first. The interpreter replaces this shell (exec), so the pid
 # you started is the agent's own. See scripts/frameworks/README.md for each agent's card path.
 set -euo pipefail
 
-[[ $# -eq 2 ]] || { sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name="$1"
 port="$2"
+shift 2
 [[ "$port" =~ ^[0-9]+$ ]] || { echo "start.sh: PORT must be a number, got '$port'" >&2; exit 2; }
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,14 +27,14 @@ if [[ -f "$here/$name/agent.py" ]]; then
     py="$out/$name/venv/bin/python"
     [[ -x "$py" ]] || { echo "start.sh: $py missing: run scripts/frameworks/install.sh $name" >&2; exit 3; }
     echo "start.sh: $name on 127.0.0.1:$port, log $log" >&2
-    exec "$py" "$here/$name/agent.py" --port "$port" >>"$log" 2>&1
+    exec "$py" "$here/$name/agent.py" --port "$port" "$@" >>"$log" 2>&1
 elif [[ -f "$here/$name/agent.mjs" ]]; then
     dir="$out/$name/node"
     [[ -d "$dir/node_modules" ]] || { echo "start.sh: $dir/node_modules missing: run scripts/frameworks/install.sh $name" >&2; exit 3; }
     echo "start.sh: $name on 127.0.0.1:$port, log $log" >&2
     export NODE_PATH="$dir/node_modules"
     cd "$dir"
-    exec node "$here/$name/agent.mjs" --port "$port" >>"$log" 2>&1
+    exec node "$here/$name/agent.mjs" --port "$port" "$@" >>"$log" 2>&1
 else
     echo "start.sh: $here/$name has no agent.py or agent.mjs" >&2
     exit 3
