@@ -1,0 +1,1 @@
+import agent_framework.a2a, a2a.server.routes, uvicorn  # noqa
