@@ -1,0 +1,1 @@
+import strands.multiagent.a2a, a2a.types, uvicorn  # noqa
