@@ -1,0 +1,1 @@
+import google.adk.a2a.utils.agent_to_a2a, uvicorn  # noqa
