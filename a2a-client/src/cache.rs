@@ -297,6 +297,15 @@ struct State {
     /// `no-store` card), so that marks are tied to the card they were made against and a changed card
     /// is told apart from it.
     versions: HashMap<AgentBaseUrl, String>,
+    /// The interface that answered after another of the agent's interfaces could not be reached.
+    routes: HashMap<AgentBaseUrl, Route>,
+}
+
+/// An interface known to answer, until `expires_at`.
+#[derive(Clone, Debug)]
+struct Route {
+    url: String,
+    expires_at: Instant,
 }
 
 impl State {
@@ -693,6 +702,32 @@ impl DiscoveryCache {
             })
             .filter(|(_, marks)| !marks.is_empty())
             .collect()
+    }
+
+    /// The interface of `agent` that answered after another of its declared interfaces could not be
+    /// reached (a transport failover), while that lasts (the cache's default TTL, shared with the
+    /// other replicas): discovery opens it first, so the next task does not wait out the dead one
+    /// again. `None` when no failover was seen or it expired.
+    pub fn answering_interface(&self, agent: &AgentBaseUrl) -> Option<String> {
+        let now = self.clock.now();
+        let mut state = self.lock();
+        match state.routes.get(agent) {
+            Some(route) if route.expires_at > now => Some(route.url.clone()),
+            Some(_) => {
+                state.routes.remove(agent);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Records that `url`, one of `agent`'s declared interfaces, answered after another could not
+    /// be reached; shared with the other replicas.
+    pub(crate) fn remember_answering_interface(&self, agent: &AgentBaseUrl, url: &str) {
+        let ttl = self.default_ttl;
+        let route = Route { url: url.to_owned(), expires_at: self.clock.now() + ttl };
+        self.lock().routes.insert(agent.clone(), route);
+        self.send(CacheUpdate::Route { agent: agent.clone(), interface_url: url.to_owned(), ttl });
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

@@ -44,6 +44,7 @@ struct Counters {
     legacy_card_fetches: AtomicU64,
     cards_changed: AtomicU64,
     retries: AtomicU64,
+    interface_failovers: AtomicU64,
     replica: OnceLock<String>,
     shared: SharedCounters,
     /// The OpenTelemetry instruments the same counts feed, once a client installed them.
@@ -99,6 +100,9 @@ pub struct MetricsSnapshot {
     pub cards_changed: u64,
     /// Attempts repeated after a transport fault.
     pub retries: u64,
+    /// Calls moved to the agent's next declared interface because the one in use could not be
+    /// reached (a transport fallback: no refusal, no mark).
+    pub interface_failovers: u64,
     /// The replica these counters belong to ([`crate::ClientBuilder::replica_name`]), if named.
     pub replica: Option<String>,
     /// Failed or timed-out commands to the shared cache backend (each one degraded it).
@@ -240,6 +244,11 @@ impl Metrics {
         }
     }
 
+    /// Counts one call moved to the next declared interface because its interface was unreachable.
+    pub fn record_interface_failover(&self) {
+        self.inner.interface_failovers.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Names the replica these counters belong to; the first name given sticks.
     pub fn set_replica(&self, name: impl Into<String>) {
         let _ = self.inner.replica.set(name.into());
@@ -313,6 +322,7 @@ impl Metrics {
             legacy_card_fetches: self.inner.legacy_card_fetches.load(Ordering::Relaxed),
             cards_changed: self.inner.cards_changed.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
+            interface_failovers: self.inner.interface_failovers.load(Ordering::Relaxed),
             replica: self.inner.replica.get().cloned(),
             shared_cache_errors: self.inner.shared.errors.load(Ordering::Relaxed),
             shared_cache_reconnects: self.inner.shared.reconnects.load(Ordering::Relaxed),

@@ -73,6 +73,45 @@ struct CardLies {
     /// The retired interface is listed first instead of last.
     retired_interface_first: bool,
     denies_task_reads: bool,
+    /// Listed before every interface the agent serves: addresses where nothing answers.
+    dead_interfaces: &'static [DeadInterface],
+}
+
+/// An interface a card lists where no agent answers, as real cards often do (a container's
+/// `localhost`, an internal host name, a port long closed): nothing there says anything about the
+/// card. All but [`DeadInterface::AcceptsThenCloses`] fail before the connection opens, so nothing
+/// was sent there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeadInterface {
+    /// A loopback port nothing listens on: the connection is refused.
+    Refused,
+    /// A host name under `.invalid` (RFC 2606), which never resolves.
+    UnresolvableHost,
+    /// `https` to the agent's own plain-HTTP port: the TLS handshake fails.
+    TlsToPlainHttp,
+    /// A loopback port that accepts each connection and closes it at once: the connection opened,
+    /// so a request may have reached something.
+    AcceptsThenCloses,
+}
+
+/// A loopback address where nothing listens: a port bound and closed again at once.
+fn closed_loopback_port() -> Result<SocketAddr, TestkitError> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(TestkitError::Bind)?;
+    listener.local_addr().map_err(TestkitError::Bind)
+}
+
+/// A loopback address that accepts every connection and closes it at once, for as long as the
+/// runtime runs.
+async fn closing_loopback_port() -> Result<SocketAddr, TestkitError> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(TestkitError::Bind)?;
+    let addr = listener.local_addr().map_err(TestkitError::Bind)?;
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            drop(socket);
+        }
+    });
+    Ok(addr)
 }
 
 /// Where [`ScriptedAgentBuilder::retired_interface`] points: a path the agent does not serve.
@@ -269,6 +308,15 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Before the interfaces the agent serves, the card lists one JSON-RPC 1.0 interface per entry
+    /// of `dead`, in that order, each at an address where no agent can be reached: an honest card
+    /// whose first interfaces a client cannot reach (not a lie: see [`DeadInterface`]).
+    #[must_use]
+    pub fn dead_interfaces_first(mut self, dead: &'static [DeadInterface]) -> Self {
+        self.card_lies.dead_interfaces = dead;
+        self
+    }
+
     /// Over-declared open access: the card names no security scheme, and `GetTask` and `ListTasks`
     /// answer 401 to every caller (an ingress guarding task reads the card does not mention). Sends
     /// and streams are served, so the other claims can still be exercised.
@@ -327,6 +375,25 @@ impl ScriptedAgentBuilder {
                 interfaces.insert(0, retired);
             } else {
                 interfaces.push(retired);
+            }
+        }
+        if !self.card_lies.dead_interfaces.is_empty()
+            && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
+        {
+            for (at, dead) in self.card_lies.dead_interfaces.iter().enumerate() {
+                let url = match dead {
+                    DeadInterface::Refused => format!("http://{}{JSONRPC_PATH}", closed_loopback_port()?),
+                    DeadInterface::UnresolvableHost => {
+                        format!("http://dead-interface-{at}.invalid{JSONRPC_PATH}")
+                    }
+                    DeadInterface::TlsToPlainHttp => format!("https://{addr}{JSONRPC_PATH}"),
+                    DeadInterface::AcceptsThenCloses => {
+                        format!("http://{}{JSONRPC_PATH}", closing_loopback_port().await?)
+                    }
+                };
+                let entry =
+                    serde_json::json!({"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"});
+                interfaces.insert(at, entry);
             }
         }
         if let (Some(tenant), Some(interfaces)) =

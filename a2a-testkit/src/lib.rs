@@ -168,7 +168,9 @@ mod stream;
 mod webhook;
 mod wire;
 
-pub use agent::{RETIRED_INTERFACE_PATH, RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder};
+pub use agent::{
+    DeadInterface, RETIRED_INTERFACE_PATH, RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder,
+};
 pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use card::Binding;
 pub use record::{PushDelivery, RecordedRequest};

@@ -87,6 +87,26 @@ impl LocalReplica {
         true
     }
 
+    /// Applies a route another replica learned: `interface_url` answered for `agent` after another
+    /// of its interfaces could not be reached. Kept for `ttl`, unless a route held here lasts longer.
+    pub fn apply_route(&self, agent: &AgentBaseUrl, interface_url: &str, ttl: Duration) -> bool {
+        if ttl.is_zero() {
+            return false;
+        }
+        let cache = &self.cache;
+        let expires_at = cache.clock.now() + ttl;
+        let mut state = cache.lock();
+        if state
+            .routes
+            .get(agent)
+            .is_some_and(|held| held.url == interface_url && held.expires_at >= expires_at)
+        {
+            return false;
+        }
+        state.routes.insert(agent.clone(), super::Route { url: interface_url.to_owned(), expires_at });
+        true
+    }
+
     /// The local cache's clock (what [`LocalReplica::drop_unshared`] compares with).
     pub fn now(&self) -> Instant {
         self.cache.clock.now()

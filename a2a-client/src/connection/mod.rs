@@ -122,7 +122,14 @@ impl AgentConnection {
                     .claim_mark(&agent, &crate::SuspectClaim::Interface { url: i.url.clone() })
                     .is_some()
         };
-        let Some(chosen) = choose_interface(offered, marked).or_else(|| choose_interface(offered, |_| false))
+        // The interface that answered after another could not be reached goes first while that is
+        // remembered: the next task does not wait out the dead one again.
+        let answering = client.discovery_cache().answering_interface(&agent).and_then(|url| {
+            offered.iter().find(|i| i.url == url && !marked(i) && Wire::of(i).is_some()).cloned()
+        });
+        let Some(chosen) = answering
+            .or_else(|| choose_interface(offered, marked))
+            .or_else(|| choose_interface(offered, |_| false))
         else {
             // At most ten are named: a card can list any number.
             let mut listed: Vec<String> = offered

@@ -119,7 +119,9 @@ pub(crate) async fn run_task(
     let mut spent = 0;
     loop {
         let failed = match run_on(client, &conn, message.clone(), negotiation).await {
-            Ok(mut outcome) => {
+            Ok((mut outcome, answered_on)) => {
+                // The interface that carried the task is the one its answers are read against.
+                conn = answered_on;
                 card_claims.extend(conn.extension_verdicts());
                 if !negotiation.accepted().is_empty() {
                     let modes = ExchangeModes::of_message(&message, negotiation.accepted());
@@ -175,7 +177,7 @@ async fn run_on(
     conn: &crate::AgentConnection,
     message: Message,
     negotiation: &Negotiation,
-) -> Result<TaskOutcome, Failed> {
+) -> Result<(TaskOutcome, crate::AgentConnection), Failed> {
     let base = conn.agent().clone();
     let marks_on = client.config().suspect_marks() == SuspectMarks::On;
     let mut task = conn.dyn_task(negotiation.deployment_kind());
@@ -185,25 +187,32 @@ async fn run_on(
         task.set_on_update(on_update.clone());
     }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
-        let result =
-            answered(task.into_suspect_single_shot().send_message(message).await).map_err(|error| {
-                Failed { error: error.with_negotiation_round_trips(0), before_any_answer: true }
-            })?;
-        return Ok(TaskOutcome {
-            agent: base,
-            path: TaskPath::SingleShotBecauseSuspect(mark),
-            result,
-            verified: CapabilitySet::EMPTY,
-            refusal: None,
-            other_refusals: Vec::new(),
-            refused_task: None,
-            negotiation_round_trips: 0,
-            verdicts: Vec::new(),
-            observations: Vec::new(),
-            push_registration: Vec::new(),
-            wire_deviations: Vec::new(),
-            card_claims: Vec::new(),
-        });
+        let mut single_shot = task.into_suspect_single_shot();
+        let result = answered(single_shot.send_message(message).await).map_err(|error| Failed {
+            error: error.with_negotiation_round_trips(0),
+            before_any_answer: true,
+        })?;
+        let conn = single_shot.connection().clone();
+        return Ok((
+            TaskOutcome {
+                agent: base,
+                path: TaskPath::SingleShotBecauseSuspect(mark),
+                result,
+                verified: CapabilitySet::EMPTY,
+                refusal: None,
+                other_refusals: Vec::new(),
+                refused_task: None,
+                negotiation_round_trips: 0,
+                verdicts: Vec::new(),
+                observations: Vec::new(),
+                push_registration: Vec::new(),
+                wire_deviations: Vec::new(),
+                card_claims: Vec::new(),
+                interface_url: conn.interface().url.clone(),
+                unreachable_interfaces: single_shot.unreachable_interfaces().to_vec(),
+            },
+            conn,
+        ));
     }
     task.depend_only_on(negotiation.depends());
     let run = drive(&mut task, message.clone(), negotiation).await;
@@ -224,6 +233,8 @@ async fn run_on(
         let agent = base.clone();
         let (push_registration, wire_deviations) =
             (task.push_registration_attempts().to_vec(), task.wire_deviations());
+        let (interface_url, unreachable_interfaces) =
+            (task.connection().interface().url.clone(), task.unreachable_interfaces().to_vec());
         move |path, result, refusal, other_refusals, refused_task| TaskOutcome {
             agent,
             path,
@@ -238,8 +249,12 @@ async fn run_on(
             push_registration,
             wire_deviations,
             card_claims: Vec::new(),
+            interface_url,
+            unreachable_interfaces,
         }
     };
+    // The connection the task ended on: another declared interface when the first was unreachable.
+    let conn = task.connection().clone();
     let refusal = match task.settle() {
         Ok(task) => {
             // Moved, not copied: a streamed result can be large, and the handle ends here.
@@ -249,7 +264,7 @@ async fn run_on(
                     .with_negotiation_round_trips(round_trips)
             })?;
             client.metrics().record_negotiated_task();
-            return Ok(report(TaskPath::Negotiated, result, None, Vec::new(), None));
+            return Ok((report(TaskPath::Negotiated, result, None, Vec::new(), None), conn));
         }
         Err(refusal) => refusal,
     };
@@ -270,7 +285,7 @@ async fn run_on(
     fallback.task_id = None;
     let result = answered(single_shot.send_message(fallback).await)
         .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
-    Ok(report(TaskPath::Fallback, result, Some(first), other_refusals, refused_task))
+    Ok((report(TaskPath::Fallback, result, Some(first), other_refusals, refused_task), conn))
 }
 
 /// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or

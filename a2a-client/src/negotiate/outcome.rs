@@ -81,6 +81,12 @@ pub struct TaskOutcome {
     /// an interface refused before the task went to the next declared one, the extensions asked
     /// for, the output modes accepted. Each refusal is also marked suspect for its claim.
     pub card_claims: Vec<a2a_typestate::CardClaimVerdict>,
+    /// The URL of the interface that carried the task, as the card writes it.
+    pub interface_url: String,
+    /// The declared interfaces the task could not reach before the agent answered (the connection
+    /// was never opened), in the order tried; it went on on the next one. A transport fallback:
+    /// never a refusal, never a mark.
+    pub unreachable_interfaces: Vec<crate::task::UnreachableInterface>,
 }
 
 /// The outcome in one line: what the agent answered, on which path, what was verified and what was
@@ -138,6 +144,8 @@ mod tests {
             push_registration: Vec::new(),
             wire_deviations: Vec::new(),
             card_claims: Vec::new(),
+            interface_url: "http://agent.example/rpc".to_owned(),
+            unreachable_interfaces: Vec::new(),
         }
     }
 

@@ -350,7 +350,14 @@ impl Session {
                     ..SendMessageConfiguration::default()
                 });
             }
-            let response = self.conn.send_message(request).await?;
+            let response = loop {
+                match self.conn.send_message(request.clone()).await {
+                    Ok(response) => break response,
+                    Err(error) if !answering && self.fail_over(&error).await => {}
+                    Err(error) => return Err(error),
+                }
+            };
+            self.answered();
             if answering {
                 // A follow-up continues the task it answers; a first send starts a new one.
                 self.is_this_tasks_answer("a follow-up answer", &response)?;

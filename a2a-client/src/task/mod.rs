@@ -85,6 +85,7 @@ pub use answer::Answer;
 pub use push::{PushRegistrationAnswer, PushRegistrationAttempt, PushRegistrationPath};
 use session::Session;
 use session::SingleShotReason;
+pub use session::UnreachableInterface;
 pub use updates::OnUpdate;
 
 /// A call on a task handle: a future of its result. Boxed so a call the handle's type does not
@@ -179,6 +180,12 @@ impl<C: ClaimSet> Task<C> {
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
         &self.session.push.attempts
+    }
+
+    /// The declared interfaces this task could not reach before the agent answered, in the order
+    /// tried: its calls went on on the next one ([`Self::connection`] is the one in use).
+    pub fn unreachable_interfaces(&self) -> &[UnreachableInterface] {
+        &self.session.unreachable
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the
@@ -339,6 +346,12 @@ impl DynTask {
     /// Every attempt to register this task's webhook, in order, with what the agent answered.
     pub fn push_registration_attempts(&self) -> &[PushRegistrationAttempt] {
         &self.session.push.attempts
+    }
+
+    /// The declared interfaces this task could not reach before the agent answered, in the order
+    /// tried: its calls went on on the next one ([`Self::connection`] is the one in use).
+    pub fn unreachable_interfaces(&self) -> &[UnreachableInterface] {
+        &self.session.unreachable
     }
 
     /// The deviations from the 1.0 wire format read on this handle's connection (empty unless the

@@ -80,9 +80,11 @@ impl Session {
             let opening = self.conn.send_streaming_message(self.request(&message, &accepted, false));
             match self.within_bound(handle, opening).await? {
                 Ok(stream) => break stream,
+                Err(error) if self.fail_over(&error).await => {}
                 Err(error) => self.send_failed(handle, call, error)?,
             }
         };
+        self.answered();
         self.push_accepted(handle);
         self.pump(handle, Source::Stream(Box::new(stream), Call::SendStreamingMessage)).await
     }
@@ -99,9 +101,11 @@ impl Session {
             self.round_trip();
             match self.conn.send_message(self.request(&message, &accepted, true)).await {
                 Ok(response) => break response,
+                Err(error) if self.fail_over(&error).await => {}
                 Err(error) => self.send_failed(handle, Call::SendMessage, error)?,
             }
         };
+        self.answered();
         self.push_accepted(handle);
         self.on_send_response(handle, &response)?;
         self.pump(handle, Source::Poll).await

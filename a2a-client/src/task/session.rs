@@ -41,6 +41,19 @@ pub(super) struct Session {
     pub(super) single_shot: Option<SingleShotReason>,
     /// The caller's view of each update, as it arrives.
     pub(super) on_update: Option<super::OnUpdate>,
+    /// The interfaces this task could not reach before the agent answered, in the order tried.
+    pub(super) unreachable: Vec<UnreachableInterface>,
+}
+
+/// A declared interface a task could not reach (its connection was never opened, so nothing was
+/// sent there): the task went on on the agent's next declared interface. A transport fallback, not
+/// a refusal: it says nothing about the card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreachableInterface {
+    /// The interface's URL, as the card writes it.
+    pub url: String,
+    /// What the connection attempt came to, in one line (DNS, refused, TLS, connect timeout).
+    pub error: String,
 }
 
 /// What the caller chose for a task's sends, apart from what the task did: set before the first
@@ -94,6 +107,42 @@ impl Session {
             settings: SendSettings::default(),
             single_shot: None,
             on_update: None,
+            unreachable: Vec::new(),
+        }
+    }
+
+    /// Moves this task to the agent's next declared interface this client speaks when `error` says
+    /// the one in use could not be reached (the connection was never opened: DNS, refused, TLS,
+    /// connect timeout; nothing was sent, so nothing can run twice) and the agent has answered
+    /// nothing for this task yet. A transport fallback: no refusal, no mark. `true` when the call
+    /// is to be made again on the new interface; `false` leaves `error` to be handled as before.
+    pub(super) async fn fail_over(&mut self, error: &Error) -> bool {
+        if !error.is_connect() || self.task_id().is_some() || self.direct_answer {
+            return false;
+        }
+        let from = self.conn.interface().url.clone();
+        self.unreachable.push(UnreachableInterface { url: from.clone(), error: error.to_string() });
+        let tried: Vec<String> = self.unreachable.iter().map(|u| u.url.clone()).collect();
+        let Some(next) = self.conn.next_interface(&tried).await else { return false };
+        tracing::warn!(
+            agent = %self.conn.agent().as_str(),
+            unreachable = %from,
+            next = %next.interface().url,
+            %error,
+            "interface unreachable: the call moves to the next declared interface"
+        );
+        self.conn.client().metrics().record_interface_failover();
+        self.conn = next;
+        true
+    }
+
+    /// After the agent answered a send: when this task left an unreachable interface for the one
+    /// in use, the agent's answering interface is remembered (discovery opens it first while it
+    /// lasts, in this client and, through a shared cache, in the other replicas).
+    pub(super) fn answered(&self) {
+        if !self.unreachable.is_empty() {
+            let conn = &self.conn;
+            conn.client().discovery_cache().remember_answering_interface(conn.agent(), &conn.interface().url);
         }
     }
 

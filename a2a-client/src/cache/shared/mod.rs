@@ -102,6 +102,16 @@ pub enum CacheUpdate {
         /// The card version whose marks stay, when the clear follows a card change.
         keep_card_version: Option<String>,
     },
+    /// After an interface of the agent could not be reached, another declared one answered: the
+    /// next task goes there first (a route, never a mark: it says nothing about the card).
+    Route {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// The URL of the interface that answered, as the card writes it.
+        interface_url: String,
+        /// How long to go there first.
+        ttl: Duration,
+    },
     /// A card was fetched or revalidated.
     Card {
         /// The agent.

@@ -190,6 +190,31 @@ impl Inner {
                     .ignore();
                 bounded(limit, "redis clear", pipe.query_async::<()>(&mut conn)).await
             }
+            CacheUpdate::Route { agent, interface_url, ttl } => {
+                let ttl = ttl.saturating_sub(elapsed);
+                if ttl.is_zero() {
+                    return Ok(());
+                }
+                let event = Event::Route {
+                    origin,
+                    agent: agent.as_str().to_owned(),
+                    interface_url: interface_url.clone(),
+                    ttl_ms: px(ttl),
+                };
+                let mut pipe = redis::pipe();
+                pipe.atomic()
+                    .cmd("SET")
+                    .arg(self.keys.route(agent))
+                    .arg(interface_url)
+                    .arg("PX")
+                    .arg(px(ttl))
+                    .ignore()
+                    .cmd("PUBLISH")
+                    .arg(self.keys.channel())
+                    .arg(serde_json::to_string(&event).unwrap_or_default())
+                    .ignore();
+                bounded(limit, "redis route write", pipe.query_async::<()>(&mut conn)).await
+            }
             CacheUpdate::Card { agent, card } => {
                 let fresh_for = card.fresh_for.saturating_sub(elapsed);
                 let card = SharedCard { fresh_for, ..card.clone() };
@@ -369,6 +394,13 @@ impl Inner {
                 if let Ok(agent) = AgentBaseUrl::parse(&agent) {
                     let cleared = replica.apply_clear(&agent, keep_card_version.as_deref());
                     tracing::debug!(agent = %agent, cleared, "suspect marks cleared by another replica");
+                }
+            }
+            Event::Route { origin, agent, interface_url, ttl_ms } if origin != replica.id() => {
+                if let Ok(agent) = AgentBaseUrl::parse(&agent)
+                    && replica.apply_route(&agent, &interface_url, Duration::from_millis(ttl_ms))
+                {
+                    tracing::debug!(agent = %agent, %interface_url, "answering interface shared by another replica");
                 }
             }
             _ => {}

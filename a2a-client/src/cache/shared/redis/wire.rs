@@ -63,6 +63,10 @@ impl Keys {
         format!("{}:card:{}", self.prefix, agent.as_str())
     }
 
+    pub(super) fn route(&self, agent: &AgentBaseUrl) -> String {
+        format!("{}:route:{}", self.prefix, agent.as_str())
+    }
+
     pub(super) fn epoch(&self) -> String {
         format!("{}:epoch", self.prefix)
     }
@@ -131,6 +135,9 @@ pub(super) enum Event {
     },
     /// Marks on `agent` were cleared (all, or all but those on `keep_card_version`).
     Clear { origin: String, agent: String, keep_card_version: Option<String> },
+    /// `interface_url` answered for `agent` after another of its interfaces could not be reached;
+    /// `ttl_ms` is how long to go there first. Replicas that predate routes ignore the event.
+    Route { origin: String, agent: String, interface_url: String, ttl_ms: u64 },
 }
 
 /// A card as stored under its key.
