@@ -1,0 +1,1 @@
+import python_a2a, flask  # noqa
