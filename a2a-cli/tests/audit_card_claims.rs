@@ -192,3 +192,41 @@ async fn the_five_card_lies_are_refused_over_grpc_too() {
     assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
     assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/")), "only gRPC was called");
 }
+
+#[tokio::test]
+async fn an_unreachable_first_interface_is_reported_unreachable_and_the_audit_goes_through_the_next() {
+    use a2a_testkit::DeadInterface;
+    let agent = ScriptedAgent::builder()
+        .name("dead-first")
+        .capabilities(Capabilities::none().with_streaming().with_push_notifications())
+        .dead_interfaces_first(&[DeadInterface::Refused])
+        .spawn()
+        .await
+        .unwrap();
+    let dead = agent.card()["supportedInterfaces"][0]["url"].as_str().unwrap().to_owned();
+    let live = agent.card()["supportedInterfaces"][1]["url"].as_str().unwrap().to_owned();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
+    let audited = &report.agents[0];
+
+    assert_eq!(report.exit_status, 0, "an honest agent behind a dead interface: {audited:#?}");
+    assert!(audited.error.is_none(), "{audited:#?}");
+    assert!(audited.over_declares.is_empty());
+    let verdict_of = |url: &str| {
+        audited
+            .card_claims
+            .iter()
+            .find(|c| c.kind == ClaimKind::Interfaces && c.claim.contains(url))
+            .map(|c| c.verdict.clone())
+    };
+    assert!(matches!(verdict_of(&dead), Some(CardClaimOutcome::Unreachable { .. })), "{audited:#?}");
+    assert!(matches!(verdict_of(&live), Some(CardClaimOutcome::Verified { .. })), "{audited:#?}");
+    for claim in &audited.claims {
+        assert!(
+            matches!(claim.verdict, a2a_typestate_cli::audit::ClaimVerdict::Verified { .. }),
+            "{:?} audited through the live interface: {:?}",
+            claim.capability,
+            claim.verdict
+        );
+    }
+    agent.shutdown().await;
+}

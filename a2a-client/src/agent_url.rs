@@ -155,10 +155,115 @@ fn grpc_target(text: &str) -> Option<&str> {
     (host_ok && port_ok).then_some(text)
 }
 
+/// Where an address can be reached from, as far as its URL says: what tells a card that names
+/// its agent's inside address from one that names an address a client elsewhere can call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reach {
+    /// `localhost`, `127.0.0.0/8`, `::1`: the agent's own host.
+    Loopback,
+    /// `0.0.0.0` or `::`: an address a server binds to, not one a client can call.
+    Unspecified,
+    /// A private or shared range (`10/8`, `172.16/12`, `192.168/16`, `100.64/10`, `fc00::/7`), or
+    /// a host name without a dot (a container's or service's name): the agent's own network.
+    Internal,
+    /// Anything else.
+    Elsewhere,
+}
+
+fn reach_of(url: &url::Url) -> Reach {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => {
+            let [a, b, ..] = ip.octets();
+            if ip.is_loopback() {
+                Reach::Loopback
+            } else if ip.is_unspecified() {
+                Reach::Unspecified
+            } else if ip.is_private() || (a == 100 && (64..128).contains(&b)) {
+                Reach::Internal
+            } else {
+                Reach::Elsewhere
+            }
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            if ip.is_loopback() {
+                Reach::Loopback
+            } else if ip.is_unspecified() {
+                Reach::Unspecified
+            } else if ip.segments()[0] & 0xfe00 == 0xfc00 {
+                Reach::Internal
+            } else {
+                Reach::Elsewhere
+            }
+        }
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            if name == "localhost" || name.ends_with(".localhost") {
+                Reach::Loopback
+            } else if !name.contains('.') {
+                Reach::Internal
+            } else {
+                Reach::Elsewhere
+            }
+        }
+        None => Reach::Elsewhere,
+    }
+}
+
+/// Why an interface the card at `card_url` names could not be reached, when its URL says so plainly:
+/// the card was served from one place and names an address inside the agent's host or network (a
+/// container's `localhost`, `0.0.0.0`, a private address, a service name), which a client
+/// elsewhere cannot call. `None` when the URL says nothing of the kind (both local, say).
+pub(crate) fn inside_address_diagnosis(card_url: &str, interface_url: &str) -> Option<String> {
+    let (card, interface) = (url::Url::parse(card_url).ok()?, url::Url::parse(interface_url).ok()?);
+    let (from, named) = (reach_of(&card), reach_of(&interface));
+    let what = match named {
+        Reach::Unspecified => "0.0.0.0 (or ::) is an address a server binds to, not one a client can call",
+        Reach::Loopback if from != Reach::Loopback => {
+            "a loopback address: the agent's own host, from the agent's side"
+        }
+        Reach::Internal if from == Reach::Elsewhere => {
+            "an address inside the agent's own network (a private range or a host name without a domain)"
+        }
+        _ => return None,
+    };
+    let origin = card.origin().ascii_serialization();
+    Some(format!(
+        "the card served from {origin} names {}: {what}, so a client elsewhere cannot reach it; the \
+         agent's operator should list the URL clients use",
+        crate::error::redact_url(interface.as_str())
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ErrorKind;
+
+    #[test]
+    fn a_card_naming_its_agents_inside_address_gets_a_plain_diagnosis() {
+        let public = "https://agent.example/.well-known/agent-card.json";
+        for inside in [
+            "http://localhost:9999/a2a",
+            "http://127.0.0.1:8000/",
+            "http://[::1]:8000/",
+            "http://0.0.0.0:8000/",
+            "http://10.1.2.3/a2a",
+            "http://192.168.0.7/a2a",
+            "http://agent-backend:8080/a2a",
+        ] {
+            let said = inside_address_diagnosis(public, inside).unwrap_or_default();
+            assert!(
+                said.contains("https://agent.example") && said.contains("cannot reach"),
+                "{inside}: {said}"
+            );
+        }
+        // Nothing to say when the card names an address like the one it came from, or a public one.
+        assert_eq!(inside_address_diagnosis("http://127.0.0.1:1/", "http://localhost:2/a2a"), None);
+        assert_eq!(inside_address_diagnosis("http://10.0.0.1/", "http://10.0.0.2/a2a"), None);
+        assert_eq!(inside_address_diagnosis(public, "https://rpc.agent.example/a2a"), None);
+        // A bind address is never callable, wherever the card came from.
+        assert!(inside_address_diagnosis("http://127.0.0.1:1/", "http://0.0.0.0:2/").is_some());
+    }
 
     #[test]
     fn base_urls_are_normalised_for_cache_keys() {

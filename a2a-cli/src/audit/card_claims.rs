@@ -23,6 +23,7 @@ use a2a_typestate::{
     CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, ClaimPending, ExchangeModes,
     InterfaceAnswer,
 };
+use a2a_typestate_client::task::UnreachableInterface;
 use a2a_typestate_client::types::discovery::OfferedInterface;
 use a2a_typestate_client::types::{GetTaskRequest, SendMessageResponse, TaskId};
 use a2a_typestate_client::{AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error};
@@ -77,6 +78,13 @@ pub enum CardClaimOutcome {
         /// Why, with the answer.
         reason: String,
     },
+    /// An interface whose connection could not be opened (DNS, refused, TLS, connect timeout):
+    /// nothing was sent there, so nothing says whether it serves what the card says. The audit went
+    /// on through the next declared interface.
+    Unreachable {
+        /// What the connection attempt came to, and what the URL says plainly when it does.
+        reason: String,
+    },
     /// Nothing settled it (a transport fault, an answer that says nothing about it, no call).
     Unsettled {
         /// Why.
@@ -127,6 +135,8 @@ pub(super) struct ProbeAnswers<'a> {
     pub(super) result: Option<&'a SendMessageResponse>,
     /// What the probe's message sent and accepted (its `acceptedOutputModes`).
     pub(super) modes: &'a ExchangeModes,
+    /// The declared interfaces the probe could not reach (it went on on the next one).
+    pub(super) unreachable: &'a [UnreachableInterface],
 }
 
 /// Checks every card claim `lifted` makes whose kind `options.claims` names, for the agent at
@@ -162,8 +172,27 @@ pub(super) async fn audit_card_claims(
             audits.push(extension(lifted, claim, probe));
         }
     }
+    // An interface the probe could not reach is reported as such, whichever kinds were asked for:
+    // it is where the audit did not go.
+    for unreachable in probe.unreachable {
+        let Some(claim) =
+            claims.iter().find(|c| matches!(c, CardClaim::Interface { url, .. } if *url == unreachable.url))
+        else {
+            continue;
+        };
+        let mut reason = unreachable.error.clone();
+        if let Some(diagnosis) = &unreachable.diagnosis {
+            reason.push_str(&format!(" ({diagnosis})"));
+        }
+        audits.push(CardClaimAudit {
+            kind: claim.kind(),
+            claim: claim.to_string(),
+            verdict: CardClaimOutcome::Unreachable { reason },
+        });
+    }
     let unauthenticated = if wanted(ClaimKind::Interfaces) || wanted(ClaimKind::Security) {
-        interface_answers(base, claims, discovered, probe.connection, options).await
+        let reached = |url: &str| probe.unreachable.iter().all(|u| u.url != url);
+        interface_answers(base, claims, discovered, probe.connection, reached, options).await
     } else {
         Vec::new()
     };
@@ -271,6 +300,7 @@ async fn interface_answers(
     claims: &[CardClaim],
     discovered: &DiscoveredCard,
     connection: Option<&AgentConnection>,
+    reached: impl Fn(&str) -> bool,
     options: &AuditOptions,
 ) -> Vec<(CardClaim, Result<Unauthenticated, String>)> {
     let Ok(offered) = discovered.offered_interfaces() else { return Vec::new() };
@@ -303,6 +333,9 @@ async fn interface_answers(
     for claim in claims {
         let CardClaim::Interface { url, .. } = claim else { continue };
         let Some(interface) = offered.iter().find(|i| &i.url == url) else { continue };
+        if !reached(url) {
+            continue;
+        }
         if *url == used {
             chosen.insert(0, (claim.clone(), interface.clone()));
         } else if options.all_interfaces {

@@ -125,6 +125,7 @@ fn section(out: &mut String, index: usize, agent: &AgentAudit) {
                 CardClaimOutcome::Refused { evidence } => ("refused", "refused", evidence),
                 CardClaimOutcome::Warning { evidence } => ("note", "warning", evidence),
                 CardClaimOutcome::Unverifiable { reason } => ("note", "unverifiable", reason),
+                CardClaimOutcome::Unreachable { reason } => ("note", "unreachable", reason),
                 CardClaimOutcome::Unsettled { reason } => ("note", "unsettled", reason),
             };
             let _ = writeln!(

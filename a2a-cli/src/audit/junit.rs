@@ -91,6 +91,9 @@ fn cases(agent: &AgentAudit, strict: bool) -> Vec<Case> {
             CardClaimOutcome::Unverifiable { reason } => {
                 (format!("<skipped message=\"unverifiable: {}\"/>", xml(reason)), false, true)
             }
+            CardClaimOutcome::Unreachable { reason } => {
+                (format!("<skipped message=\"unreachable: {}\"/>", xml(reason)), false, true)
+            }
             CardClaimOutcome::Unsettled { reason } => {
                 (format!("<skipped message=\"unsettled: {}\"/>", xml(reason)), false, true)
             }

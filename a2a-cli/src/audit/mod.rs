@@ -480,6 +480,10 @@ async fn audit_agent_with(
     let first =
         probe::Probe::run(client, &target, deployment, &depends, input_modes, &accepted, receiver.clone())
             .await;
+    // The rest of the audit goes through the interface that carried the first probe: a declared
+    // interface it could not reach is reported unreachable, not audited.
+    let unreachable = first.unreachable_interfaces().to_vec();
+    let target = first.answering(target).await;
     let mut claims: Vec<ClaimAudit> = written
         .iter()
         .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
@@ -517,6 +521,7 @@ async fn audit_agent_with(
         },
         result: first.outcome().map(|o| &o.result),
         modes: first.modes(),
+        unreachable: &unreachable,
     };
     let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
     let over_declares = claims
@@ -534,7 +539,7 @@ async fn audit_agent_with(
         claims,
         over_declares,
         probe: Some(first.summary()),
-        error: first.error(),
+        error: first.error(&target),
         lifecycle_fault: first.lifecycle_fault(),
         push_registration: first.push_registration(),
         wire_deviations,

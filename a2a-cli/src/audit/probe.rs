@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use a2a_typestate::rules::media_type_covers;
 use a2a_typestate::{Capability, CardClaims, Deployment, ExchangeModes};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
+use a2a_typestate_client::task::UnreachableInterface;
 use a2a_typestate_client::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use serde::Serialize;
 
@@ -108,6 +109,27 @@ impl Probe {
         &self.modes
     }
 
+    /// The declared interfaces the probe could not reach before the agent answered.
+    pub(super) fn unreachable_interfaces(&self) -> &[UnreachableInterface] {
+        self.outcome().map(|o| o.unreachable_interfaces.as_slice()).unwrap_or_default()
+    }
+
+    /// Where the rest of the audit goes: the interface that carried this probe, when the probe
+    /// left an unreachable one for it; else `target` as it was.
+    pub(super) async fn answering(&self, target: Target) -> Target {
+        match (target, self.outcome()) {
+            (Target::Connection(connection), Some(outcome))
+                if outcome.interface_url != connection.interface().url =>
+            {
+                match connection.on_interface(&outcome.interface_url).await {
+                    Some(moved) => Target::Connection(moved),
+                    None => Target::Connection(connection),
+                }
+            }
+            (target, _) => target,
+        }
+    }
+
     pub(super) fn outcome(&self) -> Option<&TaskOutcome> {
         self.result.as_ref().ok()
     }
@@ -117,11 +139,19 @@ impl Probe {
         evidence::verdict(capability, lifted, &self.record, self.outcome(), self.result.as_ref().err())
     }
 
-    /// Why the probe failed, when an error other than a refusal ended it.
-    pub(super) fn error(&self) -> Option<String> {
+    /// Why the probe failed, when an error other than a refusal ended it; for an interface that
+    /// could not be reached, with what its URL says plainly (an address inside the agent's host or
+    /// network) when it says so.
+    pub(super) fn error(&self, target: &Target) -> Option<String> {
         match &self.result {
             Err(e) if e.lifecycle_violation().is_none() => {
-                Some(format!("the probe failed: {}", errors::one_line(e)))
+                let mut said = format!("the probe failed: {}", errors::one_line(e));
+                if let (true, Target::Connection(connection)) = (e.is_connect(), target)
+                    && let Some(diagnosis) = connection.unreachable_diagnosis()
+                {
+                    said.push_str(&format!(" ({diagnosis})"));
+                }
+                Some(said)
             }
             _ => None,
         }
@@ -201,7 +231,7 @@ pub(super) async fn probe_each_unsettled_claim(
         probes.push(ClaimProbe {
             capability: claim.capability,
             probe: probe.summary(),
-            error: probe.error(),
+            error: probe.error(target),
             push_registration: probe.push_registration(),
             timeline: probe.timeline(),
         });

@@ -152,6 +152,9 @@ pub(crate) fn render(report: &AuditReport) -> String {
                     CardClaimOutcome::Unverifiable { reason } => {
                         (Cell::styled("unverifiable", style::NOTE), reason)
                     }
+                    CardClaimOutcome::Unreachable { reason } => {
+                        (Cell::styled("unreachable", style::NOTE), reason)
+                    }
                     CardClaimOutcome::Unsettled { reason } => {
                         (Cell::styled("unsettled", style::NOTE), reason)
                     }

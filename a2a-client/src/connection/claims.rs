@@ -138,13 +138,38 @@ impl AgentConnection {
     /// is this connection's public card (the extended card is asked for again as
     /// [`crate::Client::connect`] does), its calls carry this connection's call options.
     pub async fn next_interface(&self, tried: &[String]) -> Option<AgentConnection> {
-        let card = self.public_card().unwrap_or_else(|| self.card()).clone();
+        let card = self.public_card().unwrap_or_else(|| self.card());
         let offered = card.offered_interfaces().ok()?;
         let own = &self.interface().url;
         let chosen = super::choose_interface(offered, |i| {
             &i.url == own || tried.contains(&i.url) || self.interface_marked(i)
         })?;
-        let next = AgentConnection::open(self.client(), self.agent().clone(), card, chosen).ok()?;
+        self.reopened_on(chosen).await
+    }
+
+    /// Why this connection's interface cannot be reached, when its URL says so plainly: the card was
+    /// served from one place and names an address inside the agent's host or network (a
+    /// container's `localhost`, `0.0.0.0`, a private address, a service name), which a client
+    /// elsewhere cannot call. `None` when the URL says nothing of the kind.
+    pub fn unreachable_diagnosis(&self) -> Option<String> {
+        crate::agent_url::inside_address_diagnosis(self.card().source_url(), &self.interface().url)
+    }
+
+    /// This connection's card and call options on another interface its card declares, the one at
+    /// `url` (as the card writes it); `None` when the card declares none there that this client
+    /// speaks. Marks are not consulted: the caller names the interface (the one a task ended on,
+    /// say).
+    pub async fn on_interface(&self, url: &str) -> Option<AgentConnection> {
+        let card = self.public_card().unwrap_or_else(|| self.card());
+        let chosen = card.offered_interfaces().ok()?.iter().find(|i| i.url == url)?.clone();
+        self.reopened_on(chosen).await
+    }
+
+    /// A connection like this one (public card, extended card asked for again, call options,
+    /// marked extensions left out) on `interface`.
+    async fn reopened_on(&self, interface: OfferedInterface) -> Option<AgentConnection> {
+        let card = self.public_card().unwrap_or_else(|| self.card()).clone();
+        let next = AgentConnection::open(self.client(), self.agent().clone(), card, interface).ok()?;
         // The same call options as this connection (a view's headers, timeout, extensions).
         let next = next.with_extended_card().await.rescoped(self.endpoint().scope.without_extensions(&[]));
         Some(next.without_marked_extensions())

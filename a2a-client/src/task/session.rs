@@ -54,6 +54,10 @@ pub struct UnreachableInterface {
     pub url: String,
     /// What the connection attempt came to, in one line (DNS, refused, TLS, connect timeout).
     pub error: String,
+    /// Why, when the URL says so plainly: the card was served from one place and names an address
+    /// inside the agent's host or network (a container's `localhost`, `0.0.0.0`, a private
+    /// address, a service name).
+    pub diagnosis: Option<String>,
 }
 
 /// What the caller chose for a task's sends, apart from what the task did: set before the first
@@ -121,7 +125,12 @@ impl Session {
             return false;
         }
         let from = self.conn.interface().url.clone();
-        self.unreachable.push(UnreachableInterface { url: from.clone(), error: error.to_string() });
+        let diagnosis = self.conn.unreachable_diagnosis();
+        self.unreachable.push(UnreachableInterface {
+            url: from.clone(),
+            error: error.to_string(),
+            diagnosis,
+        });
         let tried: Vec<String> = self.unreachable.iter().map(|u| u.url.clone()).collect();
         let Some(next) = self.conn.next_interface(&tried).await else { return false };
         tracing::warn!(
