@@ -11,6 +11,7 @@ use a2a_typestate::{CardClaims, Deployment};
 use a2a_typestate_types::AgentCard;
 use a2a_typestate_types::discovery::{OfferedInterface, offered_interfaces_from_slice};
 use a2a_typestate_types::parse::{self, ParseError};
+use a2a_typestate_types::tolerant;
 use a2a_typestate_types::v03::{CardShape, ConversionLoss};
 use bytes::Bytes;
 use serde_json::Value;
@@ -113,6 +114,43 @@ impl DiscoveredCard {
         !self.inner.card.signatures.is_empty()
     }
 
+    /// The ways the card deviates from the 1.0 card format while every member stays readable: an
+    /// interface without its `protocolVersion` (read as 1.0), a media type written as its type
+    /// alone (`"text"`, read as `text/*`). Reported beside the claims, never held against them.
+    pub fn deviations(&self) -> Vec<tolerant::Deviation> {
+        let card = &self.inner.card;
+        let mut found = Vec::new();
+        for (index, interface) in card.supported_interfaces.iter().enumerate() {
+            if interface.protocol_version.trim().is_empty() {
+                found.push(tolerant::Deviation {
+                    path: format!("supportedInterfaces[{index}].protocolVersion"),
+                    kind: tolerant::DeviationKind::MissingField,
+                    found: "no protocolVersion".to_owned(),
+                    read_as: "read as 1.0, the version of the member that lists it".to_owned(),
+                });
+            }
+        }
+        let mut bare = |path: String, modes: &[String]| {
+            for (index, mode) in modes.iter().enumerate() {
+                if !mode.contains('/') && !mode.trim().is_empty() && mode.trim() != "*" {
+                    found.push(tolerant::Deviation {
+                        path: format!("{path}[{index}]"),
+                        kind: tolerant::DeviationKind::BareMediaType,
+                        found: format!("{mode:?}"),
+                        read_as: format!("not a media type (type/subtype): read as {}/*", mode.trim()),
+                    });
+                }
+            }
+        };
+        bare("defaultInputModes".to_owned(), &card.default_input_modes);
+        bare("defaultOutputModes".to_owned(), &card.default_output_modes);
+        for (index, skill) in card.skills.iter().enumerate() {
+            bare(format!("skills[{index}].inputModes"), &skill.input_modes);
+            bare(format!("skills[{index}].outputModes"), &skill.output_modes);
+        }
+        found
+    }
+
     /// The card in the 1.0 model (a 0.3 card converted; its `stateTransitionHistory` claim is then
     /// readable through `capabilities.legacy_state_transition_history()`).
     pub fn card(&self) -> &AgentCard {
@@ -209,6 +247,39 @@ impl TrustStore {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+
+    #[test]
+    fn a_card_in_a_dialect_is_read_and_its_deviations_listed() {
+        // Microsoft Agent Framework's documented card as a2a-sdk serves it: an interface without
+        // its version, `text` for a media type, and the 0.3 members a2a-sdk adds.
+        let raw = br#"{"name":"msaf","description":"d","version":"1","skills":[{"id":"s","name":"s",
+            "description":"","tags":[],"inputModes":["text","application/json"]}],
+            "supportedInterfaces":[{"url":"http://127.0.0.1:9/","protocolBinding":"JSONRPC"}],
+            "capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],
+            "preferredTransport":"JSONRPC","protocolVersion":"0.3","url":"http://127.0.0.1:9/"}"#;
+        let card = DiscoveredCard::from_bytes(
+            Bytes::from_static(raw),
+            "http://127.0.0.1:9/x",
+            WellKnownPath::AgentCard,
+        )
+        .unwrap();
+        let offered = card.offered_interfaces().unwrap();
+        assert_eq!(offered.len(), 1);
+        assert_eq!(offered[0].protocol_version, a2a_typestate_types::discovery::ProtocolVersion::V1_0);
+        let listed: Vec<(String, &str)> =
+            card.deviations().into_iter().map(|d| (d.path, d.kind.as_str())).collect();
+        assert_eq!(
+            listed,
+            [
+                ("supportedInterfaces[0].protocolVersion".to_owned(), "missing-field"),
+                ("defaultInputModes[0]".to_owned(), "bare-media-type"),
+                ("defaultOutputModes[0]".to_owned(), "bare-media-type"),
+                ("skills[0].inputModes[0]".to_owned(), "bare-media-type"),
+            ]
+        );
+        let claims = card.claims(Deployment::Direct);
+        assert!(claims.card_claims().iter().any(|c| matches!(c, a2a_typestate::CardClaim::Interface { protocol_version, .. } if protocol_version == "1.0")));
+    }
 
     #[test]
     fn a_card_that_is_not_an_object_is_bad_input() {

@@ -3,8 +3,9 @@
 //! A client fetches a card before it knows which protocol version the agent speaks, so this module
 //! works on raw JSON rather than on [`AgentCard`](crate::AgentCard):
 //!
-//! - 1.0 cards list `supportedInterfaces` in order of preference (spec §8.3.1). An entry with an
-//!   empty `protocolVersion` counts as 0.3, as a2a-sdk does and as spec §3.6 says for an empty version.
+//! - 1.0 cards list `supportedInterfaces` in order of preference (spec §8.3.1). An entry without a
+//!   `protocolVersion` (REQUIRED, but Microsoft Agent Framework's documented card leaves it out) is
+//!   read as 1.0, the version whose member lists it; a 0.3 interface there names its version.
 //! - 0.3 cards name a main `url` with its `preferredTransport` (JSONRPC when absent), then
 //!   `additionalInterfaces` (`{url, transport}`); the version is the card's `protocolVersion`.
 //! - A card with both (a2a-sdk's 0.3-compatible cards merge 0.3 fields into a 1.0 card) is read from
@@ -274,7 +275,10 @@ fn v1_interfaces(key: &str, list: &Value) -> Result<Vec<OfferedInterface>, Parse
         let version = optional_string(entry, &path, "protocolVersion", "protocol_version")?;
         let tenant = optional_string(entry, &path, "tenant", "tenant")?.filter(|t| !t.is_empty());
         offered.push(OfferedInterface {
-            protocol_version: ProtocolVersion::parse(version.as_deref().unwrap_or("")),
+            protocol_version: match version.as_deref().map(str::trim) {
+                None | Some("") => ProtocolVersion::V1_0,
+                Some(version) => ProtocolVersion::parse(version),
+            },
             binding: ProtocolBinding::parse(&binding),
             url,
             tenant,
@@ -408,11 +412,20 @@ mod tests {
     }
 
     #[test]
-    fn v1_interface_with_empty_version_counts_as_0_3() {
+    fn a_supported_interface_without_a_version_is_read_as_1_0() {
+        // The member that lists it is 1.0's: a 0.3 interface there names its version.
         let card = json!({"supportedInterfaces": [
             {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": ""}]});
-        assert_eq!(offered_interfaces(&card).unwrap()[0].protocol_version, ProtocolVersion::V0_3);
-        let card = json!({"supportedInterfaces": [{"url": "http://a/rpc", "protocolBinding": "JSONRPC"}]});
+        assert_eq!(offered_interfaces(&card).unwrap()[0].protocol_version, ProtocolVersion::V1_0);
+        // Microsoft Agent Framework's documented card, served by a2a-sdk with its 0.3 members.
+        let card = json!({"supportedInterfaces": [{"url": "http://a/", "protocolBinding": "JSONRPC"}],
+            "url": "http://a/", "preferredTransport": "JSONRPC", "protocolVersion": "0.3"});
+        assert_eq!(
+            offered_interfaces(&card).unwrap(),
+            [iface(ProtocolVersion::V1_0, ProtocolBinding::JsonRpc, "http://a/")]
+        );
+        let card = json!({"supportedInterfaces": [
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]});
         assert_eq!(offered_interfaces(&card).unwrap()[0].protocol_version, ProtocolVersion::V0_3);
     }
 

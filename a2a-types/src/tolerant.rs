@@ -56,6 +56,8 @@ pub enum DeviationKind {
     MissingField,
     /// A gRPC interface URL written as the gRPC target (`host:port`), not the absolute URL 1.0 wants.
     GrpcTargetUrl,
+    /// A media type written as its type alone (`"text"`), not `type/subtype`: read as `type/*`.
+    BareMediaType,
 }
 
 impl DeviationKind {
@@ -68,6 +70,7 @@ impl DeviationKind {
             Self::LowercaseEnum => "lowercase-enum",
             Self::MissingField => "missing-field",
             Self::GrpcTargetUrl => "grpc-target-url",
+            Self::BareMediaType => "bare-media-type",
         }
     }
 }

@@ -176,10 +176,16 @@ fn lift_card_claims(card: &AgentCard) -> Vec<CardClaim> {
             .filter(|e| e.uri != GATEWAY_EXTENSION_URI && e.uri != POLL_CADENCE_EXTENSION_URI)
             .map(|e| CardClaim::Extension { uri: e.uri.clone() }),
     );
+    // A `supportedInterfaces` entry without a version is 1.0's (a 0.3 card's are converted with
+    // theirs): the claim names the version it is called in.
     claims.extend(card.supported_interfaces.iter().map(|i| CardClaim::Interface {
         url: i.url.clone(),
         protocol_binding: i.protocol_binding.clone(),
-        protocol_version: i.protocol_version.clone(),
+        protocol_version: if i.protocol_version.trim().is_empty() {
+            "1.0".to_owned()
+        } else {
+            i.protocol_version.clone()
+        },
     }));
     let mut declared: Vec<String> = Vec::new();
     for mode in card.default_output_modes.iter().chain(card.skills.iter().flat_map(|s| &s.output_modes)) {

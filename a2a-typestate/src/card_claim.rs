@@ -95,7 +95,7 @@ pub enum CardClaim {
         url: String,
         /// The declared binding (`JSONRPC`, `HTTP+JSON`, `GRPC`, ...).
         protocol_binding: String,
-        /// The declared protocol version (`1.0`; empty means 0.3).
+        /// The declared protocol version (`1.0`, `0.3`; an entry that names none is read as 1.0).
         protocol_version: String,
     },
     /// `defaultOutputModes` and the skills' `outputModes`: asked for these only, the agent answers

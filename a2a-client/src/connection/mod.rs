@@ -182,7 +182,7 @@ impl AgentConnection {
 
     fn from_endpoint(endpoint: Endpoint) -> Self {
         let deviations = DeviationLog::default();
-        if let Some(deviation) = grpc_target_deviation(&endpoint) {
+        for deviation in endpoint.card.deviations().into_iter().chain(grpc_target_deviation(&endpoint)) {
             deviations.record("AgentCard", deviation);
         }
         let inner = Inner {
