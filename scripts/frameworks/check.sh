@@ -45,6 +45,7 @@ while IFS=$'\t' read -r name variant base args; do
     pid=$!
     base_url="http://127.0.0.1:$port${base%/}"
     card_path="${base%/}/.well-known/agent-card.json"
+    [[ "$base" == *.json ]] && card_path="$base"  # the card URL itself (Mastra's /api/.well-known/{id}/agent-card.json)
     if ! "$here/ready.sh" "$port" 120 "$card_path" 2>/dev/null; then
         echo "check.sh: $key: no card at 127.0.0.1:$port$card_path" >&2
         kill "$pid" 2>/dev/null

@@ -568,8 +568,11 @@ class Probe:
     # ------------------------------------------------------------ card
     def fetch_card(self):
         tried, card, card_url = [], None, None
-        for path in ("/.well-known/agent-card.json", "/.well-known/agent.json"):
-            url = self.base + path
+        if self.base.endswith(".json"):  # a card URL given directly (e.g. Mastra's /api/.well-known/{id}/agent-card.json)
+            urls = [self.base]
+        else:
+            urls = [self.base + path for path in ("/.well-known/agent-card.json", "/.well-known/agent.json")]
+        for url in urls:
             try:
                 status, rh, raw = request("GET", url, timeout=10)
                 entry = {"url": url, "status": status, "content_type": rh.get("content-type"),
@@ -583,6 +586,21 @@ class Probe:
             except Exception as exc:  # noqa: BLE001
                 entry = {"url": url, "error": repr(exc)[:200]}
             tried.append(entry)
+        if card_url:
+            try:
+                status, rh, raw = request("GET", card_url, headers={"A2A-Version": "1.0"}, timeout=10)
+                entry = {"url": card_url, "with_header": "A2A-Version: 1.0", "status": status,
+                         "content_type": rh.get("content-type"), "vary": rh.get("vary"), "body": snip(raw)}
+                try:
+                    other = json.loads(raw)
+                    entry["same_as_without_header"] = other == card
+                    if other != card:
+                        entry["card"] = other
+                except ValueError:
+                    entry["unparsed"] = True
+                tried.append(entry)
+            except Exception as exc:  # noqa: BLE001
+                tried.append({"url": card_url, "with_header": "A2A-Version: 1.0", "error": repr(exc)[:200]})
         return tried, card, card_url
 
     # ------------------------------------------------------------ messages

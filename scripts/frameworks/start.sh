@@ -32,9 +32,11 @@ elif [[ -f "$here/$name/agent.mjs" ]]; then
     dir="$out/$name/node"
     [[ -d "$dir/node_modules" ]] || { echo "start.sh: $dir/node_modules missing: run scripts/frameworks/install.sh $name" >&2; exit 3; }
     echo "start.sh: $name on 127.0.0.1:$port, log $log" >&2
-    export NODE_PATH="$dir/node_modules"
+    # ES modules resolve packages next to the importing file, not through NODE_PATH: run a copy beside
+    # the installed node_modules.
+    cp "$here/$name/agent.mjs" "$dir/agent.mjs"
     cd "$dir"
-    exec node "$here/$name/agent.mjs" --port "$port" "$@" >>"$log" 2>&1
+    exec node "$dir/agent.mjs" --port "$port" "$@" >>"$log" 2>&1
 else
     echo "start.sh: $here/$name has no agent.py or agent.mjs" >&2
     exit 3
