@@ -396,3 +396,27 @@ async fn stuck_agents_are_not_audited_and_exit_two_within_the_bound() {
         );
     }
 }
+
+/// BeeAI's card: push declared, modes written `text`, every push-config call answered `-32004`
+/// (UnsupportedOperation) and the inline config dropped. The agent's own "not supported" to push's
+/// own call refuses push whatever the card's modes say; `text` is read as text/plain either way.
+#[tokio::test]
+async fn push_config_answered_unsupported_operation_is_refused_whatever_the_card_modes() {
+    for modes in [["text"], ["text/plain"], ["image/png"]] {
+        let agent = ScriptedAgent::builder()
+            .name("audited")
+            .capabilities(Capabilities::none().with_streaming())
+            .default_input_modes(modes)
+            .default_output_modes(modes)
+            .script(Script::honest().with(Lie::PushConfigUnsupportedOperation))
+            .spawn()
+            .await
+            .unwrap();
+        let (status, audited) = audit_json(&agent).await;
+        assert_eq!(status, Some(1), "{modes:?}: {audited:#}");
+        assert_eq!(audited["overDeclares"], serde_json::json!(["pushNotifications"]), "{modes:?}: {audited:#}");
+        let verdict = verdict_of(&audited, "pushNotifications");
+        assert!(verdict["contradiction"].as_str().unwrap_or_default().contains("-32004"), "{verdict:#}");
+        agent.shutdown().await;
+    }
+}

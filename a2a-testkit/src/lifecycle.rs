@@ -226,7 +226,10 @@ pub(crate) struct Delivery {
 fn prepare_push(shared: &Shared, record: &TaskRecord, published: &Published) -> Vec<Delivery> {
     if matches!(
         shared.behaviour.push,
-        PushBehaviour::Unsupported | PushBehaviour::Silent | PushBehaviour::ConfigCallsUnsupported
+        PushBehaviour::Unsupported
+            | PushBehaviour::Silent
+            | PushBehaviour::ConfigCallsUnsupported
+            | PushBehaviour::ConfigCallsUnsupportedOperation
     ) {
         return Vec::new();
     }

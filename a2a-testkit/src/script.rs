@@ -152,6 +152,10 @@ pub enum Lie {
     /// push: a config sent inline is ignored (the send succeeds), and every push-config call
     /// (`Create`/`Get`/`List`/`Delete`) answers `-32003`.
     PushConfigUnsupported,
+    /// Over-declared push, the way BeeAI (`beeai-framework[a2a]` 0.1.85) serves a card claiming
+    /// push with no push store: a config sent inline is ignored (the send succeeds), and every
+    /// push-config call answers the generic `-32004` (UnsupportedOperation), not `-32003`.
+    PushConfigUnsupportedOperation,
     /// The card says `streaming: false` and gives no poll hint, and `working` lasts this long.
     SlowWorkingWithoutPollHint(Duration),
     /// Under-declared streaming: the card says `streaming: false`, but the agent streams anyway
@@ -447,7 +451,10 @@ impl Script {
             match lie {
                 Lie::StreamingRefused | Lie::StreamWithoutArtifact => card.streaming = true,
                 Lie::EmptyHistory => card.state_transition_history = true,
-                Lie::SilentPush | Lie::WrongPushCredentials | Lie::PushConfigUnsupported => {
+                Lie::SilentPush
+                | Lie::WrongPushCredentials
+                | Lie::PushConfigUnsupported
+                | Lie::PushConfigUnsupportedOperation => {
                     card.push_notifications = true;
                 }
                 Lie::SlowWorkingWithoutPollHint(_) => {
@@ -486,6 +493,9 @@ impl Script {
                 Lie::SilentPush => behaviour.push = PushBehaviour::Silent,
                 Lie::WrongPushCredentials => behaviour.push = PushBehaviour::WrongCredentials,
                 Lie::PushConfigUnsupported => behaviour.push = PushBehaviour::ConfigCallsUnsupported,
+                Lie::PushConfigUnsupportedOperation => {
+                    behaviour.push = PushBehaviour::ConfigCallsUnsupportedOperation;
+                }
                 Lie::SlowWorkingWithoutPollHint(d) => behaviour.extra_working = *d,
                 Lie::UnderDeclaredStreaming => behaviour.streams = true,
                 Lie::Gateway { .. } => {}
@@ -513,4 +523,6 @@ pub(crate) enum PushBehaviour {
     WrongCredentials,
     /// An inline config is ignored; every push-config call answers `-32003`.
     ConfigCallsUnsupported,
+    /// An inline config is ignored; every push-config call answers `-32004`.
+    ConfigCallsUnsupportedOperation,
 }

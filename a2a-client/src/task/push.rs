@@ -166,7 +166,8 @@ impl Session {
                 Ok(config) => PushRegistrationAnswer::Dropped(format!("it holds {} instead", config.url)),
                 Err(error) => match error.protocol_error() {
                     // The agent does not hold the config: it has no such task or config, or it says
-                    // it supports no push config at all (`-32003`). Either way the create call is
+                    // it supports no push config at all (`-32003`, or the generic `-32004` BeeAI
+                    // answers). Either way the create call is
                     // next, at once, and its answer is the one judged; waiting out the arrival bound
                     // for a config the agent just disowned would only delay that.
                     Some(p)
@@ -176,6 +177,7 @@ impl Session {
                                 A2aErrorCode::TaskNotFound
                                     | A2aErrorCode::InvalidParams
                                     | A2aErrorCode::PushNotificationNotSupported
+                                    | A2aErrorCode::UnsupportedOperation
                             )
                         ) =>
                     {

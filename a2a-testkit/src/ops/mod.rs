@@ -166,7 +166,12 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
         return Err(A2aError::push_not_supported());
     }
     // A handler without push that does not look at the inline config at all.
-    let inline_push = inline_push.filter(|_| shared.behaviour.push != PushBehaviour::ConfigCallsUnsupported);
+    let inline_push = inline_push.filter(|_| {
+        !matches!(
+            shared.behaviour.push,
+            PushBehaviour::ConfigCallsUnsupported | PushBehaviour::ConfigCallsUnsupportedOperation
+        )
+    });
     let inline_push = match inline_push {
         // The config id defaults to the task id, which is only known once the task exists.
         Some(config) => {

@@ -42,10 +42,15 @@ fn refuse_private(url: &str, at: &str) -> Result<(), A2aError> {
 }
 
 fn push_allowed(shared: &Shared) -> Result<(), A2aError> {
-    if matches!(shared.behaviour.push, PushBehaviour::Unsupported | PushBehaviour::ConfigCallsUnsupported) {
-        return Err(A2aError::push_not_supported());
+    match shared.behaviour.push {
+        PushBehaviour::Unsupported | PushBehaviour::ConfigCallsUnsupported => {
+            Err(A2aError::push_not_supported())
+        }
+        PushBehaviour::ConfigCallsUnsupportedOperation => {
+            Err(A2aError::unsupported("This operation is not supported"))
+        }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The task id and config id of a push-config request (1.0: `taskId` and `id`; 0.3: `id` and
