@@ -414,7 +414,11 @@ async fn push_config_answered_unsupported_operation_is_refused_whatever_the_card
             .unwrap();
         let (status, audited) = audit_json(&agent).await;
         assert_eq!(status, Some(1), "{modes:?}: {audited:#}");
-        assert_eq!(audited["overDeclares"], serde_json::json!(["pushNotifications"]), "{modes:?}: {audited:#}");
+        assert_eq!(
+            audited["overDeclares"],
+            serde_json::json!(["pushNotifications"]),
+            "{modes:?}: {audited:#}"
+        );
         let verdict = verdict_of(&audited, "pushNotifications");
         assert!(verdict["contradiction"].as_str().unwrap_or_default().contains("-32004"), "{verdict:#}");
         agent.shutdown().await;

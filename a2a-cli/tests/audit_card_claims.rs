@@ -230,3 +230,37 @@ async fn an_unreachable_first_interface_is_reported_unreachable_and_the_audit_go
     }
     agent.shutdown().await;
 }
+
+/// Agno's JSON-RPC interface: the stream carries the whole answer (as message chunks, no
+/// artifact), every other method gets HTTP 400 with a framework's own body. Streaming is verified,
+/// the interface is refused for not serving its binding, open access is verified by the probe's
+/// own credential-less answer, and no detail says "no answer".
+#[tokio::test]
+async fn an_interface_serving_only_the_stream_verifies_streaming_and_is_refused_for_the_rest() {
+    use a2a_testkit::{Quirk, Script};
+    let agent = ScriptedAgent::builder()
+        .name("stream-only")
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(Quirk::ServesOnlyStreaming))
+        .spawn()
+        .await
+        .unwrap();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
+    let audited = &report.agents[0];
+
+    assert!(audited.error.is_none(), "{audited:#?}");
+    assert!(
+        matches!(audited.claims[0].verdict, a2a_typestate_cli::audit::ClaimVerdict::Verified { .. }),
+        "{audited:#?}"
+    );
+    let verdict = |kind| audited.card_claims.iter().find(|c| c.kind == kind).map(|c| c.verdict.clone());
+    assert!(
+        matches!(verdict(ClaimKind::Interfaces), Some(CardClaimOutcome::Refused { ref evidence }) if evidence.contains("400")),
+        "{audited:#?}"
+    );
+    assert!(matches!(verdict(ClaimKind::Security), Some(CardClaimOutcome::Verified { .. })), "{audited:#?}");
+    let json = serde_json::to_string(audited).unwrap();
+    assert!(!json.contains("no answer") && !json.contains("was answered"), "{json}");
+    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "the interface over-declares its binding");
+    agent.shutdown().await;
+}

@@ -236,3 +236,51 @@ async fn refusal_needs_the_divergence_reachable_through_the_default_output_modes
     assert_eq!(accepted, Some(&serde_json::json!(["audio/mpeg"])), "the modes asked for are the ones sent");
     agent.shutdown().await;
 }
+
+/// The answer text of a task result, wherever the agent put it.
+fn answer_text(result: &SendMessageResponse) -> String {
+    let SendMessageResponse::Task(task) = result else { panic!("a task result: {result:?}") };
+    task.answer_parts().iter().filter_map(|p| p.as_text()).collect()
+}
+
+/// Agno streams its answer as message chunks sharing one id, keeps no artifact, and its JSON-RPC
+/// endpoint answers HTTP 400 to everything but the stream: the stream carried the answer to its
+/// end, and no `GetTask` can compare, so streaming is verified and the task ends with its answer.
+#[tokio::test]
+async fn a_stream_that_carried_the_answer_to_its_end_verifies_streaming_where_get_task_is_not_served() {
+    use a2a_testkit::Quirk;
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(Quirk::ServesOnlyStreaming))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello world again"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated, "{outcome}");
+    assert!(outcome.verified.contains(Capability::Streaming), "{outcome}: {:?}", outcome.verdicts);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(answer_text(&outcome.result), "echo: hello world again", "the chunks are one answer");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none());
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_answer_streamed_as_messages_with_no_artifact_anywhere_verifies_streaming() {
+    use a2a_testkit::Quirk;
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().quirk(Quirk::AnswersInMessages))
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+
+    let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
+
+    assert!(outcome.verified.contains(Capability::Streaming), "{outcome}");
+    assert_eq!(answer_text(&outcome.result), "echo: hello");
+    agent.shutdown().await;
+}

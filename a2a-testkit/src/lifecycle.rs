@@ -31,6 +31,11 @@ enum Step {
     /// The current status again, message and all.
     Repeat,
     Artifact(String),
+    /// One chunk of the answer as an agent message (chunks of one answer share `id`).
+    AnswerChunk {
+        id: String,
+        text: String,
+    },
 }
 
 /// Plays one turn of a task's lifecycle, publishing each event to streams and push configs.
@@ -55,7 +60,16 @@ pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, r
             Duration::ZERO,
         ));
     } else {
-        steps.push((Step::Artifact(format!("echo: {request_text}")), step_delay));
+        let answer = format!("echo: {request_text}");
+        if shared.script.has_quirk(crate::Quirk::AnswersInMessages) {
+            let id = uuid::Uuid::new_v4().to_string();
+            let words: Vec<&str> = answer.split_inclusive(' ').collect();
+            for chunk in words.chunks(words.len().div_ceil(3).max(1)) {
+                steps.push((Step::AnswerChunk { id: id.clone(), text: chunk.concat() }, Duration::ZERO));
+            }
+        } else {
+            steps.push((Step::Artifact(answer), step_delay));
+        }
         steps.push((Step::Status(TaskState::Completed, Some("done".to_owned())), Duration::ZERO));
     }
     for (step, pause) in steps {
@@ -176,6 +190,20 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
                 ends_stream: state.ends_stream(),
                 on_stream: true,
             }
+        }
+        Step::AnswerChunk { id, text } => {
+            let mut message = wire::agent_message(protocol, &text, &record.context_id, &record.id);
+            message["messageId"] = serde_json::json!(id);
+            // The task's history holds the answer as one message, its chunks joined.
+            match record.history.iter_mut().rev().find(|m| m["messageId"] == message["messageId"]) {
+                Some(held) => {
+                    let joined = format!("{}{text}", wire::message_text(held));
+                    *held = wire::agent_message(protocol, &joined, &record.context_id, &record.id);
+                    held["messageId"] = serde_json::json!(id);
+                }
+                None => record.history.push(message.clone()),
+            }
+            Published { body: wire::wrap_message(protocol, message), ends_stream: false, on_stream: true }
         }
         Step::Artifact(text) => {
             let artifact = wire::artifact(protocol, &text);

@@ -196,6 +196,14 @@ pub enum Quirk {
     /// the same URL on `CreateTaskPushNotificationConfig`, and never calls it: a stated policy
     /// (a2a-server-lf 0.5.3 behaves so by default). Public webhooks are called as usual.
     NeverCallsPrivateWebhooks,
+    /// The answer is streamed as agent messages (three chunks sharing one message id) within the
+    /// task, instead of an artifact: the task keeps no artifact, its history holds the answer (Agno
+    /// 3.1.10 streams so). Every claim stays true: there is no artifact for a stream to miss.
+    AnswersInMessages,
+    /// The JSON-RPC endpoint serves the streaming send alone and answers every other method with
+    /// HTTP 400 and a framework's own body (`{"detail": ...}`), as Agno 3.1.10's does: the
+    /// interface does not serve its binding, while the stream carries the whole answer.
+    ServesOnlyStreaming,
     /// `ListTasks` pages through the tasks as usual, but a page asked for with a page token names that
     /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
     /// forever.

@@ -151,6 +151,14 @@ pub(crate) fn artifact_update(
     }
 }
 
+/// A message as a stream item: `{"message":..}` in 1.0, the bare `kind: message` in 0.3.
+pub(crate) fn wrap_message(protocol: Protocol, message: Value) -> Value {
+    match protocol {
+        Protocol::V1_0 => json!({ "message": message }),
+        Protocol::V0_3 => message,
+    }
+}
+
 /// A task as a stream item or SendMessage result: `{"task":..}` in 1.0, the bare `kind: task` in 0.3.
 pub(crate) fn wrap_task(protocol: Protocol, task: Value) -> Value {
     match protocol {

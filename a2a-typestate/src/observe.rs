@@ -212,6 +212,21 @@ pub enum Observed {
         /// The state it reported, if it carried one.
         state: Option<TaskState>,
     },
+    /// A message from the agent, within a task, arrived through `via`: part of the task's answer
+    /// (agents that stream their answer as messages rather than an artifact).
+    AgentMessage {
+        /// Through which channel.
+        via: Channel,
+    },
+    /// The agent answered a call with an HTTP error outside the protocol's error model (no A2A or
+    /// JSON-RPC error in the body: a framework's own 400, a 404 or 405): the call is not served
+    /// there.
+    CallFailed {
+        /// The call it answered.
+        call: Call,
+        /// The HTTP status.
+        status: u16,
+    },
     /// The agent answered a call with an A2A / JSON-RPC error.
     AgentError {
         /// The call it answered.
@@ -244,6 +259,8 @@ impl fmt::Display for Observed {
                 f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")
             }
             Self::PushCallback { .. } => f.write_str("push callback"),
+            Self::AgentMessage { via } => write!(f, "agent message via {via:?}"),
+            Self::CallFailed { call, status } => write!(f, "http {status} on {call:?}"),
             Self::AgentError { call, code } => write!(f, "error {code} on {call:?}"),
             Self::TransportFault { call, fault } => write!(f, "{fault} on {call:?}"),
         }

@@ -28,7 +28,8 @@
 //! 2. the **first** transition that exercises it produces a state the capability cannot explain:
 //!    - streaming: the streaming call is answered `UnsupportedOperationError` (-32004), or the
 //!      terminal state arrives on the stream with no streamed artifact while `GetTask` returns
-//!      artifacts;
+//!      artifacts (a stream that carried the answer to its end as messages is verified when the
+//!      agent does not serve that `GetTask`: the stream is then the only channel);
 //!    - state-transition history: the first `GetTask` relied on returns an empty history;
 //!    - push: the push-config call is answered `PushNotificationNotSupportedError` (-32003) or
 //!      `UnsupportedOperationError` (-32004) while the agent holds no config of ours, or the
@@ -333,6 +334,10 @@ impl Verifier {
         match (rule.confirmed, rule.interrupted) {
             _ if rule.streamed_artifacts > 0 => self.verified(terminal),
             (Some(0), _) => self.verified(terminal),
+            // The agent does not serve the `GetTask` that would compare (its own error, or an HTTP
+            // error outside the protocol): the stream is the only channel, and it carried the
+            // answer to its end.
+            (None, None) if rule.confirmation_refused && rule.answered => self.verified(terminal),
             // A cut stream may have lost the artifact in transit: that says nothing about the card.
             (Some(_), Some(fault)) => {
                 Verdict::Pending(Pending::new(PendingReason::StreamInterrupted { fault }))
@@ -438,7 +443,7 @@ impl ProgressRule {
                 self.seen.extend(self.last_status.clone());
                 self.last_progress = Some(at);
             }
-            Observed::Artifact { .. } => self.last_progress = Some(at),
+            Observed::Artifact { .. } | Observed::AgentMessage { .. } => self.last_progress = Some(at),
             Observed::Status { state, message, via, artifacts, .. } if *via != Channel::Push => {
                 if state.is_terminal() {
                     self.ended = true;
@@ -467,6 +472,11 @@ struct StreamingRule {
     /// The agent's own "not supported" to a streaming call before any stream or terminal state:
     /// the first exercising transition, so nothing after it counts.
     unsupported: Option<(usize, Call, i32)>,
+    /// The stream carried answer content: an agent message, or a status with its message.
+    answered: bool,
+    /// After the terminal state on the stream, `GetTask` was answered with an error (the agent's
+    /// own, or HTTP outside the protocol), not a transport fault: it cannot compare the artifacts.
+    confirmation_refused: bool,
 }
 
 impl StreamingRule {
@@ -488,8 +498,9 @@ impl StreamingRule {
             {
                 self.unsupported = Some((seq, *call, *code));
             }
-            Observed::Status { via: Channel::Stream, state, artifacts, .. } => {
+            Observed::Status { via: Channel::Stream, state, artifacts, message, .. } => {
                 self.stream_seen = true;
+                self.answered |= message.is_some();
                 self.streamed_artifacts = self.streamed_artifacts.max(artifacts.unwrap_or(0));
                 if state.is_terminal() && self.terminal_on_stream.is_none() {
                     self.terminal_on_stream = Some(seq);
@@ -498,6 +509,16 @@ impl StreamingRule {
             Observed::Artifact { via: Channel::Stream } => {
                 self.stream_seen = true;
                 self.streamed_artifacts += 1;
+            }
+            Observed::AgentMessage { via: Channel::Stream } => {
+                self.stream_seen = true;
+                self.answered = true;
+            }
+            Observed::AgentError { call: Call::GetTask, .. }
+            | Observed::CallFailed { call: Call::GetTask, .. }
+                if self.terminal_on_stream.is_some() && self.confirmed.is_none() =>
+            {
+                self.confirmation_refused = true;
             }
             Observed::Status { via: Channel::GetTask, artifacts: Some(n), .. }
                 if self.terminal_on_stream.is_some() && self.confirmed.is_none() =>

@@ -72,12 +72,16 @@ impl Observed {
         Self::History { requested_length, entries: task.history.len() }
     }
 
-    /// A stream item or push-callback body arrived through `via`. `None` for a direct `Message`,
-    /// which says nothing about a task's lifecycle.
+    /// A stream item or push-callback body arrived through `via`. `None` for a direct `Message`
+    /// (not tied to a task), which says nothing about a task's lifecycle.
     pub fn from_stream_response(item: &StreamResponse, via: Channel) -> Option<Self> {
         match item {
             StreamResponse::Task(task) => Some(Self::task(task, via)),
-            StreamResponse::Message(_) => None,
+            // A message within a task is part of its answer; a direct answer says nothing about a
+            // task's lifecycle.
+            StreamResponse::Message(message) => {
+                message.task_id.is_some().then_some(Self::AgentMessage { via })
+            }
             StreamResponse::StatusUpdate(event) => Some(Self::Status {
                 task_id: event.task_id.clone(),
                 context_id: event.context_id.clone(),

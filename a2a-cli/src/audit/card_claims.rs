@@ -221,9 +221,20 @@ pub(super) async fn audit_card_claims(
     if let Some(claim) = claims.iter().find(|c| c.kind() == ClaimKind::Security)
         && wanted(ClaimKind::Security)
     {
-        // The connection's interface is the first one probed.
-        let answer =
-            unauthenticated.first().and_then(|(_, a)| a.as_ref().ok()).and_then(|a| a.access.clone());
+        // The connection's interface is the first one probed. When its credential-less `GetTask`
+        // said nothing about access (an interface that serves only the stream, say), the probe's
+        // own answer does, if that connection was sure to send no credentials.
+        let served_probe = match (probe.connection, probe.result) {
+            (Some(connection), Some(_)) if !connection.may_send_credentials() => {
+                Some(ClaimAnswer::Access { credentials_sent: false, status: 200, agent_error: false })
+            }
+            _ => None,
+        };
+        let answer = unauthenticated
+            .first()
+            .and_then(|(_, a)| a.as_ref().ok())
+            .and_then(|a| a.access.clone())
+            .or(served_probe);
         audits.push(match answer {
             Some(answer) => {
                 let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);

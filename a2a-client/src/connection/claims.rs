@@ -105,8 +105,8 @@ impl AgentConnection {
 
     /// `error`, the answer to a `GetTask` for a task that does not exist made on this connection's
     /// interface, as the interface rule reads it (the one reading, for the client's check and the
-    /// audit's): "task not found" is an answer in the binding, "method not found", a 404 from a
-    /// JSON-RPC endpoint, 405 and 415 are answers outside it. `None` when the error is nothing the
+    /// audit's): "task not found" is an answer in the binding, "method not found", a 404 or a 400
+    /// without a JSON-RPC error from a JSON-RPC endpoint, 405 and 415 are answers outside it. `None` when the error is nothing the
     /// rule reads: nothing was sent, a 401 or 403 (about credentials), a bare 404 from HTTP+JSON
     /// (which may mean "no such task").
     pub fn interface_answer(&self, error: &Error) -> Option<ClaimAnswer> {
@@ -126,6 +126,11 @@ impl AgentConnection {
         let jsonrpc = matches!(self.wire(), Wire::JsonRpc | Wire::JsonRpcV03);
         let answer = match error.status()? {
             404 if jsonrpc => InterfaceAnswer::OtherBinding { detail: "http 404".to_owned() },
+            // A JSON-RPC endpoint answers a well-formed request with JSON-RPC, errors included: a
+            // 400 without a JSON-RPC error in its body is not that binding speaking.
+            400 if jsonrpc => {
+                InterfaceAnswer::OtherBinding { detail: "http 400 without a JSON-RPC error".to_owned() }
+            }
             status @ (405 | 415) => InterfaceAnswer::OtherBinding { detail: format!("http {status}") },
             _ => return None,
         };
@@ -250,7 +255,7 @@ impl AgentConnection {
     /// client certificate, or what it cannot see: an interceptor, default or per-call headers, a
     /// user's own HTTP stack. Only a call sure to carry none tests a claim of open access, so a
     /// wrong credential the user added is never read as the agent's lie.
-    fn may_send_credentials(&self) -> bool {
+    pub fn may_send_credentials(&self) -> bool {
         let client = self.client();
         self.endpoint().auth.sends_credentials()
             || client.auth().has_client_identity

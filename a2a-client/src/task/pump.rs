@@ -351,7 +351,11 @@ impl Session {
             let holds_history =
                 handle.claim_status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed;
             let history = (holds_history && !self.history_fetched).then_some(self.settings.history_length);
-            self.fetch_task(handle, history).await?;
+            // The task ended on the stream with its result: a `GetTask` the agent does not serve
+            // (or that fails) leaves the claim as the verifier reads it, never the task unfinished.
+            if let Err(error) = self.fetch_task(handle, history).await {
+                tracing::debug!(%error, "the GetTask confirming a streamed task's artifacts failed");
+            }
         }
         Ok(())
     }

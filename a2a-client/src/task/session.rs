@@ -225,14 +225,17 @@ impl Session {
         }
     }
 
-    /// Records what an error says about the agent (its protocol error code, or a transport
-    /// fault); returns the error for `?`.
+    /// Records what an error says about the agent (its protocol error code, a transport fault, or
+    /// an HTTP error outside the protocol; a 401 or 403 is about credentials and says nothing of
+    /// the call); returns the error for `?`.
     pub(super) fn observe_error<H: TaskHandle>(&mut self, handle: &mut H, call: Call, error: Error) -> Error {
         if let Some(code) = error.protocol_error().and_then(|p| p.code()) {
             let code = i32::try_from(code).unwrap_or(i32::MIN);
             self.observe(handle, Observed::AgentError { call, code });
         } else if let Some(fault) = error.transport_fault() {
             self.observe(handle, Observed::TransportFault { call, fault });
+        } else if let Some(status) = error.status().filter(|s| !matches!(s, 401 | 403)) {
+            self.observe(handle, Observed::CallFailed { call, status });
         }
         error
     }

@@ -32,11 +32,18 @@ impl Snapshot {
     pub(crate) fn apply_event(&mut self, event: StreamResponse) {
         match event {
             StreamResponse::Task(task) => self.replace(task),
-            StreamResponse::Message(message) => {
-                if self.task.is_none() {
-                    self.direct = Some(message);
+            // A message within a task joins its history, where the task keeps what was said;
+            // events repeating a message's id are chunks of that one message (Agno streams its
+            // answer so), their parts appended.
+            StreamResponse::Message(message) => match &mut self.task {
+                None => self.direct = Some(message),
+                Some(task) => {
+                    match task.history.iter_mut().rev().find(|m| m.message_id == message.message_id) {
+                        Some(held) => held.parts.extend(message.parts),
+                        None => task.history.push(message),
+                    }
                 }
-            }
+            },
             StreamResponse::StatusUpdate(update) => {
                 let task =
                     self.task.get_or_insert_with(|| Task::new(update.task_id.clone(), update.status.state));

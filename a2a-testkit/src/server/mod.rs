@@ -84,6 +84,14 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             .into_response();
     }
 
+    if let Route::JsonRpc { op, .. } = &route
+        && shared.script.has_quirk(crate::Quirk::ServesOnlyStreaming)
+        && *op != Some(Op::SendStreamingMessage)
+    {
+        let detail = json!({"detail": "Invalid A2A request: only the streaming send is served here"});
+        return json_response(StatusCode::BAD_REQUEST, "application/json", &detail);
+    }
+
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
     let admitted = shared.extensions.admit(&parts.headers);
     let mut response = match route {

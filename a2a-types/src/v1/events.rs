@@ -166,12 +166,12 @@ pub enum SendMessageResponse {
 }
 
 impl SendMessageResponse {
-    /// The media types the answer came in: each part of the message, or of the task's artifacts,
-    /// by [`Part::implied_media_type`]; parts that do not say are left out.
+    /// The media types the answer came in: each part of the message, or of the task's answer
+    /// ([`Task::answer_parts`]), by [`Part::implied_media_type`]; parts that do not say are left out.
     pub fn answered_media_types(&self) -> Vec<String> {
         let parts: Vec<&Part> = match self {
             Self::Message(message) => message.parts.iter().collect(),
-            Self::Task(task) => task.artifacts.iter().flat_map(|a| &a.parts).collect(),
+            Self::Task(task) => task.answer_parts(),
         };
         parts.into_iter().filter_map(|part| part.implied_media_type().map(str::to_owned)).collect()
     }

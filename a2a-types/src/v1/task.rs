@@ -73,6 +73,24 @@ impl Task {
     pub fn artifact(&self, artifact_id: &ArtifactId) -> Option<&Artifact> {
         self.artifacts.iter().find(|a| &a.artifact_id == artifact_id)
     }
+
+    /// The parts that answer the task, wherever the agent put them: its artifacts' parts when it
+    /// has artifacts; else those of the agent's messages in its history since the client's last
+    /// message (agents that stream their answer as messages); else the status message's (agents
+    /// that answer in `status.message`). Empty when the agent answered nothing yet.
+    pub fn answer_parts(&self) -> Vec<&super::message::Part> {
+        use super::enums::Role;
+        if !self.artifacts.is_empty() {
+            return self.artifacts.iter().flat_map(|a| &a.parts).collect();
+        }
+        let since = self.history.iter().rposition(|m| m.role == Role::User).map_or(0, |at| at + 1);
+        let said: Vec<&super::message::Part> =
+            self.history[since..].iter().filter(|m| m.role == Role::Agent).flat_map(|m| &m.parts).collect();
+        if !said.is_empty() {
+            return said;
+        }
+        self.status.message.iter().flat_map(|m| &m.parts).collect()
+    }
 }
 
 /// A task's state with the message and time that came with it (`lf.a2a.v1.TaskStatus`).
@@ -129,5 +147,28 @@ impl Artifact {
     /// An artifact with the given id and parts.
     pub fn new(artifact_id: impl Into<ArtifactId>, parts: Vec<Part>) -> Self {
         Self { artifact_id: artifact_id.into(), parts, ..Self::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::v1::message::{Message, Part};
+
+    #[test]
+    fn the_answer_is_read_where_the_agent_put_it() {
+        let mut task = Task::new("t", TaskState::Completed);
+        assert!(task.answer_parts().is_empty());
+        // In the status message (BeeAI), the history holding only the client's message.
+        task.status.message = Some(Message::agent("from the status"));
+        task.history = vec![Message::user("question")];
+        assert_eq!(task.answer_parts(), [&Part::text("from the status")]);
+        // Streamed as messages (Agno): the agent's messages since the client's last one win.
+        task.history =
+            vec![Message::agent("old answer"), Message::user("again"), Message::agent("new answer")];
+        assert_eq!(task.answer_parts(), [&Part::text("new answer")]);
+        // Artifacts win over both.
+        task.artifacts = vec![Artifact { parts: vec![Part::text("artifact")], ..Artifact::default() }];
+        assert_eq!(task.answer_parts(), [&Part::text("artifact")]);
     }
 }
