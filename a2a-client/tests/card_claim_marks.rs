@@ -16,8 +16,8 @@ use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::shared::redis::RedisBackend;
 use a2a_typestate_client::{
-    AgentBaseUrl, AgentConnection, BackendStatus, Client, DiscoveredCard, DiscoveryCache, ErrorKind,
-    SuspectClaim, SuspectMark, SuspectMarks, WellKnownPath,
+    AgentBaseUrl, AgentConnection, BackendStatus, Client, DiscoveredCard, DiscoveryCache, SuspectClaim,
+    SuspectMark, SuspectMarks, WellKnownPath,
 };
 use negotiation_common::{builder, count, text};
 
@@ -171,9 +171,11 @@ async fn interface_transport_fault_is_no_contradiction_and_sets_no_mark() {
     let first = discovered.offered_interfaces().unwrap()[0].clone();
     let client = client();
     let connection = AgentConnection::open(&client, base(&agent), discovered, first).unwrap();
-    let error = client.run_task_on(&connection, text("hi"), &Negotiation::default()).await.unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Transport, "{error}");
-    assert!(error.card_claim_violation().is_none());
+    // The task goes on through the next declared interface (a transport fallback, not a verdict).
+    let outcome = client.run_task_on(&connection, text("hi"), &Negotiation::default()).await.unwrap();
+    let unreachable: Vec<&str> = outcome.unreachable_interfaces.iter().map(|u| u.url.as_str()).collect();
+    assert_eq!(unreachable, [dead.as_str()]);
+    assert!(outcome.card_claims.iter().all(|v| v.violation().is_none()), "{:?}", outcome.card_claims);
     let verdict = connection.check_interface().await.unwrap();
     assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::TransportFault(_))), "{verdict}");
     assert!(client.discovery_cache().suspect_marks(&base(&agent)).is_empty(), "a fault marks nothing");
