@@ -32,6 +32,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -50,9 +51,16 @@ pub struct SseEvent {
     pub event: Option<String>,
     /// The `data:` lines joined with `\n`.
     pub data: String,
-    /// The last event id seen on the stream (`id:` persists across events, as in the SSE standard).
-    pub id: Option<String>,
+    /// The last event id seen on the stream (`id:` persists across events, as in the SSE standard):
+    /// shared by every event it applies to, never copied per event, and at most
+    /// [`MAX_SSE_FIELD_BYTES`] long (a longer one is ignored).
+    pub id: Option<Arc<str>>,
 }
+
+/// The longest `event:`, `id:` or `retry:` value the parser keeps (1 KiB): a longer line is
+/// skipped as it arrives, so a hostile field costs neither memory nor a copy per event. A2A's
+/// event types are a few bytes (`error`), and the client resumes with `SubscribeToTask`, not ids.
+pub const MAX_SSE_FIELD_BYTES: usize = 1024;
 
 impl SseEvent {
     /// Whether this is an `event: error`.
@@ -194,8 +202,11 @@ struct Parser {
     event_type: String,
     data: String,
     has_data: bool,
-    last_id: Option<String>,
+    last_id: Option<Arc<str>>,
     fields_pending: bool,
+    /// The line being read is a field other than `data` past [`MAX_SSE_FIELD_BYTES`]: the rest of
+    /// it is dropped as it arrives.
+    skip_line: bool,
     out: VecDeque<SseEvent>,
 }
 
@@ -212,6 +223,7 @@ impl Parser {
             has_data: false,
             last_id: None,
             fields_pending: false,
+            skip_line: false,
             out: VecDeque::new(),
         }
     }
@@ -264,6 +276,7 @@ impl Parser {
         let between_events = !self.skip_lf
             && !self.first_line
             && !self.in_comment
+            && !self.skip_line
             && !self.fields_pending
             && !self.has_data
             && self.line.is_empty()
@@ -285,7 +298,7 @@ impl Parser {
         self.out.push_back(SseEvent {
             event: None,
             data: value.strip_prefix(' ').unwrap_or(value).to_owned(),
-            id: self.last_id.clone().filter(|id| !id.is_empty()),
+            id: self.last_id.clone(),
         });
         Some(line + "\n\n".len())
     }
@@ -303,8 +316,18 @@ impl Parser {
         if self.line.is_empty() && !self.in_comment && bytes.first() == Some(&b':') {
             self.in_comment = true;
         }
-        if self.in_comment || bytes.is_empty() {
+        if self.in_comment || self.skip_line || bytes.is_empty() {
             return Ok(());
+        }
+        // A field other than `data` is short: past the bound (and room for its name), the rest of
+        // its line is dropped as it arrives.
+        if self.line.len() + bytes.len() > MAX_SSE_FIELD_BYTES + 16 {
+            let head: Vec<u8> = self.line.iter().chain(bytes).take(5).copied().collect();
+            if head != b"data:" {
+                self.line.clear();
+                self.skip_line = true;
+                return Ok(());
+            }
         }
         if self.held() + bytes.len() > self.max {
             let message = format!("sse event over the limit of {} bytes", self.max);
@@ -322,6 +345,12 @@ impl Parser {
         if std::mem::take(&mut self.in_comment) {
             return Ok(());
         }
+        if std::mem::take(&mut self.skip_line) {
+            // A field too long to keep (an `event`, `id` or `retry` past the bound): ignored, and
+            // the event it belongs to still has its other fields.
+            self.fields_pending = true;
+            return Ok(());
+        }
         if self.line.is_empty() {
             self.dispatch();
             return Ok(());
@@ -337,7 +366,7 @@ impl Parser {
             None => (text, ""),
         };
         match field {
-            "event" => {
+            "event" if value.len() <= MAX_SSE_FIELD_BYTES => {
                 self.event_type = value.to_owned();
                 self.fields_pending = true;
             }
@@ -349,8 +378,8 @@ impl Parser {
                 self.has_data = true;
                 self.fields_pending = true;
             }
-            "id" if !value.contains('\0') => {
-                self.last_id = Some(value.to_owned());
+            "id" if !value.contains('\0') && value.len() <= MAX_SSE_FIELD_BYTES => {
+                self.last_id = (!value.is_empty()).then(|| Arc::from(value));
                 self.fields_pending = true;
             }
             // `retry` only matters to a reconnecting EventSource; A2A resumes with SubscribeToTask.
@@ -375,7 +404,7 @@ impl Parser {
         self.out.push_back(SseEvent {
             event: (!event_type.is_empty()).then_some(event_type),
             data: std::mem::take(&mut self.data),
-            id: self.last_id.clone().filter(|id| !id.is_empty()),
+            id: self.last_id.clone(),
         });
     }
 }
@@ -437,6 +466,27 @@ mod tests {
         let events = parse_all(&[b"event: error\n\nid: 7\n\ndata:\n\n"]).unwrap();
         assert_eq!(events.len(), 1);
         assert_eq!(events[0], SseEvent { event: None, data: String::new(), id: Some("7".into()) });
+    }
+
+    #[test]
+    fn a_field_past_its_bound_is_ignored_and_an_id_is_shared_not_copied_per_event() {
+        let long = "x".repeat(MAX_SSE_FIELD_BYTES * 64);
+        let mut stream = format!("id: short\ndata: a\n\nid: {long}\nevent: {long}\ndata: b\n\n");
+        for _ in 0..10 {
+            stream.push_str("data: c\n\n");
+        }
+        let mut parser = Parser::new(1 << 20);
+        // Fed in small chunks, as a slow agent sends it: the long lines are never held.
+        for chunk in stream.as_bytes().chunks(97) {
+            parser.feed(chunk).unwrap();
+            assert!(parser.line.len() <= MAX_SSE_FIELD_BYTES + 16 + 97, "a long field line is not buffered");
+        }
+        let events: Vec<SseEvent> = parser.out.into_iter().collect();
+        assert_eq!(events.len(), 12);
+        assert_eq!(events[1].event, None, "an event type past the bound is ignored");
+        assert!(events.iter().all(|e| e.id.as_deref() == Some("short")), "an id past the bound is ignored");
+        let first = events[0].id.as_ref().unwrap();
+        assert!(events.iter().all(|e| Arc::ptr_eq(first, e.id.as_ref().unwrap())), "one id, shared");
     }
 
     #[test]
