@@ -168,10 +168,27 @@ pub(crate) fn check_uri(uri: &str, whose: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// The longest extensions header the client sends (8 KiB): servers commonly refuse a request
+/// whose headers pass 8 to 16 KiB in all, and a card that requires more extensions than fit is not
+/// one any client can call.
+pub const MAX_EXTENSIONS_HEADER_BYTES: usize = 8 * 1024;
+
 /// The header value asking for `uris` (already checked), or `None` when there are none.
+///
+/// # Errors
+/// [`crate::ErrorKind::Config`] when the header would be longer than
+/// [`MAX_EXTENSIONS_HEADER_BYTES`], naming how many extensions and how long.
 pub(crate) fn header_value(uris: &[String]) -> Result<Option<HeaderValue>, Error> {
     if uris.is_empty() {
         return Ok(None);
+    }
+    let length = uris.iter().map(String::len).sum::<usize>() + uris.len() - 1;
+    if length > MAX_EXTENSIONS_HEADER_BYTES {
+        return Err(Error::config(format!(
+            "asking for {} extensions takes a {length}-byte extensions header, over the bound of \
+             {MAX_EXTENSIONS_HEADER_BYTES} bytes",
+            uris.len()
+        )));
     }
     HeaderValue::from_str(&uris.join(","))
         .map(Some)
@@ -181,8 +198,9 @@ pub(crate) fn header_value(uris: &[String]) -> Result<Option<HeaderValue>, Error
 /// The first extension `card` marks `required` that `requested` does not name: an error naming its
 /// URI and its place in the card, before anything is sent.
 pub(crate) fn missing_required(card: &AgentCard, requested: &[String]) -> Result<(), Error> {
+    let requested: std::collections::HashSet<&str> = requested.iter().map(String::as_str).collect();
     let declared = card.capabilities.extensions.iter().enumerate();
-    match declared.filter(|(_, e)| e.required).find(|(_, e)| !requested.contains(&e.uri)) {
+    match declared.filter(|(_, e)| e.required).find(|(_, e)| !requested.contains(e.uri.as_str())) {
         Some((index, extension)) => Err(Error::required_extension_not_asked(&extension.uri, index)),
         None => Ok(()),
     }

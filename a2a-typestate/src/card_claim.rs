@@ -71,8 +71,10 @@
 //! the client records each refusal as a suspect mark on the claim and takes the claim's fallback
 //! (the public card, the next declared interface, no extension), as `docs/architecture.md` says.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::advice::Advice;
 use crate::observe::{ExchangeModes, TransportFault};
@@ -257,9 +259,9 @@ pub enum ClaimAnswer {
     /// (the `A2A-Extensions` response header or gRPC metadata).
     Extensions {
         /// The extension URIs the call asked for.
-        asked: Vec<String>,
+        asked: ExtensionSet,
         /// The extension URIs the answer named.
-        activated: Vec<String>,
+        activated: ExtensionSet,
     },
     /// A call to the interface at `url` was answered.
     Interface {
@@ -306,7 +308,8 @@ impl fmt::Display for ClaimAnswer {
                 write!(f, "GetExtendedAgentCard answered http {status}")
             }
             Self::Extensions { asked, activated } => {
-                write!(f, "asked for [{}], the answer activated [{}]", asked.join(", "), activated.join(", "))
+                let list = |set: &ExtensionSet| set.iter().collect::<Vec<_>>().join(", ");
+                write!(f, "asked for [{}], the answer activated [{}]", list(asked), list(activated))
             }
             Self::Interface { url, answer: InterfaceAnswer::Served { protocol_version } } => {
                 match protocol_version {
@@ -333,6 +336,41 @@ impl fmt::Display for ClaimAnswer {
                 write!(f, "a call {how} credentials answered http {status}{body}")
             }
         }
+    }
+}
+
+/// A set of extension URIs, shared rather than copied (one answer is read against every
+/// extension the card declares, so its cost must not grow with their number twice) and looked up
+/// in logarithmic time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExtensionSet(Arc<BTreeSet<String>>);
+
+impl ExtensionSet {
+    /// Whether `uri` is in the set.
+    pub fn contains(&self, uri: &str) -> bool {
+        self.0.contains(uri)
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The URIs, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
+    }
+}
+
+impl FromIterator<String> for ExtensionSet {
+    fn from_iter<I: IntoIterator<Item = String>>(uris: I) -> Self {
+        Self(Arc::new(uris.into_iter().collect()))
+    }
+}
+
+impl From<Vec<String>> for ExtensionSet {
+    fn from(uris: Vec<String>) -> Self {
+        uris.into_iter().collect()
     }
 }
 

@@ -86,7 +86,7 @@ pub use capability::{Capability, CapabilitySet, ClaimStatus};
 pub use card::{CardClaims, Deployment, GATEWAY_EXTENSION_URI, POLL_CADENCE_EXTENSION_URI};
 pub use card_claim::{
     Access, CardClaim, CardClaimVerdict, CardClaimViolation, ClaimAnswer, ClaimEvidence, ClaimKind,
-    ClaimPending, ExtendedCardAnswer, InterfaceAnswer, UnknownClaimKind,
+    ClaimPending, ExtendedCardAnswer, ExtensionSet, InterfaceAnswer, UnknownClaimKind,
 };
 pub use claim_check::ClaimCheck;
 pub use claims::{

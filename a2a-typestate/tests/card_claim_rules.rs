@@ -66,7 +66,10 @@ fn lies() -> Vec<(CardClaim, ClaimAnswer)> {
         ),
         (
             CardClaim::Extension { uri: EXT.into() },
-            ClaimAnswer::Extensions { asked: strings(&[EXT, OTHER_EXT]), activated: strings(&[OTHER_EXT]) },
+            ClaimAnswer::Extensions {
+                asked: strings(&[EXT, OTHER_EXT]).into(),
+                activated: strings(&[OTHER_EXT]).into(),
+            },
         ),
         (
             interface(JSONRPC_URL),
@@ -173,7 +176,7 @@ fn clause_contradicted_an_honouring_first_answer_verifies_and_later_answers_do_n
     let card = declaring_all();
     let honest = [
         ClaimAnswer::ExtendedCard(ExtendedCardAnswer::Served),
-        ClaimAnswer::Extensions { asked: strings(&[EXT]), activated: strings(&[EXT]) },
+        ClaimAnswer::Extensions { asked: strings(&[EXT]).into(), activated: strings(&[EXT]).into() },
         ClaimAnswer::Interface {
             url: JSONRPC_URL.into(),
             answer: InterfaceAnswer::Served { protocol_version: Some("1.0".into()) },
@@ -283,7 +286,7 @@ fn extended_card_claim_is_read_from_a_0_3_card_too() {
 fn extension_not_asked_for_is_not_exercised() {
     let card = declaring_all();
     let claim = CardClaim::Extension { uri: EXT.into() };
-    let answer = ClaimAnswer::Extensions { asked: Vec::new(), activated: Vec::new() };
+    let answer = ClaimAnswer::Extensions { asked: Default::default(), activated: Default::default() };
     assert_eq!(
         check(&card, &claim, true, &[answer]),
         Some(CardClaimVerdict::Pending(ClaimPending::NotExercised))
@@ -294,7 +297,7 @@ fn extension_not_asked_for_is_not_exercised() {
 fn extension_answer_naming_no_extension_at_all_is_inconclusive() {
     let card = declaring_all();
     let claim = CardClaim::Extension { uri: EXT.into() };
-    let answer = ClaimAnswer::Extensions { asked: strings(&[EXT]), activated: Vec::new() };
+    let answer = ClaimAnswer::Extensions { asked: strings(&[EXT]).into(), activated: Default::default() };
     let verdict = check(&card, &claim, true, &[answer]).unwrap();
     assert!(matches!(verdict, CardClaimVerdict::Pending(ClaimPending::Inconclusive(_))), "{verdict}");
 }
@@ -305,7 +308,7 @@ fn extension_under_declared_activating_an_undeclared_one_is_safe() {
     let other = "https://example.com/ext/undeclared/v1";
     assert!(card.card_claims().iter().all(|c| c.kind() != ClaimKind::Extensions));
     let claim = CardClaim::Extension { uri: other.into() };
-    let answer = ClaimAnswer::Extensions { asked: strings(&[other]), activated: Vec::new() };
+    let answer = ClaimAnswer::Extensions { asked: strings(&[other]).into(), activated: Default::default() };
     assert_eq!(check(&card, &claim, true, &[answer]), None);
 }
 

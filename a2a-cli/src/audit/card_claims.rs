@@ -165,11 +165,16 @@ pub(super) async fn audit_card_claims(
             .filter(|e| e.required)
             .map(|e| e.uri.as_str())
             .collect();
+        let answer = match (probe.connection, probe.result) {
+            (Some(connection), Some(_)) => Some(extensions_answer(lifted, connection)),
+            _ => None,
+        };
+        let required: std::collections::HashSet<&str> = required.into_iter().collect();
         for claim in claims
             .iter()
-            .filter(|c| matches!(c, CardClaim::Extension { uri } if required.contains(&uri.as_str())))
+            .filter(|c| matches!(c, CardClaim::Extension { uri } if required.contains(uri.as_str())))
         {
-            audits.push(extension(lifted, claim, probe));
+            audits.push(extension(lifted, claim, answer.as_ref()));
         }
     }
     // An interface the probe could not reach is reported as such, whichever kinds were asked for:
@@ -259,10 +264,9 @@ async fn extended_card(claim: &CardClaim, connection: Option<&AgentConnection>) 
     }
 }
 
-fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
-    let (Some(connection), Some(_)) = (probe.connection, probe.result) else {
-        return CardClaimAudit::unsettled(claim, "no probe call was answered".to_owned());
-    };
+/// The probe's answer about extensions: every extension the card declares was asked for, and the
+/// ones the answers named activated. Made once and shared by every extension claim read against it.
+fn extensions_answer(lifted: &CardClaims, connection: &AgentConnection) -> ClaimAnswer {
     let asked = lifted
         .card_claims()
         .iter()
@@ -272,8 +276,15 @@ fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'
         })
         .collect();
     let activated = connection.activated_extensions().iter().cloned().collect();
+    ClaimAnswer::Extensions { asked, activated }
+}
+
+fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, answer: Option<&ClaimAnswer>) -> CardClaimAudit {
+    let Some(answer) = answer else {
+        return CardClaimAudit::unsettled(claim, "no probe call was answered".to_owned());
+    };
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
-    check.observe(ClaimAnswer::Extensions { asked, activated });
+    check.observe(answer.clone());
     CardClaimAudit::of(claim, check.verdict())
 }
 

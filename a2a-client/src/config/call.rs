@@ -187,9 +187,10 @@ impl CallScope {
             return Err(Error::config("call option timeout must be positive"));
         }
         let mut extensions = config.extensions.clone();
+        let mut listed: std::collections::HashSet<String> = extensions.iter().cloned().collect();
         for uri in &options.extensions {
             extensions::check_uri(uri, "call option")?;
-            if !extensions.contains(uri) {
+            if listed.insert(uri.clone()) {
                 extensions.push(uri.clone());
             }
         }
@@ -207,6 +208,7 @@ impl CallScope {
     /// The same scope without the extensions `dropped` (marked suspect: the agent does not activate
     /// them), with a record of activations of its own.
     pub(crate) fn without_extensions(&self, dropped: &[String]) -> Self {
+        let dropped: std::collections::HashSet<&String> = dropped.iter().collect();
         let extensions: Vec<String> =
             self.extensions.iter().filter(|u| !dropped.contains(u)).cloned().collect();
         // Fewer URIs than a header already written: it always writes.

@@ -21,7 +21,8 @@
 //! A transport fault is never a contradiction: it leaves the claim pending and sets no mark.
 
 use a2a_typestate::{
-    CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, ExchangeModes, InterfaceAnswer,
+    CardClaim, CardClaimVerdict, ClaimAnswer, ClaimCheck, Deployment, ExchangeModes, ExtensionSet,
+    InterfaceAnswer,
 };
 use a2a_typestate_types::SendMessageResponse;
 use a2a_typestate_types::discovery::OfferedInterface;
@@ -191,15 +192,17 @@ impl AgentConnection {
     /// recorded (a refusal marks the extension: the connections made while the mark holds do not
     /// ask for it, unless the card marks it required).
     pub fn extension_verdicts(&self) -> Vec<CardClaimVerdict> {
-        let asked = self.requested_extensions().to_vec();
-        let activated: Vec<String> = self.activated_extensions().iter().cloned().collect();
-        let verdicts: Vec<CardClaimVerdict> = asked
+        // One answer, shared by every claim it is read against: linear in the card's extensions.
+        let asked: ExtensionSet = self.requested_extensions().iter().cloned().collect();
+        let activated: ExtensionSet = self.activated_extensions().iter().cloned().collect();
+        let card = self.card().claims(Deployment::Direct);
+        let verdicts: Vec<CardClaimVerdict> = card
+            .card_claims()
             .iter()
-            .filter_map(|uri| {
-                let claim = self
-                    .declared(|c| matches!(c, CardClaim::Extension { uri: declared } if declared == uri))?;
+            .filter(|c| matches!(c, CardClaim::Extension { uri } if asked.contains(uri)))
+            .filter_map(|claim| {
                 let answer = ClaimAnswer::Extensions { asked: asked.clone(), activated: activated.clone() };
-                self.judge(claim, answer)
+                self.judge(claim.clone(), answer)
             })
             .collect();
         for verdict in &verdicts {

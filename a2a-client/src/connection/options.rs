@@ -87,9 +87,16 @@ impl AgentConnection {
     /// One the card marks required is still asked for: the agent refuses calls without it (-32008)
     /// whether or not it activates it, and the mark already says not to rely on it.
     pub(super) fn without_marked_extensions(self) -> Self {
-        let required = |uri: &String| {
-            self.card().card().capabilities.extensions.iter().any(|e| e.required && &e.uri == uri)
-        };
+        let required: std::collections::HashSet<&str> = self
+            .card()
+            .card()
+            .capabilities
+            .extensions
+            .iter()
+            .filter(|e| e.required)
+            .map(|e| e.uri.as_str())
+            .collect();
+        let required = |uri: &String| required.contains(uri.as_str());
         let dropped: Vec<String> = self
             .requested_extensions()
             .iter()
