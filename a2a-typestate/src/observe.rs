@@ -204,6 +204,10 @@ pub enum Observed {
     /// addresses say (a loopback or private webhook, an agent elsewhere): no callback there is
     /// evidence of nothing.
     WebhookOutOfReach,
+    /// The client's webhook receiver turned connections away (at its connection or body limit)
+    /// while the task waited for a callback: one may have been lost on the client's side, so the
+    /// absence of a callback is no evidence.
+    ReceiverTurnedAway,
     /// The client registered a push-notification config for the task (inline in `SendMessage` or
     /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
     PushRegistered,
@@ -259,6 +263,7 @@ impl fmt::Display for Observed {
             Self::StreamClosed => f.write_str("stream closed"),
             Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
             Self::WebhookOutOfReach => f.write_str("webhook out of the agent's reach"),
+            Self::ReceiverTurnedAway => f.write_str("the webhook receiver turned connections away"),
             Self::PushRegistered => f.write_str("push config accepted by the agent"),
             Self::PushDropped => {
                 f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")
