@@ -196,6 +196,16 @@ pub enum Quirk {
     /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
     /// forever.
     RepeatsPageToken,
+    /// Only `SendStreamingMessage` is served: every other operation (JSON-RPC method or HTTP+JSON
+    /// route, `GetTask` included) is answered with HTTP `status` and `body` as `text/plain`, no A2A
+    /// error in it, the way a server that implements the stream and nothing else answers. The card's
+    /// streaming claim stays true: the stream carries the whole answer.
+    OnlyStreams {
+        /// The HTTP status every other operation gets (400, 500...).
+        status: u16,
+        /// The plain-text body it comes with.
+        body: &'static str,
+    },
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie
@@ -373,6 +383,14 @@ impl Script {
     /// `true` when the script has `quirk`.
     pub fn has_quirk(&self, quirk: Quirk) -> bool {
         self.quirks.contains(&quirk)
+    }
+
+    /// The status and body of [`Quirk::OnlyStreams`], when the script has it.
+    pub(crate) fn only_streams(&self) -> Option<(u16, &'static str)> {
+        self.quirks.iter().find_map(|quirk| match quirk {
+            Quirk::OnlyStreams { status, body } => Some((*status, *body)),
+            _ => None,
+        })
     }
 
     /// Makes the agent answer about another task this way.

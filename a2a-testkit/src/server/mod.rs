@@ -84,6 +84,13 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             .into_response();
     }
 
+    if let Some((status, body)) = shared.script.only_streams()
+        && op.is_some_and(|op| op != Op::SendStreamingMessage)
+    {
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        return (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response();
+    }
+
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
     let admitted = shared.extensions.admit(&parts.headers);
     let mut response = match route {
