@@ -241,7 +241,7 @@ impl CardSummary {
         out.push_str(&format!(
             "{} {}  {}\n",
             paint(style::TITLE, "Agent card"),
-            crate::sanitize::cell(&self.name),
+            crate::sanitize::message(&self.name),
             paint(
                 style::DIM,
                 format!("({} card{path}, {})", self.card_shape, crate::sanitize::message(&self.source_url))

@@ -156,10 +156,10 @@ fn write_header(
         out,
         "{} {} ({} over {} at {})",
         paint(style::TITLE, "agent"),
-        sanitize::cell(&card.name),
-        sanitize::cell(interface.protocol_version.as_str()),
-        sanitize::cell(interface.binding.as_str()),
-        sanitize::cell(&interface.url),
+        sanitize::message(&card.name),
+        sanitize::message(interface.protocol_version.as_str()),
+        sanitize::message(interface.binding.as_str()),
+        sanitize::message(&interface.url),
     )?;
     if streams {
         writeln!(

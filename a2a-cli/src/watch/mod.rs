@@ -566,7 +566,7 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
                 [field(claim, "evidence"), field(claim, "reason")].concat()
             };
             ClaimSeen {
-                claim: crate::sanitize::cell(name.unwrap_or("claim")),
+                claim: crate::sanitize::label(name.unwrap_or("claim")),
                 verdict: verdict.to_owned(),
                 detail: crate::sanitize::message(&detail),
             }
@@ -604,7 +604,7 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
         at_ms,
         duration_ms: millis(duration),
         // Agent text, kept in every entry: cut as a table cell and a message are.
-        name: audited.name.as_deref().map(crate::sanitize::cell),
+        name: audited.name.as_deref().map(crate::sanitize::label),
         claims,
         error: audited.error.as_deref().map(crate::sanitize::message),
         evidence,
