@@ -199,7 +199,8 @@ pub enum Quirk {
     /// Only `SendStreamingMessage` is served: every other operation (JSON-RPC method or HTTP+JSON
     /// route, `GetTask` included) is answered with HTTP `status` and `body` as `text/plain`, no A2A
     /// error in it, the way a server that implements the stream and nothing else answers. The card's
-    /// streaming claim stays true: the stream carries the whole answer.
+    /// streaming claim stays true: the stream carries the whole answer, in chunks, as `working`
+    /// status messages (`echo:`, then the text) and then `completed` (`done`), with no artifact.
     OnlyStreams {
         /// The HTTP status every other operation gets (400, 500...).
         status: u16,

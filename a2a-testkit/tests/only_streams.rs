@@ -22,6 +22,13 @@ async fn only_streams_answers_the_stream_and_a_plain_error_to_every_other_operat
     .await;
     let last = streamed.events.last().map(|e| e["result"].clone()).unwrap_or_default();
     assert_eq!(state_of(&last), Some("TASK_STATE_COMPLETED"), "{:?}", streamed.events);
+    let said: Vec<&str> = streamed
+        .events
+        .iter()
+        .filter_map(|e| e["result"]["statusUpdate"]["status"]["message"]["parts"][0]["text"].as_str())
+        .collect();
+    assert_eq!(said, ["echo:", "x", "done"], "the answer in chunks: {:?}", streamed.events);
+    assert!(streamed.events.iter().all(|e| kind_of(&e["result"]) != "artifactUpdate"), "no artifact");
     let id = streamed.events[0]["result"]["task"]["id"].as_str().unwrap().to_owned();
 
     for (method, params) in [
