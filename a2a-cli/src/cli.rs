@@ -64,9 +64,10 @@ pub enum Command {
     /// Sends a message to an agent and shows its answer. Streams when the card claims streaming
     /// (each event as it arrives), else sends and follows the task with GetTask; says whether the
     /// streaming claim was verified or refused, and shows the single-shot fallback's answer after a
-    /// refusal. Exits 0 when the agent answered, 1 when it contradicted its card (the fallback's
-    /// answer is still shown), 2 when there is no answer (the agent could not be reached, the task
-    /// failed, was rejected or canceled, or a bound ran out).
+    /// refusal. Exits 0 when the agent answered (also when a call after the answer failed: that
+    /// failure is a note), 1 when it contradicted its card (the fallback's answer is still shown), 2
+    /// when there is no answer (the agent could not be reached, the task failed, was rejected or
+    /// canceled, or a bound ran out).
     Send(SendArgs),
     /// Lists, reads, cancels or follows an agent's tasks (ListTasks, GetTask, CancelTask,
     /// SubscribeToTask). Exits 0 on success, 1 when the agent answered with an error, could not be

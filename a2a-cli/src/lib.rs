@@ -41,6 +41,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod answer;
 pub mod audit;
 pub mod card;
 pub mod cli;

@@ -111,7 +111,8 @@ impl CardClaimAudit {
 pub(super) struct ProbeAnswers<'a> {
     /// The probe's connection (absent when none could be opened).
     pub(super) connection: Option<&'a AgentConnection>,
-    /// The probe's final answer, when it got one.
+    /// The probe's answer, when it got one (the run's result, or the answer its updates carried
+    /// before a later call failed).
     pub(super) result: Option<&'a SendMessageResponse>,
     /// The `acceptedOutputModes` the probe sent.
     pub(super) accepted: &'a [String],
@@ -181,15 +182,24 @@ pub(super) async fn audit_card_claims(
         && wanted(ClaimKind::Security)
     {
         // The connection's interface is the first one probed.
-        let answer =
-            unauthenticated.first().and_then(|(_, a)| a.as_ref().ok()).and_then(|a| a.access.clone());
-        audits.push(match answer {
-            Some(answer) => {
+        let first = unauthenticated.first().map(|(_, answer)| answer);
+        audits.push(match first {
+            Some(Ok(Unauthenticated { access: Some(answer), .. })) => {
                 let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
-                check.observe(answer);
+                check.observe(answer.clone());
                 CardClaimAudit::of(claim, check.verdict())
             }
-            None => CardClaimAudit::unsettled(claim, "no call without credentials was answered".to_owned()),
+            Some(Ok(Unauthenticated { said, .. })) => CardClaimAudit::unsettled(
+                claim,
+                format!("the call without credentials was answered with nothing about access: {said}"),
+            ),
+            Some(Err(reason)) => {
+                CardClaimAudit::unsettled(claim, format!("no call without credentials was made: {reason}"))
+            }
+            None => CardClaimAudit::unsettled(
+                claim,
+                "no call without credentials was made: no interface of the card could be called".to_owned(),
+            ),
         });
     }
     audits
@@ -208,9 +218,12 @@ async fn extended_card(claim: &CardClaim, connection: Option<&AgentConnection>) 
 }
 
 fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
-    let (Some(connection), Some(_)) = (probe.connection, probe.result) else {
-        return CardClaimAudit::unsettled(claim, "no probe call was answered".to_owned());
+    let Some(connection) = probe.connection else {
+        return CardClaimAudit::unsettled(claim, "no interface could be opened".to_owned());
     };
+    if probe.result.is_none() {
+        return CardClaimAudit::unsettled(claim, UNANSWERED.to_owned());
+    }
     let asked = lifted
         .card_claims()
         .iter()
@@ -227,13 +240,14 @@ fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'
 
 fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
     let Some(result) = probe.result else {
-        return CardClaimAudit::unsettled(claim, "the probe got no answer".to_owned());
+        return CardClaimAudit::unsettled(claim, UNANSWERED.to_owned());
     };
     let answered = result.answered_media_types();
     if answered.is_empty() {
         return CardClaimAudit::unsettled(
             claim,
-            "the probe's answer carried no part with a media type".to_owned(),
+            "the probe's answer carried no artifact part (nor a direct message) to read a media type from"
+                .to_owned(),
         );
     }
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
@@ -241,13 +255,17 @@ fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswer
     CardClaimAudit::of(claim, check.verdict())
 }
 
+/// Why a claim read from the probe's answer is unsettled when the probe has none: its task did not
+/// reach the end of a turn (its ending, in the probe table, says how it ended instead).
+const UNANSWERED: &str = "the probe's task ended before it answered (its ending says how)";
+
 /// What one credential-less `GetTask` to an interface came to.
 struct Unauthenticated {
     /// The answer as evidence about the interface, when it is some.
     interface: Option<ClaimAnswer>,
     /// The answer as evidence about access.
     access: Option<ClaimAnswer>,
-    /// What came, in words (for an answer that is evidence about neither).
+    /// What came, in words (shown when the answer is evidence about neither).
     said: String,
 }
 
@@ -356,6 +374,5 @@ fn read_unauthenticated(opened: &AgentConnection, error: Option<Error>) -> Unaut
         // An A2A error: the call got past authentication.
         return served(interface);
     }
-    let said = if interface.is_some() { String::new() } else { errors::one_line(&error) };
-    Unauthenticated { interface, access: None, said }
+    Unauthenticated { interface, access: None, said: errors::one_line(&error) }
 }

@@ -512,7 +512,7 @@ async fn audit_agent_with(
             probe::Target::Connection(connection) => Some(connection),
             probe::Target::Address(_) => None,
         },
-        result: first.outcome().map(|o| &o.result),
+        result: first.answer(),
         accepted: &accepted,
     };
     let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
