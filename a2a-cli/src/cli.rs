@@ -151,8 +151,9 @@ pub enum ReportFormat {
 /// Arguments of `a2a audit`.
 #[derive(Debug, Clone, Args)]
 pub struct AuditArgs {
-    /// Base URLs of the agents (their cards are discovered under `/.well-known/`).
-    #[arg(required_unless_present_any = ["gateways", "file"], value_name = "URL")]
+    /// Base URLs of the agents (their cards are discovered under `/.well-known/`). A password in a
+    /// URL is masked as it is read, never printed (credentials go in the flags below).
+    #[arg(required_unless_present_any = ["gateways", "file"], value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub urls: Vec<String>,
     /// A file listing agents: one base URL per line, `#` comments, `gateway URL` for an agent behind a
     /// gateway. Audited after the URLs given as arguments.
@@ -163,7 +164,7 @@ pub struct AuditArgs {
     pub concurrency: u32,
     /// An agent reached through a gateway (repeatable): its card describes the gateway, so its claims
     /// are reported unverifiable instead of being checked.
-    #[arg(long = "gateway", value_name = "URL")]
+    #[arg(long = "gateway", value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub gateways: Vec<String>,
     /// How long to wait for a push callback before judging a push claim, e.g. `5s`.
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
@@ -217,10 +218,10 @@ pub struct AuditArgs {
 pub struct WatchArgs {
     /// Agents to watch: base URLs, or files listing them (one base URL per line, `#` comments,
     /// `gateway URL` for an agent behind a gateway), in any mix.
-    #[arg(required_unless_present = "gateways", value_name = "FILE|URL")]
+    #[arg(required_unless_present = "gateways", value_name = "FILE|URL", value_parser = crate::user_url::agent_url)]
     pub agents: Vec<String>,
     /// An agent reached through a gateway (repeatable): its claims are reported unverifiable.
-    #[arg(long = "gateway", value_name = "URL")]
+    #[arg(long = "gateway", value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub gateways: Vec<String>,
     /// How often each agent is audited again, e.g. `5m`.
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
@@ -286,7 +287,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CardArgs {
     /// The agent's base URL, or the URL of its card under `/.well-known/`.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// Longest wait for the card, e.g. `10s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
@@ -326,7 +327,7 @@ pub struct AgentArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SendArgs {
     /// The agent's base URL (its card is discovered under `/.well-known/`).
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// The text of the message.
     #[arg(value_name = "TEXT")]
@@ -357,7 +358,7 @@ pub enum TasksCommand {
 #[derive(Debug, Clone, Args)]
 pub struct TasksListArgs {
     /// The agent's base URL.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// Tasks asked for in each page (the spec allows 1 to 100).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(1..=100))]
@@ -381,7 +382,7 @@ pub struct TasksListArgs {
 #[derive(Debug, Clone, Args)]
 pub struct TaskArgs {
     /// The agent's base URL.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// The task's id.
     #[arg(value_name = "ID")]

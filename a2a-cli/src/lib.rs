@@ -56,6 +56,7 @@ mod style;
 mod table;
 mod talk;
 pub mod tasks;
+mod user_url;
 pub mod watch;
 
 use std::io::Write;

@@ -158,7 +158,7 @@ pub struct AuditReport {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentAudit {
-    /// The URL as given.
+    /// The URL as given (a password in it masked as `***`, as everywhere a typed URL is shown).
     pub url: String,
     /// The card's name (absent when no card was read).
     pub name: Option<String>,
