@@ -247,6 +247,12 @@ pub struct WatchArgs {
     /// Where the page and `/metrics` are served.
     #[arg(long, default_value = "127.0.0.1:9464", value_name = "ADDR")]
     pub listen: std::net::SocketAddr,
+    /// A name the page and `/metrics` answer to besides the listen address's own (repeatable): a
+    /// host name or address with an optional `:port` (the listen port when none), e.g. the name a
+    /// proxy or your browser uses. Requests whose Host names anything else are refused (421), so a
+    /// page on another site cannot read the fleet by DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "HOST", value_parser = crate::watch::allowed_host)]
+    pub allowed_hosts: Vec<String>,
     /// Environment variable holding the token the page and `/metrics` ask for (`Authorization:
     /// Bearer TOKEN`, or `?token=TOKEN` in a browser). Required when `--listen` is not loopback.
     #[arg(long, value_name = "NAME")]
