@@ -55,7 +55,7 @@ impl AllowedHosts {
     /// answered.
     pub(super) fn allows(&self, host: &str) -> bool {
         let host = host.trim().to_ascii_lowercase();
-        self.names.iter().any(|name| *name == host)
+        self.names.contains(&host)
     }
 }
 
