@@ -560,7 +560,8 @@ mod tests {
     async fn a_missing_card_url_quotes_what_the_server_answered() {
         let said = "no card here: this agent serves its card at /v2/card.json";
         let missing = move || async move { (axum::http::StatusCode::NOT_FOUND, said) };
-        let base = serve(axum::Router::new().route("/api/agent-card.json", axum::routing::get(missing))).await;
+        let base =
+            serve(axum::Router::new().route("/api/agent-card.json", axum::routing::get(missing))).await;
         let card_url = format!("{base}/api/agent-card.json");
         let err = fetch_error(&card_url).await;
         assert_eq!(
