@@ -251,7 +251,7 @@ pub struct WatchArgs {
     /// host name or address with an optional `:port` (the listen port when none), e.g. the name a
     /// proxy or your browser uses. Requests whose Host names anything else are refused (421), so a
     /// page on another site cannot read the fleet by DNS rebinding.
-    #[arg(long = "allowed-host", value_name = "HOST", value_parser = crate::watch::allowed_host)]
+    #[arg(long = "allowed-host", value_name = "HOST", value_parser = parse_allowed_host)]
     pub allowed_hosts: Vec<String>,
     /// Environment variable holding the token the page and `/metrics` ask for (`Authorization:
     /// Bearer TOKEN`, or `?token=TOKEN` in a browser). Required when `--listen` is not loopback.
@@ -421,6 +421,53 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         return Err(format!("`{text}` is zero: a bound must be positive"));
     }
     Ok(duration)
+}
+
+/// Whether `name` ends in a port: `host:9464` or `[::1]:9464`, not `[::1]` nor `::1`.
+pub(crate) fn names_port(name: &str) -> bool {
+    match name.rsplit_once(':') {
+        Some((head, port)) => {
+            !port.is_empty()
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && (head.ends_with(']') || !head.contains(':'))
+        }
+        None => false,
+    }
+}
+
+/// Reads an `--allowed-host` value: a host name or address, with an optional `:port`
+/// (`watch.example.com`, `10.0.0.5:9464`, `[fd00::5]:9464`).
+///
+/// # Errors
+/// A message saying what the value holds that a `Host` cannot (a scheme, a path, user info, a
+/// space, an empty name, a port that is no number).
+pub(crate) fn parse_allowed_host(value: &str) -> Result<String, String> {
+    let example = "write a host name or address with an optional :port, such as watch.example.com or \
+                   10.0.0.5:9464";
+    if value.is_empty() {
+        return Err(format!("an empty name: {example}"));
+    }
+    if let Some(bad) = value.chars().find(|c| c.is_whitespace() || c.is_control() || "/@?#\\".contains(*c)) {
+        return Err(format!(
+            "{value:?} holds {bad:?}, which no Host holds (a URL's scheme, path or user info?): {example}"
+        ));
+    }
+    let name = if names_port(value) {
+        let (name, port) = value.rsplit_once(':').unwrap_or((value, ""));
+        if port.parse::<u16>().is_err() {
+            return Err(format!("{value:?} names port {port}, which is no port number: {example}"));
+        }
+        name
+    } else {
+        value
+    };
+    let bracketed = name.starts_with('[') && name.ends_with(']') && name.len() > 2;
+    if name.is_empty() || (name.contains(':') && !bracketed) || (name.contains(['[', ']']) && !bracketed) {
+        return Err(format!(
+            "{value:?} is no host name (an IPv6 address goes in brackets: [fd00::5]): {example}"
+        ));
+    }
+    Ok(value.to_owned())
 }
 
 #[cfg(test)]

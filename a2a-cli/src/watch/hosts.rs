@@ -28,7 +28,7 @@ pub(super) struct AllowedHosts {
 
 impl AllowedHosts {
     /// The names of `bound` and the `allowed` ones (each a name, or a `name:port`, as
-    /// [`allowed_host`] reads them).
+    /// `--allowed-host` reads them: [`crate::cli::parse_allowed_host`]).
     pub(super) fn new(bound: SocketAddr, allowed: &[String]) -> Self {
         let port = bound.port();
         let mut hosts: Vec<String> = vec![bound.to_string()];
@@ -36,7 +36,7 @@ impl AllowedHosts {
             hosts.extend([format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")]);
         }
         for name in allowed {
-            hosts.push(if has_port(name) { name.clone() } else { format!("{name}:{port}") });
+            hosts.push(if crate::cli::names_port(name) { name.clone() } else { format!("{name}:{port}") });
         }
         let mut names = Vec::new();
         for host in hosts {
@@ -57,53 +57,6 @@ impl AllowedHosts {
         let host = host.trim().to_ascii_lowercase();
         self.names.contains(&host)
     }
-}
-
-/// Whether `name` ends in a port: `host:9464` or `[::1]:9464`, not `[::1]` nor `::1`.
-fn has_port(name: &str) -> bool {
-    match name.rsplit_once(':') {
-        Some((head, port)) => {
-            !port.is_empty()
-                && port.bytes().all(|b| b.is_ascii_digit())
-                && (head.ends_with(']') || !head.contains(':'))
-        }
-        None => false,
-    }
-}
-
-/// Reads an `--allowed-host` value: a host name or address, with an optional `:port`
-/// (`watch.example.com`, `10.0.0.5:9464`, `[fd00::5]:9464`).
-///
-/// # Errors
-/// A message saying what the value holds that a `Host` cannot (a scheme, a path, user info, a
-/// space, an empty name, a port that is no number).
-pub(crate) fn allowed_host(value: &str) -> Result<String, String> {
-    let example = "write a host name or address with an optional :port, such as watch.example.com or \
-                   10.0.0.5:9464";
-    if value.is_empty() {
-        return Err(format!("an empty name: {example}"));
-    }
-    if let Some(bad) = value.chars().find(|c| c.is_whitespace() || c.is_control() || "/@?#\\".contains(*c)) {
-        return Err(format!(
-            "{value:?} holds {bad:?}, which no Host holds (a URL's scheme, path or user info?): {example}"
-        ));
-    }
-    let name = if has_port(value) {
-        let (name, port) = value.rsplit_once(':').unwrap_or((value, ""));
-        if port.parse::<u16>().is_err() {
-            return Err(format!("{value:?} names port {port}, which is no port number: {example}"));
-        }
-        name
-    } else {
-        value
-    };
-    let bracketed = name.starts_with('[') && name.ends_with(']') && name.len() > 2;
-    if name.is_empty() || (name.contains(':') && !bracketed) || (name.contains(['[', ']']) && !bracketed) {
-        return Err(format!(
-            "{value:?} is no host name (an IPv6 address goes in brackets: [fd00::5]): {example}"
-        ));
-    }
-    Ok(value.to_owned())
 }
 
 #[cfg(test)]
@@ -159,7 +112,7 @@ mod tests {
     #[test]
     fn an_allowed_host_that_no_host_header_can_hold_is_refused_saying_why() {
         for good in ["watch.example.com", "10.0.0.5:9464", "[fd00::5]:9464", "[::1]"] {
-            assert_eq!(allowed_host(good).as_deref(), Ok(good));
+            assert_eq!(crate::cli::parse_allowed_host(good).as_deref(), Ok(good));
         }
         for (bad, says) in [
             ("http://watch.example.com", "'/'"),
@@ -169,7 +122,7 @@ mod tests {
             ("", "empty"),
             ("two words", "' '"),
         ] {
-            let error = allowed_host(bad).unwrap_err();
+            let error = crate::cli::parse_allowed_host(bad).unwrap_err();
             assert!(error.contains(says), "{bad:?}: {error}");
         }
     }

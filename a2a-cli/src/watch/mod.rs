@@ -47,8 +47,6 @@ mod replicas;
 mod server;
 mod store;
 
-pub(crate) use hosts::allowed_host;
-
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
