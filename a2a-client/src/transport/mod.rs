@@ -348,6 +348,36 @@ impl Endpoint {
         self.bounded(url, read_json_unbounded(response, url, self.client.documents())).await
     }
 
+    /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout)
+    /// within the document budget, as bytes.
+    pub(crate) async fn read_body(
+        &self,
+        response: Response,
+        url: &str,
+    ) -> Result<crate::budget::Body, Error> {
+        self.bounded(url, read_budgeted(response, MAX_RESPONSE_BYTES, url, self.client.documents())).await
+    }
+
+    /// The error for an unreadable answer with a non-2xx `status`: the agent's A2A error when `agent_error`
+    /// finds one in the body, else the status with the start of the body (which says why, as often
+    /// as not). A body that cannot be read at all leaves just the status.
+    pub(crate) async fn status_answer(
+        &self,
+        response: Response,
+        status: u16,
+        url: &str,
+        agent_error: impl FnOnce(&Value) -> Option<Error>,
+    ) -> Error {
+        let wait = crate::retry::retry_after(response.headers());
+        let Ok(body) = self.read_body(response, url).await else {
+            return Error::from_status(status, Some(url)).with_retry_after(wait);
+        };
+        if let Some(error) = json_body(&body.bytes, url).ok().as_ref().and_then(agent_error) {
+            return error;
+        }
+        Error::from_status(status, Some(url)).with_body(&body.bytes, false).with_retry_after(wait)
+    }
+
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
     /// together within the operation deadline ([`ClientConfig::operation_deadline`](crate::ClientConfig::operation_deadline)).
     pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>

@@ -251,15 +251,13 @@ pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
     Ok(value)
 }
 
-/// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status.
+/// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status
+/// with the start of the body.
 async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, status: u16, url: &str) -> Error {
-    let wait = crate::retry::retry_after(response.headers());
     if status == 401 || status == 403 {
         return endpoint.rejected(status, url);
     }
-    let body = endpoint.read_json(response, url).await.ok();
-    body.and_then(|body| agent_error(&body, status, url))
-        .unwrap_or_else(|| Error::from_status(status, Some(url)).with_retry_after(wait))
+    endpoint.status_answer(response, status, url, |body| agent_error(body, status, url)).await
 }
 
 #[cfg(test)]

@@ -84,12 +84,11 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             .into_response();
     }
 
-    if let Route::JsonRpc { op, .. } = &route
-        && shared.script.has_quirk(crate::Quirk::ServesOnlyStreaming)
-        && *op != Some(Op::SendStreamingMessage)
+    if let Some((status, body)) = shared.script.only_streams()
+        && op.is_some_and(|op| op != Op::SendStreamingMessage)
     {
-        let detail = json!({"detail": "Invalid A2A request: only the streaming send is served here"});
-        return json_response(StatusCode::BAD_REQUEST, "application/json", &detail);
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        return (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response();
     }
 
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
