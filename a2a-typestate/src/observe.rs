@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use a2a_typestate_types::{ContextId, MessageId, TaskId, TaskState};
 
-use crate::rules::{media_type_covers, media_type_matches};
+use crate::media_type::{media_type_covers, media_type_matches};
 
 /// Time elapsed since the task handle was created: the clock is an input, never read here.
 pub type Elapsed = Duration;
@@ -152,6 +152,16 @@ impl ExchangeModes {
                 .any(|used| default_output.iter().any(|d| media_type_matches(d, used)));
         inputs_declared && outputs_declared
     }
+}
+
+/// How the answer that exercised a claim was reached: what clause 3 reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach<'a> {
+    /// The agent's own answer to the claim's own call: evidence whatever the modes.
+    OwnCall,
+    /// A transition that followed a message exchange with these modes; `None` when no sent message
+    /// is on record.
+    Exchange(Option<&'a ExchangeModes>),
 }
 
 /// One thing the client observed about a task.

@@ -737,7 +737,7 @@ fn classify(known: Option<TransportFault>, otherwise: TransportFault, error: Box
             }
         } else if let Some(io) = cause.downcast_ref::<std::io::Error>() {
             fault.get_or_insert(io_fault(io.kind()));
-        } else if let Some(refused) = cause.downcast_ref::<crate::net::AddressRefused>() {
+        } else if let Some(refused) = cause.downcast_ref::<AddressRefused>() {
             // Not a fault to retry or to fail over from: the client's own policy said no.
             return Error::config(refused.to_string());
         }
@@ -764,6 +764,23 @@ fn io_fault(kind: std::io::ErrorKind) -> TransportFault {
         _ => TransportFault::Other,
     }
 }
+
+/// Every address a host name resolved to is refused by the URL policy (`net::PolicyResolver`
+/// returns it; reading the error chain, the client makes it a configuration error).
+#[derive(Debug)]
+pub(crate) struct AddressRefused {
+    pub(crate) host: String,
+    pub(crate) address: std::net::IpAddr,
+    pub(crate) why: &'static str,
+}
+
+impl std::fmt::Display for AddressRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the url policy refuses {}: it resolves to {}, {}", self.host, self.address, self.why)
+    }
+}
+
+impl std::error::Error for AddressRefused {}
 
 /// A source error kept as its text, with its own source the same way (see [`Error::duplicate`]).
 #[derive(Debug)]
