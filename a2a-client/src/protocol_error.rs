@@ -61,11 +61,7 @@ impl ProtocolError {
     pub(crate) fn from_v03_rest(http_status: u16, body: &Value, code: i64) -> Self {
         let written = body.get("code").and_then(Value::as_i64).filter(|c| (-32768..=-32000).contains(c));
         let code = written.unwrap_or(code);
-        let message = ["message", "detail"]
-            .iter()
-            .find_map(|k| body.get(*k).and_then(Value::as_str))
-            .unwrap_or_default()
-            .to_owned();
+        let message = body.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
         Self {
             code: Some(code),
             reason: reason_for_code(code),

@@ -57,9 +57,10 @@ pub(crate) struct V03Errors {
 }
 
 impl V03Errors {
-    /// The A2A code an error answered with `status` and `message` stands for on this route.
-    pub(crate) fn code(self, status: u16, message: &str) -> i64 {
-        match status {
+    /// The A2A code an error answered with `status` and `message` stands for on this route; `None`
+    /// for a status a2a-python's table gives no A2A error (405, say: the web framework's own).
+    pub(crate) fn code(self, status: u16, message: &str) -> Option<i64> {
+        Some(match status {
             404 => self.not_found,
             409 => -32002,
             501 if self.carries_push && message.to_ascii_lowercase().contains("push") => -32003,
@@ -68,8 +69,9 @@ impl V03Errors {
             502 => -32006,
             422 => -32602,
             400 => -32600,
-            _ => -32603,
-        }
+            500 => -32603,
+            _ => return None,
+        })
     }
 }
 
@@ -297,13 +299,15 @@ async fn error_answer(
     .unwrap_or_else(|| Error::from_status(status, Some(url)).with_retry_after(wait))
 }
 
-/// The agent's 0.3 error when `body` (answered with `status`) is one: an object with a message
-/// (a2a-python writes `{"message"}`; FastAPI's own errors `{"detail"}`), or a JSON-RPC error
-/// object. Anything else (a proxy's page, an empty body) is no A2A error: the status says it all.
+/// The agent's 0.3 error when `body` (answered with `status`) is one: an object with a `message`
+/// (a2a-python writes `{"message"}`), or a JSON-RPC error object under `error`. Anything else is no
+/// A2A error and the status says it all: a proxy's page, an empty body, or the web framework's own
+/// `{"detail": "Not Found"}` for a route it does not have (FastAPI's), which must not read as "task
+/// not found".
 fn v03_error(body: &Value, status: u16, url: &str, route: V03Errors) -> Option<Error> {
     let object = body.get("error").filter(|e| e.is_object()).unwrap_or(body);
-    let message = ["message", "detail"].iter().find_map(|k| object.get(*k).and_then(Value::as_str))?;
-    let code = route.code(status, message);
+    let message = object.get("message").and_then(Value::as_str)?;
+    let code = route.code(status, message)?;
     Some(protocol(ProtocolError::from_v03_rest(status, object, code), url))
 }
 
@@ -387,6 +391,20 @@ mod tests {
         let expected =
             [("historyLength", "0"), ("includeArtifacts", "true"), ("status", "TASK_STATE_WORKING")];
         assert_eq!(pairs, expected.map(|(k, v)| (k.to_owned(), v.to_owned())));
+    }
+
+    #[test]
+    fn a_0_3_error_is_the_agents_only_with_a_message_and_a_status_of_its_table() {
+        let route = V03Errors { not_found: -32001, not_supported: -32004, carries_push: false };
+        let code = |body: Value, status| {
+            v03_error(&body, status, "http://a", route)
+                .and_then(|e| e.protocol_error().and_then(ProtocolError::code))
+        };
+        assert_eq!(code(json!({"message": "Task not found: t"}), 404), Some(-32001));
+        assert_eq!(code(json!({"detail": "Not Found"}), 404), None, "the web framework's own 404");
+        assert_eq!(code(json!({"message": "Method Not Allowed"}), 405), None);
+        let named = json!({"error": {"code": -32004, "message": "streaming is off"}});
+        assert_eq!(code(named, 400), Some(-32004), "a code the body names wins over the status");
     }
 
     #[test]

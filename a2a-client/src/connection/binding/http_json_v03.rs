@@ -166,14 +166,15 @@ mod tests {
     #[test]
     fn a_501_is_read_by_the_route_it_answers() {
         let send = send_errors(Some(&json!({"message": {}})));
-        assert_eq!(send.code(501, "Streaming is not supported"), -32004);
+        assert_eq!(send.code(501, "Streaming is not supported"), Some(-32004));
         let with_push =
             send_errors(Some(&json!({"configuration": {"pushNotificationConfig": {"url": "u"}}})));
-        assert_eq!(with_push.code(501, "Push Notification is not supported"), -32003);
-        assert_eq!(with_push.code(501, "Streaming is not supported"), -32004);
-        assert_eq!(PUSH_CONFIG.code(501, "not supported"), -32003);
-        assert_eq!(TASK.code(404, "Task not found"), -32001);
-        assert_eq!(CARD.code(404, "Authenticated card not supported"), -32007);
-        assert_eq!(TASK.code(409, "cannot cancel"), -32002);
+        assert_eq!(with_push.code(501, "Push Notification is not supported"), Some(-32003));
+        assert_eq!(with_push.code(501, "Streaming is not supported"), Some(-32004));
+        assert_eq!(PUSH_CONFIG.code(501, "not supported"), Some(-32003));
+        assert_eq!(TASK.code(404, "Task not found"), Some(-32001));
+        assert_eq!(CARD.code(404, "Authenticated card not supported"), Some(-32007));
+        assert_eq!(TASK.code(409, "cannot cancel"), Some(-32002));
+        assert_eq!(TASK.code(405, "Method Not Allowed"), None, "the framework's, not the agent's");
     }
 }
