@@ -169,8 +169,8 @@ struct Answer<'a, T> {
 /// is anything else (not JSON, another id, an error, no result, a result of another shape), which
 /// the caller reads again through a `Value` ([`result_of`], then [`read`]) to say exactly what.
 pub(crate) fn our_result<T: DeserializeOwned>(body: &[u8], id: &str) -> Option<T> {
-    match serde_json::from_slice(body) {
-        Ok(Answer { id: answered, error: None, result: Some(result) })
+    match super::straight(body) {
+        Some(Answer { id: answered, error: None, result: Some(result) })
             if answered.is_none_or(|answered| answered == id) =>
         {
             Some(result)
