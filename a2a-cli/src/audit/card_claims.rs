@@ -138,6 +138,9 @@ pub(super) struct ProbeAnswers<'a> {
     pub(super) modes: &'a ExchangeModes,
     /// The declared interfaces the probe could not reach (it went on on the next one).
     pub(super) unreachable: &'a [UnreachableInterface],
+    /// The card-claim verdicts the probe's run reached (an interface refused before the task went
+    /// to the next declared one).
+    pub(super) run_verdicts: &'a [CardClaimVerdict],
 }
 
 /// Checks every card claim `lifted` makes whose kind `options.claims` names, for the agent at
@@ -196,8 +199,24 @@ pub(super) async fn audit_card_claims(
             verdict: CardClaimOutcome::Unreachable { reason },
         });
     }
+    // An interface the probe's run refused (its first call answered outside the binding, and the
+    // task went to the next declared one) is reported with that verdict, not called again.
+    let mut refused_on_the_way = Vec::new();
+    for verdict in probe.run_verdicts {
+        let Some(CardClaim::Interface { url, .. }) = verdict.violation().map(|v| v.claim()) else { continue };
+        if let Some(claim) =
+            claims.iter().find(|c| matches!(c, CardClaim::Interface { url: u, .. } if u == url))
+        {
+            if wanted(ClaimKind::Interfaces) {
+                audits.push(CardClaimAudit::of(claim, Some(verdict.clone())));
+            }
+            refused_on_the_way.push(url.clone());
+        }
+    }
     let unauthenticated = if wanted(ClaimKind::Interfaces) || wanted(ClaimKind::Security) {
-        let reached = |url: &str| probe.unreachable.iter().all(|u| u.url != url);
+        let reached = |url: &str| {
+            probe.unreachable.iter().all(|u| u.url != url) && !refused_on_the_way.iter().any(|r| r == url)
+        };
         interface_answers(base, claims, discovered, probe.connection, reached, options).await
     } else {
         Vec::new()

@@ -522,6 +522,7 @@ async fn audit_agent_with(
         result: first.answer(),
         modes: first.modes(),
         unreachable: &unreachable,
+        run_verdicts: first.outcome().map(|o| o.card_claims.as_slice()).unwrap_or_default(),
     };
     let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
     let over_declares = claims
