@@ -156,6 +156,7 @@ mod background;
 mod card;
 mod extensions;
 pub mod fleet;
+pub mod frameworks;
 mod lifecycle;
 pub mod official;
 mod ops;
