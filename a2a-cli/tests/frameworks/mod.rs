@@ -107,8 +107,13 @@ async fn start(corpus: CorpusAgent) -> Result<Subject, Missing> {
     let audit = report.agents.into_iter().next().expect("one agent audited, one report");
     // Beside the agent's log, for whoever reads a failure.
     let json = serde_json::to_string_pretty(&audit).unwrap_or_default();
-    let _ = std::fs::write(agent.log().with_extension("audit.json"), json);
+    let _ = std::fs::write(audit_file(&agent), json);
     Ok(Subject { corpus, agent, card, audit })
+}
+
+/// Where the audit of `agent` is written, beside its log: `LABEL-PORT.audit.json`.
+fn audit_file(agent: &RunningFrameworkAgent) -> std::path::PathBuf {
+    agent.log().with_file_name(format!("{}-{}.audit.json", agent.agent().label(), agent.port()))
 }
 
 impl Subject {
@@ -162,7 +167,7 @@ impl Subject {
             self.corpus,
             self.claim(capability),
             self.audit.error,
-            self.agent.log().with_extension("audit.json").display(),
+            audit_file(&self.agent).display(),
         );
     }
 

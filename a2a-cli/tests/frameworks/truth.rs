@@ -79,7 +79,7 @@ impl StreamingTruth {
         Some(task["artifacts"].as_array().map_or(0, Vec::len))
     }
 
-    /// The answer's media types: the stream's parts, else the confirming task's.
+    /// The answer's media types (each once): the stream's parts, else the confirming task's.
     pub fn answered_media_types(&self) -> Vec<String> {
         let parts = if self.answer_parts.is_empty() {
             match self.confirmation.as_ref().and_then(Answer::result).map(Event::of) {
@@ -89,7 +89,10 @@ impl StreamingTruth {
         } else {
             self.answer_parts.clone()
         };
-        parts.iter().filter_map(media_type_of).collect()
+        let mut media_types: Vec<String> = parts.iter().filter_map(media_type_of).collect();
+        media_types.sort();
+        media_types.dedup();
+        media_types
     }
 
     /// The answer's text, for messages.
