@@ -209,6 +209,21 @@ fn reach_of(url: &url::Url) -> Reach {
     }
 }
 
+/// Whether the webhook at `webhook_url` is out of reach of an agent called at `agent_url`: a
+/// loopback or private webhook handed to an agent elsewhere (a public address, or another host of
+/// a private network for a loopback webhook). Its silence there is the client's vantage point, not
+/// evidence against the agent's push claim.
+pub(crate) fn webhook_out_of_reach(agent_url: &str, webhook_url: &str) -> bool {
+    let (Ok(agent), Ok(webhook)) = (url::Url::parse(agent_url), url::Url::parse(webhook_url)) else {
+        return false;
+    };
+    matches!(
+        (reach_of(&agent), reach_of(&webhook)),
+        (Reach::Elsewhere, Reach::Loopback | Reach::Internal | Reach::Unspecified)
+            | (Reach::Internal, Reach::Loopback | Reach::Unspecified)
+    )
+}
+
 /// Why an interface the card at `card_url` names could not be reached, when its URL says so plainly:
 /// the card was served from one place and names an address inside the agent's host or network (a
 /// container's `localhost`, `0.0.0.0`, a private address, a service name), which a client
@@ -263,6 +278,17 @@ mod tests {
         assert_eq!(inside_address_diagnosis(public, "https://rpc.agent.example/a2a"), None);
         // A bind address is never callable, wherever the card came from.
         assert!(inside_address_diagnosis("http://127.0.0.1:1/", "http://0.0.0.0:2/").is_some());
+    }
+
+    #[test]
+    fn a_private_webhook_is_out_of_reach_of_an_agent_elsewhere() {
+        assert!(webhook_out_of_reach("https://agent.example/a2a", "http://127.0.0.1:9/hook"));
+        assert!(webhook_out_of_reach("https://agent.example/a2a", "http://192.168.1.5:9/hook"));
+        assert!(webhook_out_of_reach("http://10.0.0.7/a2a", "http://127.0.0.1:9/hook"));
+        // Within reach: the same host, the same private network, or a public webhook.
+        assert!(!webhook_out_of_reach("http://127.0.0.1:8/a2a", "http://127.0.0.1:9/hook"));
+        assert!(!webhook_out_of_reach("http://10.0.0.7/a2a", "http://10.0.0.9:9/hook"));
+        assert!(!webhook_out_of_reach("https://agent.example/a2a", "https://hooks.example/a2a"));
     }
 
     #[test]

@@ -200,6 +200,10 @@ pub enum Observed {
         /// How many messages came back.
         entries: usize,
     },
+    /// The webhook the client is about to register is out of the agent's reach as far as the
+    /// addresses say (a loopback or private webhook, an agent elsewhere): no callback there is
+    /// evidence of nothing.
+    WebhookOutOfReach,
     /// The client registered a push-notification config for the task (inline in `SendMessage` or
     /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
     PushRegistered,
@@ -254,6 +258,7 @@ impl fmt::Display for Observed {
             Self::Artifact { via } => write!(f, "artifact update via {via:?}"),
             Self::StreamClosed => f.write_str("stream closed"),
             Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
+            Self::WebhookOutOfReach => f.write_str("webhook out of the agent's reach"),
             Self::PushRegistered => f.write_str("push config accepted by the agent"),
             Self::PushDropped => {
                 f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")

@@ -61,6 +61,10 @@ pub enum PendingReason {
         /// The agent's error code.
         code: i32,
     },
+    /// The webhook registered is a loopback or private address while the agent is reached
+    /// elsewhere: no callback came within the bound, and none could be expected. Unverifiable from
+    /// this webhook; verifiable from one the agent can reach.
+    WebhookOutOfReach,
     /// The latest thing that happened was a transport fault: retry; it is never a refusal.
     TransportFault {
         /// The call it hit.
@@ -151,6 +155,10 @@ impl fmt::Display for Pending {
                 f,
                 "the agent refused this webhook URL ({code} invalid params), so no callback there says \
                  nothing about the card; verify push with a webhook URL the agent accepts"
+            ),
+            PendingReason::WebhookOutOfReach => f.write_str(
+                "no callback, and the webhook is a loopback or private address out of the agent's \
+                 reach: verify push with a webhook URL the agent can reach",
             ),
             PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
             PendingReason::StreamInterrupted { fault } => {

@@ -40,7 +40,9 @@
 //!      that pushes only when a long task completes is honest. Silence the agent explained is not
 //!      absence: when it refused the webhook URL itself on a push-config call (-32602 invalid
 //!      params, a host it will not call) and no callback came, push stays pending
-//!      ([`PendingReason::WebhookUrlRefused`]);
+//!      ([`PendingReason::WebhookUrlRefused`]); nor when the webhook was a loopback or private
+//!      address and the agent is reached elsewhere: out of its reach, a silence is no evidence
+//!      ([`PendingReason::WebhookOutOfReach`]);
 //! 3. that transition was reachable through the card's `defaultInputModes` / `defaultOutputModes`
 //!    ([`rules::reachable`], the one reading for every claim): the agent's own "not supported" to
 //!    the capability's own call counts whatever the modes; any other contradiction counts when the
@@ -397,6 +399,8 @@ impl Verifier {
                     call: Call::PushNotificationConfig,
                     code,
                 })),
+                // The webhook was out of the agent's reach: its silence there is no evidence.
+                None if rule.out_of_reach => Verdict::Pending(Pending::new(PendingReason::WebhookOutOfReach)),
                 None => self.contradicted(
                     Capability::PushNotifications,
                     Contradiction::NoPushCallback { waited: now.saturating_sub(at), bound },
@@ -558,6 +562,8 @@ struct PushRule {
     held: bool,
     /// The agent's own refusal of the webhook URL (-32602), which explains a silence there.
     url_refused: Option<i32>,
+    /// The webhook registered was out of the agent's reach, which explains a silence there.
+    out_of_reach: bool,
     terminal_after_registration: Option<(usize, Elapsed)>,
     /// The observation that settled the claim; nothing after it counts.
     settled: Option<PushSettled>,
@@ -589,6 +595,7 @@ impl PushRule {
             {
                 self.url_refused.get_or_insert(*code);
             }
+            Observed::WebhookOutOfReach => self.out_of_reach = true,
             Observed::PushRegistered => {
                 self.held = true;
                 self.registered.get_or_insert(seq);
@@ -697,6 +704,29 @@ mod push_rules {
         );
         assert!(pending.to_string().contains("webhook URL the agent accepts"), "{pending}");
         assert!(verifier.refusal(past).is_none());
+    }
+
+    #[test]
+    fn silence_at_a_webhook_out_of_the_agents_reach_is_unverifiable_not_refused() {
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), Observed::WebhookOutOfReach);
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(1), polled(TaskState::Completed));
+        let past = secs(1) + verifier.bounds().push_arrival() + secs(1);
+        let verdict = verifier.verdict(Capability::PushNotifications, past);
+        assert!(
+            matches!(&verdict, Some(Verdict::Pending(p)) if p.reason() == &PendingReason::WebhookOutOfReach),
+            "{verdict:?}"
+        );
+        // A callback within the bound still verifies it: the agent reached it after all.
+        let mut reached = push_verifier();
+        reached.observe(Duration::ZERO, sent());
+        reached.observe(secs(0), Observed::WebhookOutOfReach);
+        reached.observe(secs(0), Observed::PushRegistered);
+        reached.observe(secs(1), polled(TaskState::Completed));
+        reached.observe(secs(2), Observed::PushCallback { state: Some(TaskState::Completed) });
+        assert!(reached.verdict(Capability::PushNotifications, past).is_some_and(|v| v.is_verified()));
     }
 
     #[test]

@@ -76,7 +76,9 @@ pub(super) fn verdict(
                 }
                 // Clause 3 of the rules: what was reached outside the card's declared modes is
                 // neither a lie nor a proof.
-                PendingReason::OutsideDeclaredModes { .. } | PendingReason::ModesUnknown { .. } => {
+                PendingReason::OutsideDeclaredModes { .. }
+                | PendingReason::ModesUnknown { .. }
+                | PendingReason::WebhookOutOfReach => {
                     ClaimVerdict::Unverifiable { reason: pending.to_string() }
                 }
                 _ => ClaimVerdict::Unverified { reason: pending.to_string() },

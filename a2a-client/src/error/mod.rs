@@ -698,6 +698,9 @@ fn classify(known: Option<TransportFault>, otherwise: TransportFault, error: Box
             }
         } else if let Some(io) = cause.downcast_ref::<std::io::Error>() {
             fault.get_or_insert(io_fault(io.kind()));
+        } else if let Some(refused) = cause.downcast_ref::<crate::net::AddressRefused>() {
+            // Not a fault to retry or to fail over from: the client's own policy said no.
+            return Error::config(refused.to_string());
         }
         source = cause.source();
     }

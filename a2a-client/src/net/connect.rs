@@ -20,7 +20,7 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// The connector under hyper-rustls.
 #[derive(Clone, Debug)]
 pub(crate) struct Connector {
-    pub(crate) direct: HttpConnector,
+    pub(crate) direct: HttpConnector<super::resolve::PolicyResolver>,
     pub(crate) proxy: Option<Arc<Matcher>>,
 }
 

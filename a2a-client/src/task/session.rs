@@ -374,6 +374,12 @@ impl Session {
         if let Some(watch) = self.push.watch.as_mut().filter(|w| !w.accepted) {
             watch.accepted = true;
             let inline = watch.confirm;
+            let out_of_reach =
+                crate::agent_url::webhook_out_of_reach(&self.conn.interface().url, watch.registration.url());
+            if out_of_reach {
+                // Said before the registration it explains: a silence there says nothing.
+                self.observe(handle, Observed::WebhookOutOfReach);
+            }
             self.observe(handle, Observed::PushRegistered);
             if inline {
                 let answer = PushRegistrationAnswer::AcceptedUnconfirmed(

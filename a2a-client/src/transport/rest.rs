@@ -15,8 +15,9 @@ use crate::net::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
-/// One HTTP+JSON call: verb, path segments (each percent-encoded on its own), the request message
-/// whose non-path fields become the query (GET, DELETE) or the body (POST).
+/// One HTTP+JSON call: verb, path segments (written as they go on the wire: a route's literal
+/// words, and each id already made one opaque segment by [`segment`]), the request message whose
+/// non-path fields become the query (GET, DELETE) or the body (POST).
 #[derive(Debug)]
 pub(crate) struct Call<'a> {
     pub(crate) verb: http::Method,
@@ -27,23 +28,31 @@ pub(crate) struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn url(&self, endpoint: &Endpoint) -> Result<url::Url, Error> {
-        let mut url = endpoint.url.clone();
-        {
-            let mut path = url.path_segments_mut().map_err(|()| {
-                Error::protocol_answer(format!("interface url {} cannot take a path", endpoint.url))
-            })?;
-            path.pop_if_empty();
-            let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
-            if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
-                path.push(tenant);
-            }
-            path.extend(&self.segments);
+    /// The call's URL: the interface URL's path, then the tenant (made one segment by
+    /// [`segment`]) and the call's segments, then the query. Written by hand: a URL parser reads
+    /// dot segments, encoded or not, as "this" and "up".
+    fn url(&self, endpoint: &Endpoint) -> Result<String, Error> {
+        let base = &endpoint.url;
+        if base.cannot_be_a_base() {
+            return Err(Error::protocol_answer(format!("interface url {base} cannot take a path")));
+        }
+        let mut url = format!("{}{}", &base[..url::Position::BeforePath], base.path().trim_end_matches('/'));
+        let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
+        if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
+            url.push('/');
+            url.push_str(&segment(tenant));
+        }
+        for written in &self.segments {
+            url.push('/');
+            url.push_str(written);
         }
         if self.verb == http::Method::GET || self.verb == http::Method::DELETE {
             let pairs = self.query_pairs();
             if !pairs.is_empty() {
-                url.query_pairs_mut().extend_pairs(pairs);
+                url.push('?');
+                url.push_str(
+                    &url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish(),
+                );
             }
         }
         Ok(url)
@@ -85,7 +94,7 @@ impl Call<'_> {
 
     fn prepared(&self, endpoint: &Endpoint, accept: &'static str) -> Result<Prepared, Error> {
         let url = self.url(endpoint)?;
-        let uri = crate::net::uri_of(url.as_str())?;
+        let uri = crate::net::uri_of(&url)?;
         let mut body = None;
         if self.verb == http::Method::POST {
             let fields = Value::Object(self.remaining().unwrap_or_default());
@@ -93,8 +102,27 @@ impl Call<'_> {
                 .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
             body = Some((A2A_JSON_MEDIA_TYPE, bytes.into()));
         }
-        Ok(Prepared { request: endpoint.request(self.verb.clone(), uri, accept, body), url: url.into() })
+        Ok(Prepared { request: endpoint.request(self.verb.clone(), uri, accept, body), url })
     }
+}
+
+/// `id` as one opaque path segment: every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`)
+/// percent-encoded (so a `/`, a `:` that would name another route's verb, a `?` or a `%` stay
+/// inside it), and the dots of an id made of dots alone too (`..` is `%2E%2E`, never "up"). The one
+/// way a task, push-config or tenant id goes into an HTTP+JSON path.
+pub(crate) fn segment(id: &str) -> String {
+    use std::fmt::Write as _;
+    let dots_only = !id.is_empty() && id.bytes().all(|b| b == b'.');
+    let mut written = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        let unreserved = byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~');
+        if unreserved && !(dots_only && byte == b'.') {
+            written.push(char::from(byte));
+        } else {
+            let _ = write!(written, "%{byte:02X}");
+        }
+    }
+    written
 }
 
 /// A call's request, written once, and its URL for errors.
@@ -297,8 +325,22 @@ mod tests {
     #[test]
     fn ids_are_percent_encoded_as_one_path_segment() {
         let endpoint = endpoint_without_tenant();
-        let get = call(http::Method::GET, &["tasks", "a/b c?"], json!({"id": "a/b c?"}), &["id"]);
+        let id = segment("a/b c?");
+        let get = call(http::Method::GET, &["tasks", &id], json!({"id": "a/b c?"}), &["id"]);
         assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/tasks/a%2Fb%20c%3F");
+    }
+
+    #[test]
+    fn an_id_that_is_a_dot_segment_or_names_a_verb_stays_one_segment() {
+        assert_eq!(segment(".."), "%2E%2E");
+        assert_eq!(segment("."), "%2E");
+        assert_eq!(segment("v1.2"), "v1.2", "dots inside an id are plain");
+        assert_eq!(segment("t:cancel"), "t%3Acancel", "a colon cannot name another route's verb");
+        assert_eq!(segment("50%"), "50%25");
+        let endpoint = endpoint("http://agent.example/rest", Some(".."));
+        let dots = segment("..");
+        let get = call(http::Method::GET, &["tasks", &dots], json!({"id": ".."}), &["id"]);
+        assert_eq!(get.url(&endpoint).unwrap(), "http://agent.example/rest/%2E%2E/tasks/%2E%2E");
     }
 
     #[test]
@@ -308,6 +350,7 @@ mod tests {
             "status": "TASK_STATE_WORKING", "tenant": "x"});
         let get = call(http::Method::GET, &["tasks"], message, &["id"]);
         let url = get.url(&endpoint).unwrap();
+        let url = url::Url::parse(&url).unwrap();
         let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
         pairs.sort();
         let expected =
@@ -325,6 +368,6 @@ mod tests {
             &["id"],
         );
         assert_eq!(cancel.remaining(), json!({"metadata": {}}).as_object().cloned());
-        assert!(cancel.url(&endpoint).unwrap().query().is_none(), "POST fields never go to the query");
+        assert!(!cancel.url(&endpoint).unwrap().contains('?'), "POST fields never go to the query");
     }
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{Binding, Reply};
 use crate::connection::to_json;
 use crate::transport::EventStream;
-use crate::transport::rest::{self, Call};
+use crate::transport::rest::{self, Call, segment};
 use crate::{AgentConnection, Error};
 
 /// HTTP+JSON 1.0.
@@ -53,7 +53,7 @@ impl Binding for HttpJson {
 
     fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
+            let segments = vec!["tasks".into(), segment(req.id.as_str())];
             conn.rest(Method::GetTask, "GetTask result", get(segments, &req, &["id"])?).await
         })
     }
@@ -70,7 +70,7 @@ impl Binding for HttpJson {
 
     fn cancel_task<'a>(&self, conn: &'a AgentConnection, req: CancelTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
+            let segments = vec!["tasks".into(), format!("{}:cancel", segment(req.id.as_str()))];
             conn.rest(Method::CancelTask, "CancelTask result", post(segments, &req, &["id"])?).await
         })
     }
@@ -81,7 +81,7 @@ impl Binding for HttpJson {
         req: SubscribeToTaskRequest,
     ) -> Reply<'a, EventStream> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
+            let segments = vec!["tasks".into(), format!("{}:subscribe", segment(req.id.as_str()))];
             conn.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
         })
     }
@@ -184,7 +184,7 @@ fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Err
 
 fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
     let mut segments =
-        vec!["tasks".to_owned(), task_id.as_str().to_owned(), "pushNotificationConfigs".to_owned()];
-    segments.extend(id.map(str::to_owned));
+        vec!["tasks".to_owned(), segment(task_id.as_str()), "pushNotificationConfigs".to_owned()];
+    segments.extend(id.map(segment));
     segments
 }
