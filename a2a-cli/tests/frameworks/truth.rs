@@ -23,7 +23,8 @@ const TASK_BOUND: Duration = Duration::from_secs(30);
 /// `application/json`), and whether one was found (else text, outside the declared modes).
 pub fn declared_content(card: &Value) -> (Content, bool) {
     let modes = strings(&card["defaultInputModes"]);
-    let covers = |media_type: &str| modes.iter().any(|m| a2a_typestate::rules::media_type_covers(m, media_type));
+    let covers =
+        |media_type: &str| modes.iter().any(|m| a2a_typestate::rules::media_type_covers(m, media_type));
     if covers("text/plain") {
         (Content::Text, true)
     } else if covers("application/json") {
@@ -195,8 +196,9 @@ impl PushTruth {
     /// -32003 (`PushNotificationNotSupportedError`) or -32004 (`UnsupportedOperationError`) over
     /// JSON-RPC, 501 over HTTP+JSON.
     pub fn said_unsupported(&self) -> bool {
-        let unsupported =
-            |a: &Answer| matches!(a.code(), Some(-32003 | -32004)) || matches!(a, Answer::Http { status: 501, .. });
+        let unsupported = |a: &Answer| {
+            matches!(a.code(), Some(-32003 | -32004)) || matches!(a, Answer::Http { status: 501, .. })
+        };
         !self.kept_inline
             && (self.get.as_ref().is_some_and(unsupported) || self.create.as_ref().is_some_and(unsupported))
     }

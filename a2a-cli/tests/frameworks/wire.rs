@@ -210,7 +210,11 @@ impl Wire {
 
     /// `GET url` (with `A2A-Version: 1.0` when `v10_header`) as JSON.
     pub async fn get_json(url: &str, v10_header: bool) -> Result<Value, String> {
-        let http = reqwest::Client::builder().no_proxy().timeout(REQUEST_TIMEOUT).build().map_err(|e| e.to_string())?;
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .map_err(|e| e.to_string())?;
         let mut request = http.get(url);
         if v10_header {
             request = request.header("A2A-Version", "1.0");
@@ -272,7 +276,8 @@ impl Wire {
     pub async fn get_push_config(&self, task_id: &str) -> Answer {
         match self.interface.dialect {
             Dialect::Rest03 => {
-                self.rest("GET", &format!("/v1/tasks/{task_id}/pushNotificationConfigs/{task_id}"), None).await
+                self.rest("GET", &format!("/v1/tasks/{task_id}/pushNotificationConfigs/{task_id}"), None)
+                    .await
             }
             Dialect::JsonRpc10 => {
                 self.rpc("GetTaskPushNotificationConfig", json!({"taskId": task_id, "id": task_id})).await
@@ -296,7 +301,8 @@ impl Wire {
                 self.rpc("CreateTaskPushNotificationConfig", params).await
             }
             Dialect::JsonRpc03 => {
-                let params = json!({"taskId": task_id, "pushNotificationConfig": {"url": url, "token": token}});
+                let params =
+                    json!({"taskId": task_id, "pushNotificationConfig": {"url": url, "token": token}});
                 self.rpc("tasks/pushNotificationConfig/set", params).await
             }
         }
@@ -353,10 +359,12 @@ impl Wire {
             (_, Some(value)) if value["jsonrpc"] == "2.0" && value.get("result").is_some() => {
                 Answer::Result(value["result"].clone())
             }
-            (_, Some(value)) if value["jsonrpc"] == "2.0" && value["error"]["code"].is_i64() => Answer::Error {
-                code: value["error"]["code"].as_i64().unwrap_or(0),
-                message: value["error"]["message"].as_str().unwrap_or("").to_owned(),
-            },
+            (_, Some(value)) if value["jsonrpc"] == "2.0" && value["error"]["code"].is_i64() => {
+                Answer::Error {
+                    code: value["error"]["code"].as_i64().unwrap_or(0),
+                    message: value["error"]["message"].as_str().unwrap_or("").to_owned(),
+                }
+            }
             _ => Answer::Http { status, body: snip(body) },
         }
     }
@@ -412,7 +420,8 @@ fn rest_send_body(outgoing: &Outgoing) -> Value {
         Content::Text => json!({"text": QUESTION}),
         Content::Data => json!({"data": {"data": {"question": QUESTION}}}),
     };
-    let message = json!({"messageId": uuid::Uuid::new_v4().to_string(), "role": "ROLE_USER", "content": [part]});
+    let message =
+        json!({"messageId": uuid::Uuid::new_v4().to_string(), "role": "ROLE_USER", "content": [part]});
     let mut configuration = json!({"blocking": !outgoing.return_immediately});
     if !outgoing.accepted.is_empty() {
         configuration["acceptedOutputModes"] = json!(outgoing.accepted);
@@ -587,7 +596,9 @@ pub fn answer_parts_of_task(task: &Value) -> Vec<Value> {
 /// The media type a part is: its declared one, else what its kind implies (text is
 /// `text/plain`, data is `application/json`); `None` for a file part that names none.
 pub fn media_type_of(part: &Value) -> Option<String> {
-    for declared in [&part["mediaType"], &part["mimeType"], &part["file"]["mimeType"], &part["file"]["mediaType"]] {
+    for declared in
+        [&part["mediaType"], &part["mimeType"], &part["file"]["mimeType"], &part["file"]["mediaType"]]
+    {
         if let Some(media_type) = declared.as_str().filter(|m| !m.is_empty()) {
             return Some(media_type.to_owned());
         }

@@ -204,8 +204,8 @@ impl fmt::Display for CorpusAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::layout::Layout;
+    use super::*;
 
     /// `agents.tsv` is what `check.sh` reads; this enum must say the same, line for line.
     #[test]

@@ -69,9 +69,9 @@ impl FrameworkAgent {
     /// at most); [`FrameworkError::Layout`] outside a checkout of the repository.
     pub async fn install(framework: Framework) -> Result<(), FrameworkError> {
         let layout = Layout::discover()?;
-        tokio::task::spawn_blocking(move || install::ensure_installed(&layout, framework))
-            .await
-            .map_err(|e| FrameworkError::Spawn { program: "the installer thread".into(), reason: e.to_string() })?
+        tokio::task::spawn_blocking(move || install::ensure_installed(&layout, framework)).await.map_err(
+            |e| FrameworkError::Spawn { program: "the installer thread".into(), reason: e.to_string() },
+        )?
     }
 
     /// Installs `agent`'s framework if needed, then starts `agent` on a free port of 127.0.0.1 and

@@ -78,7 +78,8 @@ impl RunningFrameworkAgent {
         // says (a missing install, say) goes to the start log beside it.
         let log = logs.join(format!("{}-{port}.log", agent.framework()));
         let start_log = logs.join(format!("{}-{port}.start.log", agent.label()));
-        let out = File::create(&start_log).map_err(|e| spawn_error(format!("{}: {e}", start_log.display())))?;
+        let out =
+            File::create(&start_log).map_err(|e| spawn_error(format!("{}: {e}", start_log.display())))?;
         let err = out.try_clone().map_err(|e| spawn_error(e.to_string()))?;
         let mut command = Command::new("bash");
         command
@@ -246,7 +247,11 @@ mod tests {
             thread::sleep(Duration::from_millis(20));
         }
         assert!(!agent.is_running(), "the agent outlived its supervisor's stdin");
-        assert!(agent.exit_status().is_some_and(|s| s.contains("15") || s.contains("143")), "{:?}", agent.exit_status());
+        assert!(
+            agent.exit_status().is_some_and(|s| s.contains("15") || s.contains("143")),
+            "{:?}",
+            agent.exit_status()
+        );
         assert!(agent.log_tail().contains("agent on"), "{}", agent.log_tail());
     }
 
