@@ -561,6 +561,26 @@ async fn python_a2a_decorator_card_claims_nothing_and_its_interface_is_refused()
 // ------------------------------------------------------------------------------------------------
 // The corpus as a whole.
 
+#[test]
+fn ci_requires_the_cheapest_installs_and_a2a_frameworks_all_requires_every_one() {
+    use a2a_testkit::frameworks::Framework;
+    use frameworks::{IN_CI, Selection, selection};
+    for framework in Framework::ALL {
+        let cheap = IN_CI.contains(&framework);
+        assert_eq!(selection(framework, true, false), Selection::Required, "{framework}");
+        assert_eq!(selection(framework, true, true), Selection::Required, "{framework}");
+        if cheap {
+            assert_eq!(selection(framework, false, true), Selection::Required, "{framework}");
+            assert_eq!(selection(framework, false, false), Selection::BestEffort, "{framework}");
+        } else {
+            assert!(
+                matches!(selection(framework, false, true), Selection::Skipped(why) if why.contains("A2A_FRAMEWORKS=all"))
+            );
+            assert!(matches!(selection(framework, false, false), Selection::Skipped(_)), "{framework}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_framework_agent_in_ci_has_only_its_declared_claims_judged() {
     for corpus in CorpusAgent::ALL.into_iter().filter(|a| frameworks::IN_CI.contains(&a.framework())) {

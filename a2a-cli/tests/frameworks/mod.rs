@@ -1,11 +1,12 @@
 //! The corpus agents as test subjects: which run where, each started once per test binary with
 //! the audit of it, and the helpers that compare the audit's verdicts with the truth.
 //!
-//! Which agents run: under `CI=true`, the frameworks whose install is cheapest ([`IN_CI`]); with
-//! `A2A_FRAMEWORKS=all` (what `scripts/frameworks/interop.sh` sets), every one. A framework that
-//! is selected and cannot be installed fails its tests with the reason under either; elsewhere
-//! (a developer's machine without python or node, say) its tests are skipped with the reason
-//! printed, as the redis tests do.
+//! Which agents run ([`selection`]): the frameworks whose install is cheapest ([`IN_CI`]) always,
+//! every one with `A2A_FRAMEWORKS=all` (what `scripts/frameworks/interop.sh` sets). Under
+//! `CI=true` a cheap framework that cannot be installed fails its tests with the reason, and so
+//! does any under `A2A_FRAMEWORKS=all`; elsewhere (a developer's machine without python or node,
+//! say) its tests are skipped with the reason printed, as the redis tests do, and so are the
+//! tests of the frameworks not selected.
 
 #![allow(dead_code)] // each test uses its own part of this module
 
@@ -72,23 +73,48 @@ pub async fn subject(corpus: CorpusAgent) -> Option<&'static Subject> {
     }
 }
 
-/// Whether this run must have `framework`: selected by `A2A_FRAMEWORKS=all`, or by `CI=true`
-/// for the frameworks of [`IN_CI`]. `Err` with the reason when it is not selected at all.
-fn required(framework: Framework) -> Result<bool, String> {
-    let all = std::env::var("A2A_FRAMEWORKS").as_deref() == Ok("all");
-    let ci = std::env::var("CI").as_deref() == Ok("true");
+/// What this run does with a framework: runs it or skips it (with why), and whether a failed
+/// install fails its tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Not selected: its tests are skipped, with this reason printed.
+    Skipped(String),
+    /// Selected; an install failure skips its tests (with the reason printed).
+    BestEffort,
+    /// Selected; an install failure fails its tests, with the reason.
+    Required,
+}
+
+/// The policy: with `A2A_FRAMEWORKS=all` (`all`) every framework is required; under `CI=true`
+/// (`ci`) those of [`IN_CI`] are; elsewhere those of [`IN_CI`] run if they can be installed, and
+/// the others are skipped.
+pub fn selection(framework: Framework, all: bool, ci: bool) -> Selection {
     let cheap = IN_CI.contains(&framework);
-    if !cheap && !all {
-        return Err(format!(
+    if all || (ci && cheap) {
+        Selection::Required
+    } else if cheap {
+        Selection::BestEffort
+    } else {
+        Selection::Skipped(format!(
             "{framework} runs only with A2A_FRAMEWORKS=all (scripts/frameworks/interop.sh): its install is \
              not among the cheapest, which CI runs"
-        ));
+        ))
     }
-    Ok(all || (ci && cheap))
+}
+
+/// [`selection`] under this process's environment.
+fn selected(framework: Framework) -> Selection {
+    let all = std::env::var("A2A_FRAMEWORKS").as_deref() == Ok("all");
+    let ci = std::env::var("CI").as_deref() == Ok("true");
+    selection(framework, all, ci)
 }
 
 async fn start(corpus: CorpusAgent) -> Result<Subject, Missing> {
-    let required = required(corpus.framework()).map_err(|reason| Missing { skip: true, reason })?;
+    let required = match selected(corpus.framework()) {
+        Selection::Skipped(reason) => return Err(Missing { skip: true, reason }),
+        Selection::BestEffort => false,
+        Selection::Required => true,
+    };
     let agent = match FrameworkAgent::start(corpus).await {
         Ok(agent) => agent,
         Err(e) if e.is_install() && !required => {
