@@ -107,11 +107,11 @@ use crate::Error;
 use crate::url_policy::UrlPolicy;
 
 pub use ::http;
-pub(crate) use body::{read_bounded, read_budgeted};
+pub(crate) use body::{read_bounded, read_budgeted, read_snippet};
 pub use proxy::Proxy;
 #[cfg(feature = "reqwest")]
 pub use reqwest_service::ReqwestService;
-pub(crate) use resolve::{AddressRefused, PolicyResolver};
+pub(crate) use resolve::PolicyResolver;
 use service::ResponseBody;
 pub(crate) use service::SharedService;
 pub use tls::Certificate;

@@ -13,6 +13,7 @@ use std::task::{Context, Poll};
 use hyper_util::client::legacy::connect::dns::{GaiResolver, Name};
 use tower_service::Service;
 
+use crate::error::AddressRefused;
 use crate::url_policy::UrlPolicy;
 
 /// A resolver that drops the addresses the URL policy refuses.
@@ -33,22 +34,6 @@ impl PolicyResolver {
         Self { policy, system: GaiResolver::new(), overrides: Arc::new(by_host) }
     }
 }
-
-/// Every address a host name resolved to is refused by the URL policy.
-#[derive(Debug)]
-pub(crate) struct AddressRefused {
-    pub(crate) host: String,
-    pub(crate) address: std::net::IpAddr,
-    pub(crate) why: &'static str,
-}
-
-impl std::fmt::Display for AddressRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the url policy refuses {}: it resolves to {}, {}", self.host, self.address, self.why)
-    }
-}
-
-impl std::error::Error for AddressRefused {}
 
 impl Service<Name> for PolicyResolver {
     type Response = std::vec::IntoIter<SocketAddr>;

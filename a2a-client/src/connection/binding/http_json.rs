@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{Binding, Reply};
 use crate::connection::to_json;
 use crate::transport::EventStream;
-use crate::transport::rest::{self, Call, segment};
+use crate::transport::rest::{self, Call, ErrorBodies, segment};
 use crate::{AgentConnection, Error};
 
 /// HTTP+JSON 1.0.
@@ -149,6 +149,7 @@ impl Binding for HttpJson {
                 segments: push_segments(&req.task_id, Some(&req.id)),
                 message: Some(to_json(&req)?),
                 path_fields: &["taskId", "id"],
+                errors: ErrorBodies::RpcStatus,
             };
             let call = call.prepare(conn.endpoint())?;
             conn.endpoint().retrying(|_| rest::call(conn.endpoint(), &call)).await?;
@@ -162,7 +163,13 @@ fn post<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call {
+        verb: http::Method::POST,
+        segments,
+        message: Some(to_json(message)?),
+        path_fields,
+        errors: ErrorBodies::RpcStatus,
+    })
 }
 
 fn get<'a, T: Serialize>(
@@ -170,7 +177,13 @@ fn get<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call {
+        verb: http::Method::GET,
+        segments,
+        message: Some(to_json(message)?),
+        path_fields,
+        errors: ErrorBodies::RpcStatus,
+    })
 }
 
 fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Error> {
@@ -179,6 +192,7 @@ fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Err
         segments: vec!["extendedAgentCard".into()],
         message: Some(to_json(req)?),
         path_fields: &[],
+        errors: ErrorBodies::RpcStatus,
     })
 }
 
