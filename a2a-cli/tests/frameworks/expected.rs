@@ -7,7 +7,7 @@
 use a2a_typestate_cli::audit::{CardClaimOutcome, ClaimVerdict};
 
 use super::truth::{PushTruth, StreamingTruth};
-use super::wire::{Answer, Dialect};
+use super::wire::{Answer, Dialect, rest_error_message};
 
 /// A verdict, as the audit reports it for a lifecycle claim or a card claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,8 @@ pub fn push(truth: &PushTruth) -> Verdict {
 /// answered outside it (JSON-RPC's "method not found", a body JSON-RPC does not produce, 405, 415)
 /// or with "version not supported" (-32009); unsettled for another A2A error, an answer about
 /// credentials (401, 403), a transport fault (502, 503, 504, no answer), or another HTTP+JSON
-/// error status (a 404 may mean "no such task").
+/// error status. Over HTTP+JSON 0.3, "task not found" is a 404 whose body is the agent's error
+/// (`{"message": "Task not found"}`); a bare 404 says nothing.
 pub fn interface(dialect: Dialect, answer: &Answer) -> Verdict {
     match answer {
         Answer::Result(_) => Verdict::Verified,
@@ -114,6 +115,10 @@ pub fn interface(dialect: Dialect, answer: &Answer) -> Verdict {
         Answer::Error { .. } => Verdict::Unsettled,
         Answer::Http { status: 401 | 403 | 502 | 503 | 504, .. } => Verdict::Unsettled,
         Answer::Http { status: 405 | 415, .. } => Verdict::Refused,
+        Answer::Http { status: 404, body } if dialect == Dialect::Rest03 => {
+            let message = rest_error_message(body).unwrap_or_default().to_ascii_lowercase();
+            if message.contains("task not found") { Verdict::Verified } else { Verdict::Unsettled }
+        }
         Answer::Http { .. } if dialect == Dialect::Rest03 => Verdict::Unsettled,
         Answer::Http { .. } => Verdict::Refused,
         Answer::Failed(_) => Verdict::Unsettled,
@@ -123,11 +128,16 @@ pub fn interface(dialect: Dialect, answer: &Answer) -> Verdict {
 /// Open access (a card with no security requirement): refused by a 401 to a call made without
 /// credentials (or a 403 carrying the agent's own A2A error); verified by a call so made that the
 /// agent served (an answer in the binding, an A2A error included, or a served stream); unsettled
-/// otherwise.
-pub fn open_access(get_task: &Answer, stream_served: bool) -> Verdict {
+/// otherwise (a bare 403 may be a gateway's).
+pub fn open_access(dialect: Dialect, get_task: &Answer, stream_served: bool) -> Verdict {
     match get_task {
         Answer::Http { status: 401, .. } => Verdict::Refused,
         Answer::Result(_) | Answer::Error { .. } => Verdict::Verified,
+        Answer::Http { status, body }
+            if dialect == Dialect::Rest03 && *status != 403 && rest_error_message(body).is_some() =>
+        {
+            Verdict::Verified
+        }
         Answer::Http { status, .. } if (200..300).contains(status) => Verdict::Verified,
         _ if stream_served => Verdict::Verified,
         _ => Verdict::Unsettled,

@@ -627,6 +627,14 @@ pub fn mentions(value: &Value, needle: &str) -> bool {
     }
 }
 
+/// The agent's own A2A error in an HTTP+JSON 0.3 error answer, as a2a-python 0.3 writes it: a
+/// JSON body `{"message": …}` (its status from the error's table: 404 for a task not found, 501
+/// for an unsupported operation); `None` for any other body.
+pub fn rest_error_message(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    value["message"].as_str().map(str::to_owned)
+}
+
 /// The first 300 characters of `text`.
 pub fn snip(text: &str) -> String {
     text.chars().take(300).collect()
