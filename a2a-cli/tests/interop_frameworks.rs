@@ -9,10 +9,12 @@
 //! first asserts that the agent still does what makes the rule apply, so a framework that changed
 //! fails there, naming what changed, rather than passing for another reason.
 //!
-//! Which agents run: under `CI=true` the five cheapest installs (`frameworks::IN_CI`), all of them
-//! with `A2A_FRAMEWORKS=all` (`scripts/frameworks/interop.sh`); a selected framework that cannot
-//! be installed fails with the reason, an unselected one is skipped with the reason printed. Each
-//! agent is started and audited once per run, its tests sharing it.
+//! Which agents run (`frameworks::selection`): the agents of the five cheapest installs
+//! (`frameworks::IN_CI`) always, every one with `A2A_FRAMEWORKS=all` (`scripts/frameworks/interop.sh`).
+//! Under `CI=true` (for those five) and under `A2A_FRAMEWORKS=all` a framework that cannot be
+//! installed fails its tests with the reason; elsewhere they are skipped with the reason printed,
+//! as are the tests of the frameworks not selected. Each agent is started and audited once per
+//! run, its tests sharing it.
 
 mod frameworks;
 
@@ -85,7 +87,7 @@ fn assert_open_access(agent: &Subject, answer: &Answer, stream_served: bool) {
     agent.assert_card_claim("open access", claim, expected, &(answer, stream_served));
 }
 
-/// What a card-claim audit says, in one line, for preconditions' messages.
+/// Every verdict of the audit, for assertion messages.
 fn reported(agent: &Subject) -> String {
     format!("{:#?}\n{:#?}", agent.audit.claims, agent.audit.card_claims)
 }
