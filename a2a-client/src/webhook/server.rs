@@ -12,8 +12,8 @@
 //!   with its first packet) is served. When every open connection presented valid credentials, the
 //!   oldest one of the registration holding the most is closed: one agent holding the receiver
 //!   with its own valid token exhausts only its own share.
-//! - Each registration (one agent's task) holds at most [`registration_share`] authenticated
-//!   connections and one body at a time: past its share, its request is answered 429 and the
+//! - Each registration (one agent's task) holds at most an eighth of
+//!   [`WebhookLimits::max_connections`] authenticated connections and one body at a time: past its share, its request is answered 429 and the
 //!   other registrations' callbacks are not kept waiting.
 //! - At most [`WebhookLimits::max_bodies_in_flight`] bodies, each at most
 //!   [`WebhookLimits::max_body_bytes`], are buffered at once.
