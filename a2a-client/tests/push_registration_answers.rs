@@ -7,7 +7,7 @@ mod negotiation_common;
 
 use std::time::Duration;
 
-use a2a_testkit::{Capabilities, Lie, Quirk, Script};
+use a2a_testkit::{Binding, Capabilities, Lie, Quirk, Script, ScriptedAgent};
 use a2a_typestate::{Call, Contradiction, Observed, PendingReason, Verdict};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationPath};
@@ -107,4 +107,37 @@ async fn silence_at_a_webhook_url_the_agent_refused_is_explained_not_refused() {
     let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
     assert!(client.discovery_cache().is_suspect(&base).is_none(), "an honest agent is never marked");
     agent.shutdown().await;
+}
+
+/// Over HTTP+JSON and gRPC, an agent's -32602 comes as a status `INVALID_ARGUMENT` with no
+/// `ErrorInfo` (the spec gives the JSON-RPC standard errors no reason): the same answer as over
+/// JSON-RPC, a webhook URL the agent will not call, so the task goes on and push is not refused.
+#[tokio::test]
+async fn a_webhook_url_refused_over_http_json_or_grpc_is_the_agents_own_refusal_as_over_json_rpc() {
+    for binding in [Binding::HttpJson, Binding::Grpc] {
+        let agent = ScriptedAgent::builder()
+            .capabilities(Capabilities::none().with_push_notifications())
+            .script(Script::honest().quirk(Quirk::RejectsPrivateWebhookUrls))
+            .bindings([binding])
+            .spawn()
+            .await
+            .unwrap();
+        let client = client();
+
+        let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await;
+
+        let outcome = outcome.unwrap_or_else(|e| panic!("{binding:?}: the task failed: {e}"));
+        assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}: {:?}", outcome.refusal);
+        let attempts = &outcome.push_registration;
+        assert!(
+            !attempts.is_empty()
+                && attempts
+                    .iter()
+                    .all(|a| matches!(a.answer, PushRegistrationAnswer::Refused { code: Some(-32602), .. })),
+            "{binding:?}: refused as invalid params on every path: {attempts:?}"
+        );
+        let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+        assert!(client.discovery_cache().is_suspect(&base).is_none(), "{binding:?}: never marked");
+        agent.shutdown().await;
+    }
 }
