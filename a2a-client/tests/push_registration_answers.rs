@@ -141,3 +141,40 @@ async fn a_webhook_url_refused_over_http_json_or_grpc_is_the_agents_own_refusal_
         agent.shutdown().await;
     }
 }
+
+/// An inline config the agent accepted and forgot is registered again with the create call; when
+/// the task had already ended by then (unseen: the client had not polled it yet), nothing was
+/// left to push, and the silence that follows is no evidence against the card.
+#[tokio::test]
+async fn a_webhook_created_after_the_task_ended_unseen_is_not_refused_for_the_silence() {
+    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+        // No step delay: the task ends while the client confirms the inline config.
+        let agent = ScriptedAgent::builder()
+            .capabilities(Capabilities::none().with_push_notifications())
+            .script(Script::honest().quirk(Quirk::DropsInlinePushConfig).step_delay(Duration::ZERO))
+            .bindings([binding])
+            .spawn()
+            .await
+            .unwrap();
+        let client = client();
+
+        let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+        assert!(
+            agent.push_callbacks_sent().is_empty(),
+            "{binding:?}: the config came after the last event, nothing was pushed"
+        );
+        assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}: {:?}", outcome.refusal);
+        let attempts: Vec<_> = outcome.push_registration.iter().map(|a| a.path).collect();
+        assert_eq!(
+            attempts,
+            [PushRegistrationPath::Inline, PushRegistrationPath::CreateTaskPushNotificationConfig],
+            "{binding:?}"
+        );
+        let push = outcome.verdicts.iter().find(|(c, _)| *c == Capability::PushNotifications).map(|(_, v)| v);
+        assert!(matches!(push, Some(Verdict::Pending(_))), "{binding:?}: unexercised, not refused: {push:?}");
+        let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+        assert!(client.discovery_cache().is_suspect(&base).is_none(), "{binding:?}: never marked");
+        agent.shutdown().await;
+    }
+}
