@@ -13,7 +13,7 @@
 //! the claim verifies it, whatever reached it (clause 3 holds back refusals, not proofs). Transport faults never
 //! refuse; an unreachable interface is a fallback to the next one. Under-declaring is safe.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use a2a_typestate::Capability;
 
@@ -44,18 +44,30 @@ pub struct Expected {
     pub transport_failure: bool,
     /// One verdict per lifecycle claim the card declares.
     pub claims: BTreeMap<Capability, Verdict>,
+    /// Claims a task may leave unexercised, timing alone deciding: push registered only by the
+    /// create call (the agent drops inline configs, or refuses our URL inline and takes it there),
+    /// which can land after the task ended, when nothing is left to push.
+    pub may_go_unexercised: BTreeSet<Capability>,
     /// The card's `defaultOutputModes` claim, for the audit's first probe (it accepts only the
     /// declared output modes); `None` for a gateway (its card claims nothing).
     pub output_modes: Option<Verdict>,
 }
 
 impl Expected {
+    /// The claims the rules refuse when the task exercises them.
     pub fn refused(&self) -> impl Iterator<Item = Capability> + '_ {
         self.claims.iter().filter(|(_, v)| **v == Verdict::Refused).map(|(c, _)| *c)
     }
 
-    pub fn refuses_any(&self) -> bool {
-        self.refused().next().is_some()
+    /// Whether a run is sure to refuse a claim, whatever the timing.
+    pub fn surely_refuses(&self) -> bool {
+        self.refused().any(|c| !self.may_go_unexercised.contains(&c))
+    }
+
+    /// Whether `seen` is what the rules say of `capability`.
+    pub fn allows(&self, capability: Capability, seen: Verdict) -> bool {
+        self.claims.get(&capability) == Some(&seen)
+            || (seen == Verdict::Unsettled && self.may_go_unexercised.contains(&capability))
     }
 }
 
@@ -117,12 +129,13 @@ pub fn expected(truth: &Truth) -> Expected {
             gateway,
             transport_failure,
             claims: declared.into_iter().map(|c| (c, verdict)).collect(),
+            may_go_unexercised: BTreeSet::new(),
             output_modes: (!gateway).then_some(Verdict::Unsettled),
         };
     }
     // A contradiction reached through the message refuses only through declared modes.
     let contradiction = if reachable { Verdict::Refused } else { Verdict::Unverifiable };
-    let claims = declared
+    let claims: BTreeMap<Capability, Verdict> = declared
         .into_iter()
         .map(|capability| {
             let verdict = match capability {
@@ -134,7 +147,9 @@ pub fn expected(truth: &Truth) -> Expected {
                     // stream to leave out, and the stream carried the whole answer.
                     StreamingTruth::WithoutArtifact if truth.answers_in_messages => Verdict::Verified,
                     StreamingTruth::WithoutArtifact => contradiction,
-                    StreamingTruth::NotDeclared | StreamingTruth::UnderDeclared => unreachable!("not declared"),
+                    StreamingTruth::NotDeclared | StreamingTruth::UnderDeclared => {
+                        unreachable!("not declared")
+                    }
                 },
                 Capability::StateTransitionHistory => match truth.history {
                     HistoryTruth::Honest => Verdict::Verified,
@@ -159,6 +174,16 @@ pub fn expected(truth: &Truth) -> Expected {
     // The agent always answers text: honest for any output mode that covers text/plain (an
     // answer that honours a claim verifies it whatever reached it: clause 3 only holds back a
     // refusal), over-declared for the others.
-    let output_modes = if covers(truth.output_mode, "text/plain") { Verdict::Verified } else { contradiction };
-    Expected { gateway, transport_failure, claims, output_modes: Some(output_modes) }
+    let output_modes =
+        if covers(truth.output_mode, "text/plain") { Verdict::Verified } else { contradiction };
+    // The create call is the only way in when the inline config is dropped or refused, and the
+    // create call takes the webhook; the task may end before it does.
+    let only_created =
+        matches!(
+            (truth.webhook_policy, truth.drops_inline_push),
+            (WebhookPolicy::CallsAny, true) | (WebhookPolicy::NeverCallsPrivate, _)
+        ) && matches!(truth.push, PushTruth::Honest | PushTruth::Silent | PushTruth::WrongCredentials);
+    let may_go_unexercised =
+        claims.keys().copied().filter(|c| *c == Capability::PushNotifications && only_created).collect();
+    Expected { gateway, transport_failure, claims, may_go_unexercised, output_modes: Some(output_modes) }
 }

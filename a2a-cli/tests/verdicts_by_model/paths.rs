@@ -63,7 +63,9 @@ pub fn message(truth: &Truth) -> Message {
     }
 }
 
-fn deployment(truth: &Truth) -> a2a_typestate::Deployment {
+/// How the caller reaches the agent: a gateway it knows about is `Deployment::Gateway`; one whose
+/// card says so is reached as direct (the card tells).
+pub fn deployment(truth: &Truth) -> a2a_typestate::Deployment {
     match truth.deployment {
         Deployment::GatewayByCaller => a2a_typestate::Deployment::Gateway,
         Deployment::Direct | Deployment::GatewayByCard => a2a_typestate::Deployment::Direct,
@@ -73,28 +75,28 @@ fn deployment(truth: &Truth) -> a2a_typestate::Deployment {
 /// A client as these tests use one: the audit's reading (tolerant of wire deviations, which are not
 /// lies), short bounds, marks on so that a refusal is seen to mark and a fault not to.
 pub fn client() -> Client {
+    builder().suspect_marks(SuspectMarks::On).build().expect("a client builds")
+}
+
+fn builder() -> a2a_typestate_client::ClientBuilder {
     Client::builder()
         .wire_reading(WireReading::Tolerant)
         .push_arrival_bound(PUSH_ARRIVAL)
         .request_timeout(REQUEST_TIMEOUT)
         .connect_timeout(Duration::from_secs(2))
         .unobservable_bound(WORKING_BOUND)
-        .retry_policy(RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(40), 1.0).expect("valid"))
-        .poll_cadence(PollCadence::new(Duration::from_millis(20), 1.5, Duration::from_millis(100)).expect("valid"))
-        .suspect_marks(SuspectMarks::On)
-        .build()
-        .expect("a client builds")
+        .retry_policy(
+            RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(40), 1.0).expect("valid"),
+        )
+        .poll_cadence(
+            PollCadence::new(Duration::from_millis(20), 1.5, Duration::from_millis(100)).expect("valid"),
+        )
 }
 
-/// The options the audit runs with here: the same short bounds.
-pub fn audit_options(concurrency: usize) -> a2a_typestate_cli::audit::AuditOptions {
-    a2a_typestate_cli::audit::AuditOptions {
-        push_arrival_bound: PUSH_ARRIVAL,
-        request_timeout: REQUEST_TIMEOUT,
-        working_bound: WORKING_BOUND,
-        concurrency,
-        ..a2a_typestate_cli::audit::AuditOptions::default()
-    }
+/// The audit's client, as `a2a audit` builds its own (tolerant reading, marks off so that every
+/// claim gets its probe), with the same short bounds as the other paths.
+pub fn audit_client() -> Client {
+    builder().suspect_marks(SuspectMarks::Off).build().expect("a client builds")
 }
 
 fn marks(client: &Client, url: &str) -> Vec<String> {
@@ -115,7 +117,8 @@ fn pending(reason: &PendingReason, capability: Capability, attempts: &[PushRegis
     match reason {
         PendingReason::OutsideDeclaredModes { .. }
         | PendingReason::ModesUnknown { .. }
-        | PendingReason::WebhookUrlRefused { .. } => Verdict::Unverifiable,
+        | PendingReason::WebhookUrlRefused { .. }
+        | PendingReason::WebhookOutOfReach => Verdict::Unverifiable,
         _ if capability == Capability::PushNotifications && webhook_refused_everywhere(attempts) => {
             Verdict::Unverifiable
         }
@@ -150,7 +153,9 @@ pub fn read_audit(audited: &AgentAudit) -> Reading {
                 });
             }
             _ if card_claim.is_refused() => {
-                reading.wrongly_refused_card_claims.push(format!("{}: {:?}", card_claim.claim, card_claim.verdict));
+                reading
+                    .wrongly_refused_card_claims
+                    .push(format!("{}: {:?}", card_claim.claim, card_claim.verdict));
             }
             _ => {}
         }
@@ -195,7 +200,8 @@ pub async fn run_task(client: &Client, truth: &Truth, url: &str) -> Reading {
             }
             read_error(&mut reading, &error);
             for capability in declared(truth) {
-                let verdict = if reading.refused.contains(&capability) { Verdict::Refused } else { Verdict::Unsettled };
+                let verdict =
+                    if reading.refused.contains(&capability) { Verdict::Refused } else { Verdict::Unsettled };
                 reading.claims.insert(capability, verdict);
             }
         }
@@ -327,7 +333,9 @@ fn settled<V, U>(
     };
     match result {
         Ok(Settlement::Verified(_)) => (Verdict::Verified, format!("verified{sent}")),
-        Ok(Settlement::Pending(_, why)) => (pending(why.reason(), capability, &attempts), format!("pending: {why}{sent}")),
+        Ok(Settlement::Pending(_, why)) => {
+            (pending(why.reason(), capability, &attempts), format!("pending: {why}{sent}"))
+        }
         Err(refusal) => {
             let violation = refusal.violation();
             assert_eq!(violation.capability(), capability, "a handle depending on one claim refused another");

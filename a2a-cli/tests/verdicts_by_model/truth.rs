@@ -131,7 +131,10 @@ pub const MODES: [&str; 6] =
 
 impl Truth {
     pub fn declares_streaming(&self) -> bool {
-        matches!(self.streaming, StreamingTruth::Honest | StreamingTruth::Refused | StreamingTruth::WithoutArtifact)
+        matches!(
+            self.streaming,
+            StreamingTruth::Honest | StreamingTruth::Refused | StreamingTruth::WithoutArtifact
+        )
     }
 
     pub fn declares_history(&self) -> bool {
@@ -232,7 +235,11 @@ impl Truth {
 /// what a shrunk failure prints.
 impl fmt::Debug for Truth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Truth {{ streaming: {:?}, history: {:?}, push: {:?}", self.streaming, self.history, self.push)?;
+        write!(
+            f,
+            "Truth {{ streaming: {:?}, history: {:?}, push: {:?}",
+            self.streaming, self.history, self.push
+        )?;
         match &self.dialect {
             Dialect::V0_3 => write!(f, ", dialect: 0.3")?,
             Dialect::V1_0 { preferred, dead } => {
