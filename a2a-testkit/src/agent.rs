@@ -114,6 +114,24 @@ async fn closing_loopback_port() -> Result<SocketAddr, TestkitError> {
     Ok(addr)
 }
 
+/// The client every agent POSTs its push callbacks with, built once per process: building one
+/// loads the platform's roots (about 30 ms of a debug build's CPU, once per agent before, which a
+/// test serving thousands of agents paid thousands of times). It keeps no idle connection, so no
+/// connection outlives the runtime that opened it (each `#[tokio::test]` has its own).
+fn push_client() -> Result<reqwest::Client, TestkitError> {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    if let Some(client) = CLIENT.get() {
+        return Ok(client.clone());
+    }
+    let built = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(5))
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(TestkitError::HttpClient)?;
+    Ok(CLIENT.get_or_init(|| built).clone())
+}
+
 /// Where [`ScriptedAgentBuilder::retired_interface`] points: a path the agent does not serve.
 pub const RETIRED_INTERFACE_PATH: &str = "/retired-a2a";
 
@@ -413,11 +431,7 @@ impl ScriptedAgentBuilder {
             }
         }
         let card_bytes = card.to_string().into_bytes();
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .timeout(Duration::from_secs(5))
-            .build()
-            .map_err(TestkitError::HttpClient)?;
+        let http = push_client()?;
         let card_path = self.card_path.unwrap_or(CardPath::AgentCardJson);
         let shared = Arc::new(Shared {
             protocol: self.protocol,
