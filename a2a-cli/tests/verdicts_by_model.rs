@@ -62,31 +62,29 @@ struct Judged {
 
 /// Serves `truths`, judges each by the three paths at once, and returns the readings in order.
 async fn judge(truths: &[Truth]) -> Vec<Judged> {
-    let mut agents = Vec::with_capacity(truths.len());
-    for truth in truths {
-        agents.push(truth.serve().await);
-    }
-    let urls: Vec<String> = agents.iter().map(|a| a.base_url()).collect();
     // One client per path for the whole case (each agent has its own URL, so what one client learns
     // of one agent stays apart from the others); one webhook receiver for every typed push handle.
     let auditor = paths::audit_client();
     let client = paths::client();
     let receiver = Arc::new(client.start_push_receiver().await.expect("a webhook receiver starts"));
-    let judged = futures::future::join_all(truths.iter().zip(&urls).map(|(truth, url)| {
+    // Each truth is served and judged on its own, so that one agent starting overlaps another's
+    // judging (starting one costs a few tens of milliseconds of a debug build's CPU).
+    futures::future::join_all(truths.iter().map(|truth| {
         let (auditor, client, receiver) = (&auditor, &client, &receiver);
         async move {
+            let agent = truth.serve().await;
+            let url = agent.base_url();
             let (audited, run_task, typed) = futures::future::join3(
-                audit_agent(auditor, url, paths::deployment(truth)),
-                paths::run_task(client, truth, url),
-                paths::typed_settles(truth, url, receiver),
+                audit_agent(auditor, &url, paths::deployment(truth)),
+                paths::run_task(client, truth, &url),
+                paths::typed_settles(truth, &url, receiver),
             )
             .await;
+            drop(agent);
             Judged { audit: paths::read_audit(&audited), run_task, typed }
         }
     }))
-    .await;
-    drop(agents);
-    judged
+    .await
 }
 
 /// Checks one truth's readings against the oracle and each other; the failure says which rule.
@@ -196,6 +194,26 @@ fn check_output_modes(expected: &Expected, audit: &Reading, run_task: &Reading) 
     Ok(())
 }
 
+/// Counts what `truths` exercise, as the oracle reads them (shrinking runs included).
+fn tally(covered: &mut std::collections::BTreeMap<String, usize>, truths: &[Truth]) {
+    for truth in truths {
+        let expected = oracle::expected(truth);
+        let mut count = |what: String| *covered.entry(what).or_default() += 1;
+        for (capability, verdict) in &expected.claims {
+            count(format!("{}={verdict:?}", capability.card_field()));
+        }
+        if expected.gateway {
+            count("gateway".to_owned());
+        }
+        if expected.transport_failure {
+            count("transport-failure".to_owned());
+        }
+        if !truth.dead_interfaces().is_empty() {
+            count("dead-interfaces".to_owned());
+        }
+    }
+}
+
 /// The whole model: for every generated truth, the verdict the rules give is what each path gives,
 /// and the three paths agree. Never an honest claim refused, every observable over-declared claim
 /// refused, unverifiable where clause 3 fails, nothing refused behind a gateway or a transport fault.
@@ -223,6 +241,8 @@ fn every_truth_gets_the_rules_verdict_from_the_audit_run_task_and_the_typed_sett
     let strategy = proptest::collection::vec(truth::truth(), per_case);
     let started = Instant::now();
     let judged_truths = std::sync::atomic::AtomicUsize::new(0);
+    // What the run covered, as the oracle saw it: each claim's expected verdict, and the courses.
+    let covered = std::sync::Mutex::new(std::collections::BTreeMap::<String, usize>::new());
     // A survey judges every case and lists every disagreement instead of stopping at the first:
     // for triage, when a change to the rules moves many truths at once.
     let survey = std::env::var_os("A2A_MODEL_SURVEY").is_some();
@@ -230,6 +250,7 @@ fn every_truth_gets_the_rules_verdict_from_the_audit_run_task_and_the_typed_sett
     let result = runner.run(&strategy, |truths| {
         let judged = runtime.block_on(judge(&truths));
         judged_truths.fetch_add(truths.len(), std::sync::atomic::Ordering::Relaxed);
+        tally(&mut covered.lock().expect("not poisoned"), &truths);
         for (truth, judged) in truths.iter().zip(&judged) {
             match check(truth, judged) {
                 Ok(()) => {}
@@ -249,6 +270,11 @@ fn every_truth_gets_the_rules_verdict_from_the_audit_run_task_and_the_typed_sett
     let took = started.elapsed();
     let count = judged_truths.load(std::sync::atomic::Ordering::Relaxed);
     eprintln!("verdicts by model: {count} truths judged by three paths in {took:.1?} ({cases} cases)");
+    let covered = covered.into_inner().expect("not poisoned");
+    eprintln!(
+        "  covered: {}",
+        covered.iter().map(|(what, n)| format!("{what} {n}")).collect::<Vec<_>>().join(", ")
+    );
     match result {
         Ok(()) => {}
         Err(TestError::Fail(why, truths)) => {

@@ -83,7 +83,7 @@ fn builder() -> a2a_typestate_client::ClientBuilder {
         .wire_reading(WireReading::Tolerant)
         .push_arrival_bound(PUSH_ARRIVAL)
         .request_timeout(REQUEST_TIMEOUT)
-        .connect_timeout(Duration::from_secs(2))
+        .connect_timeout(Duration::from_secs(1))
         .unobservable_bound(WORKING_BOUND)
         .retry_policy(
             RetryPolicy::new(2, Duration::from_millis(10), Duration::from_millis(40), 1.0).expect("valid"),

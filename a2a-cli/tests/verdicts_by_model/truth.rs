@@ -272,24 +272,31 @@ impl fmt::Debug for Truth {
 
 fn streaming() -> impl Strategy<Value = StreamingTruth> {
     use StreamingTruth::*;
-    prop_oneof![Just(NotDeclared), Just(Honest), Just(UnderDeclared), Just(Refused), Just(WithoutArtifact)]
+    // Honest claims weigh double: never refusing one is the rule most worth sampling.
+    prop_oneof![
+        1 => Just(NotDeclared),
+        2 => Just(Honest),
+        1 => Just(UnderDeclared),
+        1 => Just(Refused),
+        1 => Just(WithoutArtifact),
+    ]
 }
 
 fn history() -> impl Strategy<Value = HistoryTruth> {
     use HistoryTruth::*;
-    prop_oneof![Just(NotDeclared), Just(Honest), Just(Empty)]
+    prop_oneof![1 => Just(NotDeclared), 2 => Just(Honest), 1 => Just(Empty)]
 }
 
 fn push() -> impl Strategy<Value = PushTruth> {
     use PushTruth::*;
     prop_oneof![
-        Just(NotDeclared),
-        Just(Honest),
-        Just(UnderDeclared),
-        Just(Silent),
-        Just(WrongCredentials),
-        Just(ConfigUnsupported),
-        Just(ConfigUnsupportedOperation),
+        1 => Just(NotDeclared),
+        3 => Just(Honest),
+        1 => Just(UnderDeclared),
+        1 => Just(Silent),
+        1 => Just(WrongCredentials),
+        1 => Just(ConfigUnsupported),
+        1 => Just(ConfigUnsupportedOperation),
     ]
 }
 
@@ -327,7 +334,7 @@ fn webhook_policy() -> impl Strategy<Value = WebhookPolicy> {
 
 fn deployment() -> impl Strategy<Value = Deployment> {
     prop_oneof![
-        6 => Just(Deployment::Direct),
+        8 => Just(Deployment::Direct),
         1 => Just(Deployment::GatewayByCaller),
         1 => Just(Deployment::GatewayByCard),
     ]
