@@ -241,7 +241,7 @@ impl CardSummary {
         out.push_str(&format!(
             "{} {}  {}\n",
             paint(style::TITLE, "Agent card"),
-            crate::sanitize::cell(&self.name),
+            crate::sanitize::message(&self.name),
             paint(
                 style::DIM,
                 format!("({} card{path}, {})", self.card_shape, crate::sanitize::message(&self.source_url))
@@ -338,7 +338,10 @@ pub(crate) fn explain_fetch_error(
     match (err.status(), err.url()) {
         // A card URL given as it is, answered with nothing there.
         (Some(status @ (404 | 410)), Some(url)) if !text.starts_with("no agent card") => {
-            format!("no agent card at {}: it answered {status}", crate::sanitize::message(url))
+            // The start of the answer's body, when it had one, says what the server thinks is there.
+            let body =
+                err.body_snippet().map(|b| format!(": {}", crate::sanitize::message(b))).unwrap_or_default();
+            format!("no agent card at {}: it answered {status}{body}", crate::sanitize::message(url))
         }
         (_, Some(_)) => text,
         // An error that names no URL (one that is not a URL at all) says which argument it is about.
@@ -550,6 +553,20 @@ mod tests {
         assert_eq!(
             explain_fetch_error(base_url_of(&card_url), &err, errors::one_line),
             format!("no agent card at {card_url}: it answered 404")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_card_url_quotes_what_the_server_answered() {
+        let said = "no card here: this agent serves its card at /v2/card.json";
+        let missing = move || async move { (axum::http::StatusCode::NOT_FOUND, said) };
+        let base =
+            serve(axum::Router::new().route("/api/agent-card.json", axum::routing::get(missing))).await;
+        let card_url = format!("{base}/api/agent-card.json");
+        let err = fetch_error(&card_url).await;
+        assert_eq!(
+            explain_fetch_error(base_url_of(&card_url), &err, errors::one_line),
+            format!("no agent card at {card_url}: it answered 404: {said}")
         );
     }
 

@@ -64,9 +64,10 @@ pub enum Command {
     /// Sends a message to an agent and shows its answer. Streams when the card claims streaming
     /// (each event as it arrives), else sends and follows the task with GetTask; says whether the
     /// streaming claim was verified or refused, and shows the single-shot fallback's answer after a
-    /// refusal. Exits 0 when the agent answered, 1 when it contradicted its card (the fallback's
-    /// answer is still shown), 2 when there is no answer (the agent could not be reached, the task
-    /// failed, was rejected or canceled, or a bound ran out).
+    /// refusal. Exits 0 when the agent answered (also when a call after the answer failed: that
+    /// failure is a note), 1 when it contradicted its card (the fallback's answer is still shown), 2
+    /// when there is no answer (the agent could not be reached, the task failed, was rejected or
+    /// canceled, or a bound ran out).
     Send(SendArgs),
     /// Lists, reads, cancels or follows an agent's tasks (ListTasks, GetTask, CancelTask,
     /// SubscribeToTask). Exits 0 on success, 1 when the agent answered with an error, could not be
@@ -150,8 +151,9 @@ pub enum ReportFormat {
 /// Arguments of `a2a audit`.
 #[derive(Debug, Clone, Args)]
 pub struct AuditArgs {
-    /// Base URLs of the agents (their cards are discovered under `/.well-known/`).
-    #[arg(required_unless_present_any = ["gateways", "file"], value_name = "URL")]
+    /// Base URLs of the agents (their cards are discovered under `/.well-known/`). A password in a
+    /// URL is masked as it is read, never printed (credentials go in the flags below).
+    #[arg(required_unless_present_any = ["gateways", "file"], value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub urls: Vec<String>,
     /// A file listing agents: one base URL per line, `#` comments, `gateway URL` for an agent behind a
     /// gateway. Audited after the URLs given as arguments.
@@ -162,7 +164,7 @@ pub struct AuditArgs {
     pub concurrency: u32,
     /// An agent reached through a gateway (repeatable): its card describes the gateway, so its claims
     /// are reported unverifiable instead of being checked.
-    #[arg(long = "gateway", value_name = "URL")]
+    #[arg(long = "gateway", value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub gateways: Vec<String>,
     /// How long to wait for a push callback before judging a push claim, e.g. `5s`.
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
@@ -216,10 +218,10 @@ pub struct AuditArgs {
 pub struct WatchArgs {
     /// Agents to watch: base URLs, or files listing them (one base URL per line, `#` comments,
     /// `gateway URL` for an agent behind a gateway), in any mix.
-    #[arg(required_unless_present = "gateways", value_name = "FILE|URL")]
+    #[arg(required_unless_present = "gateways", value_name = "FILE|URL", value_parser = crate::user_url::agent_url)]
     pub agents: Vec<String>,
     /// An agent reached through a gateway (repeatable): its claims are reported unverifiable.
-    #[arg(long = "gateway", value_name = "URL")]
+    #[arg(long = "gateway", value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub gateways: Vec<String>,
     /// How often each agent is audited again, e.g. `5m`.
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
@@ -245,6 +247,12 @@ pub struct WatchArgs {
     /// Where the page and `/metrics` are served.
     #[arg(long, default_value = "127.0.0.1:9464", value_name = "ADDR")]
     pub listen: std::net::SocketAddr,
+    /// A name the page and `/metrics` answer to besides the listen address's own (repeatable): a
+    /// host name or address with an optional `:port` (the listen port when none), e.g. the name a
+    /// proxy or your browser uses. Requests whose Host names anything else are refused (421), so a
+    /// page on another site cannot read the fleet by DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "HOST", value_parser = parse_allowed_host)]
+    pub allowed_hosts: Vec<String>,
     /// Environment variable holding the token the page and `/metrics` ask for (`Authorization:
     /// Bearer TOKEN`, or `?token=TOKEN` in a browser). Required when `--listen` is not loopback.
     #[arg(long, value_name = "NAME")]
@@ -285,7 +293,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CardArgs {
     /// The agent's base URL, or the URL of its card under `/.well-known/`.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// Longest wait for the card, e.g. `10s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
@@ -325,7 +333,7 @@ pub struct AgentArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SendArgs {
     /// The agent's base URL (its card is discovered under `/.well-known/`).
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// The text of the message.
     #[arg(value_name = "TEXT")]
@@ -356,7 +364,7 @@ pub enum TasksCommand {
 #[derive(Debug, Clone, Args)]
 pub struct TasksListArgs {
     /// The agent's base URL.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// Tasks asked for in each page (the spec allows 1 to 100).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(1..=100))]
@@ -380,7 +388,7 @@ pub struct TasksListArgs {
 #[derive(Debug, Clone, Args)]
 pub struct TaskArgs {
     /// The agent's base URL.
-    #[arg(value_name = "URL")]
+    #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
     /// The task's id.
     #[arg(value_name = "ID")]
@@ -413,6 +421,53 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         return Err(format!("`{text}` is zero: a bound must be positive"));
     }
     Ok(duration)
+}
+
+/// Whether `name` ends in a port: `host:9464` or `[::1]:9464`, not `[::1]` nor `::1`.
+pub(crate) fn names_port(name: &str) -> bool {
+    match name.rsplit_once(':') {
+        Some((head, port)) => {
+            !port.is_empty()
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && (head.ends_with(']') || !head.contains(':'))
+        }
+        None => false,
+    }
+}
+
+/// Reads an `--allowed-host` value: a host name or address, with an optional `:port`
+/// (`watch.example.com`, `10.0.0.5:9464`, `[fd00::5]:9464`).
+///
+/// # Errors
+/// A message saying what the value holds that a `Host` cannot (a scheme, a path, user info, a
+/// space, an empty name, a port that is no number).
+pub(crate) fn parse_allowed_host(value: &str) -> Result<String, String> {
+    let example = "write a host name or address with an optional :port, such as watch.example.com or \
+                   10.0.0.5:9464";
+    if value.is_empty() {
+        return Err(format!("an empty name: {example}"));
+    }
+    if let Some(bad) = value.chars().find(|c| c.is_whitespace() || c.is_control() || "/@?#\\".contains(*c)) {
+        return Err(format!(
+            "{value:?} holds {bad:?}, which no Host holds (a URL's scheme, path or user info?): {example}"
+        ));
+    }
+    let name = if names_port(value) {
+        let (name, port) = value.rsplit_once(':').unwrap_or((value, ""));
+        if port.parse::<u16>().is_err() {
+            return Err(format!("{value:?} names port {port}, which is no port number: {example}"));
+        }
+        name
+    } else {
+        value
+    };
+    let bracketed = name.starts_with('[') && name.ends_with(']') && name.len() > 2;
+    if name.is_empty() || (name.contains(':') && !bracketed) || (name.contains(['[', ']']) && !bracketed) {
+        return Err(format!(
+            "{value:?} is no host name (an IPv6 address goes in brackets: [fd00::5]): {example}"
+        ));
+    }
+    Ok(value.to_owned())
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod answer;
 pub mod audit;
 pub mod card;
 pub mod cli;
@@ -55,6 +56,7 @@ mod style;
 mod table;
 mod talk;
 pub mod tasks;
+mod user_url;
 pub mod watch;
 
 use std::io::Write;

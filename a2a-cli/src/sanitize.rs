@@ -3,14 +3,18 @@
 //! Everything an agent writes (its card's name and descriptions, its error messages, the JSON paths
 //! of its mistakes) reaches the terminal through here: control characters (C0, DEL, C1, so CR, LF and
 //! ESC too) and Unicode bidi controls are removed, so an agent cannot forge table rows, move the cursor,
-//! recolour the screen or reorder what is shown; line breaks and tabs become one space. Text is then cut
-//! to [`TABLE_CELL_MAX_CHARS`] in a table cell and [`MESSAGE_MAX_CHARS`] in a message line, with the
-//! number of characters left out said at the cut. `--json` output keeps the whole text: serde_json
-//! escapes every control character there.
+//! recolour the screen or reorder what is shown; line breaks and tabs become one space. Past
+//! [`MESSAGE_MAX_CHARS`] (a flood bound: an agent can send megabytes of description) the text is cut,
+//! with the number of characters left out said at the cut; a table wraps what is below it and never
+//! cuts it ([`crate::table`]). A label on `a2a watch`'s page and metrics is cut at
+//! [`LABEL_MAX_CHARS`]. `--json` output keeps the whole text: serde_json escapes every control
+//! character there.
 
-/// The longest table cell, in characters: 160.
-pub(crate) const TABLE_CELL_MAX_CHARS: usize = 160;
-/// The longest message (one error, or one cause of it), in characters: 2,000.
+/// The longest label (an agent's or a claim's name on `a2a watch`'s page and metrics), in
+/// characters: 160.
+pub(crate) const LABEL_MAX_CHARS: usize = 160;
+/// The longest text shown to a person (one error, one cause of it, one table cell, one name), in
+/// characters: 2,000.
 pub(crate) const MESSAGE_MAX_CHARS: usize = 2_000;
 
 /// Whether `c` reorders or hides text: the bidi embeddings, overrides and isolates and the direction
@@ -54,12 +58,12 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     format!("{kept}… ({} more characters)", total - keep)
 }
 
-/// A table cell's text.
-pub(crate) fn cell(text: &str) -> String {
-    cut(text, TABLE_CELL_MAX_CHARS)
+/// A label's text (`a2a watch`'s page and metrics).
+pub(crate) fn label(text: &str) -> String {
+    cut(text, LABEL_MAX_CHARS)
 }
 
-/// A message line's text.
+/// Agent text for a person: a message line, a table cell, a name.
 pub(crate) fn message(text: &str) -> String {
     cut(text, MESSAGE_MAX_CHARS)
 }
@@ -88,15 +92,17 @@ mod tests {
     #[test]
     fn ordinary_text_is_kept_whole() {
         assert_eq!(clean("Météo — 天气 ✓"), "Météo — 天气 ✓");
-        assert_eq!(cell("short"), "short");
+        assert_eq!(message("short"), "short");
     }
 
     #[test]
     fn long_text_is_cut_and_says_how_much_was_left_out() {
         let long = "x".repeat(1000);
-        let shown = cell(&long);
-        assert_eq!(shown.chars().take_while(|c| *c == 'x').count(), TABLE_CELL_MAX_CHARS - 1);
-        assert!(shown.ends_with("… (841 more characters)"), "{shown}");
+        let shown = label(&long);
+        assert_eq!(shown.chars().take_while(|c| *c == 'x').count(), LABEL_MAX_CHARS - 1);
+        let left_out = long.len() - (LABEL_MAX_CHARS - 1);
+        assert!(shown.ends_with(&format!("… ({left_out} more characters)")), "{shown}");
+        assert_eq!(message(&long), long, "below the flood bound, nothing is cut");
         let huge = "y".repeat(10 * MESSAGE_MAX_CHARS);
         let shown = message(&huge);
         assert!(shown.chars().count() < MESSAGE_MAX_CHARS + 40, "{}", shown.len());

@@ -7,7 +7,10 @@
 //! comes from the one single-shot `SendMessage` the engine falls back to. Otherwise the message is
 //! sent with `SendMessage` and the task followed with `GetTask`, at the card's cadence or the
 //! client's. Exit status: 0 answered, 1 the agent contradicted its card (the fallback's answer is
-//! still shown), 2 no answer.
+//! still shown), 2 no answer. An answer the updates carried (a stream that took the task to the end
+//! of its turn) is an answer even when a call after it failed (the `GetTask` that confirms a
+//! stream's artifacts, say): it is shown, the failure is a note on stderr, and the exit status is
+//! the answer's.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -19,6 +22,7 @@ use a2a_typestate_client::{AgentConnection, Error};
 use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, TaskState};
 use serde::Serialize;
 
+use crate::answer::Seen;
 use crate::cli::SendArgs;
 use crate::outcome::{Ending, RefusedClaim, TaskRecord};
 use crate::style::{self, paint};
@@ -39,7 +43,8 @@ pub enum StreamingCheck {
     Verified,
     /// The agent contradicted the claim; the answer is the single-shot fallback's.
     Refused,
-    /// The run ended before the claim could be settled either way.
+    /// The run ended before the claim could be settled either way (also: the stream carried the
+    /// answer and a call after it, which would have settled the claim, failed).
     Unsettled,
     /// The agent was already marked capability-suspect: one single-shot send, nothing checked.
     SkippedAsSuspect,
@@ -57,6 +62,9 @@ struct ResultLine<'a> {
     streaming: StreamingCheck,
     refusals: &'a [RefusedClaim],
     answer: &'a SendMessageResponse,
+    /// A call after the answer that failed (the answer came on the updates before it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    follow_up_error: Option<String>,
 }
 
 /// Runs `a2a send`.
@@ -91,41 +99,69 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let message = Message::user_text(format!("a2a-send-{}", uuid::Uuid::new_v4()), args.text.as_str());
     let run = client.run_task_on(&connection, message, &negotiation);
     tokio::pin!(run);
-    // Each update is written as it arrives, while the run goes on.
-    let mut shown = Shown::default();
+    // Each update is written as it arrives, while the run goes on, and folded into the answer
+    // they carry.
+    let mut lines = Lines::default();
+    let mut seen = Seen::default();
     let result = loop {
         tokio::select! {
             biased;
-            Some(update) = updates.recv() => { let _ = shown.write(out, args.json, &update); }
+            Some(update) = updates.recv() => {
+                seen.apply(&update);
+                let _ = lines.write(out, args.json, &update);
+            }
             result = &mut run => break result,
         }
     };
     while let Ok(update) = updates.try_recv() {
-        let _ = shown.write(out, args.json, &update);
+        seen.apply(&update);
+        let _ = lines.write(out, args.json, &update);
     }
     let record = TaskRecord::from_result(&result);
-    let written = match &result {
-        Ok(outcome) => write_outcome(out, args.json, outcome, &record, streams),
-        Err(e) => write_error(out, err_out, args.json, e, &record),
+    // An error after the updates carried the answer (not a refusal: that is the card's lie) is a
+    // failed follow-up call, not a run without an answer.
+    let answered_before = match &result {
+        Err(e) if e.lifecycle_violation().is_none() => seen.answer(),
+        _ => None,
+    };
+    let written = match (&result, &answered_before) {
+        (Ok(outcome), _) => write_outcome(out, args.json, outcome, &record, streams),
+        (Err(e), Some(answer)) => write_answer_then_failure(out, err_out, args.json, e, answer, streams),
+        (Err(e), None) => write_error(out, err_out, args.json, e, &record),
     };
     if written.is_err() {
         return ExitCode::from(NO_ANSWER);
     }
-    ExitCode::from(exit_status(&result))
+    ExitCode::from(exit_status(&result, answered_before.as_ref()))
 }
 
-/// 0 answered, 1 the agent contradicted its card, 2 no answer.
-fn exit_status(result: &Result<TaskOutcome, Error>) -> u8 {
+/// 0 answered, 1 the agent contradicted its card, 2 no answer; `answered_before`: the answer the
+/// updates carried before the run's error.
+fn exit_status(result: &Result<TaskOutcome, Error>, answered_before: Option<&SendMessageResponse>) -> u8 {
     match result {
         Err(e) if e.lifecycle_violation().is_some() => CONTRADICTED,
-        Err(_) => NO_ANSWER,
+        Err(_) => answered_before.map_or(NO_ANSWER, |answer| answer_status(answer_state(answer))),
         Ok(outcome) if outcome.refusal.is_some() => CONTRADICTED,
-        Ok(outcome) => match outcome.state() {
-            Some(TaskState::Failed | TaskState::Rejected | TaskState::Canceled | TaskState::Unspecified) => {
-                NO_ANSWER
-            }
-            _ => 0,
-        },
+        Ok(outcome) => answer_status(outcome.state()),
+    }
+}
+
+/// The exit status of an answer in `state` (`None`: a direct message): a task that failed, was
+/// rejected or canceled is no answer.
+fn answer_status(state: Option<TaskState>) -> u8 {
+    match state {
+        Some(TaskState::Failed | TaskState::Rejected | TaskState::Canceled | TaskState::Unspecified) => {
+            NO_ANSWER
+        }
+        _ => 0,
+    }
+}
+
+/// The state of the task an answer is (`None` for a direct message).
+fn answer_state(answer: &SendMessageResponse) -> Option<TaskState> {
+    match answer {
+        SendMessageResponse::Task(task) => Some(task.state()),
+        SendMessageResponse::Message(_) => None,
     }
 }
 
@@ -156,10 +192,10 @@ fn write_header(
         out,
         "{} {} ({} over {} at {})",
         paint(style::TITLE, "agent"),
-        sanitize::cell(&card.name),
-        sanitize::cell(interface.protocol_version.as_str()),
-        sanitize::cell(interface.binding.as_str()),
-        sanitize::cell(&interface.url),
+        sanitize::message(&card.name),
+        sanitize::message(interface.protocol_version.as_str()),
+        sanitize::message(interface.binding.as_str()),
+        sanitize::message(&interface.url),
     )?;
     if streams {
         writeln!(
@@ -177,11 +213,11 @@ fn write_header(
 /// The updates written so far: for people, a polled task that has not changed since the line before
 /// is not written again (`--json` writes every update).
 #[derive(Default)]
-struct Shown {
+struct Lines {
     last_line: Option<String>,
 }
 
-impl Shown {
+impl Lines {
     fn write(&mut self, out: &mut dyn Write, json: bool, update: &StreamResponse) -> std::io::Result<()> {
         if json {
             return talk::json_line(out, &serde_json::json!({ "type": "update", "update": update }));
@@ -238,6 +274,7 @@ fn write_outcome(
             streaming: check,
             refusals: &record.refusals,
             answer: &outcome.result,
+            follow_up_error: None,
         };
         return talk::json_line(out, &line);
     }
@@ -295,6 +332,45 @@ fn write_answer(out: &mut dyn Write, answer: &SendMessageResponse) -> std::io::R
             talk::describe_update(&StreamResponse::Message(message.clone()))
         ),
     }
+}
+
+/// The answer the updates carried, then the error that ended the run after it, as a note.
+fn write_answer_then_failure(
+    out: &mut dyn Write,
+    err_out: &mut dyn Write,
+    json: bool,
+    error: &Error,
+    answer: &SendMessageResponse,
+    streams: bool,
+) -> std::io::Result<()> {
+    let failed = errors::one_line(error);
+    let check = if streams { StreamingCheck::Unsettled } else { StreamingCheck::NotClaimed };
+    if json {
+        let state = answer_state(answer);
+        let ending = match state {
+            None | Some(TaskState::Completed) => Ending::Completed,
+            Some(state) => Ending::Failed(format!("the task ended in {}", state.as_str())),
+        };
+        let line = ResultLine {
+            r#type: "result",
+            path: "negotiated",
+            ending: &ending,
+            state,
+            streaming: check,
+            refusals: &[],
+            answer,
+            follow_up_error: Some(failed),
+        };
+        return talk::json_line(out, &line);
+    }
+    let claim = paint(style::TITLE, "streaming");
+    if check == StreamingCheck::Unsettled {
+        writeln!(out, "{claim} not settled: the stream carried the answer, and the call after it failed")?;
+    } else {
+        writeln!(out, "{claim} not claimed: nothing to check")?;
+    }
+    write_answer(out, answer)?;
+    writeln!(err_out, "note: the answer above came before a call that failed: {}", errors::describe(error))
 }
 
 fn write_error(

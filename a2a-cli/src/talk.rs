@@ -46,7 +46,7 @@ fn message_text(message: &Message) -> String {
 
 /// One line for people about `task`: its id, state and status message.
 pub(crate) fn describe_task(task: &Task) -> String {
-    let mut line = format!("task {} {}", sanitize::cell(task.id.as_str()), state_word(task.state()));
+    let mut line = format!("task {} {}", sanitize::message(task.id.as_str()), state_word(task.state()));
     if let Some(message) = &task.status.message {
         line.push_str(": ");
         line.push_str(&message_text(message));
@@ -80,7 +80,7 @@ pub(crate) fn describe_artifact(artifact: &Artifact) -> String {
     } else {
         sanitize::message(&texts.join("\n"))
     };
-    format!("artifact {}: {content}", sanitize::cell(name))
+    format!("artifact {}: {content}", sanitize::message(name))
 }
 
 /// Writes `value` as one JSON line.

@@ -2,8 +2,9 @@
 //! operations of a connection ([`AgentConnection`]); nothing here is a claim check.
 //!
 //! `list` pages through every task with
-//! [`AgentConnection::list_all_tasks`](a2a_typestate_client::AgentConnection::list_all_tasks), one
-//! line (or JSON object) per task as its page arrives; `subscribe` shows each event as it arrives,
+//! [`AgentConnection::list_all_tasks`](a2a_typestate_client::AgentConnection::list_all_tasks), each
+//! page as one table (id, state, context) once it is read, or one JSON object per task as its page
+//! arrives; `subscribe` shows each event as it arrives,
 //! and follows a task the agent does not stream with
 //! [`AgentConnection::follow_task`](a2a_typestate_client::AgentConnection::follow_task) instead.
 //! Exit status: 0 done, 1 the agent answered with an error, could not be reached, or the listing
@@ -21,6 +22,7 @@ use futures::StreamExt;
 
 use crate::cli::{AgentArgs, TaskArgs, TasksCommand, TasksListArgs};
 use crate::style::{self, paint};
+use crate::table::{Cell, MAX_ROWS, Table};
 use crate::{errors, sanitize, talk};
 
 /// The exit status when the agent answered with an error or could not be reached.
@@ -80,6 +82,9 @@ async fn list(connection: &AgentConnection, args: &TasksListArgs, out: &mut dyn 
     let mut pages = connection.list_all_tasks(request).max_pages(args.max_pages);
     let mut count: u64 = 0;
     let mut failure = None;
+    // For people, each page is one table, written once the page is read (its columns fit its own
+    // tasks, so a page is not held back for the ones after it).
+    let mut page = PageTable::default();
     while let Some(task) = pages.next().await {
         let task = match task {
             Ok(task) => task,
@@ -92,16 +97,10 @@ async fn list(connection: &AgentConnection, args: &TasksListArgs, out: &mut dyn 
         if args.json {
             let _ = talk::json_line(out, &serde_json::json!({ "type": "task", "task": task }));
         } else {
-            let context = task.context_id.as_ref().map_or("-", |c| c.as_str());
-            let _ = writeln!(
-                out,
-                "{}  {}  {}",
-                sanitize::cell(task.id.as_str()),
-                talk::state_word(task.state()),
-                sanitize::cell(context)
-            );
+            page.add(out, pages.pages_read(), &task);
         }
     }
+    page.flush(out);
     let (pages_read, total) = (pages.pages_read(), pages.total_size());
     if args.json {
         let summary = serde_json::json!({
@@ -115,6 +114,39 @@ async fn list(connection: &AgentConnection, args: &TasksListArgs, out: &mut dyn 
             writeln!(out, "{} {count} task(s) in {pages_read} page(s){total}", paint(style::DIM, "listed"));
     }
     failure.map_or(Ok(()), Err)
+}
+
+/// The tasks of the page being read, shown as one table.
+#[derive(Default)]
+struct PageTable {
+    table: Option<Table>,
+    rows: usize,
+    page: u32,
+}
+
+impl PageTable {
+    /// Adds `task`, read on page `page`: the table of the page before is written first.
+    fn add(&mut self, out: &mut dyn Write, page: u32, task: &a2a_typestate_types::Task) {
+        if page != self.page || self.rows == MAX_ROWS {
+            self.flush(out);
+        }
+        self.page = page;
+        let context = task.context_id.as_ref().map_or("-", |c| c.as_str());
+        self.table.get_or_insert_with(|| Table::new(&["ID", "STATE", "CONTEXT"])).row([
+            Cell::plain(task.id.as_str()),
+            Cell::plain(talk::state_word(task.state())),
+            Cell::plain(context),
+        ]);
+        self.rows += 1;
+    }
+
+    /// Writes the table held, if any.
+    fn flush(&mut self, out: &mut dyn Write) {
+        if let Some(table) = self.table.take() {
+            let _ = write!(out, "{}", table.render(0));
+        }
+        self.rows = 0;
+    }
 }
 
 async fn get(connection: &AgentConnection, args: &TaskArgs, out: &mut dyn Write) -> Result<(), Error> {
@@ -135,7 +167,7 @@ fn write_task(out: &mut dyn Write, json: bool, task: &a2a_typestate_types::Task)
     }
     let _ = writeln!(out, "{}", talk::describe_task(task));
     if let Some(context) = &task.context_id {
-        let _ = writeln!(out, "  context {}", sanitize::cell(context.as_str()));
+        let _ = writeln!(out, "  context {}", sanitize::message(context.as_str()));
     }
     for artifact in &task.artifacts {
         let _ = writeln!(out, "  {}", talk::describe_artifact(artifact));

@@ -241,7 +241,7 @@ async fn an_interface_serving_only_the_stream_verifies_streaming_and_is_refused_
     let agent = ScriptedAgent::builder()
         .name("stream-only")
         .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(Quirk::ServesOnlyStreaming))
+        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(AGNO_400))
         .spawn()
         .await
         .unwrap();
@@ -264,3 +264,9 @@ async fn an_interface_serving_only_the_stream_verifies_streaming_and_is_refused_
     assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "the interface over-declares its binding");
     agent.shutdown().await;
 }
+
+/// How Agno's JSON-RPC endpoint answers every method but the stream: HTTP 400, FastAPI's own body.
+const AGNO_400: a2a_testkit::Quirk = a2a_testkit::Quirk::OnlyStreams {
+    status: 400,
+    body: r#"{"detail":"Invalid A2A request: only message/stream"}"#,
+};

@@ -48,7 +48,7 @@ async fn a_relative_interface_in_a_signed_card_is_shown_as_not_bound_by_the_sign
         shown.lines().any(|l| l.trim_start().starts_with("signature") && l.contains("verified:")),
         "{shown}"
     );
-    let warning = shown.lines().find(|l| l.trim_start().starts_with("warning")).unwrap_or_default();
+    let warning = value_of(&shown, "warning");
     assert!(warning.contains("'/rpc' is relative") && warning.contains(&format!("{base}/rpc")), "{shown}");
 
     let output = a2a(&["card", "--json", "--trust-jwks", key.to_str().unwrap(), &base]).await;
@@ -60,4 +60,23 @@ async fn a_relative_interface_in_a_signed_card_is_shown_as_not_bound_by_the_sign
     let unsigned = serve_card_json(card).await;
     let shown = stdout(&a2a(&["card", &unsigned]).await);
     assert!(!shown.lines().any(|l| l.trim_start().starts_with("warning")), "{shown}");
+}
+
+/// The VALUE cell of the facts table's `field` row, its lines joined: a long cell wraps onto the
+/// lines below it, under its column.
+fn value_of(shown: &str, field: &str) -> String {
+    let lines: Vec<&str> = shown.lines().collect();
+    let column =
+        lines.iter().find_map(|l| l.find("VALUE").filter(|_| l.contains("FIELD"))).unwrap_or_default();
+    let Some(row) = lines.iter().position(|l| l.trim_start().starts_with(field)) else {
+        return String::new();
+    };
+    let mut value = vec![lines[row].get(column..).unwrap_or_default().trim()];
+    for line in &lines[row + 1..] {
+        if line.len() <= column || !line[..column].trim().is_empty() {
+            break;
+        }
+        value.push(line[column..].trim());
+    }
+    value.join(" ")
 }

@@ -32,6 +32,7 @@ fn options(interval: Duration, store: Option<std::path::PathBuf>) -> WatchOption
         audit_timeout: Duration::from_secs(60),
         listen: "127.0.0.1:0".parse().unwrap(),
         token: None,
+        allowed_hosts: Vec::new(),
         store,
         retention: Retention { keep: 50, max_age: Duration::from_secs(3600) },
         redis: None,

@@ -52,16 +52,23 @@ pub(crate) struct Discovery<'a> {
     pub(crate) trust_store: &'a TrustStore,
 }
 
-/// The error for an answer that is not a card: its status, with the wait it asks for.
-fn status_error(response: &Response, url: &str) -> Error {
+/// The error for an answer that is not a card: its status, with the wait it asks for and the
+/// start of its body.
+fn status_error(response: &Response, url: &str, head: &Head) -> Error {
     let wait = crate::retry::retry_after(response.headers());
-    Error::from_status(response.status().as_u16(), Some(url)).with_retry_after(wait)
+    Error::from_status(response.status().as_u16(), Some(url))
+        .with_body(&head.0, head.1)
+        .with_retry_after(wait)
 }
 
-/// What one well-known path answered: a card, or another status to act on.
+/// The first bytes of an error answer's body, and whether it went on past them.
+type Head = (Vec<u8>, bool);
+
+/// What one well-known path answered: a card, or another status to act on (with the start of its
+/// body when the status is an error).
 enum Fetched {
     Card(ReadCard),
-    Answer(StatusCode, Response),
+    Answer(StatusCode, Response, Head),
 }
 
 /// A card as read, before its signatures are checked.
@@ -105,9 +112,9 @@ impl Discovery<'_> {
                 .as_ref()
                 .filter(|c| c.card().well_known_path() == path)
                 .and_then(|c| c.etag().map(str::to_owned));
-            let (status, response) = match self.fetch(agent, path, &url, validator.as_deref()).await? {
+            let (status, response, head) = match self.fetch(agent, path, &url, validator.as_deref()).await? {
                 Fetched::Card(read) => return self.admit(agent, read).await,
-                Fetched::Answer(status, response) => (status, response),
+                Fetched::Answer(status, response, head) => (status, response, head),
             };
             match status {
                 StatusCode::NOT_MODIFIED if validator.is_some() => {
@@ -121,7 +128,7 @@ impl Discovery<'_> {
                     return Box::pin(self.fetch_whole(agent, path, &url)).await;
                 }
                 StatusCode::NOT_FOUND | StatusCode::GONE if given.is_some() => {
-                    return Err(Error::from_status(status.as_u16(), Some(&url)));
+                    return Err(Error::from_status(status.as_u16(), Some(&url)).with_body(&head.0, head.1));
                 }
                 StatusCode::NOT_FOUND | StatusCode::GONE => {
                     if path == WellKnownPath::AgentCard {
@@ -129,7 +136,7 @@ impl Discovery<'_> {
                     }
                     tried.push((url, status.as_u16()));
                 }
-                _ => return Err(status_error(&response, &url)),
+                _ => return Err(status_error(&response, &url, &head)),
             }
         }
         // Both well-known paths answered 404 or 410: say what was asked, so a card served
@@ -146,7 +153,7 @@ impl Discovery<'_> {
     ) -> Result<DiscoveredCard, Error> {
         match self.fetch(agent, path, url, None).await? {
             Fetched::Card(read) => self.admit(agent, read).await,
-            Fetched::Answer(_, response) => Err(status_error(&response, url)),
+            Fetched::Answer(_, response, head) => Err(status_error(&response, url, &head)),
         }
     }
 
@@ -167,12 +174,17 @@ impl Discovery<'_> {
         }
         self.metrics.record_request(agent.as_str());
         Box::pin(within(self.request_timeout, url, async {
-            let response = self.http.send(request).await.map_err(|e| e.with_url(url))?;
+            let mut response = self.http.send(request).await.map_err(|e| e.with_url(url))?;
             let status = response.status();
             if status == StatusCode::OK {
                 return self.read_card(path, response, url).await.map(Fetched::Card);
             }
-            Ok(Fetched::Answer(status, response))
+            let head = if status.is_client_error() || status.is_server_error() {
+                crate::net::read_snippet(&mut response).await
+            } else {
+                (Vec::new(), false)
+            };
+            Ok(Fetched::Answer(status, response, head))
         }))
         .await
     }

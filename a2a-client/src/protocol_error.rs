@@ -55,6 +55,22 @@ impl ProtocolError {
         Self { code, reason, message, http_status: Some(http_status), rpc_status }
     }
 
+    /// A 0.3 HTTP+JSON error answered with `http_status`: `body` is the error object (a2a-python
+    /// writes `{"message"}`), `code` what the status stands for on the route called. A numeric
+    /// JSON-RPC `code` in the body, when an agent sends one, is taken over the status.
+    pub(crate) fn from_v03_rest(http_status: u16, body: &Value, code: i64) -> Self {
+        let written = body.get("code").and_then(Value::as_i64).filter(|c| (-32768..=-32000).contains(c));
+        let code = written.unwrap_or(code);
+        let message = body.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+        Self {
+            code: Some(code),
+            reason: reason_for_code(code),
+            message,
+            http_status: Some(http_status),
+            rpc_status: None,
+        }
+    }
+
     /// A gRPC status named `grpc_status` (`NOT_FOUND`...) whose details carried an `ErrorInfo` with
     /// `reason`, or none; the code is derived as for HTTP+JSON.
     #[cfg(feature = "grpc")]

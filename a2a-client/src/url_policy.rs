@@ -146,6 +146,12 @@ impl UrlPolicy {
         }
     }
 
+    /// Why a connection to `address` is refused, if it is: the same ranges as a literal address in
+    /// a URL, checked on every address a host name resolves to before it is connected to.
+    pub(crate) fn refused_address(&self, address: IpAddr) -> Option<&'static str> {
+        refused_ip(address, self.addresses == AddressPolicy::Strict)
+    }
+
     /// Whether a redirect from `first` (the URL asked for) to `next` is followed.
     pub(crate) fn follows_card_redirect(&self, first: &url::Url, next: &url::Url) -> bool {
         let origin_ok = self.redirects == CardRedirects::AnyOrigin || first.origin() == next.origin();

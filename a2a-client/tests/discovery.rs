@@ -348,3 +348,27 @@ async fn a_card_of_the_wrong_shape_is_bad_input_naming_the_json_path() {
     assert_eq!(err.kind(), ErrorKind::BadInput);
     assert_eq!(err.parse_error().map(|e| e.path()), Some("capabilities.streaming"));
 }
+
+/// Agno's card as served: every member it leaves unset is written `null` (skills' `tags` too).
+const AGNO_CARD: &str = r#"{"additionalInterfaces":null,
+  "capabilities":{"extensions":null,"pushNotifications":null,"stateTransitionHistory":null,"streaming":true},
+  "defaultInputModes":["text"],"defaultOutputModes":["text"],"description":"weather","documentationUrl":null,
+  "iconUrl":null,"name":"weather-agent","preferredTransport":"JSONRPC","protocolVersion":"0.3.0",
+  "provider":null,"security":null,"securitySchemes":null,"signatures":null,
+  "skills":[{"description":"weather","examples":null,"id":"w","inputModes":null,"name":"w",
+             "outputModes":null,"security":null,"tags":null}],
+  "supportsAuthenticatedExtendedCard":null,"url":"http://127.0.0.1:1/a2a/rpc","version":"3.1.10"}"#;
+
+#[tokio::test]
+async fn a_card_writing_null_for_its_unset_members_is_discovered_with_its_claims() {
+    let (base, _shared) = card_server(serving(AGNO_CARD, "\"agno\"")).await;
+    let (client, _clock) = client_with_clock();
+    let card = client.discover(&base).await.unwrap();
+    assert_eq!(card.shape(), CardShape::V03);
+    assert!(card.claims(Deployment::Direct).declares(Capability::Streaming));
+    assert!(!card.claims(Deployment::Direct).declares(Capability::PushNotifications));
+    assert!(card.card().skills[0].tags.is_empty());
+    let offered = card.offered_interfaces().unwrap();
+    assert_eq!(offered[0].url, "http://127.0.0.1:1/a2a/rpc", "additionalInterfaces: null lists nothing more");
+    assert_eq!(offered.len(), 1);
+}

@@ -126,3 +126,31 @@ async fn a_push_url_at_a_metadata_address_is_never_handed_to_an_agent() {
     assert_eq!(err.kind(), ErrorKind::Config, "{err}");
     assert!(seen.lock().unwrap().is_empty(), "the agent was contacted: {:?}", seen.lock().unwrap());
 }
+
+/// The policy is checked on the address a name resolves to, not only on the name as written: a
+/// name that resolves to a metadata address is refused before anything is connected, whatever it
+/// looks like, and the strict policy refuses a name that resolves to loopback.
+#[tokio::test]
+async fn a_name_is_refused_for_the_address_it_resolves_to() {
+    let (base, seen) = serve(HashMap::new()).await;
+    let port = base.rsplit(':').next().unwrap().to_owned();
+    let metadata = "169.254.169.254".parse().unwrap();
+    let client = Client::builder().resolve("innocent.example", metadata).build().unwrap();
+    let error = client.discover(&format!("http://innocent.example:{port}")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Config, "{error}");
+    let said = error.to_string();
+    assert!(said.contains("169.254.169.254") && said.contains("metadata"), "{said}");
+    assert_eq!(error.transport_fault(), None, "a policy refusal is neither retried nor failed over");
+
+    // The same name resolved to loopback: allowed by default, refused by the strict policy.
+    let loopback = "127.0.0.1".parse().unwrap();
+    let allowed = Client::builder().resolve("innocent.example", loopback).build().unwrap();
+    let fetched = allowed.discover(&format!("http://innocent.example:{port}")).await;
+    assert!(fetched.is_err_and(|e| e.status() == Some(404)), "the override reached the server");
+    assert!(!seen.lock().unwrap().is_empty());
+    let strict = UrlPolicy::default().addresses(AddressPolicy::Strict);
+    let strict = Client::builder().url_policy(strict).resolve("innocent.example", loopback).build().unwrap();
+    let error = strict.discover(&format!("http://innocent.example:{port}")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Config, "{error}");
+    assert!(error.to_string().contains("loopback"), "{error}");
+}

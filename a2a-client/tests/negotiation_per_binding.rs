@@ -1,20 +1,35 @@
 //! The refusal rules do not depend on the binding: each rule below runs against the same scripted
-//! agent over JSON-RPC, HTTP+JSON and gRPC (the card lists the binding under test first, so
-//! `run_task` selects it), and must reach the same verdict with the same operations on the wire.
+//! agent over JSON-RPC, HTTP+JSON and gRPC, and against a 0.3 agent over HTTP+JSON (the card lists
+//! the binding under test first, so `run_task` selects it), and must reach the same verdict with the
+//! same operations on the wire.
 
 mod negotiation_common;
 
-use a2a_testkit::{Binding, Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Binding, Capabilities, Lie, Protocol, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate::{Advice, Contradiction};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, ErrorKind};
 use a2a_typestate_types::TaskState;
 use negotiation_common::{client, count, operations, text};
 
-/// An agent whose card claims `capabilities`, playing `script`, listing `binding` first.
-async fn spawn_over(binding: Binding, capabilities: Capabilities, script: Script) -> RunningAgent {
+/// The wire a rule runs over: a protocol version and a binding.
+#[derive(Clone, Copy, Debug)]
+struct Over(Protocol, Binding);
+
+/// An agent speaking `over`'s version whose card claims `capabilities`, playing `script`, listing
+/// `over`'s binding first (a 0.3 card lists JSON-RPC after it: 0.3 has no gRPC here).
+async fn spawn_over(
+    Over(protocol, binding): Over,
+    capabilities: Capabilities,
+    script: Script,
+) -> RunningAgent {
     let rest = Binding::ALL.into_iter().filter(|b| *b != binding);
+    let rest: Vec<Binding> = match protocol {
+        Protocol::V0_3 => rest.filter(|b| *b == Binding::JsonRpc).collect(),
+        _ => rest.collect(),
+    };
     ScriptedAgent::builder()
+        .protocol(protocol)
         .capabilities(capabilities)
         .script(script)
         .bindings(std::iter::once(binding).chain(rest))
@@ -23,12 +38,14 @@ async fn spawn_over(binding: Binding, capabilities: Capabilities, script: Script
         .unwrap()
 }
 
-/// Every operation the agent received came over `binding`.
-fn assert_all_over(agent: &RunningAgent, binding: Binding) {
-    let prefix = match binding {
-        Binding::JsonRpc => "/a2a/jsonrpc",
-        Binding::HttpJson => "/a2a/rest",
-        Binding::Grpc => "/lf.a2a.v1.A2AService/",
+/// Every operation the agent received came over `over`'s binding (for 0.3 HTTP+JSON, its `/v1`
+/// routes).
+fn assert_all_over(agent: &RunningAgent, Over(protocol, binding): Over) {
+    let prefix = match (protocol, binding) {
+        (_, Binding::JsonRpc) => "/a2a/jsonrpc",
+        (Protocol::V0_3, Binding::HttpJson) => "/a2a/rest/v1/",
+        (_, Binding::HttpJson) => "/a2a/rest",
+        (_, Binding::Grpc) => "/lf.a2a.v1.A2AService/",
         _ => unreachable!("a binding this test does not know"),
     };
     for request in agent.requests().iter().filter(|r| r.operation.is_some()) {
@@ -40,7 +57,7 @@ fn depending_on(capability: Capability) -> Negotiation {
     Negotiation::depending_on(&[capability])
 }
 
-async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Binding) {
+async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Over) {
     let agent = spawn_over(
         binding,
         Capabilities::none().with_streaming(),
@@ -62,7 +79,7 @@ async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Binding
     assert_all_over(&agent, binding);
 }
 
-async fn unsupported_streaming_while_declared_is_refused(binding: Binding) {
+async fn unsupported_streaming_while_declared_is_refused(binding: Over) {
     let agent = spawn_over(binding, Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
     let client = client();
     let outcome = client
@@ -78,7 +95,7 @@ async fn unsupported_streaming_while_declared_is_refused(binding: Binding) {
     assert_all_over(&agent, binding);
 }
 
-async fn honest_streamer_is_verified(binding: Binding) {
+async fn honest_streamer_is_verified(binding: Over) {
     let agent = spawn_over(binding, Capabilities::none().with_streaming(), Script::honest()).await;
     let client = client();
     let outcome = client
@@ -91,7 +108,7 @@ async fn honest_streamer_is_verified(binding: Binding) {
     assert_all_over(&agent, binding);
 }
 
-async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Binding) {
+async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Over) {
     let agent = spawn_over(
         binding,
         Capabilities::none().with_streaming(),
@@ -107,7 +124,7 @@ async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Binding) 
     assert_all_over(&agent, binding);
 }
 
-async fn no_refusal_without_the_card_declaring_the_claim(binding: Binding) {
+async fn no_refusal_without_the_card_declaring_the_claim(binding: Over) {
     let agent = spawn_over(binding, Capabilities::none(), Script::honest()).await;
     let client = client();
     let outcome = client
@@ -121,7 +138,7 @@ async fn no_refusal_without_the_card_declaring_the_claim(binding: Binding) {
     assert_all_over(&agent, binding);
 }
 
-async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
+async fn silent_push_is_refused_after_the_arrival_bound(binding: Over) {
     let agent = spawn_over(
         binding,
         Capabilities::none().with_push_notifications(),
@@ -143,7 +160,7 @@ async fn silent_push_is_refused_after_the_arrival_bound(binding: Binding) {
     assert_all_over(&agent, binding);
 }
 
-async fn push_not_supported_while_declared_is_refused(binding: Binding) {
+async fn push_not_supported_while_declared_is_refused(binding: Over) {
     let claims = Capabilities::none().with_streaming().with_push_notifications();
     let agent =
         spawn_over(binding, claims, Script::honest().with(Lie::Gateway { backend: Capabilities::none() }))
@@ -161,7 +178,7 @@ async fn push_not_supported_while_declared_is_refused(binding: Binding) {
     assert_all_over(&agent, binding);
 }
 
-async fn empty_history_where_declared_abandons_without_retry(binding: Binding) {
+async fn empty_history_where_declared_abandons_without_retry(binding: Over) {
     let agent = spawn_over(binding, Capabilities::none(), Script::honest().with(Lie::EmptyHistory)).await;
     let client = client();
     let err = client
@@ -181,15 +198,19 @@ macro_rules! per_binding {
     ($($rule:ident),* $(,)?) => {
         mod over_jsonrpc {
             use super::*;
-            $( #[tokio::test] async fn $rule() { super::$rule(Binding::JsonRpc).await } )*
+            $( #[tokio::test] async fn $rule() { super::$rule(Over(Protocol::V1_0, Binding::JsonRpc)).await } )*
         }
         mod over_http_json {
             use super::*;
-            $( #[tokio::test] async fn $rule() { super::$rule(Binding::HttpJson).await } )*
+            $( #[tokio::test] async fn $rule() { super::$rule(Over(Protocol::V1_0, Binding::HttpJson)).await } )*
         }
         mod over_grpc {
             use super::*;
-            $( #[tokio::test] async fn $rule() { super::$rule(Binding::Grpc).await } )*
+            $( #[tokio::test] async fn $rule() { super::$rule(Over(Protocol::V1_0, Binding::Grpc)).await } )*
+        }
+        mod over_0_3_http_json {
+            use super::*;
+            $( #[tokio::test] async fn $rule() { super::$rule(Over(Protocol::V0_3, Binding::HttpJson)).await } )*
         }
     };
 }

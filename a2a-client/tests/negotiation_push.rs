@@ -191,3 +191,37 @@ async fn concurrent_runs_share_one_webhook_receiver_and_each_verifies_its_own_ca
     assert!(urls.iter().all(|url| url.starts_with(receiver.base_url())), "all on the shared receiver");
     agent.shutdown().await;
 }
+
+/// A neighbour holding the shared webhook receiver with its own valid token (slow bodies, five
+/// times the cap) exhausts only its own share: the honest agent beside it is verified.
+#[tokio::test]
+async fn an_honest_agent_beside_one_holding_the_shared_receiver_is_verified() {
+    use tokio::io::AsyncWriteExt;
+    let limits = a2a_typestate_client::webhook::WebhookLimits {
+        max_connections: 16,
+        ..a2a_typestate_client::webhook::WebhookLimits::default()
+    };
+    let client = negotiation_common::builder().webhook_limits(limits).build().unwrap();
+    let receiver = std::sync::Arc::new(client.start_push_receiver().await.unwrap());
+    let hog = receiver.register(&a2a_typestate_types::TaskId::new("hog"));
+    let path = &hog.url()[hog.url().find("/a2a/").unwrap()..];
+    let mut held = Vec::new();
+    for _ in 0..80 {
+        let mut stream = tokio::net::TcpStream::connect(receiver.local_addr()).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nx-a2a-notification-token: {}\r\ncontent-length: 100000\r\n\r\n{{",
+            hog.token()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        held.push(stream);
+    }
+    let agent = spawn(Capabilities::none().with_push_notifications(), Script::honest()).await;
+
+    let outcome =
+        client.run_task(&agent.base_url(), text("hello"), &push().push_receiver(receiver)).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated, "{outcome}");
+    assert!(outcome.verified.contains(Capability::PushNotifications), "{outcome}: {:?}", outcome.verdicts);
+    drop(held);
+    agent.shutdown().await;
+}

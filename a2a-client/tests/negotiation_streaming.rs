@@ -251,7 +251,7 @@ async fn a_stream_that_carried_the_answer_to_its_end_verifies_streaming_where_ge
     use a2a_testkit::Quirk;
     let agent = ScriptedAgent::builder()
         .capabilities(Capabilities::none().with_streaming())
-        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(Quirk::ServesOnlyStreaming))
+        .script(Script::honest().quirk(Quirk::AnswersInMessages).quirk(AGNO_400))
         .spawn()
         .await
         .unwrap();
@@ -284,3 +284,9 @@ async fn an_answer_streamed_as_messages_with_no_artifact_anywhere_verifies_strea
     assert_eq!(answer_text(&outcome.result), "echo: hello");
     agent.shutdown().await;
 }
+
+/// How Agno's JSON-RPC endpoint answers every method but the stream: HTTP 400, FastAPI's own body.
+const AGNO_400: a2a_testkit::Quirk = a2a_testkit::Quirk::OnlyStreams {
+    status: 400,
+    body: r#"{"detail":"Invalid A2A request: only message/stream"}"#,
+};

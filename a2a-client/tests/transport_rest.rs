@@ -139,3 +139,85 @@ async fn poll_stops_at_the_terminal_state() {
     let client = client();
     scenarios::poll_stops_at_the_terminal_state(&rest(&client, &agent).await).await;
 }
+
+/// Every id goes into an HTTP+JSON path as one opaque segment: an id that is a dot segment, holds a
+/// `/`, a `%` or a `:` naming another route's verb reaches the route it was sent to, with the id
+/// intact (the agent answers "not found"), never `ListTasks` or another task's route.
+#[tokio::test]
+async fn an_id_reaches_its_own_route_as_one_segment_on_every_route() {
+    use a2a_typestate_types::{
+        CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest,
+        GetTaskRequest, ListTaskPushNotificationConfigsRequest, SubscribeToTaskRequest, TaskId,
+        TaskPushNotificationConfig,
+    };
+    let agent = honest_agent().await;
+    let client = client();
+    let connection = rest(&client, &agent).await;
+    for id in ["..", ".", "a/b", "t:cancel", "50%", "x/../tasks"] {
+        let task = || TaskId::new(id);
+        let before = agent.requests().len();
+        let calls: Vec<(&str, bool)> = vec![
+            ("GetTask", connection.get_task(GetTaskRequest::new(task())).await.is_err()),
+            (
+                "CancelTask",
+                connection.cancel_task(CancelTaskRequest { id: task(), ..Default::default() }).await.is_err(),
+            ),
+            (
+                "SubscribeToTask",
+                connection
+                    .subscribe_to_task(SubscribeToTaskRequest { id: task(), ..Default::default() })
+                    .await
+                    .is_err(),
+            ),
+            (
+                "CreateTaskPushNotificationConfig",
+                connection
+                    .create_task_push_notification_config(TaskPushNotificationConfig {
+                        task_id: Some(task()),
+                        url: "https://hooks.example/a2a".to_owned(),
+                        ..TaskPushNotificationConfig::default()
+                    })
+                    .await
+                    .is_err(),
+            ),
+            (
+                "GetTaskPushNotificationConfig",
+                connection
+                    .get_task_push_notification_config(GetTaskPushNotificationConfigRequest {
+                        task_id: task(),
+                        id: id.to_owned(),
+                        ..Default::default()
+                    })
+                    .await
+                    .is_err(),
+            ),
+            (
+                "ListTaskPushNotificationConfigs",
+                connection
+                    .list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest {
+                        task_id: task(),
+                        ..Default::default()
+                    })
+                    .await
+                    .is_err(),
+            ),
+            (
+                "DeleteTaskPushNotificationConfig",
+                connection
+                    .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
+                        task_id: task(),
+                        id: id.to_owned(),
+                        ..Default::default()
+                    })
+                    .await
+                    .is_err(),
+            ),
+        ];
+        let routed: Vec<String> =
+            agent.requests()[before..].iter().filter_map(|r| r.operation.clone()).collect();
+        let sent: Vec<&str> = calls.iter().map(|(op, _)| *op).collect();
+        assert_eq!(routed, sent, "id {id:?}: every call reached its own route");
+        assert!(calls.iter().all(|(_, failed)| *failed), "id {id:?}: no task has that id: {calls:?}");
+    }
+    agent.shutdown().await;
+}

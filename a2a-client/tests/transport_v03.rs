@@ -1,17 +1,18 @@
-//! A 0.3 agent behind the 1.0 API: 0.3 method names, no version header, results converted, and a
-//! status update with `final: true` ends the stream.
+//! A 0.3 agent behind the 1.0 API, over JSON-RPC and over HTTP+JSON: 0.3 method names or `/v1`
+//! routes, no version header, results converted, and a status update with `final: true` ends the
+//! stream.
 
 mod transport_common;
 
 use std::time::Duration;
 
-use a2a_testkit::{Capabilities, Protocol, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Binding, Capabilities, Protocol, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate_client::{ErrorKind, StreamEnd};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
 use a2a_typestate_types::{StreamResponse, TaskState};
 use futures::StreamExt;
 use transport_common::scenarios::{self, slow};
-use transport_common::{client, text};
+use transport_common::{client, connect_over, text};
 
 async fn v03_agent(script: Script) -> RunningAgent {
     ScriptedAgent::builder()
@@ -130,4 +131,186 @@ async fn what_0_3_cannot_carry_is_counted_as_a_conversion_loss_not_dropped_silen
     assert_eq!(connection.conversion_losses(), 1, "0.3 has no tenant");
     let sent = agent.requests_for("SendMessage")[1].body.clone().unwrap();
     assert!(sent["params"].get("tenant").is_none());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 0.3 over HTTP+JSON (BeeAI's HTTP+JSON mode): the same operations on the `/v1` routes
+// ---------------------------------------------------------------------------------------------------
+
+/// A 0.3 agent whose card prefers HTTP+JSON (`preferredTransport`), JSON-RPC listed after it.
+async fn v03_rest_agent(script: Script) -> RunningAgent {
+    ScriptedAgent::builder()
+        .protocol(Protocol::V0_3)
+        .capabilities(Capabilities::none().with_streaming().with_push_notifications())
+        .bindings([Binding::HttpJson, Binding::JsonRpc])
+        .script(script)
+        .spawn()
+        .await
+        .unwrap()
+}
+
+async fn connect_rest(
+    client: &a2a_typestate_client::Client,
+    agent: &RunningAgent,
+) -> a2a_typestate_client::AgentConnection {
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    assert_eq!(connection.interface().protocol_version, ProtocolVersion::V0_3);
+    assert_eq!(connection.interface().binding, ProtocolBinding::HttpJson);
+    connection
+}
+
+/// The path of `request` below the agent's HTTP+JSON base URL.
+fn rest_path(agent: &RunningAgent, request: &a2a_testkit::RecordedRequest) -> String {
+    let prefix = reqwest::Url::parse(&agent.rest_url()).unwrap().path().trim_end_matches('/').to_owned();
+    request.path.strip_prefix(&prefix).unwrap_or(&request.path).to_owned()
+}
+
+#[tokio::test]
+async fn a_0_3_card_preferring_http_json_is_reached_on_the_v1_routes_without_a_version_header() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    assert_eq!(agent.card()["preferredTransport"], "HTTP+JSON");
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let task = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    scenarios::get_task_honours_history_length(&connection, &task).await;
+    scenarios::streaming_starts_with_the_task_and_closes_cleanly(&connection).await;
+    let seen: Vec<(String, String, Option<String>)> = agent
+        .requests()
+        .iter()
+        .filter(|r| r.operation.is_some())
+        .map(|r| (r.http_method.clone(), rest_path(&agent, r), r.query.clone()))
+        .collect();
+    let id = task.id.as_str();
+    let expected = [
+        ("POST".to_owned(), "/v1/message:send".to_owned(), None),
+        ("GET".to_owned(), format!("/v1/tasks/{id}"), None),
+        ("GET".to_owned(), format!("/v1/tasks/{id}"), Some("historyLength=0".to_owned())),
+        ("POST".to_owned(), "/v1/message:stream".to_owned(), None),
+    ];
+    assert_eq!(seen, expected);
+    for request in agent.requests().iter().filter(|r| r.operation.is_some()) {
+        assert_eq!(request.header("a2a-version"), None, "0.3 has no version header: {request:?}");
+        if request.http_method == "POST" {
+            assert_eq!(request.header("content-type"), Some("application/json"), "{request:?}");
+        }
+    }
+    let send = agent.requests_for("SendMessage")[0].body.clone().unwrap();
+    assert_eq!(send["message"]["kind"], "message", "the body is the 0.3 params: {send}");
+    assert_eq!(send["message"]["role"], "user");
+    assert!(send.get("jsonrpc").is_none());
+}
+
+#[tokio::test]
+async fn an_additional_http_json_interface_of_a_0_3_card_is_spoken_too() {
+    let agent = ScriptedAgent::builder()
+        .protocol(Protocol::V0_3)
+        .bindings([Binding::JsonRpc, Binding::HttpJson])
+        .spawn()
+        .await
+        .unwrap();
+    assert_eq!(agent.card()["additionalInterfaces"][1]["transport"], "HTTP+JSON");
+    let client = client();
+    let connection = connect_over(&client, &agent, ProtocolVersion::V0_3, ProtocolBinding::HttpJson).await;
+    scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    let send = &agent.requests_for("SendMessage")[0];
+    assert_eq!(rest_path(&agent, send), "/v1/message:send");
+}
+
+#[tokio::test]
+async fn a_final_status_update_ends_the_0_3_http_json_stream_as_closed() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let mut stream = connection.send_streaming_message(text("final")).await.unwrap();
+    let mut last = None;
+    while stream.end().is_none() {
+        match stream.next().await {
+            Some(event) => last = Some(event.unwrap()),
+            None => break,
+        }
+    }
+    let last = last.unwrap();
+    assert!(
+        matches!(&last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
+        "{last:?}"
+    );
+    assert_eq!(stream.end(), Some(StreamEnd::Closed), "closed on `final: true`");
+}
+
+#[tokio::test]
+async fn input_required_then_follow_up_completes_over_0_3_http_json() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    scenarios::input_required_then_follow_up_completes(&connect_rest(&client, &agent).await).await;
+}
+
+#[tokio::test]
+async fn cancel_subscribe_and_poll_work_through_the_0_3_routes() {
+    let agent = v03_rest_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    scenarios::cancel_of_a_working_task_returns_it_canceled(&connection).await;
+    scenarios::subscribe_starts_with_the_snapshot_and_follows_to_the_end(&connection).await;
+    scenarios::poll_stops_at_the_terminal_state(&connection).await;
+    scenarios::unknown_task_is_a_task_not_found_protocol_error(&connection).await;
+    let cancel = &agent.requests_for("CancelTask")[0];
+    assert_eq!(cancel.http_method, "POST");
+    assert!(rest_path(&agent, cancel).starts_with("/v1/tasks/") && cancel.path.ends_with(":cancel"));
+    let subscribe = &agent.requests_for("SubscribeToTask")[0];
+    assert_eq!(subscribe.http_method, "GET", "a2a-python 0.3 serves :subscribe on GET");
+    assert!(rest_path(&agent, subscribe).ends_with(":subscribe"));
+}
+
+#[tokio::test]
+async fn a_0_3_error_is_read_from_its_http_status_and_message() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let err = connection.get_task(a2a_typestate_types::GetTaskRequest::new("missing")).await.unwrap_err();
+    assert_eq!(err.status(), Some(404));
+    let protocol = err.protocol_error().unwrap();
+    assert_eq!((protocol.code(), protocol.reason()), (Some(-32001), Some("TASK_NOT_FOUND")));
+    assert!(protocol.message().contains("missing"), "the agent's own message: {protocol}");
+}
+
+#[tokio::test]
+async fn streaming_refused_over_0_3_http_json_is_the_agents_unsupported_operation() {
+    let agent = ScriptedAgent::builder()
+        .protocol(Protocol::V0_3)
+        .bindings([Binding::HttpJson])
+        .spawn()
+        .await
+        .unwrap();
+    let client = client();
+    let err = connect_rest(&client, &agent).await.send_streaming_message(text("stream")).await.unwrap_err();
+    assert_eq!(err.status(), Some(501));
+    assert!(
+        err.protocol_error().is_some_and(a2a_typestate_client::ProtocolError::is_unsupported_operation),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn push_configs_round_trip_over_the_0_3_routes() {
+    let agent = v03_rest_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    scenarios::push_configs_round_trip_and_callbacks_arrive(&client, &connection).await;
+    let set = &agent.requests_for("CreateTaskPushNotificationConfig")[0];
+    assert_eq!(set.http_method, "POST");
+    assert!(rest_path(&agent, set).ends_with("/pushNotificationConfigs"), "{set:?}");
+    let body = set.body.as_ref().unwrap();
+    assert_eq!(body["pushNotificationConfig"]["authentication"]["schemes"][0], "Bearer", "{body}");
+    let get = &agent.requests_for("GetTaskPushNotificationConfig")[0];
+    assert!(rest_path(&agent, get).contains("/pushNotificationConfigs/"), "{get:?}");
+    assert_eq!(agent.requests_for("DeleteTaskPushNotificationConfig")[0].http_method, "DELETE");
+}
+
+#[tokio::test]
+async fn list_tasks_is_refused_locally_over_0_3_http_json_too() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let err = connect_rest(&client, &agent).await.list_tasks(Default::default()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Misuse);
+    assert!(agent.requests_for("ListTasks").is_empty(), "nothing was sent");
 }

@@ -184,3 +184,50 @@ fn limits_that_cannot_work_are_a_config_error() {
         .unwrap_err();
     assert_eq!(err.kind(), a2a_typestate_client::ErrorKind::Config);
 }
+
+/// Opens `count` connections to `receiver` that each present `registration`'s valid token and then
+/// drip a body that never ends: one agent holding the receiver with its own credentials.
+async fn hold_with_valid_token(
+    receiver: &PushReceiver,
+    registration: &PushRegistration,
+    count: usize,
+) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..count {
+        let Ok(mut stream) = TcpStream::connect(receiver.local_addr()).await else { continue };
+        let head = format!(
+            "POST {} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nx-a2a-notification-token: {}\r\ncontent-length: 100000\r\n\r\n{{",
+            path(registration),
+            registration.token()
+        );
+        let _ = stream.write_all(head.as_bytes()).await;
+        held.push(stream);
+    }
+    held
+}
+
+#[tokio::test]
+async fn one_agent_holding_the_receiver_with_its_own_token_exhausts_only_its_own_share() {
+    let limits = WebhookLimits { max_connections: 16, ..WebhookLimits::default() };
+    let receiver = PushReceiver::start(&config(limits)).await.unwrap();
+    let hog = receiver.register(&TaskId::new("hog"));
+    // `genuine_post` sends a callback about task t1.
+    let honest_task = TaskId::new("t1");
+    let honest = receiver.register(&honest_task);
+    // Five times the cap of slow bodies, each with the hog's own valid token.
+    let mut held = hold_with_valid_token(&receiver, &hog, 80).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    assert_eq!(genuine_post(&honest).await, 200, "the honest agent's callback is served");
+    assert!(matches!(
+        receiver.next_callback(&honest_task, Duration::from_secs(2)).await.unwrap(),
+        PushArrival::Delivered(_)
+    ));
+    // The hog met its own limit: past its share, its requests were answered 429.
+    let mut refused = 0;
+    for stream in &mut held {
+        let (answer, _) = read_until_closed(stream, Duration::from_millis(20)).await;
+        refused += usize::from(answer.starts_with("HTTP/1.1 429"));
+    }
+    assert!(refused >= 80 - 16, "only {refused} of the hog's 80 connections were held to its share");
+}

@@ -60,7 +60,8 @@ pub struct ScriptedAgentBuilder {
     extended: Option<Capabilities>,
     tls: Option<TestPki>,
     tenant: Option<String>,
-    bindings: Vec<Binding>,
+    /// The card's interfaces in order; `None` for the version's default.
+    bindings: Option<Vec<Binding>>,
     extensions: crate::extensions::ExtensionRules,
     card_lies: CardLies,
 }
@@ -146,7 +147,7 @@ impl Default for ScriptedAgentBuilder {
             card_path: None,
             input_modes: vec!["text/plain".to_owned()],
             output_modes: vec!["text/plain".to_owned()],
-            bindings: vec![Binding::JsonRpc, Binding::HttpJson],
+            bindings: None,
             guard: None,
             extended: None,
             tls: None,
@@ -247,12 +248,19 @@ impl ScriptedAgentBuilder {
         self
     }
 
-    /// The interfaces a 1.0 card lists, in this order of preference (default: JSON-RPC, then
-    /// HTTP+JSON). The agent serves all three bindings whatever the card lists; gRPC is at the
-    /// agent's origin ([`RunningAgent::grpc_url`]), in cleartext HTTP/2 (not with [`Self::tls`]).
+    /// The interfaces the card lists, in this order of preference.
+    ///
+    /// A 1.0 card lists them in `supportedInterfaces` (default: JSON-RPC, then HTTP+JSON); the
+    /// agent serves all three 1.0 bindings whatever the card lists; gRPC is at the agent's origin
+    /// ([`RunningAgent::grpc_url`]), in cleartext HTTP/2 (not with [`Self::tls`]).
+    ///
+    /// A 0.3 card names the first as its `url` and `preferredTransport`, and, when there are more,
+    /// lists them all in `additionalInterfaces` (default: JSON-RPC alone). A 0.3 agent serves
+    /// JSON-RPC always, and HTTP+JSON 0.3 (the `/v1` routes under [`RunningAgent::rest_url`], with
+    /// `kind`-shaped bodies, as BeeAI serves them) when the card lists it; 0.3 has no gRPC here.
     #[must_use]
     pub fn bindings(mut self, bindings: impl IntoIterator<Item = Binding>) -> Self {
-        self.bindings = bindings.into_iter().collect();
+        self.bindings = Some(bindings.into_iter().collect());
         self
     }
 
@@ -358,6 +366,10 @@ impl ScriptedAgentBuilder {
         let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
         let rest_url = format!("{base_url}{REST_PATH}");
         let claims = self.script.card_claims(&self.capabilities);
+        let bindings = self.bindings.clone().unwrap_or_else(|| match self.protocol {
+            Protocol::V1_0 => vec![Binding::JsonRpc, Binding::HttpJson],
+            Protocol::V0_3 => vec![Binding::JsonRpc],
+        });
         let facts = CardFacts {
             name: &self.name,
             description: &self.description,
@@ -366,7 +378,7 @@ impl ScriptedAgentBuilder {
             jsonrpc_url: &jsonrpc_url,
             rest_url: &rest_url,
             grpc_url: &base_url,
-            bindings: &self.bindings,
+            bindings: &bindings,
         };
         let mut card = card::card_json(self.protocol, &facts, &claims);
         let guard = self.guard.as_ref();
@@ -449,6 +461,7 @@ impl ScriptedAgentBuilder {
             tenant: self.tenant.clone(),
             extensions: self.extensions,
             denies_task_reads: self.card_lies.denies_task_reads,
+            serves_v03_rest: self.protocol == Protocol::V0_3 && bindings.contains(&Binding::HttpJson),
         });
         let app = server::router(Arc::clone(&shared));
         let server = match &self.tls {
@@ -532,7 +545,8 @@ impl RunningAgent {
         format!("{}{JSONRPC_PATH}", self.base_url())
     }
 
-    /// The HTTP+JSON base URL (`/a2a/rest`; 1.0 agents only, a 0.3 agent answers 404 there).
+    /// The HTTP+JSON base URL (`/a2a/rest`): the 1.0 routes, or for a 0.3 agent whose card lists
+    /// HTTP+JSON the 0.3 `/v1` routes below it (other 0.3 agents answer 404 there).
     pub fn rest_url(&self) -> String {
         format!("{}{REST_PATH}", self.base_url())
     }

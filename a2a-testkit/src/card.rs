@@ -93,18 +93,39 @@ pub(crate) fn card_json(protocol: Protocol, facts: &CardFacts<'_>, claims: &Capa
             "defaultOutputModes": facts.output_modes,
             "skills": skills
         }),
-        Protocol::V0_3 => json!({
-            "protocolVersion": "0.3.0",
-            "name": facts.name,
-            "description": facts.description,
-            "url": facts.jsonrpc_url,
-            "preferredTransport": "JSONRPC",
-            "version": "1.0.0",
-            "capabilities": capabilities,
-            "defaultInputModes": facts.input_modes,
-            "defaultOutputModes": facts.output_modes,
-            "skills": skills
-        }),
+        Protocol::V0_3 => {
+            // 0.3 is served over JSON-RPC and HTTP+JSON here; the first listed is the card's `url`.
+            let served: Vec<(&str, &str)> = facts
+                .bindings
+                .iter()
+                .filter_map(|binding| match binding {
+                    Binding::JsonRpc => Some((facts.jsonrpc_url, binding.as_str())),
+                    Binding::HttpJson => Some((facts.rest_url, binding.as_str())),
+                    Binding::Grpc => None,
+                })
+                .collect();
+            let (url, transport) = served.first().copied().unwrap_or((facts.jsonrpc_url, "JSONRPC"));
+            let mut card = json!({
+                "protocolVersion": "0.3.0",
+                "name": facts.name,
+                "description": facts.description,
+                "url": url,
+                "preferredTransport": transport,
+                "version": "1.0.0",
+                "capabilities": capabilities,
+                "defaultInputModes": facts.input_modes,
+                "defaultOutputModes": facts.output_modes,
+                "skills": skills
+            });
+            if served.len() > 1 {
+                // As the 0.3 specification's sample does, the main interface is listed again.
+                card["additionalInterfaces"] = served
+                    .iter()
+                    .map(|(url, transport)| json!({ "url": url, "transport": transport }))
+                    .collect();
+            }
+            card
+        }
     }
 }
 

@@ -77,8 +77,9 @@
 //! - **Quirks** ([`Quirk`], [`Script::quirk`]): ways deployed agents write or handle the protocol
 //!   unlike the spec while their card stays true: 0.3-shaped events after the first on a 1.0
 //!   stream, inline push configs accepted and dropped, webhook URLs on loopback or private
-//!   addresses refused with `-32602`, a `ListTasks` page token named again as the next one. A client
-//!   should read them, not refuse the card.
+//!   addresses refused with `-32602`, a `ListTasks` page token named again as the next one, every
+//!   operation but the stream answered with a plain-text HTTP error. A client should read them,
+//!   not refuse the card.
 //! - **Capability checks** like the official servers: streaming methods answer `-32004` as plain
 //!   JSON when the agent does not stream; push-config methods answer `-32003` without push.
 //!

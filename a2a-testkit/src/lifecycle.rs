@@ -59,6 +59,13 @@ pub(crate) async fn run_turn(shared: Arc<Shared>, task_id: String, turn: Turn, r
             Step::Status(TaskState::InputRequired, Some(CLARIFY_QUESTION.to_owned())),
             Duration::ZERO,
         ));
+    } else if shared.script.only_streams().is_some()
+        && !shared.script.has_quirk(crate::Quirk::AnswersInMessages)
+    {
+        // The answer in chunks, as status messages: the stream alone carries it.
+        steps.push((Step::Status(TaskState::Working, Some("echo:".to_owned())), step_delay));
+        steps.push((Step::Status(TaskState::Working, Some(request_text)), step_delay));
+        steps.push((Step::Status(TaskState::Completed, Some("done".to_owned())), Duration::ZERO));
     } else {
         let answer = format!("echo: {request_text}");
         if shared.script.has_quirk(crate::Quirk::AnswersInMessages) {

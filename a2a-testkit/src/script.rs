@@ -198,16 +198,24 @@ pub enum Quirk {
     NeverCallsPrivateWebhooks,
     /// The answer is streamed as agent messages (three chunks sharing one message id) within the
     /// task, instead of an artifact: the task keeps no artifact, its history holds the answer (Agno
-    /// 3.1.10 streams so). Every claim stays true: there is no artifact for a stream to miss.
+    /// 3.1.10 streams so; with [`Quirk::OnlyStreams`] too, it takes the place of the status-message
+    /// chunks). Every claim stays true: there is no artifact for a stream to miss.
     AnswersInMessages,
-    /// The JSON-RPC endpoint serves the streaming send alone and answers every other method with
-    /// HTTP 400 and a framework's own body (`{"detail": ...}`), as Agno 3.1.10's does: the
-    /// interface does not serve its binding, while the stream carries the whole answer.
-    ServesOnlyStreaming,
     /// `ListTasks` pages through the tasks as usual, but a page asked for with a page token names that
     /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
     /// forever.
     RepeatsPageToken,
+    /// Only `SendStreamingMessage` is served: every other operation (JSON-RPC method or HTTP+JSON
+    /// route, `GetTask` included) is answered with HTTP `status` and `body` as `text/plain`, no A2A
+    /// error in it, the way a server that implements the stream and nothing else answers. The card's
+    /// streaming claim stays true: the stream carries the whole answer, in chunks, as `working`
+    /// status messages (`echo:`, then the text) and then `completed` (`done`), with no artifact.
+    OnlyStreams {
+        /// The HTTP status every other operation gets (400, 500...).
+        status: u16,
+        /// The plain-text body it comes with.
+        body: &'static str,
+    },
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie
@@ -385,6 +393,14 @@ impl Script {
     /// `true` when the script has `quirk`.
     pub fn has_quirk(&self, quirk: Quirk) -> bool {
         self.quirks.contains(&quirk)
+    }
+
+    /// The status and body of [`Quirk::OnlyStreams`], when the script has it.
+    pub(crate) fn only_streams(&self) -> Option<(u16, &'static str)> {
+        self.quirks.iter().find_map(|quirk| match quirk {
+            Quirk::OnlyStreams { status, body } => Some((*status, *body)),
+            _ => None,
+        })
     }
 
     /// Makes the agent answer about another task this way.

@@ -194,6 +194,8 @@ pub(crate) struct Shared {
     /// `GetTask` and `ListTasks` answer 401 whatever the credentials
     /// ([`ScriptedAgentBuilder::denies_task_reads`](crate::ScriptedAgentBuilder::denies_task_reads)).
     pub(crate) denies_task_reads: bool,
+    /// A 0.3 agent whose card lists HTTP+JSON serves the 0.3 routes under `/a2a/rest/v1`.
+    pub(crate) serves_v03_rest: bool,
 }
 
 impl Shared {

@@ -1,8 +1,9 @@
 //! Parsing with errors that say what was wrong and where.
 //!
 //! Every entry point here refuses documents over a size limit before parsing, tracks the JSON path of
-//! the value being read, and turns serde's messages into `capabilities.streaming: expected a boolean,
-//! found a string`.
+//! the value being read, turns serde's messages into `capabilities.streaming: expected a boolean,
+//! found a string`, and reads a member written `null` as that member's default
+//! ([`NullAsDefault`]).
 //!
 //! ```
 //! use a2a_typestate_types::parse::{self, ParseOptions};
@@ -19,6 +20,8 @@
 use std::fmt;
 
 use serde::de::DeserializeOwned;
+
+use crate::protojson::NullAsDefault;
 
 /// The default largest document accepted: 8 MiB.
 ///
@@ -156,7 +159,7 @@ pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: ParseOptions)
         ));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(from_path_error)?;
+    let value = serde_path_to_error::deserialize(NullAsDefault::new(&mut de)).map_err(from_path_error)?;
     de.end().map_err(|e| from_json_error("", &e))?;
     Ok(value)
 }
@@ -171,7 +174,7 @@ pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: ParseOptions)
 /// As [`from_slice`].
 pub fn from_slice_fast<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseError> {
     if bytes.len() <= DEFAULT_MAX_DOCUMENT_BYTES
-        && let Ok(value) = serde_json::from_slice(bytes)
+        && let Some(value) = untracked(bytes)
     {
         return Ok(value);
     }
@@ -184,7 +187,7 @@ pub fn from_slice_fast<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ParseErro
 /// # Errors
 /// As [`from_value`].
 pub fn from_value_fast<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ParseError> {
-    match T::deserialize(&value) {
+    match T::deserialize(NullAsDefault::new(&value)) {
         Ok(typed) => Ok(typed),
         Err(_) => from_value(value),
     }
@@ -195,7 +198,16 @@ pub fn from_value_fast<T: DeserializeOwned>(value: serde_json::Value) -> Result<
 /// # Errors
 /// A [`ParseError`] with kind [`ParseErrorKind::Shape`] naming where the value does not fit.
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ParseError> {
-    serde_path_to_error::deserialize(value).map_err(from_path_error)
+    serde_path_to_error::deserialize(NullAsDefault::new(value)).map_err(from_path_error)
+}
+
+/// `bytes` read as `T` without path tracking (the whole document, nothing after it); `None` when it
+/// does not read.
+fn untracked<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(NullAsDefault::new(&mut de)).ok()?;
+    de.end().ok()?;
+    Some(value)
 }
 
 fn from_path_error(err: serde_path_to_error::Error<serde_json::Error>) -> ParseError {

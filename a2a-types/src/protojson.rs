@@ -2,8 +2,10 @@
 //!
 //! A2A 1.0 JSON is the ProtoJSON mapping of `a2a.proto`. Serde's derive does most of it; what it does
 //! not do is here: enums written by name but read by name or number, `bytes` read from any base64
-//! alphabet, default values left out on output, and `google.protobuf.Value` fields where an explicit
-//! `null` still counts as present (it matters for oneof members).
+//! alphabet, default values left out on output, `null` read as the default of any member of any
+//! message ([`NullAsDefault`], which every [`parse`](crate::parse) entry point reads through), and
+//! `google.protobuf.Value` fields where an explicit `null` still counts as present (it matters for
+//! oneof members).
 //!
 //! ```
 //! use a2a_typestate_types::protojson::{base64_bytes, enum_name, is_default};
@@ -17,6 +19,9 @@
 //! ```
 
 use serde::{Deserialize, Deserializer};
+
+mod null;
+pub use null::NullAsDefault;
 
 /// `skip_serializing_if` predicate: ProtoJSON omits fields that hold their default value.
 pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -129,16 +134,6 @@ pub mod base64_bytes {
         };
         engine.decode(text).map_err(|e| format!("expected base64 bytes, found text that is not base64 ({e})"))
     }
-}
-
-/// Reads the next map value in a hand-written `visit_map`, with `null` meaning the default
-/// (ProtoJSON); the Agent Card readers of both versions use it for fields they keep typed.
-pub(crate) fn next_or_default<'de, A, T>(map: &mut A) -> Result<T, A::Error>
-where
-    A: serde::de::MapAccess<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Ok(map.next_value::<Option<T>>()?.unwrap_or_default())
 }
 
 /// `deserialize_with` for a `google.protobuf.Value` held in an `Option`: an explicit `null` reads as

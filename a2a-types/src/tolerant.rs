@@ -34,7 +34,9 @@
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
 //! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
 //!
-//! Anything else is left as it is, for the strict parser to accept or refuse.
+//! Anything else is left as it is, for the strict parser to accept or refuse. A member written `null`
+//! is not in the table: ProtoJSON allows it, and every parser reads it as the member left out
+//! ([`NullAsDefault`](crate::protojson::NullAsDefault)), so it is no deviation.
 
 use std::fmt;
 

@@ -1,6 +1,8 @@
 //! The Agent Card rules: ProtoJSON names, lossless round trips, legacy fields, oneof errors, and the
 //! cards the official SDK servers really send (wire-transcripts-a2a-sdk-1.3.0.md).
 
+mod strategies;
+
 use std::collections::BTreeMap;
 
 use a2a_typestate_types::{
@@ -11,6 +13,7 @@ use a2a_typestate_types::{
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use strategies::card::agent_card;
 
 /// a2a-sdk 1.3.0, transcript section 1.
 const PYTHON_CARD: &str = r#"{"name":"python-peer","description":"a2a-sdk loopback test peer","supportedInterfaces":[{"url":"http://127.0.0.1:41101/a2a/jsonrpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"},{"url":"http://127.0.0.1:41101/a2a/rest","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],"version":"1.0.0","capabilities":{"streaming":true,"pushNotifications":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"echoes text","tags":["test"]}]}"#;
@@ -396,153 +399,6 @@ fn full_card() -> AgentCard {
 }
 
 // --- Property: any card survives a write and a read ---------------------------------------------
-
-fn text() -> impl Strategy<Value = String> {
-    "[a-zA-Z0-9 ./:+-]{0,12}"
-}
-
-fn non_empty() -> impl Strategy<Value = String> {
-    "[a-zA-Z0-9./:+-]{1,12}"
-}
-
-fn json_leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i32>().prop_map(|n| json!(n)),
-        text().prop_map(Value::String),
-    ]
-}
-
-/// Extra keys start with `x` and contain a `-`, so they never collide with a known field name.
-fn extra() -> impl Strategy<Value = serde_json::Map<String, Value>> {
-    proptest::collection::btree_map("x-[a-z]{1,6}", json_leaf(), 0..3).prop_map(|m| m.into_iter().collect())
-}
-
-/// Unknown card members, as the card keeps them: JSON text.
-fn unknown() -> impl Strategy<Value = a2a_typestate_types::UnknownFields> {
-    extra().prop_map(|m| {
-        m.into_iter().map(|(k, v)| (k, a2a_typestate_types::JsonText::from_value(&v))).collect()
-    })
-}
-
-fn interface() -> impl Strategy<Value = AgentInterface> {
-    (non_empty(), text(), proptest::option::of(non_empty()), text()).prop_map(
-        |(url, protocol_binding, tenant, protocol_version)| AgentInterface {
-            url,
-            protocol_binding,
-            tenant,
-            protocol_version,
-        },
-    )
-}
-
-fn skill() -> impl Strategy<Value = AgentSkill> {
-    (text(), text(), proptest::collection::vec(text(), 0..3), proptest::collection::vec(text(), 0..2))
-        .prop_map(|(id, name, tags, examples)| AgentSkill {
-            id,
-            name: name.clone(),
-            description: name,
-            tags,
-            input_modes: examples.clone(),
-            output_modes: examples.clone(),
-            examples,
-            ..AgentSkill::default()
-        })
-}
-
-fn scheme() -> impl Strategy<Value = SecurityScheme> {
-    prop_oneof![
-        (text(), text()).prop_map(|(location, name)| SecurityScheme::ApiKey(APIKeySecurityScheme {
-            description: String::new(),
-            location,
-            name
-        })),
-        (text(), text()).prop_map(|(scheme, bearer_format)| SecurityScheme::HttpAuth(
-            HTTPAuthSecurityScheme { description: String::new(), scheme, bearer_format }
-        )),
-        text().prop_map(|token_url| SecurityScheme::OAuth2(OAuth2SecurityScheme {
-            description: String::new(),
-            flows: OAuthFlows::ClientCredentials(ClientCredentialsOAuthFlow {
-                token_url,
-                ..ClientCredentialsOAuthFlow::default()
-            }),
-            oauth2_metadata_url: String::new(),
-        })),
-        text().prop_map(|description| SecurityScheme::MutualTls(MutualTlsSecurityScheme { description })),
-        non_empty().prop_map(|open_id_connect_url| SecurityScheme::OpenIdConnect(
-            OpenIdConnectSecurityScheme { open_id_connect_url, ..OpenIdConnectSecurityScheme::default() }
-        )),
-    ]
-}
-
-fn capabilities() -> impl Strategy<Value = AgentCapabilities> {
-    (
-        proptest::option::of(any::<bool>()),
-        proptest::option::of(any::<bool>()),
-        proptest::option::of(any::<bool>()),
-        proptest::collection::vec(
-            text().prop_map(|uri| AgentExtension { uri, ..AgentExtension::default() }),
-            0..2,
-        ),
-        unknown(),
-    )
-        .prop_map(|(streaming, push_notifications, extended_agent_card, extensions, extra)| {
-            AgentCapabilities { streaming, push_notifications, extensions, extended_agent_card, extra }
-        })
-}
-
-fn provider() -> impl Strategy<Value = AgentProvider> {
-    (text(), text()).prop_map(|(url, organization)| AgentProvider { url, organization })
-}
-
-fn signature() -> impl Strategy<Value = AgentCardSignature> {
-    (non_empty(), non_empty(), proptest::option::of(extra()))
-        .prop_map(|(protected, signature, header)| AgentCardSignature { protected, signature, header })
-}
-
-fn agent_card() -> impl Strategy<Value = AgentCard> {
-    (
-        (text(), text(), text(), proptest::collection::vec(interface(), 0..3)),
-        (proptest::option::of(non_empty()), proptest::option::of(non_empty()), capabilities()),
-        (
-            proptest::collection::btree_map(text(), scheme(), 0..3),
-            proptest::collection::vec(skill(), 0..3),
-            proptest::collection::vec(text(), 0..2),
-            unknown(),
-        ),
-        (proptest::option::of(provider()), proptest::collection::vec(signature(), 0..2)),
-    )
-        .prop_map(
-            |(
-                (name, description, version, supported_interfaces),
-                (documentation_url, icon_url, capabilities),
-                (security_schemes, skills, modes, extra),
-                (provider, signatures),
-            )| AgentCard {
-                name,
-                description,
-                supported_interfaces,
-                provider,
-                version,
-                documentation_url,
-                capabilities,
-                security_requirements: security_schemes
-                    .keys()
-                    .map(|k| SecurityRequirement {
-                        schemes: BTreeMap::from([(k.clone(), StringList { list: modes.clone() })]),
-                    })
-                    .collect(),
-                security_schemes,
-                default_input_modes: modes.clone(),
-                default_output_modes: modes,
-                skills,
-                signatures,
-                icon_url,
-                extra,
-            },
-        )
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

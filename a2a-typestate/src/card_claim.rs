@@ -77,8 +77,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use crate::advice::Advice;
-use crate::observe::{ExchangeModes, TransportFault};
-use crate::rules::Reach;
+use crate::observe::{ExchangeModes, Reach, TransportFault};
 
 /// One claim an Agent Card makes about the agent beyond the task lifecycle.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

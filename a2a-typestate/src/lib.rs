@@ -69,6 +69,7 @@ pub mod claim_check;
 mod claims;
 mod handle;
 pub mod lifecycle;
+mod media_type;
 pub mod narrow;
 pub mod observe;
 pub mod permit;

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use a2a_typestate_types::{ContextId, MessageId, TaskId, TaskState};
 
-use crate::rules::{media_type_covers, media_type_matches};
+use crate::media_type::{media_type_covers, media_type_matches};
 
 /// Time elapsed since the task handle was created: the clock is an input, never read here.
 pub type Elapsed = Duration;
@@ -154,6 +154,16 @@ impl ExchangeModes {
     }
 }
 
+/// How the answer that exercised a claim was reached: what clause 3 reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach<'a> {
+    /// The agent's own answer to the claim's own call: evidence whatever the modes.
+    OwnCall,
+    /// A transition that followed a message exchange with these modes; `None` when no sent message
+    /// is on record.
+    Exchange(Option<&'a ExchangeModes>),
+}
+
 /// One thing the client observed about a task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -204,6 +214,10 @@ pub enum Observed {
     /// addresses say (a loopback or private webhook, an agent elsewhere): no callback there is
     /// evidence of nothing.
     WebhookOutOfReach,
+    /// The client's webhook receiver turned connections away (at its connection or body limit)
+    /// while the task waited for a callback: one may have been lost on the client's side, so the
+    /// absence of a callback is no evidence.
+    ReceiverTurnedAway,
     /// The client registered a push-notification config for the task (inline in `SendMessage` or
     /// with `CreateTaskPushNotificationConfig`) and the agent accepted it.
     PushRegistered,
@@ -259,6 +273,7 @@ impl fmt::Display for Observed {
             Self::StreamClosed => f.write_str("stream closed"),
             Self::History { entries, .. } => write!(f, "GetTask history with {entries} message(s)"),
             Self::WebhookOutOfReach => f.write_str("webhook out of the agent's reach"),
+            Self::ReceiverTurnedAway => f.write_str("the webhook receiver turned connections away"),
             Self::PushRegistered => f.write_str("push config accepted by the agent"),
             Self::PushDropped => {
                 f.write_str("push config dropped (GetTaskPushNotificationConfig does not return it)")

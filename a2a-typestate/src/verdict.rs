@@ -65,6 +65,9 @@ pub enum PendingReason {
     /// elsewhere: no callback came within the bound, and none could be expected. Unverifiable from
     /// this webhook; verifiable from one the agent can reach.
     WebhookOutOfReach,
+    /// No callback came within the bound while the client's own webhook receiver was turning
+    /// connections away (at its limits): a callback may have been lost on the client's side.
+    ReceiverTurnedAway,
     /// The latest thing that happened was a transport fault: retry; it is never a refusal.
     TransportFault {
         /// The call it hit.
@@ -159,6 +162,10 @@ impl fmt::Display for Pending {
             PendingReason::WebhookOutOfReach => f.write_str(
                 "no callback, and the webhook is a loopback or private address out of the agent's \
                  reach: verify push with a webhook URL the agent can reach",
+            ),
+            PendingReason::ReceiverTurnedAway => f.write_str(
+                "no callback, while the client's webhook receiver was turning connections away at its \
+                 limits: a callback may have been lost on the client's side",
             ),
             PendingReason::TransportFault { call, fault } => write!(f, "{fault} on {call:?}, retry"),
             PendingReason::StreamInterrupted { fault } => {

@@ -401,6 +401,8 @@ impl Verifier {
                 })),
                 // The webhook was out of the agent's reach: its silence there is no evidence.
                 None if rule.out_of_reach => Verdict::Pending(Pending::new(PendingReason::WebhookOutOfReach)),
+                // The client's receiver turned connections away meanwhile: the loss may be ours.
+                None if rule.turned_away => Verdict::Pending(Pending::new(PendingReason::ReceiverTurnedAway)),
                 None => self.contradicted(
                     Capability::PushNotifications,
                     Contradiction::NoPushCallback { waited: now.saturating_sub(at), bound },
@@ -564,6 +566,8 @@ struct PushRule {
     url_refused: Option<i32>,
     /// The webhook registered was out of the agent's reach, which explains a silence there.
     out_of_reach: bool,
+    /// The client's receiver turned connections away while the task waited.
+    turned_away: bool,
     terminal_after_registration: Option<(usize, Elapsed)>,
     /// The observation that settled the claim; nothing after it counts.
     settled: Option<PushSettled>,
@@ -596,6 +600,7 @@ impl PushRule {
                 self.url_refused.get_or_insert(*code);
             }
             Observed::WebhookOutOfReach => self.out_of_reach = true,
+            Observed::ReceiverTurnedAway => self.turned_away = true,
             Observed::PushRegistered => {
                 self.held = true;
                 self.registered.get_or_insert(seq);
@@ -727,6 +732,21 @@ mod push_rules {
         reached.observe(secs(1), polled(TaskState::Completed));
         reached.observe(secs(2), Observed::PushCallback { state: Some(TaskState::Completed) });
         assert!(reached.verdict(Capability::PushNotifications, past).is_some_and(|v| v.is_verified()));
+    }
+
+    #[test]
+    fn silence_while_the_clients_receiver_turned_connections_away_is_unverifiable() {
+        let mut verifier = push_verifier();
+        verifier.observe(Duration::ZERO, sent());
+        verifier.observe(secs(0), Observed::PushRegistered);
+        verifier.observe(secs(1), polled(TaskState::Completed));
+        verifier.observe(secs(2), Observed::ReceiverTurnedAway);
+        let past = secs(1) + verifier.bounds().push_arrival() + secs(1);
+        let verdict = verifier.verdict(Capability::PushNotifications, past);
+        assert!(
+            matches!(&verdict, Some(Verdict::Pending(p)) if p.reason() == &PendingReason::ReceiverTurnedAway),
+            "{verdict:?}"
+        );
     }
 
     #[test]

@@ -131,12 +131,16 @@ impl CardClaimAudit {
 pub(super) struct ProbeAnswers<'a> {
     /// The probe's connection (absent when none could be opened).
     pub(super) connection: Option<&'a AgentConnection>,
-    /// The probe's final answer, when it got one.
+    /// The probe's answer, when it got one (the run's result, or the answer its updates carried
+    /// before a later call failed).
     pub(super) result: Option<&'a SendMessageResponse>,
     /// What the probe's message sent and accepted (its `acceptedOutputModes`).
     pub(super) modes: &'a ExchangeModes,
     /// The declared interfaces the probe could not reach (it went on on the next one).
     pub(super) unreachable: &'a [UnreachableInterface],
+    /// The card-claim verdicts the probe's run reached (an interface refused before the task went
+    /// to the next declared one).
+    pub(super) run_verdicts: &'a [CardClaimVerdict],
 }
 
 /// Checks every card claim `lifted` makes whose kind `options.claims` names, for the agent at
@@ -195,8 +199,24 @@ pub(super) async fn audit_card_claims(
             verdict: CardClaimOutcome::Unreachable { reason },
         });
     }
+    // An interface the probe's run refused (its first call answered outside the binding, and the
+    // task went to the next declared one) is reported with that verdict, not called again.
+    let mut refused_on_the_way = Vec::new();
+    for verdict in probe.run_verdicts {
+        let Some(CardClaim::Interface { url, .. }) = verdict.violation().map(|v| v.claim()) else { continue };
+        if let Some(claim) =
+            claims.iter().find(|c| matches!(c, CardClaim::Interface { url: u, .. } if u == url))
+        {
+            if wanted(ClaimKind::Interfaces) {
+                audits.push(CardClaimAudit::of(claim, Some(verdict.clone())));
+            }
+            refused_on_the_way.push(url.clone());
+        }
+    }
     let unauthenticated = if wanted(ClaimKind::Interfaces) || wanted(ClaimKind::Security) {
-        let reached = |url: &str| probe.unreachable.iter().all(|u| u.url != url);
+        let reached = |url: &str| {
+            probe.unreachable.iter().all(|u| u.url != url) && !refused_on_the_way.iter().any(|r| r == url)
+        };
         interface_answers(base, claims, discovered, probe.connection, reached, options).await
     } else {
         Vec::new()
@@ -235,18 +255,25 @@ pub(super) async fn audit_card_claims(
             }
             _ => None,
         };
-        let answer = unauthenticated
-            .first()
-            .and_then(|(_, a)| a.as_ref().ok())
-            .and_then(|a| a.access.clone())
-            .or(served_probe);
-        audits.push(match answer {
-            Some(answer) => {
+        let first = unauthenticated.first().map(|(_, answer)| answer);
+        let access = first.and_then(|a| a.as_ref().ok()).and_then(|a| a.access.clone()).or(served_probe);
+        audits.push(match (access, first) {
+            (Some(answer), _) => {
                 let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
-                check.observe(answer);
+                check.observe(answer.clone());
                 CardClaimAudit::of(claim, check.verdict())
             }
-            None => CardClaimAudit::unsettled(claim, "no call without credentials was answered".to_owned()),
+            (None, Some(Ok(Unauthenticated { said, .. }))) => CardClaimAudit::unsettled(
+                claim,
+                format!("the call without credentials was answered with nothing about access: {said}"),
+            ),
+            (None, Some(Err(reason))) => {
+                CardClaimAudit::unsettled(claim, format!("no call without credentials was made: {reason}"))
+            }
+            (None, None) => CardClaimAudit::unsettled(
+                claim,
+                "no call without credentials was made: no interface of the card could be called".to_owned(),
+            ),
         });
     }
     audits
@@ -281,7 +308,7 @@ fn extensions_answer(lifted: &CardClaims, connection: &AgentConnection) -> Claim
 
 fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, answer: Option<&ClaimAnswer>) -> CardClaimAudit {
     let Some(answer) = answer else {
-        return CardClaimAudit::unsettled(claim, "no probe call was answered".to_owned());
+        return CardClaimAudit::unsettled(claim, UNANSWERED.to_owned());
     };
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
     check.observe(answer.clone());
@@ -290,13 +317,14 @@ fn extension(lifted: &Arc<CardClaims>, claim: &CardClaim, answer: Option<&ClaimA
 
 fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswers<'_>) -> CardClaimAudit {
     let Some(result) = probe.result else {
-        return CardClaimAudit::unsettled(claim, "the probe got no answer".to_owned());
+        return CardClaimAudit::unsettled(claim, UNANSWERED.to_owned());
     };
     let answered = result.answered_media_types();
     if answered.is_empty() {
         return CardClaimAudit::unsettled(
             claim,
-            "the probe's answer carried no part with a media type".to_owned(),
+            "the probe's answer carried no artifact part (nor a direct message) to read a media type from"
+                .to_owned(),
         );
     }
     let mut check = ClaimCheck::new(lifted.clone(), claim.clone(), true);
@@ -304,13 +332,17 @@ fn output_modes(lifted: &Arc<CardClaims>, claim: &CardClaim, probe: &ProbeAnswer
     CardClaimAudit::of(claim, check.verdict())
 }
 
+/// Why a claim read from the probe's answer is unsettled when the probe has none: its task did not
+/// reach the end of a turn (its ending, in the probe table, says how it ended instead).
+const UNANSWERED: &str = "the probe's task ended before it answered (its ending says how)";
+
 /// What one credential-less `GetTask` to an interface came to.
 struct Unauthenticated {
     /// The answer as evidence about the interface, when it is some.
     interface: Option<ClaimAnswer>,
     /// The answer as evidence about access.
     access: Option<ClaimAnswer>,
-    /// What came, in words (for an answer that is evidence about neither).
+    /// What came, in words (shown when the answer is evidence about neither).
     said: String,
 }
 
@@ -423,6 +455,5 @@ fn read_unauthenticated(opened: &AgentConnection, error: Option<Error>) -> Unaut
         // An A2A error: the call got past authentication.
         return served(interface);
     }
-    let said = if interface.is_some() { String::new() } else { errors::one_line(&error) };
-    Unauthenticated { interface, access: None, said }
+    Unauthenticated { interface, access: None, said: errors::one_line(&error) }
 }

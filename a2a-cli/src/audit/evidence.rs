@@ -78,7 +78,8 @@ pub(super) fn verdict(
                 // neither a lie nor a proof.
                 PendingReason::OutsideDeclaredModes { .. }
                 | PendingReason::ModesUnknown { .. }
-                | PendingReason::WebhookOutOfReach => {
+                | PendingReason::WebhookOutOfReach
+                | PendingReason::ReceiverTurnedAway => {
                     ClaimVerdict::Unverifiable { reason: pending.to_string() }
                 }
                 _ => ClaimVerdict::Unverified { reason: pending.to_string() },

@@ -36,6 +36,8 @@ pub fn read_agent_file(path: &Path) -> Result<Vec<(String, Deployment)>, String>
             Some(url) => (url.trim(), Deployment::Gateway),
             None => (line, Deployment::Direct),
         };
+        // Where the file's URLs enter the command: masked here, as a URL argument is.
+        let url = crate::user_url::shown(url);
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(format!(
                 "{} line {}: `{url}` is not an http(s) URL (write one base URL per line, `gateway URL` for a gateway)",
@@ -43,7 +45,7 @@ pub fn read_agent_file(path: &Path) -> Result<Vec<(String, Deployment)>, String>
                 number + 1
             ));
         }
-        agents.push((url.to_owned(), deployment));
+        agents.push((url, deployment));
     }
     Ok(agents)
 }

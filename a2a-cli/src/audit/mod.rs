@@ -158,7 +158,7 @@ pub struct AuditReport {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentAudit {
-    /// The URL as given.
+    /// The URL as given (a password in it masked as `***`, as everywhere a typed URL is shown).
     pub url: String,
     /// The card's name (absent when no card was read).
     pub name: Option<String>,
@@ -519,9 +519,10 @@ async fn audit_agent_with(
             probe::Target::Connection(connection) => Some(connection),
             probe::Target::Address(_) => None,
         },
-        result: first.outcome().map(|o| &o.result),
+        result: first.answer(),
         modes: first.modes(),
         unreachable: &unreachable,
+        run_verdicts: first.outcome().map(|o| o.card_claims.as_slice()).unwrap_or_default(),
     };
     let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
     let over_declares = claims

@@ -8,17 +8,20 @@
 //! runs per claim. An agent whose first probe refused nothing gets no further probe: honest audits
 //! cost what they did.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use a2a_typestate::rules::media_type_covers;
 use a2a_typestate::{Capability, CardClaims, Deployment, ExchangeModes};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
+use a2a_typestate_client::task::OnUpdate;
 use a2a_typestate_client::task::UnreachableInterface;
+use a2a_typestate_client::types::SendMessageResponse;
 use a2a_typestate_client::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use serde::Serialize;
 
 use super::{ClaimAudit, ClaimVerdict, DeviationReport, ProbeSummary, TimelineEntry, evidence};
+use crate::answer::Seen;
 use crate::errors;
 use crate::outcome::{self, TaskRecord};
 
@@ -53,6 +56,9 @@ pub(super) struct Probe {
     record: TaskRecord,
     /// What the probe's message sent and accepted (clause 3 of the rules reads it).
     modes: ExchangeModes,
+    /// The answer the task's updates carried before `result`'s error, when they carried one (a
+    /// stream that completed, then a `GetTask` confirming it that failed).
+    answered_before: Option<SendMessageResponse>,
 }
 
 /// What every probe asks.
@@ -85,10 +91,17 @@ impl Probe {
         accepted_output_modes: &[String],
         receiver: Option<Arc<PushReceiver>>,
     ) -> Self {
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let folding = Arc::clone(&seen);
         let mut negotiation = Negotiation::depending_on(depends)
             .deployment(deployment)
             .accepted_output_modes(accepted_output_modes.iter().cloned())
-            .follow_up(FollowUp::reply("a2a audit probe: no further input"));
+            .follow_up(FollowUp::reply("a2a audit probe: no further input"))
+            .on_update(OnUpdate::new(move |update| {
+                if let Ok(mut seen) = folding.lock() {
+                    seen.apply(update);
+                }
+            }));
         if let Some(receiver) = receiver {
             negotiation = negotiation.push_receiver(receiver);
         }
@@ -101,7 +114,11 @@ impl Probe {
             Target::Address(base) => client.run_task(base, message, &negotiation).await,
         };
         let record = TaskRecord::from_result(&result);
-        Self { result, record, modes }
+        let answered_before = match &result {
+            Err(_) => seen.lock().ok().and_then(|seen| seen.answer()),
+            Ok(_) => None,
+        };
+        Self { result, record, modes, answered_before }
     }
 
     /// What the probe's message sent and accepted.
@@ -134,17 +151,28 @@ impl Probe {
         self.result.as_ref().ok()
     }
 
+    /// The agent's answer: the run's result, or, when the run ended in an error after its updates
+    /// carried an answer, that answer.
+    pub(super) fn answer(&self) -> Option<&SendMessageResponse> {
+        self.outcome().map(|o| &o.result).or(self.answered_before.as_ref())
+    }
+
     /// The verdict this probe gives `capability`.
     pub(super) fn verdict(&self, capability: Capability, lifted: &CardClaims) -> ClaimVerdict {
         evidence::verdict(capability, lifted, &self.record, self.outcome(), self.result.as_ref().err())
     }
 
-    /// Why the probe failed, when an error other than a refusal ended it; for an interface that
-    /// could not be reached, with what its URL says plainly (an address inside the agent's host or
-    /// network) when it says so.
+    /// Why the probe failed, when an error other than a refusal ended it (after the answer, when
+    /// its updates carried one); for an interface that could not be reached, with what its URL
+    /// says plainly (an address inside the agent's host or network) when it says so.
     pub(super) fn error(&self, target: &Target) -> Option<String> {
-        match &self.result {
-            Err(e) if e.lifecycle_violation().is_none() => {
+        match (&self.result, &self.answered_before) {
+            (Err(e), Some(answer)) if e.lifecycle_violation().is_none() => Some(format!(
+                "the probe's task answered ({}), then a call after the answer failed: {}",
+                answered(answer),
+                errors::one_line(e)
+            )),
+            (Err(e), None) if e.lifecycle_violation().is_none() => {
                 let mut said = format!("the probe failed: {}", errors::one_line(e));
                 if let (true, Target::Connection(connection)) = (e.is_connect(), target)
                     && let Some(diagnosis) = connection.unreachable_diagnosis()
@@ -237,6 +265,14 @@ pub(super) async fn probe_each_unsettled_claim(
         });
     }
     probes
+}
+
+/// How an answer ended, in words: its task's state, or a direct message.
+fn answered(answer: &SendMessageResponse) -> String {
+    match answer {
+        SendMessageResponse::Task(task) => crate::talk::state_word(task.state()),
+        SendMessageResponse::Message(_) => "a direct message".to_owned(),
+    }
 }
 
 /// Says which probe a verdict's evidence comes from: its `event #N` count that probe's

@@ -196,7 +196,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
         .agents
         .iter()
         .filter(|a| a.over_declares_anything())
-        .map(|a| format!("{} ({})", crate::sanitize::cell(&a.label), lies(a)))
+        .map(|a| format!("{} ({})", crate::sanitize::message(&a.label), lies(a)))
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));

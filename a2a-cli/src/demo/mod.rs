@@ -108,7 +108,11 @@ impl std::fmt::Display for DemoError {
             Self::Client(_) => f.write_str("cannot configure the client"),
             Self::Card(what) => write!(f, "cannot read a fleet agent's card: {what}"),
             Self::Redis { url, .. } => {
-                write!(f, "--redis {url:?} is not a redis url (such as redis://127.0.0.1:6379/)")
+                write!(
+                    f,
+                    "--redis {:?} is not a redis url (such as redis://127.0.0.1:6379/)",
+                    crate::user_url::shown(url)
+                )
             }
         }
     }

@@ -38,6 +38,7 @@
 //! With the feature `otel`, the same state is also offered as OpenTelemetry instruments of the
 //! global meter provider (`otel`).
 
+mod hosts;
 mod metrics;
 #[cfg(feature = "otel")]
 pub mod otel;
@@ -94,6 +95,10 @@ pub struct WatchOptions {
     pub listen: SocketAddr,
     /// The token readers must give; required when `listen` is not loopback.
     pub token: Option<String>,
+    /// Names (`host` or `host:port`) the server answers besides those of `listen`: requests whose
+    /// `Host` names anything else are refused (421), so a page that rebinds its own name to the
+    /// watch's address cannot read it.
+    pub allowed_hosts: Vec<String>,
     /// The embedded store's file; `None` keeps the history in memory only.
     pub store: Option<PathBuf>,
     /// How much history is kept.
@@ -119,6 +124,7 @@ impl Default for WatchOptions {
             audit_timeout: Duration::from_secs(120),
             listen: SocketAddr::from(([127, 0, 0, 1], 9464)),
             token: None,
+            allowed_hosts: Vec::new(),
             store: None,
             retention: Retention { keep: 500, max_age: Duration::from_secs(30 * 86_400) },
             redis: None,
@@ -134,6 +140,8 @@ struct Shared {
     /// The fleet's version, sent at every change (the page's live updates).
     updates: watch::Sender<u64>,
     token: Option<String>,
+    /// The `Host` names the server answers.
+    hosts: hosts::AllowedHosts,
 }
 
 impl Shared {
@@ -208,7 +216,9 @@ impl Watch {
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {}", crate::errors::one_line(&e)))?;
         let (updates, _) = watch::channel(fleet.version);
-        let shared = Arc::new(Shared { fleet: Mutex::new(fleet), updates, token: options.token.clone() });
+        let hosts = hosts::AllowedHosts::new(address, &options.allowed_hosts);
+        let shared =
+            Arc::new(Shared { fleet: Mutex::new(fleet), updates, token: options.token.clone(), hosts });
         let (stop, stopped) = watch::channel(false);
         let mut tasks = vec![tokio::spawn(server::serve(listener, Arc::clone(&shared), stopped.clone()))];
         if let (Some((url, prefix)), Some(entries)) = (&options.redis, to_redis) {
@@ -566,7 +576,7 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
                 [field(claim, "evidence"), field(claim, "reason")].concat()
             };
             ClaimSeen {
-                claim: crate::sanitize::cell(name.unwrap_or("claim")),
+                claim: crate::sanitize::label(name.unwrap_or("claim")),
                 verdict: verdict.to_owned(),
                 detail: crate::sanitize::message(&detail),
             }
@@ -604,7 +614,7 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
         at_ms,
         duration_ms: millis(duration),
         // Agent text, kept in every entry: cut as a table cell and a message are.
-        name: audited.name.as_deref().map(crate::sanitize::cell),
+        name: audited.name.as_deref().map(crate::sanitize::label),
         claims,
         error: audited.error.as_deref().map(crate::sanitize::message),
         evidence,
@@ -646,6 +656,7 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
         audit_timeout: args.audit_timeout,
         listen: args.listen,
         token,
+        allowed_hosts: args.allowed_hosts.clone(),
         // One store: the Redis when given, else the file.
         store: args.redis.is_none().then(|| args.store.clone()),
         retention: Retention {

@@ -44,7 +44,9 @@ pub(super) async fn read_history(
     agents: &[String],
     keep: usize,
 ) -> Result<Vec<Vec<Entry>>, String> {
-    let failed = |e: &dyn std::fmt::Display| format!("cannot read the history from Redis at {url}: {e}");
+    let failed = |e: &dyn std::fmt::Display| {
+        format!("cannot read the history from Redis at {}: {e}", crate::user_url::shown(url))
+    };
     let client = redis::Client::open(url).map_err(|e| failed(&e))?;
     let read = async {
         let mut conn = client.get_multiplexed_async_connection().await?;

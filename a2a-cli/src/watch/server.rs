@@ -1,8 +1,10 @@
 //! The one HTTP server of `a2a watch`: the page (`/`, `/agent?url=`), its live updates (`/events`,
 //! server-sent events) and `/metrics`, on hyper's HTTP/1.1 connection loop.
 //!
-//! With a token, every path asks for it (`Authorization: Bearer TOKEN`, or `?token=TOKEN` for a
-//! browser and its event stream) and answers 401 without it. Bounds: at most [`MAX_CONNECTIONS`]
+//! Every path answers only a request whose `Host` names this server ([`super::hosts`]: the bound
+//! address's names and `--allowed-host`), and 421 any other, so that a page on another site cannot
+//! read the fleet by DNS rebinding. With a token, every path asks for it too (`Authorization:
+//! Bearer TOKEN`, or `?token=TOKEN` for a browser and its event stream) and answers 401 without it. Bounds: at most [`MAX_CONNECTIONS`]
 //! connections at once (more wait in the listen queue), a request head within
 //! [`HEADER_READ_TIMEOUT`], and every event stream ends when the watch stops.
 
@@ -130,11 +132,27 @@ fn html(body: String, nonce: Option<&str>) -> Response<Body> {
     response
 }
 
+/// Whether `request` names a host this server answers: its `Host` (required), and the authority
+/// of an absolute URI when it has one.
+fn for_this_server(request: &Request<hyper::body::Incoming>, hosts: &super::hosts::AllowedHosts) -> bool {
+    let named = request.headers().get(header::HOST).and_then(|v| v.to_str().ok());
+    let authority = request.uri().authority().map(|a| a.as_str());
+    named.is_some_and(|host| hosts.allows(host)) && authority.is_none_or(|host| hosts.allows(host))
+}
+
 fn handle(
     request: &Request<hyper::body::Incoming>,
     shared: &Shared,
     stop: watch::Receiver<bool>,
 ) -> Response<Body> {
+    if !for_this_server(request, &shared.hosts) {
+        // The names allowed are not listed: a page that rebound its own name here reads this.
+        return plain(
+            StatusCode::MISDIRECTED_REQUEST,
+            "this watch answers only requests whose Host names the address it serves (more names: \
+             --allowed-host)\n",
+        );
+    }
     if let Some(token) = &shared.token
         && !authorized(request, token)
     {

@@ -101,6 +101,7 @@ impl HttpSettings {
             user_agent: &config.user_agent,
             default_headers: headers,
             url_policy: config.url_policy,
+            resolve: &config.resolve,
         })
     }
 }

@@ -147,6 +147,8 @@ pub struct ClientConfig {
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) webhook_limits: webhook_limits::WebhookLimits,
     pub(crate) url_policy: crate::url_policy::UrlPolicy,
+    /// Host names resolved to these addresses instead of by the system (the policy still checks).
+    pub(crate) resolve: Vec<(String, std::net::IpAddr)>,
     pub(crate) user_agent: String,
     pub(crate) pool_max_idle_per_host: Option<usize>,
     pub(crate) card_signature_policy: CardSignaturePolicy,
@@ -176,6 +178,7 @@ impl Default for ClientConfig {
             webhook_public_url: None,
             webhook_limits: webhook_limits::WebhookLimits::default(),
             url_policy: crate::url_policy::UrlPolicy::default(),
+            resolve: Vec::new(),
             user_agent: concat!("a2a-client-rs/", env!("CARGO_PKG_VERSION")).to_owned(),
             pool_max_idle_per_host: None,
             card_signature_policy: CardSignaturePolicy::Ignore,
@@ -443,6 +446,14 @@ impl ClientBuilder {
     /// [`url_policy`](crate::url_policy)).
     pub fn url_policy(mut self, policy: crate::url_policy::UrlPolicy) -> Self {
         self.config.url_policy = policy;
+        self
+    }
+
+    /// Resolves `host` to `address` instead of asking the system's resolver (repeatable: each call
+    /// adds an address; every connection to `host` then uses only these). The URL policy checks these
+    /// addresses as it checks every resolved one: an override cannot take a connection past it.
+    pub fn resolve(mut self, host: impl Into<String>, address: std::net::IpAddr) -> Self {
+        self.config.resolve.push((host.into().to_ascii_lowercase(), address));
         self
     }
 

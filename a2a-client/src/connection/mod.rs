@@ -5,11 +5,10 @@
 //! speaks, callers use the 1.0 types; a 0.3 agent's requests and results are converted, and what a
 //! conversion loses is logged and counted ([`AgentConnection::conversion_losses`]).
 //!
-//! gRPC is spoken for 1.0 with the `grpc` feature, in the card's order like the other two. Not
-//! spoken: 0.3 over HTTP+JSON and gRPC. The official 0.3 servers and the
-//! interop peers serve 0.3 over JSON-RPC, so a 0.3 agent is reached there; a card offering only
-//! interfaces this client does not speak is a [`crate::ErrorKind::Protocol`] error from
-//! [`Client::connect`] that lists what was offered.
+//! gRPC is spoken for 1.0 with the `grpc` feature, in the card's order like the other two; 0.3 over
+//! JSON-RPC and over HTTP+JSON (its `/v1` routes, as BeeAI serves them). Not spoken: 0.3 over gRPC.
+//! A card offering only interfaces this client does not speak is a [`crate::ErrorKind::Protocol`]
+//! error from [`Client::connect`] that lists what was offered.
 //!
 //! ```no_run
 //! use a2a_typestate_client::Client;
@@ -68,10 +67,14 @@ use binding::Binding;
 
 /// The protocol versions this client speaks, in order of preference.
 pub const SUPPORTED_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
-/// The bindings this client speaks (0.3 over JSON-RPC only; gRPC with the `grpc` feature, 1.0 only).
+/// The bindings this client speaks (JSON-RPC and HTTP+JSON for 1.0 and 0.3; gRPC with the `grpc`
+/// feature, 1.0 only: [`Client::connect`] picks among the interfaces whose version and binding it
+/// can pair).
 #[cfg(not(feature = "grpc"))]
 pub const SUPPORTED_BINDINGS: &[ProtocolBinding] = &[ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson];
-/// The bindings this client speaks (0.3 over JSON-RPC only; gRPC with the `grpc` feature, 1.0 only).
+/// The bindings this client speaks (JSON-RPC and HTTP+JSON for 1.0 and 0.3; gRPC with the `grpc`
+/// feature, 1.0 only: [`Client::connect`] picks among the interfaces whose version and binding it
+/// can pair).
 #[cfg(feature = "grpc")]
 pub const SUPPORTED_BINDINGS: &[ProtocolBinding] =
     &[ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson, ProtocolBinding::Grpc];
@@ -169,7 +172,8 @@ impl AgentConnection {
     ///
     /// # Errors
     /// [`crate::ErrorKind::Config`] when this client does not speak the interface's version over its
-    /// binding (1.0 over JSON-RPC or HTTP+JSON, 0.3 over JSON-RPC), or its URL is not http(s).
+    /// binding (1.0 over JSON-RPC, HTTP+JSON or, with `grpc`, gRPC; 0.3 over JSON-RPC or HTTP+JSON),
+    /// or its URL is not http(s).
     pub fn open(
         client: &Client,
         agent: AgentBaseUrl,
@@ -288,7 +292,8 @@ impl AgentConnection {
             Wire::HttpJson => &binding::HttpJson,
             #[cfg(feature = "grpc")]
             Wire::Grpc => &binding::Grpc,
-            Wire::JsonRpcV03 => &binding::JsonRpcV03,
+            Wire::JsonRpcV03 => &binding::JsonRpcV03::BINDING,
+            Wire::HttpJsonV03 => &binding::HttpJsonV03::BINDING,
         }
     }
 
@@ -316,7 +321,7 @@ impl AgentConnection {
 
     /// Fills a 1.0 request's `tenant` from the interface when the caller left it unset.
     fn tenant(&self, tenant: &mut Option<String>) {
-        if tenant.is_none() && self.wire() != Wire::JsonRpcV03 {
+        if tenant.is_none() && !self.wire().is_v03() {
             *tenant = self.endpoint().tenant().map(str::to_owned);
         }
     }
@@ -365,6 +370,13 @@ impl AgentConnection {
         let request = jsonrpc::Request::new(method.as_str(), params.as_ref())?;
         let endpoint = self.endpoint();
         endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result", None)).await
+    }
+
+    /// A 0.3 HTTP+JSON call, retried on transport faults; returns the raw 0.3 result.
+    async fn rest_v03(&self, call: Call<'_>) -> Result<Value, Error> {
+        let endpoint = self.endpoint();
+        let call = call.prepare(endpoint)?;
+        endpoint.retrying(|_| rest::call(endpoint, &call)).await
     }
 
     /// An HTTP+JSON call, retried on transport faults. The answer is read straight into `T`,
@@ -621,7 +633,8 @@ impl AgentConnection {
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     // Read once, straight into the event, unless tolerant reading rewrites it.
-                    let straight = || serde_json::from_str::<Box<StreamResponse>>(&event.data).ok();
+                    let straight =
+                        || crate::transport::straight::<Box<StreamResponse>>(event.data.as_bytes());
                     let clean = if inner.is_none() {
                         straight()
                     } else {
@@ -637,6 +650,19 @@ impl AgentConnection {
                     }
                     Ok(Decoded { event: read::<Box<StreamResponse>>("stream event", value)?, last: false })
                 },
+            )
+            .await
+    }
+
+    /// A 0.3 HTTP+JSON stream: each event a bare 0.3 result, decoded as a JSON-RPC 0.3 stream's are.
+    async fn stream_rest_v03(&self, call: Call<'_>) -> Result<EventStream, Error> {
+        let endpoint = self.endpoint();
+        let call = call.prepare_stream(endpoint)?;
+        let inner = Arc::clone(&self.inner);
+        endpoint
+            .open_stream(
+                || rest::open(endpoint, &call),
+                move |event| crate::transport::v03::decode_rest_event(&inner.losses, event),
             )
             .await
     }

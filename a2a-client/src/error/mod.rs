@@ -24,6 +24,8 @@ use a2a_typestate_types::parse::ParseError;
 
 pub use crate::protocol_error::ProtocolError;
 
+mod body_snippet;
+pub(crate) use body_snippet::SNIPPET_BYTES;
 pub(crate) mod card_signature;
 mod listing;
 
@@ -82,8 +84,9 @@ enum Repr {
         #[source]
         source: Option<BoxError>,
     },
-    #[error("unexpected http status {status}")]
-    Status { status: u16 },
+    /// A status the call cannot read, with the start of the body it came with (see `body_snippet`).
+    #[error("unexpected http status {status}{}", Quoted(body.as_deref()))]
+    Status { status: u16, body: Option<Box<str>> },
     /// Every well-known card path under a base URL answered 404 or 410.
     #[error(
         "no agent card at {base}: {} (a card served elsewhere is read when its own url, ending in agent-card.json, is given)",
@@ -135,6 +138,18 @@ enum Repr {
          does not ask for it: nothing was sent (ask for it with ClientBuilder::extension or CallOptions::extension)"
     )]
     ExtensionRequired { uri: String, index: usize },
+}
+
+/// `: <the start of the body>`, or nothing when there is none.
+struct Quoted<'a>(Option<&'a str>);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(body) => write!(f, ": {body}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The well-known URLs asked and what each answered, in words.
@@ -225,7 +240,7 @@ impl Error {
             401 | 403 => {
                 Repr::Auth { status: Some(status), message: format!("the agent answered http {status}") }
             }
-            _ => Repr::Status { status },
+            _ => Repr::Status { status, body: None },
         };
         Self::new(repr, url)
     }
@@ -328,6 +343,17 @@ impl Error {
     #[must_use]
     pub(crate) fn with_url(mut self, url: &str) -> Self {
         self.inner.url = Some(redact_url(url));
+        self
+    }
+
+    /// Returns the error with the start of `body`, the body its unexpected status came with (`more`:
+    /// the body went on past `body`); kept on [`ErrorKind::Status`] errors only, cleaned as
+    /// [`Error::body_snippet`] says.
+    #[must_use]
+    pub(crate) fn with_body(mut self, body: &[u8], more: bool) -> Self {
+        if let Repr::Status { body: kept, .. } = &mut self.inner.repr {
+            *kept = body_snippet::snippet(body, more);
+        }
         self
     }
 
@@ -444,10 +470,23 @@ impl Error {
     pub fn status(&self) -> Option<u16> {
         match &self.inner.repr {
             Repr::Transport { fault: TransportFault::Unavailable(status), .. } => Some(*status),
-            Repr::Status { status } => Some(*status),
+            Repr::Status { status, .. } => Some(*status),
             Repr::NoCard { tried, .. } => tried.last().map(|(_, status)| *status),
             Repr::Auth { status, .. } => *status,
             Repr::Protocol(error) => error.http_status(),
+            _ => None,
+        }
+    }
+
+    /// The start of the body an unexpected HTTP status came with ([`ErrorKind::Status`]: a 500's
+    /// body is usually what says why), shown after the status by `Display`: at most its first 200
+    /// bytes as one line of text, control characters and terminal escape sequences removed, and
+    /// values that look like credentials (after `Bearer` or `Basic`, a URL's user info, a
+    /// `token=`/`password:`/`api_key` value...) replaced with `***`. Agent text all the same: clean
+    /// it for the medium it is shown in.
+    pub fn body_snippet(&self) -> Option<&str> {
+        match &self.inner.repr {
+            Repr::Status { body, .. } => body.as_deref(),
             _ => None,
         }
     }
@@ -531,7 +570,7 @@ impl Error {
             Repr::Transport { fault, source } => {
                 Repr::Transport { fault: *fault, source: source.as_deref().map(SourceText::boxed) }
             }
-            Repr::Status { status } => Repr::Status { status: *status },
+            Repr::Status { status, body } => Repr::Status { status: *status, body: body.clone() },
             Repr::NoCard { base, tried } => Repr::NoCard { base: base.clone(), tried: tried.clone() },
             Repr::Protocol(error) => Repr::Protocol(error.clone()),
             Repr::Auth { status, message } => Repr::Auth { status: *status, message: message.clone() },
@@ -698,6 +737,9 @@ fn classify(known: Option<TransportFault>, otherwise: TransportFault, error: Box
             }
         } else if let Some(io) = cause.downcast_ref::<std::io::Error>() {
             fault.get_or_insert(io_fault(io.kind()));
+        } else if let Some(refused) = cause.downcast_ref::<AddressRefused>() {
+            // Not a fault to retry or to fail over from: the client's own policy said no.
+            return Error::config(refused.to_string());
         }
         source = cause.source();
     }
@@ -722,6 +764,23 @@ fn io_fault(kind: std::io::ErrorKind) -> TransportFault {
         _ => TransportFault::Other,
     }
 }
+
+/// Every address a host name resolved to is refused by the URL policy (`net::PolicyResolver`
+/// returns it; reading the error chain, the client makes it a configuration error).
+#[derive(Debug)]
+pub(crate) struct AddressRefused {
+    pub(crate) host: String,
+    pub(crate) address: std::net::IpAddr,
+    pub(crate) why: &'static str,
+}
+
+impl std::fmt::Display for AddressRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the url policy refuses {}: it resolves to {}, {}", self.host, self.address, self.why)
+    }
+}
+
+impl std::error::Error for AddressRefused {}
 
 /// A source error kept as its text, with its own source the same way (see [`Error::duplicate`]).
 #[derive(Debug)]
@@ -814,6 +873,25 @@ mod tests {
             assert_eq!(err.kind(), ErrorKind::Status, "{status}");
             assert!(!err.is_retryable(), "{status}");
         }
+    }
+
+    #[test]
+    fn an_unexpected_status_quotes_the_start_of_its_body_and_only_then() {
+        let body = "Internal Server Error: the task store is down\n\u{1b}[2Jtoken=abc123";
+        let err = Error::from_status(500, Some("http://a.example/rpc")).with_body(body.as_bytes(), false);
+        let quoted = err.body_snippet().unwrap_or_default().to_owned();
+        assert!(quoted.starts_with("Internal Server Error: the task store is down"), "{quoted}");
+        assert!(!quoted.contains('\u{1b}') && !quoted.contains("abc123"), "{quoted}");
+        assert_eq!(err.to_string(), format!("unexpected http status 500: {quoted} (http://a.example/rpc)"));
+        assert_eq!(err.duplicate().body_snippet(), Some(quoted.as_str()), "a copy keeps it");
+        // Only an unexpected status quotes its body: a gateway fault or a refusal of credentials does not.
+        for status in [401, 403, 502] {
+            assert_eq!(
+                Error::from_status(status, None).with_body(body.as_bytes(), false).body_snippet(),
+                None
+            );
+        }
+        assert_eq!(Error::from_status(500, None).to_string(), "unexpected http status 500");
     }
 
     #[test]

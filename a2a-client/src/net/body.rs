@@ -55,3 +55,20 @@ pub(crate) async fn read_bounded(mut response: Response, limit: usize, url: &str
     }
     Ok(Bytes::from(body))
 }
+
+/// The first bytes of an error answer's body, for the error to quote ([`Error::with_body`]): read
+/// until more than [`SNIPPET_BYTES`](crate::error::SNIPPET_BYTES) came or the body ended, and whether
+/// it went on past them. A body that breaks off gives what came before the break; the caller bounds
+/// the wait.
+pub(crate) async fn read_snippet(response: &mut Response) -> (Vec<u8>, bool) {
+    let mut head = Vec::new();
+    while head.len() <= crate::error::SNIPPET_BYTES {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                head.extend_from_slice(&chunk[..chunk.len().min(crate::error::SNIPPET_BYTES + 1)])
+            }
+            Ok(None) | Err(_) => return (head, false),
+        }
+    }
+    (head, true)
+}

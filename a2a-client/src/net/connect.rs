@@ -21,7 +21,7 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// The connector under hyper-rustls.
 #[derive(Clone, Debug)]
 pub(crate) struct Connector {
-    pub(crate) direct: HttpConnector,
+    pub(crate) direct: HttpConnector<super::resolve::PolicyResolver>,
     pub(crate) proxy: Option<Arc<Matcher>>,
     /// Bounds opening a connection as a whole: the name lookup, the TCP connect (which
     /// `HttpConnector` bounds alone, not the lookup) and a proxy's tunnel. Past it nothing was sent,

@@ -83,6 +83,7 @@ pub(crate) mod identity;
 pub(crate) mod proxy;
 #[cfg(feature = "reqwest")]
 mod reqwest_service;
+mod resolve;
 mod service;
 mod tls;
 
@@ -106,10 +107,11 @@ use crate::Error;
 use crate::url_policy::UrlPolicy;
 
 pub use ::http;
-pub(crate) use body::{read_bounded, read_budgeted};
+pub(crate) use body::{read_bounded, read_budgeted, read_snippet};
 pub use proxy::Proxy;
 #[cfg(feature = "reqwest")]
 pub use reqwest_service::ReqwestService;
+pub(crate) use resolve::PolicyResolver;
 use service::ResponseBody;
 pub(crate) use service::SharedService;
 pub use tls::Certificate;
@@ -196,6 +198,7 @@ pub(crate) struct Parts<'a> {
     pub(crate) user_agent: &'a str,
     pub(crate) default_headers: HeaderMap,
     pub(crate) url_policy: UrlPolicy,
+    pub(crate) resolve: &'a [(String, std::net::IpAddr)],
 }
 
 impl HttpClient {
@@ -203,7 +206,10 @@ impl HttpClient {
         let (tls, verifier) = tls::client_config(parts.roots, parts.only_added_roots, parts.identity)?;
         #[cfg(not(feature = "grpc"))]
         drop(verifier);
-        let mut direct = legacy::connect::HttpConnector::new();
+        let mut direct = legacy::connect::HttpConnector::new_with_resolver(PolicyResolver::new(
+            parts.url_policy,
+            parts.resolve,
+        ));
         direct.enforce_http(false);
         direct.set_nodelay(true);
         direct.set_connect_timeout(Some(parts.connect_timeout));

@@ -57,8 +57,14 @@ impl Session {
         }
         let registration = receiver.register_for_new_task();
         let arrivals = receiver.arrivals();
-        self.push.watch =
-            Some(PushWatch { receiver, registration, accepted: false, confirm: true, arrivals });
+        self.push.watch = Some(PushWatch {
+            receiver,
+            registration,
+            accepted: false,
+            confirm: true,
+            arrivals,
+            turned_away_at: None,
+        });
         Ok(())
     }
 
@@ -81,6 +87,7 @@ impl Session {
                     accepted: false,
                     confirm: false,
                     arrivals,
+                    turned_away_at: None,
                 }) {
                     old.receiver.unregister(&old.registration);
                 }

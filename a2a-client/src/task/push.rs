@@ -121,6 +121,9 @@ pub(crate) struct PushWatch {
     /// The config rode inline and is still to be confirmed once the task exists.
     pub(crate) confirm: bool,
     pub(crate) arrivals: tokio::sync::watch::Receiver<u64>,
+    /// The receiver's count of connections turned away when the agent accepted the config; `None`
+    /// before that, and once a growth of it was observed.
+    pub(crate) turned_away_at: Option<u64>,
 }
 
 /// What a task knows of its webhook, beside the session that owns it: the config it watches,

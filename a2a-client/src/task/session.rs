@@ -360,12 +360,20 @@ impl Session {
         self.observe(handle, Observed::PushCallback { state: callback.task_state() });
     }
 
-    /// Reads every callback already received for the task.
+    /// Reads every callback already received for the task; and, once, observes that the receiver
+    /// turned connections away while the task waited (a callback may have been lost on the
+    /// client's side, so the silence is not the agent's).
     pub(super) fn drain_callbacks<H: TaskHandle>(&mut self, handle: &mut H) {
         let Some(task) = self.task_id() else { return };
-        let Some(receiver) = self.push.watch.as_ref().map(|w| w.receiver.clone()) else { return };
+        let Some(watch) = self.push.watch.as_ref() else { return };
+        let receiver = watch.receiver.clone();
+        let turned_away = watch.turned_away_at.is_some_and(|at| receiver.turned_away() > at);
         while let Some(callback) = receiver.try_next_callback(&task) {
             self.on_callback(handle, &callback);
+        }
+        if turned_away && let Some(watch) = self.push.watch.as_mut() {
+            watch.turned_away_at = None;
+            self.observe(handle, Observed::ReceiverTurnedAway);
         }
     }
 
@@ -373,6 +381,7 @@ impl Session {
     pub(super) fn push_accepted<H: TaskHandle>(&mut self, handle: &mut H) {
         if let Some(watch) = self.push.watch.as_mut().filter(|w| !w.accepted) {
             watch.accepted = true;
+            watch.turned_away_at = Some(watch.receiver.turned_away());
             let inline = watch.confirm;
             let out_of_reach =
                 crate::agent_url::webhook_out_of_reach(&self.conn.interface().url, watch.registration.url());

@@ -75,7 +75,13 @@ impl Endpoint {
             } else {
                 endpoint
             };
-            Ok(endpoint.connect_lazy())
+            // Connections resolve under the URL policy, as on the other bindings.
+            let mut connector = hyper_util::client::legacy::connect::HttpConnector::new_with_resolver(
+                crate::net::PolicyResolver::new(config.url_policy, &config.resolve),
+            );
+            connector.enforce_http(false);
+            connector.set_nodelay(true);
+            Ok(endpoint.connect_with_connector_lazy(connector))
         });
         let channel = opened.as_ref().map_err(|why| Error::config(why.clone()))?;
         Ok(A2aServiceClient::new(channel.clone())

@@ -169,8 +169,8 @@ struct Answer<'a, T> {
 /// is anything else (not JSON, another id, an error, no result, a result of another shape), which
 /// the caller reads again through a `Value` ([`result_of`], then [`read`]) to say exactly what.
 pub(crate) fn our_result<T: DeserializeOwned>(body: &[u8], id: &str) -> Option<T> {
-    match serde_json::from_slice(body) {
-        Ok(Answer { id: answered, error: None, result: Some(result) })
+    match super::straight(body) {
+        Some(Answer { id: answered, error: None, result: Some(result) })
             if answered.is_none_or(|answered| answered == id) =>
         {
             Some(result)
@@ -212,7 +212,8 @@ fn result_of(mut answer: Value, id: &str, what: &'static str) -> Result<Value, E
     }
 }
 
-/// The error for a non-2xx answer: a JSON-RPC error when the body holds one, else the status.
+/// The error for a non-2xx answer: a JSON-RPC error when the body holds one, else the status with
+/// the start of the body.
 async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, status: u16, url: &str) -> Error {
     let wait = retry_after(response.headers());
     if status == 401 || status == 403 {
@@ -221,13 +222,10 @@ async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, statu
     if (502..=504).contains(&status) {
         return Error::from_status(status, Some(url)).with_retry_after(wait);
     }
-    match endpoint.read_json(response, url).await {
-        Ok(body) => match body.get("error").filter(|e| e.is_object()) {
-            Some(error) => protocol(ProtocolError::from_jsonrpc(error), url),
-            None => Error::from_status(status, Some(url)),
-        },
-        Err(_) => Error::from_status(status, Some(url)),
-    }
+    let agent_error = |body: &Value| {
+        body.get("error").filter(|e| e.is_object()).map(|e| protocol(ProtocolError::from_jsonrpc(e), url))
+    };
+    endpoint.status_answer(response, status, url, agent_error).await
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! bounded bodies, error bodies).
 //!
 //! Inside: `jsonrpc` (JSON-RPC 2.0 for 1.0 `SendMessage`... and 0.3 `message/send`...), `rest` (the
-//! 1.0 HTTP+JSON binding), `grpc` (the 1.0 gRPC binding, feature `grpc`), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
+//! HTTP+JSON binding, 1.0 and 0.3), `grpc` (the 1.0 gRPC binding, feature `grpc`), `v03` (0.3 request and result conversion, so callers only see 1.0 types),
 //! `stream` ([`EventStream`]), `poll` ([`TaskPoll`], [`TaskFollow`]) and `pages` ([`TaskPages`]).
 //!
 //! ```
@@ -66,6 +66,8 @@ pub(crate) enum Wire {
     HttpJson,
     /// 0.3 over JSON-RPC.
     JsonRpcV03,
+    /// 0.3 over HTTP+JSON (the `/v1` routes, `kind`-shaped bodies).
+    HttpJsonV03,
     /// 1.0 over gRPC (feature `grpc`).
     #[cfg(feature = "grpc")]
     Grpc,
@@ -78,6 +80,7 @@ impl Wire {
             (ProtocolVersion::V1_0, ProtocolBinding::JsonRpc) => Some(Self::JsonRpc),
             (ProtocolVersion::V1_0, ProtocolBinding::HttpJson) => Some(Self::HttpJson),
             (ProtocolVersion::V0_3, ProtocolBinding::JsonRpc) => Some(Self::JsonRpcV03),
+            (ProtocolVersion::V0_3, ProtocolBinding::HttpJson) => Some(Self::HttpJsonV03),
             #[cfg(feature = "grpc")]
             (ProtocolVersion::V1_0, ProtocolBinding::Grpc) => Some(Self::Grpc),
             _ => None,
@@ -86,6 +89,11 @@ impl Wire {
 
     fn is_v1(self) -> bool {
         matches!(self, Self::JsonRpc | Self::HttpJson)
+    }
+
+    /// Whether the wire speaks 0.3 (no `A2A-Version`, no tenant, the 0.3 extensions header).
+    pub(crate) fn is_v03(self) -> bool {
+        matches!(self, Self::JsonRpcV03 | Self::HttpJsonV03)
     }
 }
 
@@ -204,7 +212,7 @@ impl Endpoint {
 
     /// The extensions header of this interface's protocol version.
     pub(crate) fn extensions_header(&self) -> &'static str {
-        if self.wire == Wire::JsonRpcV03 {
+        if self.wire.is_v03() {
             crate::extensions::A2A_EXTENSIONS_HEADER_V03
         } else {
             crate::extensions::A2A_EXTENSIONS_HEADER
@@ -348,6 +356,36 @@ impl Endpoint {
         self.bounded(url, read_json_unbounded(response, url, self.client.documents())).await
     }
 
+    /// Reads a whole response body (at most [`MAX_RESPONSE_BYTES`], within the request timeout)
+    /// within the document budget, as bytes.
+    pub(crate) async fn read_body(
+        &self,
+        response: Response,
+        url: &str,
+    ) -> Result<crate::budget::Body, Error> {
+        self.bounded(url, read_budgeted(response, MAX_RESPONSE_BYTES, url, self.client.documents())).await
+    }
+
+    /// The error for an unreadable answer with a non-2xx `status`: the agent's A2A error when `agent_error`
+    /// finds one in the body, else the status with the start of the body (which says why, as often
+    /// as not). A body that cannot be read at all leaves just the status.
+    pub(crate) async fn status_answer(
+        &self,
+        response: Response,
+        status: u16,
+        url: &str,
+        agent_error: impl FnOnce(&Value) -> Option<Error>,
+    ) -> Error {
+        let wait = crate::retry::retry_after(response.headers());
+        let Ok(body) = self.read_body(response, url).await else {
+            return Error::from_status(status, Some(url)).with_retry_after(wait);
+        };
+        if let Some(error) = json_body(&body.bytes, url).ok().as_ref().and_then(agent_error) {
+            return error;
+        }
+        Error::from_status(status, Some(url)).with_body(&body.bytes, false).with_retry_after(wait)
+    }
+
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
     /// together within the operation deadline ([`ClientConfig::operation_deadline`](crate::ClientConfig::operation_deadline)).
     pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>
@@ -432,6 +470,17 @@ pub(crate) fn is_event_stream(response: &Response) -> bool {
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/event-stream"))
+}
+
+/// `bytes` read straight into `T` (the whole document, a `null` member as left out: the model's
+/// reading, [`NullAsDefault`](a2a_typestate_types::protojson::NullAsDefault)), or `None` when they
+/// do not read: the caller reads them again through a `Value` to say what is wrong, or what the
+/// agent's error was.
+pub(crate) fn straight<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(a2a_typestate_types::protojson::NullAsDefault::new(&mut de)).ok()?;
+    de.end().ok()?;
+    Some(value)
 }
 
 /// Reads a value of `T` from JSON, naming `what` and the JSON path on failure (the path is tracked

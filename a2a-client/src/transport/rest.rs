@@ -1,7 +1,11 @@
-//! The 1.0 HTTP+JSON binding (NOTES §4): paths relative to the interface URL, each with a
-//! `/{tenant}` prefix when the interface names a tenant; bodies sent as `application/a2a+json`; the
-//! remaining fields of GET and DELETE requests as camelCase query parameters; errors as
-//! `google.rpc.Status`; streams as SSE whose every `data:` is a bare `StreamResponse`.
+//! The HTTP+JSON binding (NOTES §4): paths relative to the interface URL, each with a `/{tenant}`
+//! prefix when the interface names a tenant; bodies sent as `application/a2a+json`; the remaining
+//! fields of GET and DELETE requests as camelCase query parameters; errors as `google.rpc.Status`;
+//! streams as SSE whose every `data:` is a bare `StreamResponse`.
+//!
+//! 0.3 over HTTP+JSON travels the same way, with its own routes (under `/v1`, written by its
+//! binding), `application/json` bodies and no version header; its errors are an HTTP status and a
+//! bare `{"message"}` ([`ErrorBodies::V03`]).
 
 use serde_json::Value;
 
@@ -15,8 +19,9 @@ use crate::net::read_budgeted;
 use crate::sse::SseEvent;
 use crate::{Error, ProtocolError};
 
-/// One HTTP+JSON call: verb, path segments (each percent-encoded on its own), the request message
-/// whose non-path fields become the query (GET, DELETE) or the body (POST).
+/// One HTTP+JSON call: verb, path segments (written as they go on the wire: a route's literal
+/// words, and each id already made one opaque segment by [`segment`]), the request message whose
+/// non-path fields become the query (GET, DELETE) or the body (POST).
 #[derive(Debug)]
 pub(crate) struct Call<'a> {
     pub(crate) verb: http::Method,
@@ -24,26 +29,79 @@ pub(crate) struct Call<'a> {
     pub(crate) message: Option<Value>,
     /// The request fields already carried in the path, left out of query and body.
     pub(crate) path_fields: &'a [&'a str],
+    /// How the agent's error answers to this call are read.
+    pub(crate) errors: ErrorBodies,
+}
+
+/// How the error answers of an HTTP+JSON call are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ErrorBodies {
+    /// 1.0: a `google.rpc.Status`, whose ErrorInfo reason names the A2A error.
+    RpcStatus,
+    /// 0.3: what a2a-python's 0.3 REST app (which BeeAI serves) writes: the HTTP status of the error
+    /// (its table: 404 task not found, 409 not cancelable, 501 not supported, 415, 422, 502...)
+    /// and a bare `{"message"}`. The status alone leaves some errors ambiguous, so the call says
+    /// what they are on its route.
+    V03(V03Errors),
+}
+
+/// What the ambiguous 0.3 HTTP statuses mean on one route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct V03Errors {
+    /// The code a 404 with a message stands for: -32001 on a task's routes, -32007 for the
+    /// authenticated card.
+    pub(crate) not_found: i64,
+    /// The code a 501 stands for: -32003 on the push-config routes, -32004 elsewhere.
+    pub(crate) not_supported: i64,
+    /// The request carried a push config: a 501 whose message names push notifications is -32003.
+    pub(crate) carries_push: bool,
+}
+
+impl V03Errors {
+    /// The A2A code an error answered with `status` and `message` stands for on this route; `None`
+    /// for a status a2a-python's table gives no A2A error (405, say: the web framework's own).
+    pub(crate) fn code(self, status: u16, message: &str) -> Option<i64> {
+        Some(match status {
+            404 => self.not_found,
+            409 => -32002,
+            501 if self.carries_push && message.to_ascii_lowercase().contains("push") => -32003,
+            501 => self.not_supported,
+            415 => -32005,
+            502 => -32006,
+            422 => -32602,
+            400 => -32600,
+            500 => -32603,
+            _ => return None,
+        })
+    }
 }
 
 impl Call<'_> {
-    fn url(&self, endpoint: &Endpoint) -> Result<url::Url, Error> {
-        let mut url = endpoint.url.clone();
-        {
-            let mut path = url.path_segments_mut().map_err(|()| {
-                Error::protocol_answer(format!("interface url {} cannot take a path", endpoint.url))
-            })?;
-            path.pop_if_empty();
-            let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
-            if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
-                path.push(tenant);
-            }
-            path.extend(&self.segments);
+    /// The call's URL: the interface URL's path, then the tenant (made one segment by
+    /// [`segment`]) and the call's segments, then the query. Written by hand: a URL parser reads
+    /// dot segments, encoded or not, as "this" and "up".
+    fn url(&self, endpoint: &Endpoint) -> Result<String, Error> {
+        let base = &endpoint.url;
+        if base.cannot_be_a_base() {
+            return Err(Error::protocol_answer(format!("interface url {base} cannot take a path")));
+        }
+        let mut url = format!("{}{}", &base[..url::Position::BeforePath], base.path().trim_end_matches('/'));
+        let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
+        if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
+            url.push('/');
+            url.push_str(&segment(tenant));
+        }
+        for written in &self.segments {
+            url.push('/');
+            url.push_str(written);
         }
         if self.verb == http::Method::GET || self.verb == http::Method::DELETE {
             let pairs = self.query_pairs();
             if !pairs.is_empty() {
-                url.query_pairs_mut().extend_pairs(pairs);
+                url.push('?');
+                url.push_str(
+                    &url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish(),
+                );
             }
         }
         Ok(url)
@@ -85,23 +143,46 @@ impl Call<'_> {
 
     fn prepared(&self, endpoint: &Endpoint, accept: &'static str) -> Result<Prepared, Error> {
         let url = self.url(endpoint)?;
-        let uri = crate::net::uri_of(url.as_str())?;
+        let uri = crate::net::uri_of(&url)?;
         let mut body = None;
         if self.verb == http::Method::POST {
             let fields = Value::Object(self.remaining().unwrap_or_default());
             let bytes = serde_json::to_vec(&fields)
                 .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
-            body = Some((A2A_JSON_MEDIA_TYPE, bytes.into()));
+            // 0.3 predates the binding's media type.
+            let media_type = if endpoint.wire.is_v03() { "application/json" } else { A2A_JSON_MEDIA_TYPE };
+            body = Some((media_type, bytes.into()));
         }
-        Ok(Prepared { request: endpoint.request(self.verb.clone(), uri, accept, body), url: url.into() })
+        let request = endpoint.request(self.verb.clone(), uri, accept, body);
+        Ok(Prepared { request, url, errors: self.errors })
     }
 }
 
-/// A call's request, written once, and its URL for errors.
+/// `id` as one opaque path segment: every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`)
+/// percent-encoded (so a `/`, a `:` that would name another route's verb, a `?` or a `%` stay
+/// inside it), and the dots of an id made of dots alone too (`..` is `%2E%2E`, never "up"). The one
+/// way a task, push-config or tenant id goes into an HTTP+JSON path.
+pub(crate) fn segment(id: &str) -> String {
+    use std::fmt::Write as _;
+    let dots_only = !id.is_empty() && id.bytes().all(|b| b == b'.');
+    let mut written = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        let unreserved = byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~');
+        if unreserved && !(dots_only && byte == b'.') {
+            written.push(char::from(byte));
+        } else {
+            let _ = write!(written, "%{byte:02X}");
+        }
+    }
+    written
+}
+
+/// A call's request, written once, its URL for errors, and how its error answers are read.
 #[derive(Debug)]
 pub(crate) struct Prepared {
     request: crate::net::Request,
     url: String,
+    errors: ErrorBodies,
 }
 
 /// A query parameter value: strings as they are, numbers and booleans as JSON writes them.
@@ -132,7 +213,7 @@ pub(crate) async fn call_typed<T: DeserializeOwned>(
     what: &'static str,
 ) -> Result<T, Error> {
     let (body, status) = answer(endpoint, call).await?;
-    if let Ok(message) = serde_json::from_slice(&body.bytes) {
+    if let Some(message) = super::straight(&body.bytes) {
         return Ok(message);
     }
     read(what, message_of(&body.bytes, status, &call.url)?).map_err(|e| e.with_url(&call.url))
@@ -150,7 +231,7 @@ pub(crate) async fn call_tolerant<T: DeserializeOwned>(
 ) -> Result<T, Error> {
     let (body, status) = answer(endpoint, call).await?;
     if !a2a_typestate_types::tolerant::may_deviate(&body.bytes)
-        && let Ok(message) = serde_json::from_slice(&body.bytes)
+        && let Some(message) = super::straight(&body.bytes)
     {
         return Ok(message);
     }
@@ -169,7 +250,7 @@ async fn answer(endpoint: &Endpoint, call: &Prepared) -> Result<(Body, u16), Err
             let response = endpoint.send_unbounded(crate::net::copy(&call.request), url).await?;
             let status = response.status().as_u16();
             if !response.status().is_success() {
-                return Err(error_answer(endpoint, response, status, url).await);
+                return Err(error_answer(endpoint, response, status, url, call.errors).await);
             }
             let body = read_budgeted(response, MAX_RESPONSE_BYTES, url, endpoint.client.documents()).await?;
             Ok((body, status))
@@ -198,7 +279,7 @@ pub(crate) async fn open(endpoint: &Endpoint, call: &Prepared) -> Result<crate::
     let response = endpoint.send(crate::net::copy(&call.request), url).await?;
     let status = response.status().as_u16();
     if !response.status().is_success() {
-        return Err(error_answer(endpoint, response, status, url).await);
+        return Err(error_answer(endpoint, response, status, url, call.errors).await);
     }
     if is_event_stream(&response) {
         return Ok(response);
@@ -223,15 +304,38 @@ pub(crate) fn event_value(event: SseEvent) -> Result<Value, Error> {
     Ok(value)
 }
 
-/// The error for a non-2xx answer: the `google.rpc.Status` when the body is one, else the status.
-async fn error_answer(endpoint: &Endpoint, response: crate::net::Response, status: u16, url: &str) -> Error {
-    let wait = crate::retry::retry_after(response.headers());
+/// The error for a non-2xx answer: the `google.rpc.Status` when the body is one (or, for 0.3, the
+/// status with the body's message), else the status with the start of the body.
+async fn error_answer(
+    endpoint: &Endpoint,
+    response: crate::net::Response,
+    status: u16,
+    url: &str,
+    errors: ErrorBodies,
+) -> Error {
     if status == 401 || status == 403 {
         return endpoint.rejected(status, url);
     }
-    let body = endpoint.read_json(response, url).await.ok();
-    body.and_then(|body| agent_error(&body, status, url))
-        .unwrap_or_else(|| Error::from_status(status, Some(url)).with_retry_after(wait))
+    endpoint
+        .status_answer(response, status, url, |body| match errors {
+            ErrorBodies::RpcStatus => agent_error(body, status, url),
+            ErrorBodies::V03(route) => {
+                agent_error(body, status, url).or_else(|| v03_error(body, status, url, route))
+            }
+        })
+        .await
+}
+
+/// The agent's 0.3 error when `body` (answered with `status`) is one: an object with a `message`
+/// (a2a-python writes `{"message"}`), or a JSON-RPC error object under `error`. Anything else is no
+/// A2A error and the status says it all: a proxy's page, an empty body, or the web framework's own
+/// `{"detail": "Not Found"}` for a route it does not have (FastAPI's), which must not read as "task
+/// not found".
+fn v03_error(body: &Value, status: u16, url: &str, route: V03Errors) -> Option<Error> {
+    let object = body.get("error").filter(|e| e.is_object()).unwrap_or(body);
+    let message = object.get("message").and_then(Value::as_str)?;
+    let code = route.code(status, message)?;
+    Some(protocol(ProtocolError::from_v03_rest(status, object, code), url))
 }
 
 #[cfg(test)]
@@ -271,6 +375,7 @@ mod tests {
             segments: segments.iter().map(|s| (*s).to_owned()).collect(),
             message: Some(message),
             path_fields,
+            errors: ErrorBodies::RpcStatus,
         }
     }
 
@@ -297,8 +402,22 @@ mod tests {
     #[test]
     fn ids_are_percent_encoded_as_one_path_segment() {
         let endpoint = endpoint_without_tenant();
-        let get = call(http::Method::GET, &["tasks", "a/b c?"], json!({"id": "a/b c?"}), &["id"]);
+        let id = segment("a/b c?");
+        let get = call(http::Method::GET, &["tasks", &id], json!({"id": "a/b c?"}), &["id"]);
         assert_eq!(get.url(&endpoint).unwrap().as_str(), "http://agent.example/a2a/rest/tasks/a%2Fb%20c%3F");
+    }
+
+    #[test]
+    fn an_id_that_is_a_dot_segment_or_names_a_verb_stays_one_segment() {
+        assert_eq!(segment(".."), "%2E%2E");
+        assert_eq!(segment("."), "%2E");
+        assert_eq!(segment("v1.2"), "v1.2", "dots inside an id are plain");
+        assert_eq!(segment("t:cancel"), "t%3Acancel", "a colon cannot name another route's verb");
+        assert_eq!(segment("50%"), "50%25");
+        let endpoint = endpoint("http://agent.example/rest", Some(".."));
+        let dots = segment("..");
+        let get = call(http::Method::GET, &["tasks", &dots], json!({"id": ".."}), &["id"]);
+        assert_eq!(get.url(&endpoint).unwrap(), "http://agent.example/rest/%2E%2E/tasks/%2E%2E");
     }
 
     #[test]
@@ -308,11 +427,26 @@ mod tests {
             "status": "TASK_STATE_WORKING", "tenant": "x"});
         let get = call(http::Method::GET, &["tasks"], message, &["id"]);
         let url = get.url(&endpoint).unwrap();
+        let url = url::Url::parse(&url).unwrap();
         let mut pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
         pairs.sort();
         let expected =
             [("historyLength", "0"), ("includeArtifacts", "true"), ("status", "TASK_STATE_WORKING")];
         assert_eq!(pairs, expected.map(|(k, v)| (k.to_owned(), v.to_owned())));
+    }
+
+    #[test]
+    fn a_0_3_error_is_the_agents_only_with_a_message_and_a_status_of_its_table() {
+        let route = V03Errors { not_found: -32001, not_supported: -32004, carries_push: false };
+        let code = |body: Value, status| {
+            v03_error(&body, status, "http://a", route)
+                .and_then(|e| e.protocol_error().and_then(ProtocolError::code))
+        };
+        assert_eq!(code(json!({"message": "Task not found: t"}), 404), Some(-32001));
+        assert_eq!(code(json!({"detail": "Not Found"}), 404), None, "the web framework's own 404");
+        assert_eq!(code(json!({"message": "Method Not Allowed"}), 405), None);
+        let named = json!({"error": {"code": -32004, "message": "streaming is off"}});
+        assert_eq!(code(named, 400), Some(-32004), "a code the body names wins over the status");
     }
 
     #[test]
@@ -325,6 +459,6 @@ mod tests {
             &["id"],
         );
         assert_eq!(cancel.remaining(), json!({"metadata": {}}).as_object().cloned());
-        assert!(cancel.url(&endpoint).unwrap().query().is_none(), "POST fields never go to the query");
+        assert!(!cancel.url(&endpoint).unwrap().contains('?'), "POST fields never go to the query");
     }
 }

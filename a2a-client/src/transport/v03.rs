@@ -1,5 +1,6 @@
-//! Speaking 0.3 JSON-RPC behind the 1.0 API: requests are converted with `from_v1`, results read in
-//! the 0.3 shapes and converted with `to_v1`, so callers only see 1.0 types.
+//! Speaking 0.3 (over JSON-RPC or HTTP+JSON) behind the 1.0 API: requests are converted with
+//! `from_v1`, results read in the 0.3 shapes and converted with `to_v1`, so callers only see 1.0
+//! types.
 //!
 //! A conversion that loses something never does so silently: each loss is logged at `debug` with the
 //! operation, the JSON path and what was lost, and counted on the connection
@@ -67,12 +68,44 @@ impl LossLog {
     }
 }
 
-/// Decodes one 0.3 stream event of the stream opened with request id `id`: the result read as a 0.3 `StreamResult`, converted; a status update
-/// with `final: true` is the last event.
+/// Decodes one event of a 0.3 JSON-RPC stream opened with request id `id`: its `result` read as a
+/// 0.3 `StreamResult` ([`decoded`]).
 pub(crate) fn decode_event(log: &LossLog, event: &SseEvent, id: &str) -> Result<Decoded, Error> {
-    let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, "0.3 stream event")?;
+    let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, WHAT)?;
+    Ok(decoded(log, wire))
+}
+
+/// Decodes one event of a 0.3 HTTP+JSON stream, whose `data` is the bare 0.3 `StreamResult`
+/// ([`decoded`]); an error the agent sent in its place is that error.
+pub(crate) fn decode_rest_event(log: &LossLog, event: SseEvent) -> Result<Decoded, Error> {
+    if let Some(wire) = super::straight::<v03::StreamResult>(event.data.as_bytes()) {
+        return Ok(decoded(log, wire));
+    }
+    let wire: v03::StreamResult = read(WHAT, super::rest::event_value(event)?)?;
+    Ok(decoded(log, wire))
+}
+
+const WHAT: &str = "0.3 stream event";
+
+/// A 0.3 stream result converted, its losses recorded; a status update with `final: true` is the
+/// last event of its stream, whichever binding carried it.
+fn decoded(log: &LossLog, wire: v03::StreamResult) -> Decoded {
     let last = matches!(&wire, v03::StreamResult::StatusUpdate(update) if update.is_final);
     let converted = wire.to_v1();
     log.record("stream", "0.3 -> 1.0", &converted.losses);
-    Ok(Decoded { event: Box::new(converted.value), last })
+    Decoded { event: Box::new(converted.value), last }
+}
+
+/// The 0.3 answer to a push-config listing (a bare array of configs), converted one by one.
+pub(crate) fn configs_to_v1(
+    list: &Vec<v03::TaskPushNotificationConfig>,
+) -> Converted<Vec<a2a_typestate_types::TaskPushNotificationConfig>> {
+    let mut losses = Vec::new();
+    let mut value = Vec::with_capacity(list.len());
+    for config in list {
+        let converted = config.to_v1();
+        losses.extend(converted.losses);
+        value.push(converted.value);
+    }
+    Converted { value, losses }
 }

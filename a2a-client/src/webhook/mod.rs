@@ -209,6 +209,17 @@ struct Shared {
     hasher: RandomState,
     /// Counts accepted callbacks: an event loop waits on it beside its stream and its deadlines.
     arrivals: tokio::sync::watch::Sender<u64>,
+    /// Connections turned away or closed to make room since the receiver started.
+    turned_away: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Counts `count` connections the receiver turned away or closed to make room.
+    pub(super) fn turned_away(&self, count: usize) {
+        if count > 0 {
+            self.turned_away.fetch_add(count as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 impl Shared {
@@ -217,6 +228,7 @@ impl Shared {
             registry: Mutex::default(),
             hasher: RandomState::new(),
             arrivals: tokio::sync::watch::Sender::new(0),
+            turned_away: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -363,6 +375,13 @@ impl PushReceiver {
 }
 
 impl PushReceiver {
+    /// How many connections this receiver turned away or closed to make room (at its connection
+    /// limit) since it started. A task that waited for a callback while this grew cannot read its
+    /// silence as the agent's: a callback may have been lost on the client's side.
+    pub fn turned_away(&self) -> u64 {
+        self.shared.turned_away.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// A watch that changes whenever a callback is accepted (for any task): what an event loop
     /// selects on, then reads the callbacks with [`PushReceiver::try_next_callback`].
     pub(crate) fn arrivals(&self) -> tokio::sync::watch::Receiver<u64> {

@@ -9,9 +9,17 @@
 //! - At most [`WebhookLimits::max_connections`] connections are open. When a new one arrives at the
 //!   cap, the oldest connection that has not yet presented valid credentials is closed to make room:
 //!   a flood of idle or slow connections evicts itself, and a genuine callback (whose head arrives
-//!   with its first packet) is served.
+//!   with its first packet) is served. When every open connection presented valid credentials, the
+//!   oldest one of the registration holding the most is closed: one agent holding the receiver
+//!   with its own valid token exhausts only its own share.
+//! - Each registration (one agent's task) holds at most [`registration_share`] authenticated
+//!   connections and one body at a time: past its share, its request is answered 429 and the
+//!   other registrations' callbacks are not kept waiting.
 //! - At most [`WebhookLimits::max_bodies_in_flight`] bodies, each at most
 //!   [`WebhookLimits::max_body_bytes`], are buffered at once.
+//! - Every connection turned away or closed to make room is counted
+//!   ([`super::PushReceiver::turned_away`]): a task waiting for a callback while that happened
+//!   cannot read the silence as the agent's (a callback may have been lost on the client's side).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -40,7 +48,21 @@ pub use crate::config::webhook_limits::{
 
 struct Open {
     authenticated: Arc<AtomicBool>,
+    /// The registration (config id) the connection's credentials were valid for, once known.
+    registration: Arc<Mutex<Option<String>>>,
     close: CancellationToken,
+}
+
+impl Open {
+    fn registration(&self) -> Option<String> {
+        self.registration.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+/// How many authenticated connections one registration may hold at once: an eighth of the cap, at
+/// least one.
+pub(crate) fn registration_share(limits: &WebhookLimits) -> usize {
+    (limits.max_connections / 8).max(1)
 }
 
 #[derive(Default)]
@@ -49,20 +71,49 @@ struct Connections {
     open: BTreeMap<u64, Open>,
 }
 
-/// Makes room for one more connection; `false` when every open connection is authenticated.
-fn make_room(connections: &mut Connections, cap: usize) -> bool {
+/// Makes room for one more connection: closes the oldest connection that has not authenticated,
+/// else the oldest of the registration holding the most (when it holds more than one). Returns
+/// how many were closed, or `None` when no room could be made (every connection is one
+/// registration's only one).
+fn make_room(connections: &mut Connections, cap: usize) -> Option<usize> {
+    let mut closed = 0;
     while connections.open.len() >= cap {
-        let oldest = connections
+        let unauthenticated = connections
             .open
             .iter()
             .find(|(_, open)| !open.authenticated.load(Ordering::Acquire))
             .map(|(id, _)| *id);
-        match oldest.and_then(|id| connections.open.remove(&id)) {
-            Some(evicted) => evicted.close.cancel(),
-            None => return false,
+        let evict = unauthenticated.or_else(|| hog_oldest(connections));
+        match evict.and_then(|id| connections.open.remove(&id)) {
+            Some(evicted) => {
+                evicted.close.cancel();
+                closed += 1;
+            }
+            None => return None,
         }
     }
-    true
+    Some(closed)
+}
+
+/// The oldest connection of the registration holding the most authenticated connections, when it
+/// holds more than one.
+fn hog_oldest(connections: &Connections) -> Option<u64> {
+    let mut held: std::collections::HashMap<String, (usize, u64)> = std::collections::HashMap::new();
+    for (id, open) in &connections.open {
+        if let Some(registration) = open.registration() {
+            let entry = held.entry(registration).or_insert((0, *id));
+            entry.0 += 1;
+        }
+    }
+    held.into_values()
+        .filter(|(count, _)| *count > 1)
+        .max_by_key(|(count, oldest)| (*count, u64::MAX - oldest))
+        .map(|(_, oldest)| oldest)
+}
+
+/// How many open connections authenticated for `registration`.
+fn held_by(connections: &Connections, registration: &str) -> usize {
+    connections.open.values().filter(|open| open.registration().as_deref() == Some(registration)).count()
 }
 
 pub(super) async fn serve(
@@ -73,6 +124,7 @@ pub(super) async fn serve(
 ) {
     let connections = Arc::new(Mutex::new(Connections::default()));
     let bodies = Arc::new(Semaphore::new(limits.max_bodies_in_flight));
+    let reading = Arc::new(Mutex::new(std::collections::HashSet::new()));
     loop {
         let accepted = tokio::select! {
             () = stop.cancelled() => break,
@@ -89,19 +141,36 @@ pub(super) async fn serve(
             }
         };
         let authenticated = Arc::new(AtomicBool::new(false));
+        let registration = Arc::new(Mutex::new(None));
         let close = stop.child_token();
         let id = {
             let mut open = connections.lock().unwrap_or_else(PoisonError::into_inner);
-            if !make_room(&mut open, limits.max_connections) {
-                continue; // dropping the stream closes it
+            match make_room(&mut open, limits.max_connections) {
+                Some(closed) => shared.turned_away(closed),
+                None => {
+                    shared.turned_away(1);
+                    continue; // dropping the stream closes it
+                }
             }
             let id = open.next;
             open.next += 1;
-            open.open.insert(id, Open { authenticated: authenticated.clone(), close: close.clone() });
+            let entry = Open {
+                authenticated: authenticated.clone(),
+                registration: registration.clone(),
+                close: close.clone(),
+            };
+            open.open.insert(id, entry);
             id
         };
-        let context =
-            Arc::new(Context { shared: shared.clone(), authenticated, bodies: bodies.clone(), limits });
+        let context = Arc::new(Context {
+            shared: shared.clone(),
+            authenticated,
+            registration,
+            connections: connections.clone(),
+            bodies: bodies.clone(),
+            reading: reading.clone(),
+            limits,
+        });
         let connections = connections.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
@@ -129,8 +198,24 @@ pub(super) async fn serve(
 struct Context {
     shared: Arc<Shared>,
     authenticated: Arc<AtomicBool>,
+    registration: Arc<Mutex<Option<String>>>,
+    connections: Arc<Mutex<Connections>>,
     bodies: Arc<Semaphore>,
+    /// The registrations with a body being read: one each at a time.
+    reading: Arc<Mutex<std::collections::HashSet<String>>>,
     limits: WebhookLimits,
+}
+
+/// A registration's one body being read; the slot frees when dropped.
+struct Reading<'a> {
+    reading: &'a Mutex<std::collections::HashSet<String>>,
+    registration: String,
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.reading.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.registration);
+    }
 }
 
 fn status(code: StatusCode) -> Response<Full<Bytes>> {
@@ -156,6 +241,14 @@ async fn respond(request: Request<Incoming>, context: &Context) -> Response<Full
     if let Err(code) = admit(&context.shared, &config_id, request.headers()) {
         return status(code);
     }
+    {
+        // One registration's share: past it, this agent exhausts only its own room.
+        let connections = context.connections.lock().unwrap_or_else(PoisonError::into_inner);
+        if held_by(&connections, &config_id) >= registration_share(&context.limits) {
+            return status(StatusCode::TOO_MANY_REQUESTS);
+        }
+        *context.registration.lock().unwrap_or_else(PoisonError::into_inner) = Some(config_id.clone());
+    }
     context.authenticated.store(true, Ordering::Release);
     let declared = request
         .headers()
@@ -165,6 +258,10 @@ async fn respond(request: Request<Incoming>, context: &Context) -> Response<Full
     if declared.is_some_and(|length| length > context.limits.max_body_bytes as u64) {
         return status(StatusCode::PAYLOAD_TOO_LARGE);
     }
+    if !context.reading.lock().unwrap_or_else(PoisonError::into_inner).insert(config_id.clone()) {
+        return status(StatusCode::TOO_MANY_REQUESTS);
+    }
+    let _reading = Reading { reading: &context.reading, registration: config_id.clone() };
     let deadline = tokio::time::Instant::now() + context.limits.body_read_timeout;
     let Ok(Ok(_permit)) = tokio::time::timeout_at(deadline, context.bodies.acquire()).await else {
         return status(StatusCode::SERVICE_UNAVAILABLE);
@@ -188,7 +285,20 @@ mod tests {
     use super::*;
 
     fn open(authenticated: bool) -> Open {
-        Open { authenticated: Arc::new(AtomicBool::new(authenticated)), close: CancellationToken::new() }
+        let registration = authenticated.then(|| "r".to_owned());
+        Open {
+            authenticated: Arc::new(AtomicBool::new(authenticated)),
+            registration: Arc::new(Mutex::new(registration)),
+            close: CancellationToken::new(),
+        }
+    }
+
+    fn open_for(registration: &str) -> Open {
+        Open {
+            authenticated: Arc::new(AtomicBool::new(true)),
+            registration: Arc::new(Mutex::new(Some(registration.to_owned()))),
+            close: CancellationToken::new(),
+        }
     }
 
     #[test]
@@ -198,19 +308,31 @@ mod tests {
         connections.open.insert(1, open(false));
         connections.open.insert(2, open(false));
         let evicted = connections.open[&1].close.clone();
-        assert!(make_room(&mut connections, 3));
+        assert_eq!(make_room(&mut connections, 3), Some(1));
         assert!(evicted.is_cancelled());
         assert_eq!(connections.open.keys().copied().collect::<Vec<_>>(), [0, 2]);
-        assert!(make_room(&mut connections, 3), "below the cap nothing is evicted");
+        assert_eq!(make_room(&mut connections, 3), Some(0), "below the cap nothing is evicted");
         assert_eq!(connections.open.len(), 2);
     }
 
     #[test]
-    fn when_every_connection_is_authenticated_the_new_one_is_refused() {
+    fn when_every_connection_is_authenticated_the_registration_holding_most_gives_one_up() {
         let mut connections = Connections::default();
-        connections.open.insert(0, open(true));
-        connections.open.insert(1, open(true));
-        assert!(!make_room(&mut connections, 2));
+        connections.open.insert(0, open_for("honest"));
+        connections.open.insert(1, open_for("hog"));
+        connections.open.insert(2, open_for("hog"));
+        let evicted = connections.open[&1].close.clone();
+        assert_eq!(make_room(&mut connections, 3), Some(1));
+        assert!(evicted.is_cancelled(), "the hog's oldest connection went");
+        assert_eq!(connections.open.keys().copied().collect::<Vec<_>>(), [0, 2]);
+    }
+
+    #[test]
+    fn when_every_connection_is_its_registrations_only_one_the_new_one_is_refused() {
+        let mut connections = Connections::default();
+        connections.open.insert(0, open_for("a"));
+        connections.open.insert(1, open_for("b"));
+        assert_eq!(make_room(&mut connections, 2), None);
         assert_eq!(connections.open.len(), 2);
     }
 

@@ -1,5 +1,6 @@
-//! The HTTP side: routes the card, JSON-RPC, HTTP+JSON and gRPC requests, checks the version header,
-//! records every request and applies the scripted transport faults.
+//! The HTTP side: routes the card, JSON-RPC, HTTP+JSON (1.0, and 0.3 under `/v1` when the card lists
+//! it) and gRPC requests, checks the version header, records every request and applies the scripted
+//! transport faults.
 
 use std::sync::Arc;
 
@@ -20,9 +21,11 @@ use crate::wire::{self, A2aError};
 
 mod grpc;
 mod rest;
+mod rest_v03;
 
 use crate::query::query_pairs;
 use rest::rest_route;
+use rest_v03::{rest_v03_error, rest_v03_route};
 
 /// Where the JSON-RPC endpoint lives under the agent's base URL.
 pub(crate) const JSONRPC_PATH: &str = "/a2a/jsonrpc";
@@ -84,12 +87,11 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             .into_response();
     }
 
-    if let Route::JsonRpc { op, .. } = &route
-        && shared.script.has_quirk(crate::Quirk::ServesOnlyStreaming)
-        && *op != Some(Op::SendStreamingMessage)
+    if let Some((status, body)) = shared.script.only_streams()
+        && op.is_some_and(|op| op != Op::SendStreamingMessage)
     {
-        let detail = json!({"detail": "Invalid A2A request: only the streaming send is served here"});
-        return json_response(StatusCode::BAD_REQUEST, "application/json", &detail);
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        return (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response();
     }
 
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
@@ -109,14 +111,14 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
                 return fault;
             }
             if let Some(error) = version_error(&shared, &parts.headers, query.as_deref()) {
-                return rest_error(&error);
+                return rest_error(&shared, &error);
             }
             if let Err(error) = &admitted {
-                return rest_error(error);
+                return rest_error(&shared, error);
             }
             match route {
                 Ok((op, params)) => rest(&shared, op, params).await,
-                Err(error) => rest_error(&error),
+                Err(error) => rest_error(&shared, &error),
             }
         }
     };
@@ -152,6 +154,15 @@ fn classify(
             None => rest_path,
         };
         return match rest_route(method, rest_path, query, json) {
+            Some(route) => Route::Rest(route),
+            None => Route::NotFound,
+        };
+    }
+    if shared.protocol == Protocol::V0_3
+        && shared.serves_v03_rest
+        && let Some(rest_path) = path.strip_prefix(REST_PATH)
+    {
+        return match rest_v03_route(method, rest_path, query, json) {
             Some(route) => Route::Rest(route),
             None => Route::NotFound,
         };
@@ -324,9 +335,14 @@ async fn jsonrpc(
 }
 
 async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
+    // 0.3 predates the binding's media type.
+    let media_type = match shared.protocol {
+        Protocol::V1_0 => "application/a2a+json",
+        Protocol::V0_3 => "application/json",
+    };
     match ops::execute(shared, op, params).await {
-        Outcome::Json(result) => json_response(StatusCode::OK, "application/a2a+json", &result),
-        Outcome::Error(error) => rest_error(&error),
+        Outcome::Json(result) => json_response(StatusCode::OK, media_type, &result),
+        Outcome::Error(error) => rest_error(shared, &error),
         Outcome::Stream(plan) => {
             stream::sse_response(plan, Framing::Rest, stream_cut(shared), keepalive(shared), reshape(shared))
         }
@@ -344,7 +360,11 @@ fn keepalive(shared: &Shared) -> Option<std::time::Duration> {
     (shared.script.stall == Some(crate::Stall::CommentsOnly)).then_some(shared.script.step_delay)
 }
 
-fn rest_error(error: &A2aError) -> Response {
+/// An HTTP+JSON error: a `google.rpc.Status` in 1.0, an HTTP status with `{"message"}` in 0.3.
+fn rest_error(shared: &Shared, error: &A2aError) -> Response {
+    if shared.protocol == Protocol::V0_3 {
+        return rest_v03_error(error);
+    }
     let status = StatusCode::from_u16(error.http_status).unwrap_or(StatusCode::BAD_REQUEST);
     json_response(status, "application/json", &error.rest_status())
 }

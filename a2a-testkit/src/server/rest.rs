@@ -44,7 +44,7 @@ pub(super) fn rest_route(
         (verb, ["tasks", task]) => {
             let (id, action) = task.split_once(':').unwrap_or((task, ""));
             let mut params = if verb == "GET" { from_query() } else { body_object().unwrap_or_default() };
-            params.insert("id".to_owned(), json!(id));
+            params.insert("id".to_owned(), json!(decoded(id)));
             match (verb, action) {
                 ("GET", "") => with(Op::GetTask, Ok(params)),
                 ("POST", "cancel") => with(Op::CancelTask, Ok(params)),
@@ -60,7 +60,7 @@ pub(super) fn rest_route(
             };
             let mut params = if verb == "POST" { body_object() } else { Ok(from_query()) };
             if let Ok(p) = params.as_mut() {
-                p.insert("taskId".to_owned(), json!(task_id));
+                p.insert("taskId".to_owned(), json!(decoded(task_id)));
             }
             with(op, params)
         }
@@ -73,13 +73,35 @@ pub(super) fn rest_route(
             with(
                 op,
                 Ok(Map::from_iter([
-                    ("taskId".to_owned(), json!(task_id)),
-                    ("id".to_owned(), json!(config_id)),
+                    ("taskId".to_owned(), json!(decoded(task_id))),
+                    ("id".to_owned(), json!(decoded(config_id))),
                 ])),
             )
         }
         _ => None,
     }
+}
+
+/// A path segment percent-decoded, as servers read ids (`%2E%2E` is the id `..`); a `%` not
+/// followed by two hex digits is kept as it is.
+fn decoded(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let hex = bytes.get(at + 1..at + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[at], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                at += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -86,9 +86,11 @@ fn read_any_card_as_value(
 ) -> Result<(CardShape, Converted<v1::AgentCard>), ParseError> {
     let value: serde_json::Value = parse::from_slice_with(bytes, options)?;
     let Some(object) = value.as_object() else { return Err(not_an_object()) };
-    let interfaces = object.get("supportedInterfaces").or_else(|| object.get("supported_interfaces"));
+    // A member written `null` is left out, as the card readers read it.
+    let member = |name: &str| object.get(name).filter(|value| !value.is_null());
+    let interfaces = member("supportedInterfaces").or_else(|| member("supported_interfaces"));
     let offers_v1 = interfaces.is_some_and(|list| list.as_array().is_none_or(|l| !l.is_empty()));
-    if offers_v1 || (interfaces.is_some() && !object.contains_key("url")) {
+    if offers_v1 || (interfaces.is_some() && member("url").is_none()) {
         let card: v1::AgentCard = parse::from_value(value)?;
         Ok((CardShape::V1, Converted { value: card, losses: Vec::new() }))
     } else {
@@ -102,7 +104,8 @@ fn not_an_object() -> ParseError {
 }
 
 /// The members `read_any_card` decides the shape from; every other member is skipped unread.
-/// A member present with `null` counts as present, as it does in a `Value`.
+/// A member written `null` counts as absent, as the card readers read it
+/// ([`NullAsDefault`](crate::protojson::NullAsDefault)).
 #[derive(Deserialize)]
 struct ShapeProbe<'a> {
     #[serde(rename = "supportedInterfaces", borrow, default, deserialize_with = "present")]
@@ -114,7 +117,7 @@ struct ShapeProbe<'a> {
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(deserializer).map(Some)
+    <&RawValue>::deserialize(deserializer).map(|raw| Some(raw).filter(|raw| raw.get().trim() != "null"))
 }
 
 #[cfg(test)]
@@ -137,7 +140,7 @@ mod tests {
             let (slow, _) = read_any_card_as_value(doc.as_bytes(), ParseOptions::default()).unwrap();
             assert_eq!(slow, shape, "{doc}");
         }
-        // A null member is present, as in a Value: read as 1.0, whose reader says what is wrong.
+        // A null member is absent, whichever way it is read: this card is read as the 0.3 card it is.
         let doc = format!("{{{V03},\"supportedInterfaces\":null}}");
         assert_eq!(
             read_any_card(doc.as_bytes()).map(|r| r.0).map_err(|e| e.path().to_owned()),

@@ -14,7 +14,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::security::{SecurityRequirement, SecurityScheme};
-use crate::protojson::next_or_default;
 use crate::unknown::UnknownFields;
 
 /// A 0.3 Agent Card, as served at `/.well-known/agent-card.json` (0.3.0) or `/.well-known/agent.json`
@@ -80,7 +79,8 @@ pub struct AgentCapabilities {
 }
 
 /// A further endpoint of a 0.3 agent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AgentInterface {
     /// The endpoint URL.
     pub url: String,
@@ -89,7 +89,8 @@ pub struct AgentInterface {
 }
 
 /// Who runs the agent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AgentProvider {
     /// The provider's name.
     pub organization: String,
@@ -98,7 +99,8 @@ pub struct AgentProvider {
 }
 
 /// A protocol extension the agent supports.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AgentExtension {
     /// The URI that identifies the extension.
     pub uri: String,
@@ -114,8 +116,8 @@ pub struct AgentExtension {
 }
 
 /// Something a 0.3 agent can do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct AgentSkill {
     /// Unique within the card.
     pub id: String,
@@ -140,7 +142,8 @@ pub struct AgentSkill {
 }
 
 /// A JWS signature over the card.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AgentCardSignature {
     /// The base64url protected header.
     pub protected: String,
@@ -216,23 +219,23 @@ impl<'de> Deserialize<'de> for AgentCard {
                 };
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
-                        "name" => name = Some(map.next_value()?),
-                        "description" => description = Some(map.next_value()?),
-                        "url" => url = Some(map.next_value()?),
+                        "name" => name = map.next_value()?,
+                        "description" => description = map.next_value()?,
+                        "url" => url = map.next_value()?,
                         "preferredTransport" => card.preferred_transport = map.next_value()?,
-                        "additionalInterfaces" => card.additional_interfaces = next_or_default(&mut map)?,
+                        "additionalInterfaces" => card.additional_interfaces = map.next_value()?,
                         "protocolVersion" => card.protocol_version = map.next_value()?,
-                        "version" => version = Some(map.next_value()?),
+                        "version" => version = map.next_value()?,
                         "provider" => card.provider = map.next_value()?,
                         "documentationUrl" => card.documentation_url = map.next_value()?,
                         "iconUrl" => card.icon_url = map.next_value()?,
-                        "capabilities" => capabilities = Some(map.next_value()?),
-                        "securitySchemes" => card.security_schemes = next_or_default(&mut map)?,
-                        "security" => card.security = next_or_default(&mut map)?,
-                        "defaultInputModes" => input_modes = Some(map.next_value()?),
-                        "defaultOutputModes" => output_modes = Some(map.next_value()?),
-                        "skills" => skills = Some(map.next_value()?),
-                        "signatures" => card.signatures = next_or_default(&mut map)?,
+                        "capabilities" => capabilities = map.next_value()?,
+                        "securitySchemes" => card.security_schemes = map.next_value()?,
+                        "security" => card.security = map.next_value()?,
+                        "defaultInputModes" => input_modes = map.next_value()?,
+                        "defaultOutputModes" => output_modes = map.next_value()?,
+                        "skills" => skills = map.next_value()?,
+                        "signatures" => card.signatures = map.next_value()?,
                         "supportsAuthenticatedExtendedCard" => {
                             card.supports_authenticated_extended_card = map.next_value()?;
                         }
@@ -250,7 +253,9 @@ impl<'de> Deserialize<'de> for AgentCard {
                 Ok(card)
             }
         }
-        d.deserialize_map(CardVisitor)
+        // A message, read as a struct so that its members' `null`s read as left out
+        // (`NullAsDefault`): a required one is then missing; the names are matched above.
+        d.deserialize_struct("AgentCard", &[], CardVisitor)
     }
 }
 
@@ -320,14 +325,14 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                         "streaming" => caps.streaming = map.next_value()?,
                         "pushNotifications" => caps.push_notifications = map.next_value()?,
                         "stateTransitionHistory" => caps.state_transition_history = map.next_value()?,
-                        "extensions" => caps.extensions = next_or_default(&mut map)?,
+                        "extensions" => caps.extensions = map.next_value()?,
                         _ => caps.extra.read_next(key, &mut map)?,
                     }
                 }
                 Ok(caps)
             }
         }
-        d.deserialize_map(CapabilitiesVisitor)
+        d.deserialize_struct("AgentCapabilities", &[], CapabilitiesVisitor)
     }
 }
 

@@ -36,7 +36,12 @@
 //! - File `bytes` are read from standard or URL-safe base64, padded or not, and written standard
 //!   padded.
 //! - The card's `protocolVersion` is optional (0.2.x cards lack it), the other schema-required card
-//!   fields are required.
+//!   fields are required. Inside the card (skills, interfaces, provider, extensions, signatures,
+//!   OAuth flows) and in artifacts, push configs and params, a member left out takes its default, as
+//!   in 1.0.
+//! - A member written `null` reads as the member left out
+//!   ([`NullAsDefault`](crate::protojson::NullAsDefault)): its default, or, for a required one, the
+//!   same "missing field" error.
 //!
 //! # Conversion
 //!

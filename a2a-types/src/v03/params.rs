@@ -41,8 +41,8 @@ pub struct MessageSendConfiguration {
 }
 
 /// The params of `tasks/get`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct TaskQueryParams {
     /// The task.
     pub id: TaskId,
@@ -55,8 +55,8 @@ pub struct TaskQueryParams {
 }
 
 /// The params of `tasks/cancel`, `tasks/resubscribe` (and the id-only form of the push config get).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct TaskIdParams {
     /// The task.
     pub id: TaskId,
@@ -66,8 +66,8 @@ pub struct TaskIdParams {
 }
 
 /// The params of `tasks/pushNotificationConfig/get`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct GetTaskPushNotificationConfigParams {
     /// The task.
     pub id: TaskId,
@@ -80,8 +80,8 @@ pub struct GetTaskPushNotificationConfigParams {
 }
 
 /// The params of `tasks/pushNotificationConfig/list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ListTaskPushNotificationConfigParams {
     /// The task.
     pub id: TaskId,
@@ -91,8 +91,8 @@ pub struct ListTaskPushNotificationConfigParams {
 }
 
 /// The params of `tasks/pushNotificationConfig/delete`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct DeleteTaskPushNotificationConfigParams {
     /// The task.
     pub id: TaskId,

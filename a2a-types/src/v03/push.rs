@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::ids::TaskId;
 
 /// Where and how a 0.3 agent should POST task updates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct PushNotificationConfig {
     /// The webhook URL.
     pub url: String,
@@ -22,8 +22,8 @@ pub struct PushNotificationConfig {
 }
 
 /// How a 0.3 agent authenticates its webhook POSTs: a list of schemes (1.0 keeps one).
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct PushNotificationAuthenticationInfo {
     /// Scheme names such as `Bearer`.
     pub schemes: Vec<String>,
@@ -43,8 +43,8 @@ impl std::fmt::Debug for PushNotificationAuthenticationInfo {
 
 /// A push config bound to a task: the params of `tasks/pushNotificationConfig/set` and the result of
 /// its get, set and list methods.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct TaskPushNotificationConfig {
     /// The task.
     pub task_id: TaskId,

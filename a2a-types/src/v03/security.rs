@@ -113,8 +113,8 @@ pub struct OAuthFlows {
 }
 
 /// The authorization code flow.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct AuthorizationCodeOAuthFlow {
     /// Where the user authorizes.
     pub authorization_url: String,
@@ -128,8 +128,8 @@ pub struct AuthorizationCodeOAuthFlow {
 }
 
 /// The client credentials flow.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ClientCredentialsOAuthFlow {
     /// Where the credentials are exchanged for a token.
     pub token_url: String,
@@ -141,8 +141,8 @@ pub struct ClientCredentialsOAuthFlow {
 }
 
 /// The implicit flow.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ImplicitOAuthFlow {
     /// Where the user authorizes.
     pub authorization_url: String,
@@ -154,8 +154,8 @@ pub struct ImplicitOAuthFlow {
 }
 
 /// The resource owner password flow.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct PasswordOAuthFlow {
     /// Where the password is exchanged for a token.
     pub token_url: String,

@@ -90,8 +90,8 @@ impl TryFrom<ObjectRepr> for Task {
 }
 
 /// An output of a 0.3 task.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Artifact {
     /// Unique within the task.
     pub artifact_id: ArtifactId,

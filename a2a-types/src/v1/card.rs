@@ -34,13 +34,14 @@ use serde_json::{Map, Value};
 
 use super::message::wire;
 use super::security::{SecurityRequirement, SecurityScheme};
-use crate::protojson::{is_default, next_or_default};
+use crate::protojson::is_default;
 use crate::unknown::UnknownFields;
 
 /// A self-description of an agent (`AgentCard`).
 ///
 /// Reading follows ProtoJSON: lowerCamelCase or snake_case names, missing fields take their default,
-/// `null` means the default. Writing uses lowerCamelCase, always writes the fields the proto marks
+/// `null` means the default (read through [`parse`](crate::parse); an unknown member keeps what it
+/// was written as, `null` included, so the card writes back unchanged). Writing uses lowerCamelCase, always writes the fields the proto marks
 /// REQUIRED (as the card signing rules of spec §8.4 expect) and leaves out other fields that hold
 /// their default. Unknown fields are kept in [`extra`](Self::extra) and written back after the known
 /// ones.
@@ -127,25 +128,25 @@ impl<'de> Deserialize<'de> for AgentCard {
                 let mut card = AgentCard::default();
                 while let Some(key) = map.next_key::<String>()? {
                     match known_field(CARD_FIELDS, &key) {
-                        Some("name") => card.name = next_or_default(&mut map)?,
-                        Some("description") => card.description = next_or_default(&mut map)?,
+                        Some("name") => card.name = map.next_value()?,
+                        Some("description") => card.description = map.next_value()?,
                         Some("supportedInterfaces") => {
-                            card.supported_interfaces = next_or_default(&mut map)?;
+                            card.supported_interfaces = map.next_value()?;
                         }
                         Some("provider") => card.provider = map.next_value()?,
-                        Some("version") => card.version = next_or_default(&mut map)?,
+                        Some("version") => card.version = map.next_value()?,
                         Some("documentationUrl") => card.documentation_url = next_non_empty(&mut map)?,
-                        Some("capabilities") => card.capabilities = next_or_default(&mut map)?,
-                        Some("securitySchemes") => card.security_schemes = next_or_default(&mut map)?,
+                        Some("capabilities") => card.capabilities = map.next_value()?,
+                        Some("securitySchemes") => card.security_schemes = map.next_value()?,
                         Some("securityRequirements") => {
-                            card.security_requirements = next_or_default(&mut map)?;
+                            card.security_requirements = map.next_value()?;
                         }
-                        Some("defaultInputModes") => card.default_input_modes = next_or_default(&mut map)?,
+                        Some("defaultInputModes") => card.default_input_modes = map.next_value()?,
                         Some("defaultOutputModes") => {
-                            card.default_output_modes = next_or_default(&mut map)?;
+                            card.default_output_modes = map.next_value()?;
                         }
-                        Some("skills") => card.skills = next_or_default(&mut map)?,
-                        Some("signatures") => card.signatures = next_or_default(&mut map)?,
+                        Some("skills") => card.skills = map.next_value()?,
+                        Some("signatures") => card.signatures = map.next_value()?,
                         Some("iconUrl") => card.icon_url = next_non_empty(&mut map)?,
                         _ => card.extra.read_next(key, &mut map)?,
                     }
@@ -153,7 +154,9 @@ impl<'de> Deserialize<'de> for AgentCard {
                 Ok(card)
             }
         }
-        d.deserialize_map(CardVisitor)
+        // A message, read as a struct so that its members' `null`s read as their defaults
+        // (`NullAsDefault`); the names are matched above, so no field list is given.
+        d.deserialize_struct("AgentCard", &[], CardVisitor)
     }
 }
 
@@ -243,7 +246,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                     match known_field(CAPABILITY_FIELDS, &key) {
                         Some("streaming") => caps.streaming = map.next_value()?,
                         Some("pushNotifications") => caps.push_notifications = map.next_value()?,
-                        Some("extensions") => caps.extensions = next_or_default(&mut map)?,
+                        Some("extensions") => caps.extensions = map.next_value()?,
                         Some("extendedAgentCard") => caps.extended_agent_card = map.next_value()?,
                         _ => caps.extra.read_next(key, &mut map)?,
                     }
@@ -251,7 +254,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                 Ok(caps)
             }
         }
-        d.deserialize_map(CapabilitiesVisitor)
+        d.deserialize_struct("AgentCapabilities", &[], CapabilitiesVisitor)
     }
 }
 

@@ -26,7 +26,7 @@ use crate::v1::task::{Artifact, Task, TaskStatus};
 #[serde(rename_all = "camelCase", default)]
 pub struct TaskStatusUpdateEvent {
     /// The task that changed.
-    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(alias = "task_id", skip_serializing_if = "is_default")]
     pub task_id: TaskId,
     /// The task's conversation (REQUIRED by the proto, tolerated when missing).
     #[serde(
@@ -36,7 +36,6 @@ pub struct TaskStatusUpdateEvent {
     )]
     pub context_id: Option<ContextId>,
     /// The new status.
-    #[serde(deserialize_with = "wire::null_default")]
     pub status: TaskStatus,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,7 +47,7 @@ pub struct TaskStatusUpdateEvent {
 #[serde(rename_all = "camelCase", default)]
 pub struct TaskArtifactUpdateEvent {
     /// The task that produced it.
-    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(alias = "task_id", skip_serializing_if = "is_default")]
     pub task_id: TaskId,
     /// The task's conversation (REQUIRED by the proto, tolerated when missing).
     #[serde(
@@ -58,17 +57,12 @@ pub struct TaskArtifactUpdateEvent {
     )]
     pub context_id: Option<ContextId>,
     /// The artifact, or the chunk of it.
-    #[serde(deserialize_with = "wire::null_default")]
     pub artifact: Artifact,
     /// `true`: add these parts to the earlier artifact with the same id instead of replacing it.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(skip_serializing_if = "is_default")]
     pub append: bool,
     /// `true`: this is the artifact's last chunk.
-    #[serde(
-        alias = "last_chunk",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "is_default"
-    )]
+    #[serde(alias = "last_chunk", skip_serializing_if = "is_default")]
     pub last_chunk: bool,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]

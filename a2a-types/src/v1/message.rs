@@ -28,11 +28,7 @@ use crate::v1::enums::Role;
 #[serde(rename_all = "camelCase", default)]
 pub struct Message {
     /// Created by the sender; unique per message.
-    #[serde(
-        alias = "message_id",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "is_default"
-    )]
+    #[serde(alias = "message_id", skip_serializing_if = "is_default")]
     pub message_id: MessageId,
     /// The conversation this message belongs to; servers always set it on what they send.
     #[serde(
@@ -52,20 +48,16 @@ pub struct Message {
     #[serde(skip_serializing_if = "is_default")]
     pub role: Role,
     /// The content; the protocol requires at least one part (not enforced when reading).
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<Part>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
     /// URIs of the extensions that shaped this message.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
     /// Other tasks this message refers to, as context for the agent.
-    #[serde(
-        alias = "reference_task_ids",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(alias = "reference_task_ids", skip_serializing_if = "Vec::is_empty")]
     pub reference_task_ids: Vec<TaskId>,
 }
 
@@ -261,15 +253,6 @@ impl TryFrom<PartRepr> for Part {
 pub(crate) mod wire {
     use serde::{Deserialize, Deserializer};
 
-    /// `null` reads as the default value, as ProtoJSON requires for non-message fields.
-    pub(crate) fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: Deserialize<'de> + Default,
-    {
-        Option::<T>::deserialize(d).map(Option::unwrap_or_default)
-    }
-
     /// A plain proto `string` read into an `Option`: `""` (the proto default) and `null` read as
     /// `None`, so "not set" has one spelling on the Rust side.
     pub(crate) fn non_empty<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
@@ -330,7 +313,8 @@ pub(crate) mod wire {
         d.deserialize_any(V)
     }
 
-    /// A plain `int32`: as [`int32_opt`], with `null` and absence as 0.
+    /// A plain `int32`: as [`int32_opt`], with absence as 0 (a `null` member is read as absent
+    /// before it gets here: [`NullAsDefault`](crate::protojson::NullAsDefault)).
     pub(crate) fn int32<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
         int32_opt(d).map(Option::unwrap_or_default)
     }

@@ -38,7 +38,7 @@ pub struct TaskPushNotificationConfig {
     )]
     pub task_id: Option<TaskId>,
     /// The webhook the agent POSTs `StreamResponse` bodies to.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub url: String,
     /// An opaque token the client can use to check a notification belongs to this config.
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
@@ -102,7 +102,7 @@ impl fmt::Debug for TaskPushNotificationConfig {
 #[serde(rename_all = "camelCase", default)]
 pub struct AuthenticationInfo {
     /// An IANA HTTP authentication scheme such as `Bearer` or `Basic` (case-insensitive).
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub scheme: String,
     /// The credentials to send with the scheme.
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]

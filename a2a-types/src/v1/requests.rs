@@ -30,7 +30,6 @@ pub struct SendMessageRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The message to send.
-    #[serde(deserialize_with = "wire::null_default")]
     pub message: Message,
     /// How the agent should answer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -59,11 +58,7 @@ impl SendMessageRequest {
 #[serde(rename_all = "camelCase", default)]
 pub struct SendMessageConfiguration {
     /// Media types the client can take as output; empty means any.
-    #[serde(
-        alias = "accepted_output_modes",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(alias = "accepted_output_modes", skip_serializing_if = "Vec::is_empty")]
     pub accepted_output_modes: Vec<String>,
     /// A webhook to register for the task this message creates.
     #[serde(alias = "task_push_notification_config", skip_serializing_if = "Option::is_none")]
@@ -77,11 +72,7 @@ pub struct SendMessageConfiguration {
     pub history_length: Option<i32>,
     /// `true`: answer at once with the task in progress instead of waiting for a terminal or
     /// interrupted state (the default blocks; 0.3 called this the inverse, `blocking`).
-    #[serde(
-        alias = "return_immediately",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "is_default"
-    )]
+    #[serde(alias = "return_immediately", skip_serializing_if = "is_default")]
     pub return_immediately: bool,
 }
 
@@ -93,7 +84,7 @@ pub struct GetTaskRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task to fetch.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(skip_serializing_if = "is_default")]
     pub id: TaskId,
     /// At most this many history messages; unset means the server's default, 0 none.
     #[serde(
@@ -169,10 +160,9 @@ pub struct ListTasksRequest {
 #[serde(rename_all = "camelCase", default)]
 pub struct ListTasksResponse {
     /// This page of tasks, newest status first.
-    #[serde(deserialize_with = "wire::null_default")]
     pub tasks: Vec<Task>,
     /// The token for the next page; `""` on the last page.
-    #[serde(alias = "next_page_token", deserialize_with = "wire::null_default")]
+    #[serde(alias = "next_page_token")]
     pub next_page_token: String,
     /// The page size used.
     #[serde(alias = "page_size", deserialize_with = "wire::int32")]
@@ -190,7 +180,7 @@ pub struct CancelTaskRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task to cancel.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(skip_serializing_if = "is_default")]
     pub id: TaskId,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -205,7 +195,7 @@ pub struct SubscribeToTaskRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task to follow.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(skip_serializing_if = "is_default")]
     pub id: TaskId,
 }
 
@@ -217,10 +207,10 @@ pub struct GetTaskPushNotificationConfigRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task the config belongs to.
-    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(alias = "task_id", skip_serializing_if = "is_default")]
     pub task_id: TaskId,
     /// The config id.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub id: String,
 }
 
@@ -232,10 +222,10 @@ pub struct DeleteTaskPushNotificationConfigRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task the config belongs to.
-    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(alias = "task_id", skip_serializing_if = "is_default")]
     pub task_id: TaskId,
     /// The config id.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub id: String,
 }
 
@@ -247,7 +237,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The task whose configs to list.
-    #[serde(alias = "task_id", deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(alias = "task_id", skip_serializing_if = "is_default")]
     pub task_id: TaskId,
     /// Page size; 0 means the server's default.
     #[serde(alias = "page_size", deserialize_with = "wire::int32", skip_serializing_if = "is_default")]
@@ -266,7 +256,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
 #[serde(rename_all = "camelCase", default)]
 pub struct ListTaskPushNotificationConfigsResponse {
     /// The configs of the task.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub configs: Vec<TaskPushNotificationConfig>,
     /// The token for the next page; absent on the last page.
     #[serde(

@@ -23,7 +23,7 @@ use crate::v1::message::{Message, Part, wire};
 #[serde(rename_all = "camelCase", default)]
 pub struct Task {
     /// The agent-assigned id.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "is_default")]
+    #[serde(skip_serializing_if = "is_default")]
     pub id: TaskId,
     /// The conversation the task belongs to (not REQUIRED in 1.0.0).
     #[serde(
@@ -33,13 +33,12 @@ pub struct Task {
     )]
     pub context_id: Option<ContextId>,
     /// Where the task is now.
-    #[serde(deserialize_with = "wire::null_default")]
     pub status: TaskStatus,
     /// What the task has produced so far.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub artifacts: Vec<Artifact>,
     /// Earlier messages, oldest first; trimmed or omitted according to `historyLength`.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Message>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,11 +119,7 @@ impl TaskStatus {
 #[serde(rename_all = "camelCase", default)]
 pub struct Artifact {
     /// Unique within the task; streaming chunks with `append` reuse it.
-    #[serde(
-        alias = "artifact_id",
-        deserialize_with = "wire::null_default",
-        skip_serializing_if = "is_default"
-    )]
+    #[serde(alias = "artifact_id", skip_serializing_if = "is_default")]
     pub artifact_id: ArtifactId,
     /// A human-readable name.
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
@@ -133,13 +128,13 @@ pub struct Artifact {
     #[serde(deserialize_with = "wire::non_empty", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The content; the protocol requires at least one part (not enforced when reading).
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<Part>,
     /// Free-form extension data (`google.protobuf.Struct`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Metadata>,
     /// URIs of the extensions that shaped this artifact.
-    #[serde(deserialize_with = "wire::null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<String>,
 }
 

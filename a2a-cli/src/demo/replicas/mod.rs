@@ -119,7 +119,9 @@ pub struct ReplicatedRun {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RedisUsed {
-    /// Its URL, or `None` when there was none (the shared run was left out).
+    /// Its URL, or `None` when there was none (the shared run was left out); reports show it with
+    /// its password masked.
+    #[serde(serialize_with = "crate::user_url::serialize_shown")]
     pub url: Option<String>,
     /// Whether the demo started it (and stopped it at the end).
     pub started_here: bool,
@@ -182,7 +184,7 @@ pub async fn run(options: &ReplicaOptions) -> Result<ReplicasReport, DemoError> 
     let fleet = demo_fleet().await.map_err(DemoError::Fleet)?;
     let (redis, local) = match &options.redis {
         Some(url) => {
-            let shown = without_password(url);
+            let shown = crate::user_url::shown(url);
             let unreachable = probe_redis(url).await.err();
             let note = match &unreachable {
                 None => format!("using {shown}"),
@@ -269,7 +271,7 @@ async fn run_on(
         for check in checks.iter_mut().filter(|c| c.name.contains("through Redis")) {
             check.detail.push_str(&format!(
                 "; Redis at {} was unreachable ({why}), so no replica could learn from another",
-                without_password(redis.url.as_deref().unwrap_or_default())
+                crate::user_url::shown(redis.url.as_deref().unwrap_or_default())
             ));
         }
     }
@@ -496,19 +498,6 @@ pub(crate) async fn run_command(
     }
 }
 
-/// `url` with the password of its user info, if any, replaced by `***`.
-fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..authority_end].rsplit_once('@') {
-        Some((user_info, host)) if user_info.contains(':') => {
-            let user = user_info.split(':').next().unwrap_or_default();
-            format!("{scheme}://{user}:***@{host}{}", &rest[authority_end..])
-        }
-        _ => url.to_owned(),
-    }
-}
-
 /// Whether the Redis at `url` (`redis://` or `rediss://`) accepts a TCP connection within
 /// [`REDIS_PROBE_BOUND`]; the reason, in words, when it does not. A Unix socket URL is not probed.
 async fn probe_redis(url: &str) -> Result<(), String> {
@@ -526,17 +515,5 @@ async fn probe_redis(url: &str) -> Result<(), String> {
         Ok(Ok(_)) => Ok(()),
         Ok(Err(e)) => Err(format!("connecting to {target}: {e}")),
         Err(_) => Err(format!("no connection to {target} within {REDIS_PROBE_BOUND:?}")),
-    }
-}
-
-#[cfg(test)]
-mod redis_url_tests {
-    use super::without_password;
-
-    #[test]
-    fn a_redis_password_is_not_shown() {
-        assert_eq!(without_password("redis://:s3cret@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
-        assert_eq!(without_password("redis://app:s3cret@host/0"), "redis://app:***@host/0");
-        assert_eq!(without_password("redis://127.0.0.1:6379/"), "redis://127.0.0.1:6379/");
     }
 }

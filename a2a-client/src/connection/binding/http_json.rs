@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{Binding, Reply};
 use crate::connection::to_json;
 use crate::transport::EventStream;
-use crate::transport::rest::{self, Call};
+use crate::transport::rest::{self, Call, ErrorBodies, segment};
 use crate::{AgentConnection, Error};
 
 /// HTTP+JSON 1.0.
@@ -53,7 +53,7 @@ impl Binding for HttpJson {
 
     fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), req.id.as_str().to_owned()];
+            let segments = vec!["tasks".into(), segment(req.id.as_str())];
             conn.rest(Method::GetTask, "GetTask result", get(segments, &req, &["id"])?).await
         })
     }
@@ -70,7 +70,7 @@ impl Binding for HttpJson {
 
     fn cancel_task<'a>(&self, conn: &'a AgentConnection, req: CancelTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), format!("{}:cancel", req.id)];
+            let segments = vec!["tasks".into(), format!("{}:cancel", segment(req.id.as_str()))];
             conn.rest(Method::CancelTask, "CancelTask result", post(segments, &req, &["id"])?).await
         })
     }
@@ -81,7 +81,7 @@ impl Binding for HttpJson {
         req: SubscribeToTaskRequest,
     ) -> Reply<'a, EventStream> {
         Box::pin(async move {
-            let segments = vec!["tasks".into(), format!("{}:subscribe", req.id)];
+            let segments = vec!["tasks".into(), format!("{}:subscribe", segment(req.id.as_str()))];
             conn.stream_rest("SubscribeToTask", get(segments, &req, &["id"])?).await
         })
     }
@@ -149,6 +149,7 @@ impl Binding for HttpJson {
                 segments: push_segments(&req.task_id, Some(&req.id)),
                 message: Some(to_json(&req)?),
                 path_fields: &["taskId", "id"],
+                errors: ErrorBodies::RpcStatus,
             };
             let call = call.prepare(conn.endpoint())?;
             conn.endpoint().retrying(|_| rest::call(conn.endpoint(), &call)).await?;
@@ -162,7 +163,13 @@ fn post<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::POST, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call {
+        verb: http::Method::POST,
+        segments,
+        message: Some(to_json(message)?),
+        path_fields,
+        errors: ErrorBodies::RpcStatus,
+    })
 }
 
 fn get<'a, T: Serialize>(
@@ -170,7 +177,13 @@ fn get<'a, T: Serialize>(
     message: &T,
     path_fields: &'a [&'a str],
 ) -> Result<Call<'a>, Error> {
-    Ok(Call { verb: http::Method::GET, segments, message: Some(to_json(message)?), path_fields })
+    Ok(Call {
+        verb: http::Method::GET,
+        segments,
+        message: Some(to_json(message)?),
+        path_fields,
+        errors: ErrorBodies::RpcStatus,
+    })
 }
 
 fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Error> {
@@ -179,12 +192,13 @@ fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Err
         segments: vec!["extendedAgentCard".into()],
         message: Some(to_json(req)?),
         path_fields: &[],
+        errors: ErrorBodies::RpcStatus,
     })
 }
 
 fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
     let mut segments =
-        vec!["tasks".to_owned(), task_id.as_str().to_owned(), "pushNotificationConfigs".to_owned()];
-    segments.extend(id.map(str::to_owned));
+        vec!["tasks".to_owned(), segment(task_id.as_str()), "pushNotificationConfigs".to_owned()];
+    segments.extend(id.map(segment));
     segments
 }

@@ -1,5 +1,6 @@
-//! One binding per wire: what each spec operation comes to on JSON-RPC 1.0, HTTP+JSON 1.0, gRPC and
-//! JSON-RPC 0.3. Each implementation owns its method names or routes, how it writes a request and
+//! One binding per wire: what each spec operation comes to on JSON-RPC 1.0, HTTP+JSON 1.0, gRPC,
+//! JSON-RPC 0.3 and HTTP+JSON 0.3 (the two 0.3 ones share their operations, `v03.rs`, and differ
+//! in how each travels). Each implementation owns its method names or routes, how it writes a request and
 //! how it reads the answer (tolerantly, when the client asks). [`AgentConnection`] does what is the
 //! same on every wire before it hands a call to its binding: the tenant, the webhook URL check, the
 //! retries and deadlines (through its endpoint) and the deviation log.
@@ -22,12 +23,14 @@ use crate::{AgentConnection, Error};
 #[cfg(feature = "grpc")]
 mod grpc;
 mod http_json;
+mod http_json_v03;
 mod jsonrpc;
 mod v03;
 
 #[cfg(feature = "grpc")]
 pub(super) use grpc::Grpc;
 pub(super) use http_json::HttpJson;
+pub(super) use http_json_v03::HttpJsonV03;
 pub(super) use jsonrpc::JsonRpc;
 pub(super) use v03::JsonRpcV03;
 

@@ -1,5 +1,11 @@
-//! JSON-RPC 0.3: the 0.3 method names; each request converted from the 1.0 model and each answer
-//! back to it, what a conversion loses logged on the connection. 0.3 has no `ListTasks`.
+//! 0.3, over JSON-RPC or HTTP+JSON: each request converted from the 1.0 model and each answer back
+//! to it, what a conversion loses logged on the connection. 0.3 has no `ListTasks`.
+//!
+//! The operations are written once, here ([`V03`]); how each reaches the agent is its
+//! [`Carrier`]'s: JSON-RPC 0.3 by method name (below), HTTP+JSON 0.3 by route
+//! (`http_json_v03.rs`). The 0.3 JSON of the requests and answers is the same on both.
+
+use std::marker::PhantomData;
 
 use a2a_typestate_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
@@ -14,13 +20,50 @@ use crate::connection::to_json;
 use crate::transport::EventStream;
 use crate::{AgentConnection, Error};
 
-/// JSON-RPC 0.3.
-pub(in crate::connection) struct JsonRpcV03;
+/// How a 0.3 operation (named by its JSON-RPC method) reaches the agent, with its 0.3 params.
+pub(in crate::connection) trait Carrier: Send + Sync + 'static {
+    /// The card's name for the binding (`"JSONRPC"`), for the client's metrics.
+    #[cfg(feature = "otel")]
+    const BINDING: &'static str;
 
-impl Binding for JsonRpcV03 {
+    /// One call, retried on transport faults; the raw 0.3 result.
+    fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value>;
+
+    /// One stream of 0.3 results, converted to 1.0 events as they come.
+    fn stream(conn: &AgentConnection, method: v03::Method, params: Value) -> Reply<'_, EventStream>;
+}
+
+/// The 0.3 operations over the carrier `C`.
+pub(in crate::connection) struct V03<C>(PhantomData<C>);
+
+impl<C> V03<C> {
+    /// The binding (a constant, so that a `&'static` one can be handed out).
+    pub(in crate::connection) const BINDING: Self = Self(PhantomData);
+}
+
+/// JSON-RPC 0.3: the 0.3 method names.
+pub(in crate::connection) struct ByMethod;
+
+/// JSON-RPC 0.3.
+pub(in crate::connection) type JsonRpcV03 = V03<ByMethod>;
+
+impl Carrier for ByMethod {
+    #[cfg(feature = "otel")]
+    const BINDING: &'static str = "JSONRPC";
+
+    fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value> {
+        Box::pin(conn.rpc_v03(method, params))
+    }
+
+    fn stream(conn: &AgentConnection, method: v03::Method, params: Value) -> Reply<'_, EventStream> {
+        Box::pin(conn.stream_v03(method, params))
+    }
+}
+
+impl<C: Carrier> Binding for V03<C> {
     #[cfg(feature = "otel")]
     fn label(&self) -> (&'static str, &'static str) {
-        ("JSONRPC", "0.3")
+        (C::BINDING, "0.3")
     }
 
     fn send_message<'a>(
@@ -31,7 +74,7 @@ impl Binding for JsonRpcV03 {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
-            let value = conn.rpc_v03(v03::Method::MessageSend, Some(params)).await?;
+            let value = C::call(conn, v03::Method::MessageSend, Some(params)).await?;
             losses.result("message/send result", value, v03::SendMessageResult::to_v1)
         })
     }
@@ -44,7 +87,7 @@ impl Binding for JsonRpcV03 {
         Box::pin(async move {
             let params =
                 conn.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
-            conn.stream_v03(v03::Method::MessageStream, params).await
+            C::stream(conn, v03::Method::MessageStream, params).await
         })
     }
 
@@ -52,7 +95,7 @@ impl Binding for JsonRpcV03 {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
-            let value = conn.rpc_v03(v03::Method::TasksGet, Some(params)).await?;
+            let value = C::call(conn, v03::Method::TasksGet, Some(params)).await?;
             losses.result("tasks/get result", value, v03::Task::to_v1)
         })
     }
@@ -65,7 +108,7 @@ impl Binding for JsonRpcV03 {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
-            let value = conn.rpc_v03(v03::Method::TasksCancel, Some(params)).await?;
+            let value = C::call(conn, v03::Method::TasksCancel, Some(params)).await?;
             losses.result("tasks/cancel result", value, v03::Task::to_v1)
         })
     }
@@ -77,7 +120,7 @@ impl Binding for JsonRpcV03 {
     ) -> Reply<'a, EventStream> {
         Box::pin(async move {
             let params = to_json(&v03::TaskIdParams { id: req.id, metadata: None })?;
-            conn.stream_v03(v03::Method::TasksResubscribe, params).await
+            C::stream(conn, v03::Method::TasksResubscribe, params).await
         })
     }
 
@@ -86,7 +129,7 @@ impl Binding for JsonRpcV03 {
         conn: &'a AgentConnection,
         _: GetExtendedAgentCardRequest,
     ) -> Reply<'a, Value> {
-        Box::pin(async move { conn.rpc_v03(v03::Method::GetAuthenticatedExtendedCard, None).await })
+        Box::pin(async move { C::call(conn, v03::Method::GetAuthenticatedExtendedCard, None).await })
     }
 
     fn create_task_push_notification_config<'a>(
@@ -99,7 +142,7 @@ impl Binding for JsonRpcV03 {
             let losses = &conn.inner.losses;
             let operation = "tasks/pushNotificationConfig/set";
             let params = losses.request(operation, v03::TaskPushNotificationConfig::from_v1(&cfg))?;
-            let value = conn.rpc_v03(v03::Method::PushNotificationConfigSet, Some(params)).await?;
+            let value = C::call(conn, v03::Method::PushNotificationConfigSet, Some(params)).await?;
             losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
         })
     }
@@ -116,7 +159,7 @@ impl Binding for JsonRpcV03 {
                 push_notification_config_id: Some(req.id).filter(|id| !id.is_empty()),
                 metadata: None,
             })?;
-            let value = conn.rpc_v03(v03::Method::PushNotificationConfigGet, Some(params)).await?;
+            let value = C::call(conn, v03::Method::PushNotificationConfigGet, Some(params)).await?;
             conn.inner.losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
         })
     }
@@ -130,18 +173,8 @@ impl Binding for JsonRpcV03 {
         Box::pin(async move {
             let params =
                 to_json(&v03::ListTaskPushNotificationConfigParams { id: req.task_id, metadata: None })?;
-            let value = conn.rpc_v03(v03::Method::PushNotificationConfigList, Some(params)).await?;
-            let configs =
-                conn.inner.losses.result(WHAT, value, |list: &Vec<v03::TaskPushNotificationConfig>| {
-                    let mut losses = Vec::new();
-                    let mut value = Vec::with_capacity(list.len());
-                    for config in list {
-                        let converted = config.to_v1();
-                        losses.extend(converted.losses);
-                        value.push(converted.value);
-                    }
-                    v03::Converted { value, losses }
-                })?;
+            let value = C::call(conn, v03::Method::PushNotificationConfigList, Some(params)).await?;
+            let configs = conn.inner.losses.result(WHAT, value, crate::transport::v03::configs_to_v1)?;
             Ok(ListTaskPushNotificationConfigsResponse { configs, next_page_token: None })
         })
     }
@@ -157,7 +190,7 @@ impl Binding for JsonRpcV03 {
                 push_notification_config_id: req.id,
                 metadata: None,
             })?;
-            conn.rpc_v03(v03::Method::PushNotificationConfigDelete, Some(params)).await?;
+            C::call(conn, v03::Method::PushNotificationConfigDelete, Some(params)).await?;
             Ok(())
         })
     }
