@@ -115,6 +115,59 @@ async fn closing_loopback_port() -> Result<SocketAddr, TestkitError> {
     Ok(addr)
 }
 
+/// Writes `null` for the members `card` leaves unset and for the claims it does not make
+/// ([`Quirk::NullForUnsetCardMembers`](crate::Quirk::NullForUnsetCardMembers)).
+fn null_for_unset_members(card: &mut Value, protocol: Protocol) {
+    let null_where_unset = |object: &mut serde_json::Map<String, Value>, members: &[&str]| {
+        for member in members {
+            let unset = object.get(*member).is_none_or(|v| v == &Value::Bool(false));
+            if unset {
+                object.insert((*member).to_owned(), Value::Null);
+            }
+        }
+    };
+    let (card_members, claims): (&[&str], &[&str]) = match protocol {
+        Protocol::V1_0 => (
+            &[
+                "documentationUrl",
+                "iconUrl",
+                "provider",
+                "securitySchemes",
+                "securityRequirements",
+                "signatures",
+            ],
+            &["streaming", "pushNotifications", "stateTransitionHistory", "extendedAgentCard", "extensions"],
+        ),
+        Protocol::V0_3 => (
+            &[
+                "documentationUrl",
+                "iconUrl",
+                "provider",
+                "security",
+                "securitySchemes",
+                "signatures",
+                "additionalInterfaces",
+                "supportsAuthenticatedExtendedCard",
+            ],
+            &["streaming", "pushNotifications", "stateTransitionHistory", "extensions"],
+        ),
+    };
+    let skill_members: &[&str] = match protocol {
+        Protocol::V1_0 => &["examples", "inputModes", "outputModes", "securityRequirements"],
+        Protocol::V0_3 => &["examples", "inputModes", "outputModes", "security"],
+    };
+    let Some(object) = card.as_object_mut() else { return };
+    null_where_unset(object, card_members);
+    if let Some(capabilities) = object.get_mut("capabilities").and_then(Value::as_object_mut) {
+        null_where_unset(capabilities, claims);
+    }
+    for skill in object.get_mut("skills").and_then(Value::as_array_mut).into_iter().flatten() {
+        if let Some(skill) = skill.as_object_mut() {
+            null_where_unset(skill, skill_members);
+        }
+    }
+}
+
 /// The client every agent POSTs its push callbacks with, built once per process: building one
 /// loads the platform's roots (about 30 ms of a debug build's CPU, once per agent before, which a
 /// test serving thousands of agents paid thousands of times). It keeps no idle connection, so no
@@ -441,6 +494,9 @@ impl ScriptedAgentBuilder {
             if let Some(entries) = entries.as_array_mut() {
                 entries.extend(declared);
             }
+        }
+        if self.script.has_quirk(crate::Quirk::NullForUnsetCardMembers) {
+            null_for_unset_members(&mut card, self.protocol);
         }
         let card_bytes = card.to_string().into_bytes();
         let http = push_client()?;
