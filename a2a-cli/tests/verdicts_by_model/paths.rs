@@ -118,7 +118,8 @@ fn pending(reason: &PendingReason, capability: Capability, attempts: &[PushRegis
         PendingReason::OutsideDeclaredModes { .. }
         | PendingReason::ModesUnknown { .. }
         | PendingReason::WebhookUrlRefused { .. }
-        | PendingReason::WebhookOutOfReach => Verdict::Unverifiable,
+        | PendingReason::WebhookOutOfReach
+        | PendingReason::ReceiverTurnedAway => Verdict::Unverifiable,
         _ if capability == Capability::PushNotifications && webhook_refused_everywhere(attempts) => {
             Verdict::Unverifiable
         }

@@ -86,11 +86,14 @@ pub enum Deployment {
     GatewayByCard,
 }
 
-/// The protocol and, for 1.0, the interfaces the card lists.
+/// The protocol and the interfaces the card lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// A2A 0.3: one JSON-RPC `url`.
-    V0_3,
+    /// A2A 0.3: JSON-RPC and HTTP+JSON (the `/v1` routes), `preferred` as the card's `url`.
+    V0_3 {
+        /// The card's `url` and `preferredTransport` (the other is in `additionalInterfaces`).
+        preferred: Binding,
+    },
     /// A2A 1.0: `dead` interfaces listed first (nothing answers there), then the agent's own,
     /// `preferred` binding first.
     V1_0 {
@@ -119,6 +122,8 @@ pub struct Truth {
     pub v03_shaped_events: bool,
     /// `Quirk::AnswersInMessages`: the answer is streamed as agent messages, no artifact exists.
     pub answers_in_messages: bool,
+    /// `Quirk::NullForUnsetCardMembers`: the card writes `null` for what it leaves unset.
+    pub card_nulls: bool,
     pub step_delay_ms: u64,
     pub deployment: Deployment,
     /// The `run_task` path also depends on the claims the card does not make (used unchecked).
@@ -147,14 +152,14 @@ impl Truth {
 
     pub fn protocol(&self) -> Protocol {
         match self.dialect {
-            Dialect::V0_3 => Protocol::V0_3,
+            Dialect::V0_3 { .. } => Protocol::V0_3,
             Dialect::V1_0 { .. } => Protocol::V1_0,
         }
     }
 
     pub fn dead_interfaces(&self) -> &[DeadInterface] {
         match &self.dialect {
-            Dialect::V0_3 => &[],
+            Dialect::V0_3 { .. } => &[],
             Dialect::V1_0 { dead, .. } => dead,
         }
     }
@@ -210,6 +215,9 @@ impl Truth {
         if self.answers_in_messages {
             script = script.quirk(Quirk::AnswersInMessages);
         }
+        if self.card_nulls {
+            script = script.quirk(Quirk::NullForUnsetCardMembers);
+        }
         let mut builder = ScriptedAgent::builder()
             .name("modelled")
             .protocol(self.protocol())
@@ -217,15 +225,19 @@ impl Truth {
             .default_input_modes([self.input_mode])
             .default_output_modes([self.output_mode])
             .script(script);
-        if let Dialect::V1_0 { preferred, dead } = &self.dialect {
-            let mut bindings = vec![*preferred];
-            bindings.extend(Binding::ALL.into_iter().filter(|b| b != preferred));
-            builder = builder.bindings(bindings);
-            if !dead.is_empty() {
-                // The builder keeps the slice for the agent's life: a few bytes per truth, leaked
-                // once, is what a `&'static` argument costs a generated value.
-                builder = builder.dead_interfaces_first(Box::leak(dead.clone().into_boxed_slice()));
-            }
+        let (preferred, served) = match &self.dialect {
+            Dialect::V0_3 { preferred } => (*preferred, [Binding::JsonRpc, Binding::HttpJson].as_slice()),
+            Dialect::V1_0 { preferred, .. } => (*preferred, Binding::ALL.as_slice()),
+        };
+        let mut bindings = vec![preferred];
+        bindings.extend(served.iter().copied().filter(|b| *b != preferred));
+        builder = builder.bindings(bindings);
+        if let Dialect::V1_0 { dead, .. } = &self.dialect
+            && !dead.is_empty()
+        {
+            // The builder keeps the slice for the agent's life: a few bytes per truth, leaked
+            // once, is what a `&'static` argument costs a generated value.
+            builder = builder.dead_interfaces_first(Box::leak(dead.clone().into_boxed_slice()));
         }
         builder.spawn().await.expect("a scripted agent starts on loopback")
     }
@@ -241,7 +253,7 @@ impl fmt::Debug for Truth {
             self.streaming, self.history, self.push
         )?;
         match &self.dialect {
-            Dialect::V0_3 => write!(f, ", dialect: 0.3")?,
+            Dialect::V0_3 { preferred } => write!(f, ", dialect: 0.3 {}", preferred.as_str())?,
             Dialect::V1_0 { preferred, dead } => {
                 write!(f, ", dialect: 1.0 {}", preferred.as_str())?;
                 if !dead.is_empty() {
@@ -257,6 +269,7 @@ impl fmt::Debug for Truth {
             (self.drops_inline_push, "DropsInlinePushConfig"),
             (self.v03_shaped_events, "V03ShapedEventsAfterFirst"),
             (self.answers_in_messages, "AnswersInMessages"),
+            (self.card_nulls, "NullForUnsetCardMembers"),
         ] {
             if on {
                 write!(f, ", {quirk}")?;
@@ -313,9 +326,10 @@ fn dialect() -> impl Strategy<Value = Dialect> {
     let binding = prop_oneof![Just(Binding::JsonRpc), Just(Binding::HttpJson), Just(Binding::Grpc)];
     // Most cards list only interfaces that answer; one in four lists one or two dead ones first.
     let dead = prop_oneof![3 => Just(Vec::new()), 1 => proptest::collection::vec(dead_interface(), 1..=2)];
+    let v03_binding = prop_oneof![Just(Binding::JsonRpc), Just(Binding::HttpJson)];
     prop_oneof![
         3 => (binding, dead).prop_map(|(preferred, dead)| Dialect::V1_0 { preferred, dead }),
-        1 => Just(Dialect::V0_3),
+        1 => v03_binding.prop_map(|preferred| Dialect::V0_3 { preferred }),
     ]
 }
 
@@ -345,17 +359,27 @@ fn rarely() -> impl Strategy<Value = bool> {
     prop_oneof![3 => Just(false), 1 => Just(true)]
 }
 
-/// Every truth the model covers. The combinations left out are left out here, each with why.
+/// Every truth the model covers. Left out on purpose:
+/// - a lie about a claim the card does not declare: each testkit lie declares what it contradicts,
+///   so the only such truth is the agent doing more than its card says, generated as
+///   `UnderDeclared` (which must never refuse);
+/// - `Quirk::OnlyStreams` (every operation but the stream answered with a plain HTTP error): its
+///   interface does not serve its binding, so it lies about a card claim this model does not
+///   generate, and no push or history claim can be exercised through it;
+/// - `Quirk::RepeatsPageToken` (about listing, which no path here does), stalls and transport
+///   faults (`Fault`: the transport tests cover them; a dead interface is this model's fault);
+/// - the 0.3-shaped-events quirk on a 0.3 agent (it is a 1.0 stream's quirk), and dead
+///   interfaces on a 0.3 card (the testkit lists them among 1.0 `supportedInterfaces` only).
 pub fn truth() -> impl Strategy<Value = Truth> {
     let claims = (streaming(), history(), push());
     let card = (dialect(), mode(), mode());
-    let quirks = (webhook_policy(), rarely(), rarely(), rarely());
+    let quirks = (webhook_policy(), rarely(), rarely(), rarely(), rarely());
     let how = (0..=50u64, deployment(), any::<bool>());
     (claims, card, quirks, how).prop_map(
         |(
             (streaming, history, push),
             (dialect, input_mode, output_mode),
-            (webhook_policy, drops_inline_push, v03_shaped_events, answers_in_messages),
+            (webhook_policy, drops_inline_push, v03_shaped_events, answers_in_messages, card_nulls),
             (step_delay_ms, deployment, run_task_depends_on_undeclared),
         )| {
             // Skipped: the 0.3-shaped-events quirk is about 1.0 streams; a 0.3 agent writes them so
@@ -372,6 +396,7 @@ pub fn truth() -> impl Strategy<Value = Truth> {
                 drops_inline_push,
                 v03_shaped_events,
                 answers_in_messages,
+                card_nulls,
                 step_delay_ms,
                 deployment,
                 run_task_depends_on_undeclared,
