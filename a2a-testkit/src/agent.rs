@@ -96,10 +96,15 @@ pub enum DeadInterface {
     AcceptsThenCloses,
 }
 
-/// A loopback address where nothing listens: a port bound and closed again at once.
-fn closed_loopback_port() -> Result<SocketAddr, TestkitError> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(TestkitError::Bind)?;
-    listener.local_addr().map_err(TestkitError::Bind)
+/// A loopback address where nothing listens, held for as long as the returned socket lives: bound
+/// and never listening, so a connection there is refused, and no listener started meanwhile (another
+/// agent, a webhook receiver) can be given the port. A port bound and closed at once could be, and
+/// a client meant to find nothing there then reached another agent.
+fn refusing_loopback_port() -> Result<(SocketAddr, tokio::net::TcpSocket), TestkitError> {
+    let socket = tokio::net::TcpSocket::new_v4().map_err(TestkitError::Bind)?;
+    socket.bind(SocketAddr::from(([127, 0, 0, 1], 0))).map_err(TestkitError::Bind)?;
+    let addr = socket.local_addr().map_err(TestkitError::Bind)?;
+    Ok((addr, socket))
 }
 
 /// A loopback address that accepts every connection and closes it at once, for as long as the
@@ -460,12 +465,17 @@ impl ScriptedAgentBuilder {
                 interfaces.push(retired);
             }
         }
+        let mut reserved = Vec::new();
         if !self.card_lies.dead_interfaces.is_empty()
             && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
         {
             for (at, dead) in self.card_lies.dead_interfaces.iter().enumerate() {
                 let url = match dead {
-                    DeadInterface::Refused => format!("http://{}{JSONRPC_PATH}", closed_loopback_port()?),
+                    DeadInterface::Refused => {
+                        let (addr, socket) = refusing_loopback_port()?;
+                        reserved.push(socket);
+                        format!("http://{addr}{JSONRPC_PATH}")
+                    }
                     DeadInterface::UnresolvableHost => {
                         format!("http://dead-interface-{at}.invalid{JSONRPC_PATH}")
                     }
@@ -537,7 +547,7 @@ impl ScriptedAgentBuilder {
             }
             None => BackgroundServer::spawn(listener, app),
         };
-        Ok(RunningAgent { shared, addr, name: self.name, server })
+        Ok(RunningAgent { shared, addr, name: self.name, server, _reserved: reserved })
     }
 }
 
@@ -547,6 +557,8 @@ pub struct RunningAgent {
     addr: SocketAddr,
     name: String,
     server: BackgroundServer,
+    /// The ports of the card's refusing dead interfaces, held while the agent runs.
+    _reserved: Vec<tokio::net::TcpSocket>,
 }
 
 impl std::fmt::Debug for RunningAgent {
