@@ -68,8 +68,9 @@ async fn judge(truths: &[Truth]) -> Vec<Judged> {
     let client = paths::client();
     let receiver = Arc::new(client.start_push_receiver().await.expect("a webhook receiver starts"));
     // Each truth is served and judged on its own, so that one agent starting overlaps another's
-    // judging (starting one costs a few tens of milliseconds of a debug build's CPU).
-    futures::future::join_all(truths.iter().map(|truth| {
+    // judging. Every agent lives until the whole case is judged: a port freed early could be given
+    // to another agent of the case, which the case's clients would take for the first.
+    let served = futures::future::join_all(truths.iter().map(|truth| {
         let (auditor, client, receiver) = (&auditor, &client, &receiver);
         async move {
             let agent = truth.serve().await;
@@ -80,11 +81,13 @@ async fn judge(truths: &[Truth]) -> Vec<Judged> {
                 paths::typed_settles(truth, &url, receiver),
             )
             .await;
-            drop(agent);
-            Judged { audit: paths::read_audit(&audited), run_task, typed }
+            (Judged { audit: paths::read_audit(&audited), run_task, typed }, agent)
         }
     }))
-    .await
+    .await;
+    let (judged, agents): (Vec<_>, Vec<_>) = served.into_iter().unzip();
+    drop(agents);
+    judged
 }
 
 /// Checks one truth's readings against the oracle and each other; the failure says which rule.
@@ -260,13 +263,6 @@ fn every_truth_gets_the_rules_verdict_from_the_audit_run_task_and_the_typed_sett
         }
         Ok(())
     });
-    let disagreements = disagreements.into_inner().expect("not poisoned");
-    if survey {
-        for why in &disagreements {
-            eprintln!("{why}\n");
-        }
-        assert!(disagreements.is_empty(), "{} truths disagreed (listed above)", disagreements.len());
-    }
     let took = started.elapsed();
     let count = judged_truths.load(std::sync::atomic::Ordering::Relaxed);
     eprintln!("verdicts by model: {count} truths judged by three paths in {took:.1?} ({cases} cases)");
@@ -275,6 +271,13 @@ fn every_truth_gets_the_rules_verdict_from_the_audit_run_task_and_the_typed_sett
         "  covered: {}",
         covered.iter().map(|(what, n)| format!("{what} {n}")).collect::<Vec<_>>().join(", ")
     );
+    let disagreements = disagreements.into_inner().expect("not poisoned");
+    if survey {
+        for why in &disagreements {
+            eprintln!("{why}\n");
+        }
+        assert!(disagreements.is_empty(), "{} truths disagreed (listed above)", disagreements.len());
+    }
     match result {
         Ok(()) => {}
         Err(TestError::Fail(why, truths)) => {
