@@ -15,7 +15,9 @@
 //! each closer to an honest agent) and prints the smallest truth and each path's reading.
 //!
 //! - `A2A_MODEL_CASES`: proptest cases (default [`CI_CASES`]); `scripts/model-test.sh` runs more.
-//! - `A2A_MODEL_TRUTHS_PER_CASE`: truths served at once per case (default 8).
+//! - `A2A_MODEL_TRUTHS_PER_CASE`: truths served at once per case (default 32: a case lasts as long
+//!   as its slowest truth, a few hundred milliseconds to two seconds, so more at once is more per
+//!   second).
 //! - `PROPTEST_RNG_SEED`: replays one run.
 //! - `A2A_MODEL_SURVEY=1`: judges every case and lists every disagreement (no shrinking).
 
@@ -37,9 +39,10 @@ use verdicts_by_model::oracle::{self, Expected, Verdict};
 use verdicts_by_model::paths::{self, Reading};
 use verdicts_by_model::truth::{self, Truth};
 
-/// Cases a plain `cargo test` runs: sized so that this test takes about two minutes of CI's debug
-/// build on two cores (see `scripts/model-test.sh` for a longer run).
-const CI_CASES: u32 = 40;
+/// Cases a plain `cargo test` runs: 80 cases of 32 truths, 2,560 truths, about 100 s of CI's debug
+/// build on two cores (measured in RELIABILITY.md, "Verdicts by model"); `scripts/model-test.sh`
+/// runs 20,000.
+const CI_CASES: u32 = 80;
 
 fn env_number(name: &str, default: u32) -> u32 {
     match std::env::var(name) {
@@ -49,7 +52,7 @@ fn env_number(name: &str, default: u32) -> u32 {
 }
 
 fn truths_per_case() -> usize {
-    env_number("A2A_MODEL_TRUTHS_PER_CASE", 8).max(1) as usize
+    env_number("A2A_MODEL_TRUTHS_PER_CASE", 32).max(1) as usize
 }
 
 /// What the three paths said about one truth.
