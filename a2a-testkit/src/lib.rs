@@ -157,6 +157,7 @@ mod background;
 mod card;
 mod extensions;
 pub mod fleet;
+pub mod frameworks;
 mod lifecycle;
 pub mod official;
 mod ops;

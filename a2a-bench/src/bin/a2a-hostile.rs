@@ -68,6 +68,22 @@ enum Attack {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
+    /// Serves an agent of the third hostile round until killed; prints its URL. `sse-id`: its
+    /// stream opens with one `id:` line of `size` bytes, then `count` events. `extensions`: its card
+    /// requires `count` extensions of about `size` bytes each.
+    ServeRound3 {
+        /// `sse-id` or `extensions`.
+        kind: String,
+        /// Bytes of the field (`sse-id`) or of each extension URI (`extensions`).
+        #[arg(long, default_value_t = 4 * 1024 * 1024)]
+        size: usize,
+        /// Events (`sse-id`) or extensions (`extensions`).
+        #[arg(long, default_value_t = 1_000)]
+        count: usize,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
     /// 160 unauthenticated POSTs each announcing and sending 8 MiB, at once.
     WebhookUnauthenticated,
     /// 100 connections sending a valid head then one body byte per second.
@@ -273,6 +289,7 @@ fn main() {
             Attack::ServeZeros { binding, shape, place, events, port } => {
                 serve_zeros(&binding, &shape, &place, events, port).await;
             }
+            Attack::ServeRound3 { kind, size, count, port } => serve_round3(&kind, size, count, port).await,
             Attack::WebhookUnauthenticated => webhook_unauthenticated().await,
             Attack::WebhookSlowBodies => webhook_slow_bodies().await,
             Attack::WebhookIdle => webhook_idle().await,
@@ -502,6 +519,68 @@ async fn serve_zeros(binding: &str, shape: &str, place: &str, events: usize, por
         .route("/message:send", post(move || async move { send("SendMessage", &plain) }))
         .route("/message:stream", post(move || async move { stream("SendStreamingMessage", &plain) }))
         .route("/tasks/{id}", get(move || async move { get_task("GetTask", &plain) }));
+    println!("{base}");
+    let _ = axum::serve(listener, app).await;
+}
+
+async fn serve_round3(kind: &str, size: usize, count: usize, port: u16) {
+    use axum::routing::{get, post};
+    if !matches!(kind, "sse-id" | "extensions") {
+        return eprintln!("serve-round3 takes sse-id or extensions, not {kind}");
+    }
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let extensions: Vec<serde_json::Value> = if kind == "extensions" {
+        (0..count)
+            .map(|i| serde_json::json!({"uri": format!("https://e.example/{i:06}/{}", "x".repeat(size)), "required": true}))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let card = serde_json::json!({
+        "name": kind, "description": "third hostile round", "version": "1",
+        "supportedInterfaces": [{"url": format!("{base}/a2a"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": true, "extensions": extensions},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
+    })
+    .to_string();
+    let long_id =
+        std::sync::Arc::new(format!("id: {}\n", "i".repeat(if kind == "sse-id" { size } else { 1 })));
+    let events = if kind == "sse-id" { count } else { 1 };
+    let task = r#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a1","parts":[{"text":"ok"}]}]}"#;
+    let jsonrpc = move |body: bytes::Bytes| {
+        let long_id = long_id.clone();
+        async move {
+            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let id = request["id"].to_string();
+            let frame = |result: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+            match request["method"].as_str().unwrap_or_default() {
+                "SendStreamingMessage" => {
+                    let mut body = long_id.as_str().to_owned();
+                    body.push_str(&format!(
+                        "data: {}\n\n",
+                        frame(
+                            r#"{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#
+                        )
+                    ));
+                    for _ in 0..events {
+                        body.push_str(&format!("data: {}\n\n", frame(r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}"#)));
+                    }
+                    body.push_str(&format!("data: {}\n\n", frame(r#"{"artifactUpdate":{"taskId":"t1","contextId":"c1","artifact":{"artifactId":"a1","parts":[{"text":"ok"}]}}}"#)));
+                    body.push_str(&format!("data: {}\n\n", frame(r#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}"#)));
+                    ([("content-type", "text/event-stream")], body)
+                }
+                "GetTask" => ([("content-type", "application/json")], frame(task)),
+                _ => ([("content-type", "application/json")], frame(&format!(r#"{{"task":{task}}}"#))),
+            }
+        }
+    };
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/agent-card.json",
+            get(move || async move { ([("content-type", "application/json")], card) }),
+        )
+        .route("/a2a", post(jsonrpc));
     println!("{base}");
     let _ = axum::serve(listener, app).await;
 }

@@ -435,6 +435,8 @@ async fn audit_agent_with(
     // since it may claim more) is the one reported, lifted and probed; every probe runs on that
     // connection, so a card served with `no-store` and changed between fetches cannot have one
     // copy audited while another copy's interface is called.
+    // Why the card's extensions could not all be asked for, when they could not.
+    let mut not_asked: Option<String> = None;
     let (target, discovered) = match client.connect(base).await {
         Ok(connection) => {
             let card = connection.card().clone();
@@ -443,8 +445,12 @@ async fn audit_agent_with(
             let declared = card.card().capabilities.extensions.iter().map(|e| e.uri.clone());
             let connection = match connection.with_options(CallOptions::new().extensions(declared)) {
                 Ok(asking) => asking,
-                // A URI the extensions header cannot carry: probed without asking.
-                Err(_) => connection,
+                // A URI the extensions header cannot carry, or more than it may: probed without
+                // asking, and the reason kept for the report.
+                Err(error) => {
+                    not_asked = Some(errors::one_line(&error));
+                    connection
+                }
             };
             (probe::Target::Connection(connection), card)
         }
@@ -540,7 +546,10 @@ async fn audit_agent_with(
         claims,
         over_declares,
         probe: Some(first.summary()),
-        error: first.error(&target),
+        error: first.error(&target).map(|error| match &not_asked {
+            Some(why) => format!("{error} (the card's extensions were not asked for: {why})"),
+            None => error,
+        }),
         lifecycle_fault: first.lifecycle_fault(),
         push_registration: first.push_registration(),
         wire_deviations,

@@ -53,6 +53,9 @@ pub use self::kind::{
 pub use self::process::{RunningPeer, STOP_GRACE};
 
 use self::layout::Layout;
+// The corpus harness (`crate::frameworks`) stops its agents and reads their logs the same way.
+pub(crate) use self::layout::tail_of;
+pub(crate) use self::process::kill_now;
 
 /// Starts official-SDK peers. See the [module docs](self).
 #[derive(Debug, Clone, Copy)]

@@ -166,7 +166,7 @@ fn lock(process: &Mutex<Process>) -> MutexGuard<'_, Process> {
 }
 
 /// SIGKILL to the whole group, and to the leader directly in case the group signal failed.
-fn kill_now(pid: u32, child: &mut Child) {
+pub(crate) fn kill_now(pid: u32, child: &mut Child) {
     let _ = signal_group(pid, "KILL");
     let _ = child.kill();
 }
