@@ -51,7 +51,7 @@ impl ProtocolError {
         let message = status.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
         let rpc_status = status.get("status").and_then(Value::as_str).map(str::to_owned);
         let reason = status.get("details").and_then(find_reason);
-        let code = reason.as_deref().and_then(code_for_reason);
+        let code = code_of(reason.as_deref(), rpc_status.as_deref());
         Self { code, reason, message, http_status: Some(http_status), rpc_status }
     }
 
@@ -72,10 +72,10 @@ impl ProtocolError {
     }
 
     /// A gRPC status named `grpc_status` (`NOT_FOUND`...) whose details carried an `ErrorInfo` with
-    /// `reason`; the code is derived from the reason, as for HTTP+JSON.
+    /// `reason`, or none; the code is derived as for HTTP+JSON.
     #[cfg(feature = "grpc")]
     pub(crate) fn from_grpc(grpc_status: &str, message: &str, reason: Option<String>) -> Self {
-        let code = reason.as_deref().and_then(code_for_reason);
+        let code = code_of(reason.as_deref(), Some(grpc_status));
         Self {
             code,
             reason,
@@ -92,7 +92,11 @@ impl ProtocolError {
     }
 
     /// The JSON-RPC / A2A error code (-32001..-32009 for A2A errors, -32700..-32600 standard ones).
-    /// For HTTP+JSON it is derived from the ErrorInfo reason; `None` when the reason is unknown.
+    /// For HTTP+JSON and gRPC it is derived from the ErrorInfo reason; a status with no `ErrorInfo`
+    /// at all is one of the JSON-RPC standard errors, which the spec gives no reason: an
+    /// `INVALID_ARGUMENT` one is read as invalid params (-32602, the agent refusing what the request
+    /// carried, such as a webhook URL). `None` when the reason is unknown, or the status says
+    /// nothing more.
     pub fn code(&self) -> Option<i64> {
         self.code
     }
@@ -177,6 +181,17 @@ fn code_for_reason(reason: &str) -> Option<i64> {
     A2aErrorCode::from_reason(reason).map(A2aErrorCode::code)
 }
 
+/// The code of an HTTP+JSON or gRPC error: its `ErrorInfo` reason's, or, with no reason at all, the
+/// JSON-RPC standard error its status stands for. The spec's table puts invalid params, a parse
+/// error and an invalid request all at `INVALID_ARGUMENT`; the request is this client's own, so
+/// the agent is refusing what it carried: invalid params.
+fn code_of(reason: Option<&str>, rpc_status: Option<&str>) -> Option<i64> {
+    match reason {
+        Some(reason) => code_for_reason(reason),
+        None => (rpc_status == Some("INVALID_ARGUMENT")).then_some(A2aErrorCode::InvalidParams.code()),
+    }
+}
+
 fn reason_for_code(code: i64) -> Option<String> {
     A2aErrorCode::from_code(code).reason().map(str::to_owned)
 }
@@ -221,6 +236,23 @@ mod tests {
         assert_eq!(err.http_status(), Some(400));
         assert!(ProtocolError::is_rpc_status_body(&body));
         assert!(!ProtocolError::is_rpc_status_body(&json!({"task": {}})));
+    }
+
+    #[test]
+    fn a_rest_invalid_argument_without_error_info_is_invalid_params() {
+        // How the HTTP+JSON binding carries -32602 (the spec gives the JSON-RPC standard errors no
+        // reason): an agent refusing a loopback webhook URL, or naming a push config it does not hold.
+        let body = json!({"error": {"code": 400, "status": "INVALID_ARGUMENT",
+            "message": "webhook host 127.0.0.1 is a loopback address", "details": []}});
+        let err = ProtocolError::from_rpc_status(400, &body);
+        assert_eq!(err.a2a_code(), Some(A2aErrorCode::InvalidParams));
+        assert_eq!(err.reason(), None);
+        // An unknown reason is still unknown, whatever the status.
+        let other = json!({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "m",
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "QUOTA"}]}});
+        assert_eq!(ProtocolError::from_rpc_status(400, &other).code(), None);
+        let precondition = json!({"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "m"}});
+        assert_eq!(ProtocolError::from_rpc_status(400, &precondition).code(), None);
     }
 
     #[test]

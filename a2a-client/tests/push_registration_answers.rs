@@ -7,7 +7,7 @@ mod negotiation_common;
 
 use std::time::Duration;
 
-use a2a_testkit::{Capabilities, Lie, Quirk, Script};
+use a2a_testkit::{Binding, Capabilities, Lie, Quirk, Script, ScriptedAgent};
 use a2a_typestate::{Call, Contradiction, Observed, PendingReason, Verdict};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationPath};
@@ -107,4 +107,74 @@ async fn silence_at_a_webhook_url_the_agent_refused_is_explained_not_refused() {
     let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
     assert!(client.discovery_cache().is_suspect(&base).is_none(), "an honest agent is never marked");
     agent.shutdown().await;
+}
+
+/// Over HTTP+JSON and gRPC, an agent's -32602 comes as a status `INVALID_ARGUMENT` with no
+/// `ErrorInfo` (the spec gives the JSON-RPC standard errors no reason): the same answer as over
+/// JSON-RPC, a webhook URL the agent will not call, so the task goes on and push is not refused.
+#[tokio::test]
+async fn a_webhook_url_refused_over_http_json_or_grpc_is_the_agents_own_refusal_as_over_json_rpc() {
+    for binding in [Binding::HttpJson, Binding::Grpc] {
+        let agent = ScriptedAgent::builder()
+            .capabilities(Capabilities::none().with_push_notifications())
+            .script(Script::honest().quirk(Quirk::RejectsPrivateWebhookUrls))
+            .bindings([binding])
+            .spawn()
+            .await
+            .unwrap();
+        let client = client();
+
+        let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await;
+
+        let outcome = outcome.unwrap_or_else(|e| panic!("{binding:?}: the task failed: {e}"));
+        assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}: {:?}", outcome.refusal);
+        let attempts = &outcome.push_registration;
+        assert!(
+            !attempts.is_empty()
+                && attempts
+                    .iter()
+                    .all(|a| matches!(a.answer, PushRegistrationAnswer::Refused { code: Some(-32602), .. })),
+            "{binding:?}: refused as invalid params on every path: {attempts:?}"
+        );
+        let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+        assert!(client.discovery_cache().is_suspect(&base).is_none(), "{binding:?}: never marked");
+        agent.shutdown().await;
+    }
+}
+
+/// An inline config the agent accepted and forgot is registered again with the create call; when
+/// the task had already ended by then (unseen: the client had not polled it yet), nothing was
+/// left to push, and the silence that follows is no evidence against the card.
+#[tokio::test]
+async fn a_webhook_created_after_the_task_ended_unseen_is_not_refused_for_the_silence() {
+    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+        // No step delay: the task ends while the client confirms the inline config.
+        let agent = ScriptedAgent::builder()
+            .capabilities(Capabilities::none().with_push_notifications())
+            .script(Script::honest().quirk(Quirk::DropsInlinePushConfig).step_delay(Duration::ZERO))
+            .bindings([binding])
+            .spawn()
+            .await
+            .unwrap();
+        let client = client();
+
+        let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+
+        assert!(
+            agent.push_callbacks_sent().is_empty(),
+            "{binding:?}: the config came after the last event, nothing was pushed"
+        );
+        assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}: {:?}", outcome.refusal);
+        let attempts: Vec<_> = outcome.push_registration.iter().map(|a| a.path).collect();
+        assert_eq!(
+            attempts,
+            [PushRegistrationPath::Inline, PushRegistrationPath::CreateTaskPushNotificationConfig],
+            "{binding:?}"
+        );
+        let push = outcome.verdicts.iter().find(|(c, _)| *c == Capability::PushNotifications).map(|(_, v)| v);
+        assert!(matches!(push, Some(Verdict::Pending(_))), "{binding:?}: unexercised, not refused: {push:?}");
+        let base = AgentBaseUrl::parse(&agent.base_url()).unwrap();
+        assert!(client.discovery_cache().is_suspect(&base).is_none(), "{binding:?}: never marked");
+        agent.shutdown().await;
+    }
 }

@@ -187,3 +187,38 @@ async fn poll_stops_at_input_required_and_sends_the_callers_request_each_time() 
         assert_eq!(get.body.unwrap()["params"]["historyLength"], 0);
     }
 }
+
+/// Opening a connection is bounded as a whole by the connect timeout, not only its TCP connect: a
+/// name lookup or a proxy's tunnel that never completes is a connection never opened (nothing was
+/// sent), so it is a connect fault, which moves a task to the card's next interface, not a
+/// request timeout, which does not.
+#[tokio::test]
+async fn a_connection_that_never_opens_is_a_connect_fault_within_the_connect_timeout() {
+    // A proxy that takes the connection and never answers the CONNECT: the tunnel never opens.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let via = format!("http://{}", silent.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            held.push(socket);
+        }
+    });
+    let client = Client::builder()
+        .proxy(a2a_typestate_client::net::Proxy::https(&via).unwrap())
+        .connect_timeout(Duration::from_millis(300))
+        .request_timeout(Duration::from_secs(20))
+        .retry_policy(RetryPolicy::no_retry())
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+
+    let error = client.discover("https://agent.example").await.unwrap_err();
+
+    assert!(error.is_connect(), "{:?}: {error}", error.kind());
+    assert_eq!(error.transport_fault(), Some(TransportFault::Connect));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "bounded by the connect timeout: {:?}",
+        started.elapsed()
+    );
+}

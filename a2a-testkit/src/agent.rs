@@ -96,10 +96,15 @@ pub enum DeadInterface {
     AcceptsThenCloses,
 }
 
-/// A loopback address where nothing listens: a port bound and closed again at once.
-fn closed_loopback_port() -> Result<SocketAddr, TestkitError> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(TestkitError::Bind)?;
-    listener.local_addr().map_err(TestkitError::Bind)
+/// A loopback address where nothing listens, held for as long as the returned socket lives: bound
+/// and never listening, so a connection there is refused, and no listener started meanwhile (another
+/// agent, a webhook receiver) can be given the port. A port bound and closed at once could be, and
+/// a client meant to find nothing there then reached another agent.
+fn refusing_loopback_port() -> Result<(SocketAddr, tokio::net::TcpSocket), TestkitError> {
+    let socket = tokio::net::TcpSocket::new_v4().map_err(TestkitError::Bind)?;
+    socket.bind(SocketAddr::from(([127, 0, 0, 1], 0))).map_err(TestkitError::Bind)?;
+    let addr = socket.local_addr().map_err(TestkitError::Bind)?;
+    Ok((addr, socket))
 }
 
 /// A loopback address that accepts every connection and closes it at once, for as long as the
@@ -113,6 +118,77 @@ async fn closing_loopback_port() -> Result<SocketAddr, TestkitError> {
         }
     });
     Ok(addr)
+}
+
+/// Writes `null` for the members `card` leaves unset and for the claims it does not make
+/// ([`Quirk::NullForUnsetCardMembers`](crate::Quirk::NullForUnsetCardMembers)).
+fn null_for_unset_members(card: &mut Value, protocol: Protocol) {
+    let null_where_unset = |object: &mut serde_json::Map<String, Value>, members: &[&str]| {
+        for member in members {
+            let unset = object.get(*member).is_none_or(|v| v == &Value::Bool(false));
+            if unset {
+                object.insert((*member).to_owned(), Value::Null);
+            }
+        }
+    };
+    let (card_members, claims): (&[&str], &[&str]) = match protocol {
+        Protocol::V1_0 => (
+            &[
+                "documentationUrl",
+                "iconUrl",
+                "provider",
+                "securitySchemes",
+                "securityRequirements",
+                "signatures",
+            ],
+            &["streaming", "pushNotifications", "stateTransitionHistory", "extendedAgentCard", "extensions"],
+        ),
+        Protocol::V0_3 => (
+            &[
+                "documentationUrl",
+                "iconUrl",
+                "provider",
+                "security",
+                "securitySchemes",
+                "signatures",
+                "additionalInterfaces",
+                "supportsAuthenticatedExtendedCard",
+            ],
+            &["streaming", "pushNotifications", "stateTransitionHistory", "extensions"],
+        ),
+    };
+    let skill_members: &[&str] = match protocol {
+        Protocol::V1_0 => &["examples", "inputModes", "outputModes", "securityRequirements"],
+        Protocol::V0_3 => &["examples", "inputModes", "outputModes", "security"],
+    };
+    let Some(object) = card.as_object_mut() else { return };
+    null_where_unset(object, card_members);
+    if let Some(capabilities) = object.get_mut("capabilities").and_then(Value::as_object_mut) {
+        null_where_unset(capabilities, claims);
+    }
+    for skill in object.get_mut("skills").and_then(Value::as_array_mut).into_iter().flatten() {
+        if let Some(skill) = skill.as_object_mut() {
+            null_where_unset(skill, skill_members);
+        }
+    }
+}
+
+/// The client every agent POSTs its push callbacks with, built once per process: building one
+/// loads the platform's roots (about 30 ms of a debug build's CPU, once per agent before, which a
+/// test serving thousands of agents paid thousands of times). It keeps no idle connection, so no
+/// connection outlives the runtime that opened it (each `#[tokio::test]` has its own).
+fn push_client() -> Result<reqwest::Client, TestkitError> {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    if let Some(client) = CLIENT.get() {
+        return Ok(client.clone());
+    }
+    let built = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(5))
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(TestkitError::HttpClient)?;
+    Ok(CLIENT.get_or_init(|| built).clone())
 }
 
 /// Where [`ScriptedAgentBuilder::retired_interface`] points: a path the agent does not serve.
@@ -389,12 +465,17 @@ impl ScriptedAgentBuilder {
                 interfaces.push(retired);
             }
         }
+        let mut reserved = Vec::new();
         if !self.card_lies.dead_interfaces.is_empty()
             && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
         {
             for (at, dead) in self.card_lies.dead_interfaces.iter().enumerate() {
                 let url = match dead {
-                    DeadInterface::Refused => format!("http://{}{JSONRPC_PATH}", closed_loopback_port()?),
+                    DeadInterface::Refused => {
+                        let (addr, socket) = refusing_loopback_port()?;
+                        reserved.push(socket);
+                        format!("http://{addr}{JSONRPC_PATH}")
+                    }
                     DeadInterface::UnresolvableHost => {
                         format!("http://dead-interface-{at}.invalid{JSONRPC_PATH}")
                     }
@@ -424,12 +505,11 @@ impl ScriptedAgentBuilder {
                 entries.extend(declared);
             }
         }
+        if self.script.has_quirk(crate::Quirk::NullForUnsetCardMembers) {
+            null_for_unset_members(&mut card, self.protocol);
+        }
         let card_bytes = card.to_string().into_bytes();
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .timeout(Duration::from_secs(5))
-            .build()
-            .map_err(TestkitError::HttpClient)?;
+        let http = push_client()?;
         let card_path = self.card_path.unwrap_or(CardPath::AgentCardJson);
         let shared = Arc::new(Shared {
             protocol: self.protocol,
@@ -467,7 +547,7 @@ impl ScriptedAgentBuilder {
             }
             None => BackgroundServer::spawn(listener, app),
         };
-        Ok(RunningAgent { shared, addr, name: self.name, server })
+        Ok(RunningAgent { shared, addr, name: self.name, server, _reserved: reserved })
     }
 }
 
@@ -477,6 +557,8 @@ pub struct RunningAgent {
     addr: SocketAddr,
     name: String,
     server: BackgroundServer,
+    /// The ports of the card's refusing dead interfaces, held while the agent runs.
+    _reserved: Vec<tokio::net::TcpSocket>,
 }
 
 impl std::fmt::Debug for RunningAgent {

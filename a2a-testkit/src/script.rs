@@ -201,6 +201,13 @@ pub enum Quirk {
     /// 3.1.10 streams so; with [`Quirk::OnlyStreams`] too, it takes the place of the status-message
     /// chunks). Every claim stays true: there is no artifact for a stream to miss.
     AnswersInMessages,
+    /// The card writes `null` for every member it leaves unset, as Agno 3.1.10's does: a claim it
+    /// does not make is `null` rather than `false` (`"pushNotifications": null`), and the optional
+    /// members (documentation and icon URLs, provider, security, signatures, the skills' examples,
+    /// modes and security; in 0.3 also `additionalInterfaces` and
+    /// `supportsAuthenticatedExtendedCard`, in 1.0 `extendedAgentCard`) are there as `null`. Read
+    /// as left out, as the specification's JSON mapping has it, the card claims the same.
+    NullForUnsetCardMembers,
     /// `ListTasks` pages through the tasks as usual, but a page asked for with a page token names that
     /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
     /// forever.

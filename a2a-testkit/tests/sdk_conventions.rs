@@ -52,3 +52,26 @@ async fn a_0_3_observed_run_card_lifts_the_history_claim() {
     let plain = ScriptedAgent::builder().protocol(Protocol::V0_3).spawn().await.unwrap();
     assert!(lift(plain.card()).declared().is_empty());
 }
+
+/// Agno's way of writing a card: `null` for every member left unset and for the claims it does not
+/// make. The SDK reads a `null` member as left out, so the same claims are lifted either way.
+#[tokio::test]
+async fn a_card_writing_null_for_unset_members_claims_what_it_claims_without_them() {
+    for protocol in [Protocol::V1_0, Protocol::V0_3] {
+        let agent = |script: Script| {
+            ScriptedAgent::builder()
+                .protocol(protocol)
+                .capabilities(Capabilities::none().with_streaming())
+                .script(script)
+                .spawn()
+        };
+        let plain = agent(Script::honest()).await.unwrap();
+        let nulls = agent(Script::honest().quirk(a2a_testkit::Quirk::NullForUnsetCardMembers)).await.unwrap();
+        let card = nulls.card();
+        assert_eq!(card["capabilities"]["pushNotifications"], serde_json::Value::Null, "{card}");
+        assert_eq!(card["capabilities"]["streaming"], true, "{card}");
+        assert!(card.get("documentationUrl").is_some_and(serde_json::Value::is_null), "{card}");
+        assert!(card["skills"][0].get("examples").is_some_and(serde_json::Value::is_null), "{card}");
+        assert_eq!(lift(card).declared(), lift(plain.card()).declared(), "{protocol:?}: {card}");
+    }
+}

@@ -337,7 +337,10 @@ impl ClientBuilder {
         Self::default()
     }
 
-    /// Sets the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`] by default).
+    /// Sets the connect timeout ([`DEFAULT_CONNECT_TIMEOUT`] by default): the bound on opening a
+    /// connection as a whole (the name lookup, the TCP connect, a proxy's tunnel; not gRPC's own
+    /// channel). Past it nothing was sent: a connect fault, which moves a task to the card's next
+    /// interface.
     pub fn connect_timeout(mut self, bound: Duration) -> Self {
         self.config.connect_timeout = bound;
         self

@@ -6,6 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use http::Uri;
 use hyper_util::client::legacy::connect::proxy::Tunnel;
@@ -22,6 +23,10 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 pub(crate) struct Connector {
     pub(crate) direct: HttpConnector<super::resolve::PolicyResolver>,
     pub(crate) proxy: Option<Arc<Matcher>>,
+    /// Bounds opening a connection as a whole: the name lookup, the TCP connect (which
+    /// `HttpConnector` bounds alone, not the lookup) and a proxy's tunnel. Past it nothing was sent,
+    /// and the error is a connect error, as a refused connection is.
+    pub(crate) connect_timeout: Duration,
 }
 
 /// A TCP connection, and whether it goes to a proxy that takes requests in absolute form.
@@ -43,7 +48,8 @@ impl Service<Uri> for Connector {
     fn call(&mut self, destination: Uri) -> Self::Future {
         let mut direct = self.direct.clone();
         let via = self.proxy.as_ref().and_then(|matcher| matcher.intercept(&destination));
-        Box::pin(async move {
+        let bound = self.connect_timeout;
+        let opening = async move {
             let Some(via) = via else {
                 return Ok(Conn { io: direct.call(destination).await?, proxied: false });
             };
@@ -55,6 +61,17 @@ impl Service<Uri> for Connector {
                 return Ok(Conn { io: tunnel.call(destination).await?, proxied: false });
             }
             Ok(Conn { io: direct.call(via.uri().clone()).await?, proxied: true })
+        };
+        Box::pin(async move {
+            // A name that takes longer to resolve than the bound (a resolver timing out on a host
+            // the card names, say) is a connection that could not be opened, like a refused one.
+            match tokio::time::timeout(bound, opening).await {
+                Ok(opened) => opened,
+                Err(_) => Err(Box::new(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("the connection was not opened within {bound:?} (name lookup and connect)"),
+                )) as BoxError),
+            }
         })
     }
 }

@@ -219,7 +219,11 @@ impl HttpClient {
             .https_or_http()
             .enable_http1()
             .enable_http2()
-            .wrap_connector(connect::Connector { direct, proxy: proxy.clone() });
+            .wrap_connector(connect::Connector {
+                direct,
+                proxy: proxy.clone(),
+                connect_timeout: parts.connect_timeout,
+            });
         let mut pool = legacy::Client::builder(hyper_util::rt::TokioExecutor::new());
         pool.pool_timer(hyper_util::rt::TokioTimer::new());
         if let Some(idle) = parts.pool_max_idle_per_host {

@@ -91,7 +91,15 @@ impl Session {
                 }) {
                     old.receiver.unregister(&old.registration);
                 }
-                self.push_accepted(handle);
+                if self.ended_unseen_before_registration().await {
+                    // Nothing was left to push: no callback is awaited, so none is missed (one that
+                    // still comes verifies the claim).
+                    if let Some(watch) = self.push.watch.as_mut() {
+                        watch.accepted = true;
+                    }
+                } else {
+                    self.push_accepted(handle);
+                }
                 Ok(registration)
             }
             Err(error) => {
@@ -225,7 +233,10 @@ impl<C: ClaimSet> Task<C> {
 
     /// Registers a webhook on `receiver` for the existing task
     /// (`CreateTaskPushNotificationConfig`) and watches its callbacks. A `-32003` answer to a card
-    /// claiming push is the contradiction, read with `settle_push`. Needs a push claim.
+    /// claiming push is the contradiction, read with `settle_push`. Unless the handle already saw
+    /// the task end, one `GetTask` follows the create call: a task that had ended by then left
+    /// nothing to push, and no callback is awaited (one that still comes verifies the claim).
+    /// Needs a push claim.
     ///
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;

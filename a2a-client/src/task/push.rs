@@ -8,8 +8,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use a2a_typestate::{Call, Observed, TaskHandle};
-use a2a_typestate_types::GetTaskPushNotificationConfigRequest;
 use a2a_typestate_types::error::A2aErrorCode;
+use a2a_typestate_types::{GetTaskPushNotificationConfigRequest, GetTaskRequest};
 
 use super::session::Session;
 use crate::Error;
@@ -214,20 +214,23 @@ impl Session {
     /// explained, not a broken claim. (The refused send is answered where it was made, which tries
     /// the other path without observing; this is the one place both paths meet.)
     fn observe_url_refusal<H: TaskHandle>(&mut self, handle: &mut H) {
-        let url_refused =
-            self.push.attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(|a| {
-                match &a.answer {
-                    PushRegistrationAnswer::Refused { code: Some(code), .. }
-                        if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
-                    {
-                        i32::try_from(*code).ok()
-                    }
-                    _ => None,
-                }
-            });
-        if let Some(code) = url_refused {
+        if let Some(code) = self.url_refused_inline() {
             self.observe(handle, Observed::AgentError { call: Call::PushNotificationConfig, code });
         }
+    }
+
+    /// The agent's `-32602` to the inline config, if it refused the webhook URL there.
+    fn url_refused_inline(&self) -> Option<i32> {
+        self.push.attempts.iter().rev().find(|a| a.path == PushRegistrationPath::Inline).and_then(
+            |a| match &a.answer {
+                PushRegistrationAnswer::Refused { code: Some(code), .. }
+                    if A2aErrorCode::from_code(*code) == A2aErrorCode::InvalidParams =>
+                {
+                    i32::try_from(*code).ok()
+                }
+                _ => None,
+            },
+        )
     }
 
     /// Registers with `CreateTaskPushNotificationConfig`, recording the answer; a `-32003` is
@@ -242,6 +245,27 @@ impl Session {
                 ),
             }),
             Err(error) => self.push.attempts.push(PushRegistrationAttempt { path, answer: refused(&error) }),
+        }
+    }
+
+    /// Whether the task had ended, unseen by this handle, before the agent took a config created
+    /// for it: a config covers the transitions after it, so a terminal state the client reads only
+    /// after the create call (a poll or a stream delivering what the agent did earlier) may have
+    /// come before it, with nothing left to push. A `GetTask` answered after the create call says
+    /// whether the task was still running; ended, the registration is not observed and no callback
+    /// is awaited (the agent's silence then says nothing). A task the handle already saw end is
+    /// left to the verifier (a registration observed after the terminal state awaits nothing); a
+    /// `GetTask` that fails says nothing either way, and none is needed when the agent refused the
+    /// URL inline (its silence there is explained already).
+    pub(super) async fn ended_unseen_before_registration(&mut self) -> bool {
+        if self.last_state.is_some_and(|state| state.is_terminal()) || self.url_refused_inline().is_some() {
+            return false;
+        }
+        let Some(id) = self.task_id() else { return false };
+        self.round_trip();
+        match self.conn.get_task(GetTaskRequest::new(id)).await {
+            Ok(task) => self.is_this_task("a GetTask answer", &task).is_ok() && task.state().is_terminal(),
+            Err(_) => false,
         }
     }
 

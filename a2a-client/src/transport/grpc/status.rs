@@ -1,6 +1,7 @@
 //! A gRPC `Status` as an [`Error`]: an A2A error when its details hold a `google.rpc.ErrorInfo`
 //! (read through the one table, `a2a_typestate_types::error::A2aErrorCode`, by its reason, as the HTTP+JSON
-//! binding does), a credentials problem for `UNAUTHENTICATED` / `PERMISSION_DENIED`, a transport
+//! binding does) or when it is an `INVALID_ARGUMENT` without one (the agent's invalid params), a
+//! credentials problem for `UNAUTHENTICATED` / `PERMISSION_DENIED`, a transport
 //! fault when the status stands for a broken connection or a deadline, and otherwise the status as
 //! its HTTP equivalent (`Error::status`), as an HTTP+JSON error without a `google.rpc.Status` body is.
 
@@ -42,10 +43,16 @@ pub(crate) fn to_error(auth: Option<&AuthLayer>, status: tonic::Status, url: &st
 }
 
 /// The A2A error in `status`, when its details carry an `ErrorInfo` (of the A2A domain, or with a
-/// reason the table knows).
+/// reason the table knows), or when the agent answered `INVALID_ARGUMENT` with none: the JSON-RPC
+/// standard errors have no reason, and that status is where the spec puts invalid params (read as
+/// -32602, as over HTTP+JSON: [`ProtocolError::code`]).
 fn a2a_error(status: &tonic::Status) -> Option<ProtocolError> {
     let details = status.get_error_details();
-    let info = details.error_info()?;
+    let Some(info) = details.error_info() else {
+        let from_the_agent = status.source().is_none();
+        return (from_the_agent && status.code() == Code::InvalidArgument)
+            .then(|| ProtocolError::from_grpc(code_name(status.code()), status.message(), None));
+    };
     let known = a2a_typestate_types::error::A2aErrorCode::from_reason(&info.reason).is_some();
     if info.domain != A2A_ERROR_DOMAIN && !known {
         return None;
@@ -175,6 +182,16 @@ mod tests {
         );
         assert_eq!(kind(Code::Unimplemented).status(), Some(501));
         assert!(!kind(Code::InvalidArgument).is_retryable());
+    }
+
+    #[test]
+    fn an_invalid_argument_without_error_info_is_the_agents_invalid_params() {
+        let error = to_error(None, tonic::Status::invalid_argument("webhook host is private"), "http://a/x");
+        assert_eq!(error.kind(), crate::ErrorKind::Protocol);
+        assert_eq!(
+            error.protocol_error().and_then(ProtocolError::a2a_code),
+            Some(A2aErrorCode::InvalidParams)
+        );
     }
 
     #[test]
