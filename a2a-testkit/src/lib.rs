@@ -160,6 +160,7 @@ pub mod fleet;
 mod lifecycle;
 pub mod official;
 mod ops;
+mod proto_v03;
 mod query;
 mod record;
 mod script;
