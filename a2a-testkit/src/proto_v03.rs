@@ -193,7 +193,7 @@ fn push_config_params(config: &Value) -> Result<Value, A2aError> {
 pub(crate) fn create_push_config_params(body: &Value, task_id: &str) -> Result<Value, A2aError> {
     let request = members(body, &["parent", "configId", "config_id", "config"])?;
     let parent = member(request, &["parent"]).and_then(Value::as_str).unwrap_or_default();
-    if !parent.strip_prefix("tasks/").is_some_and(|id| !id.is_empty()) {
+    if parent.strip_prefix("tasks/").is_none_or(str::is_empty) {
         return Err(A2aError::invalid_params(format!("No task for {parent}")));
     }
     let config = member(request, &["config"]).cloned().unwrap_or_else(|| json!({}));
