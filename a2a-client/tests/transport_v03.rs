@@ -1,14 +1,16 @@
 //! A 0.3 agent behind the 1.0 API, over JSON-RPC and over HTTP+JSON: 0.3 method names or `/v1`
-//! routes, no version header, results converted, and a status update with `final: true` ends the
+//! routes (their bodies the 0.3 proto's messages as ProtoJSON, as a2a-python 0.3 and BeeAI speak
+//! them), no version header, results converted, and a status update with `final: true` ends the
 //! stream.
 
 mod transport_common;
 
 use std::time::Duration;
 
-use a2a_testkit::{Binding, Capabilities, Protocol, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Binding, Capabilities, Protocol, Quirk, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate_client::{ErrorKind, StreamEnd};
 use a2a_typestate_types::discovery::{ProtocolBinding, ProtocolVersion};
+use a2a_typestate_types::tolerant::DeviationKind;
 use a2a_typestate_types::{StreamResponse, TaskState};
 use futures::StreamExt;
 use transport_common::scenarios::{self, slow};
@@ -195,8 +197,7 @@ async fn a_0_3_card_preferring_http_json_is_reached_on_the_v1_routes_without_a_v
         }
     }
     let send = agent.requests_for("SendMessage")[0].body.clone().unwrap();
-    assert_eq!(send["message"]["kind"], "message", "the body is the 0.3 params: {send}");
-    assert_eq!(send["message"]["role"], "user");
+    assert_eq!(send["message"]["role"], "ROLE_USER", "the body is the 0.3 proto's request: {send}");
     assert!(send.get("jsonrpc").is_none());
 }
 
@@ -300,7 +301,8 @@ async fn push_configs_round_trip_over_the_0_3_routes() {
     assert_eq!(set.http_method, "POST");
     assert!(rest_path(&agent, set).ends_with("/pushNotificationConfigs"), "{set:?}");
     let body = set.body.as_ref().unwrap();
-    assert_eq!(body["pushNotificationConfig"]["authentication"]["schemes"][0], "Bearer", "{body}");
+    let config = &body["config"]["pushNotificationConfig"];
+    assert_eq!(config["authentication"]["schemes"][0], "Bearer", "{body}");
     let get = &agent.requests_for("GetTaskPushNotificationConfig")[0];
     assert!(rest_path(&agent, get).contains("/pushNotificationConfigs/"), "{get:?}");
     assert_eq!(agent.requests_for("DeleteTaskPushNotificationConfig")[0].http_method, "DELETE");
@@ -313,4 +315,157 @@ async fn list_tasks_is_refused_locally_over_0_3_http_json_too() {
     let err = connect_rest(&client, &agent).await.list_tasks(Default::default()).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Misuse);
     assert!(agent.requests_for("ListTasks").is_empty(), "nothing was sent");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 0.3 over HTTP+JSON: each operation in the 0.3 proto's JSON
+// ---------------------------------------------------------------------------------------------------
+
+/// The body the agent received for the first `operation`.
+fn body_of(agent: &RunningAgent, operation: &str) -> serde_json::Value {
+    agent.requests_for(operation)[0].body.clone().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_send_is_the_proto_send_message_request_and_its_answer_the_proto_task() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let task = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    assert_eq!(task.artifacts.len(), 1, "the proto task's artifact was read: {task:?}");
+    let send = body_of(&agent, "SendMessage");
+    let message = &send["message"];
+    assert_eq!(message["role"], "ROLE_USER", "{send}");
+    assert!(message["content"][0]["text"].is_string(), "a message's parts are its `content`: {send}");
+    assert!(message.get("kind").is_none() && message.get("parts").is_none(), "{send}");
+    assert_eq!(send["configuration"]["blocking"], true, "blocking is written: the proto's default is false");
+    assert_eq!(connection.conversion_losses(), 0);
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_stream_reads_pretty_printed_proto_events_to_the_final_update() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let mut stream = connection.send_streaming_message(text("stream")).await.unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        events.push(event.unwrap());
+    }
+    assert!(matches!(events.first(), Some(StreamResponse::Task(_))), "{events:?}");
+    assert!(events.iter().any(|e| matches!(e, StreamResponse::ArtifactUpdate(_))), "{events:?}");
+    assert_eq!(events.last().and_then(StreamResponse::state), Some(TaskState::Completed));
+    assert_eq!(stream.end(), Some(StreamEnd::Closed));
+    assert_eq!(body_of(&agent, "SendStreamingMessage")["message"]["role"], "ROLE_USER");
+}
+
+#[tokio::test]
+async fn a_message_streamed_over_0_3_http_json_is_read_from_the_proto_message_member() {
+    let agent = v03_rest_agent(Script::honest().quirk(Quirk::AnswersInMessages)).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let mut stream = connection.send_streaming_message(text("chunks")).await.unwrap();
+    let mut messages = 0;
+    while let Some(event) = stream.next().await {
+        if let StreamResponse::Message(message) = event.unwrap() {
+            assert_eq!(message.role, a2a_typestate_types::Role::Agent);
+            messages += 1;
+        }
+    }
+    assert!(messages > 0, "the answer came as messages");
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_get_task_reads_the_bare_proto_task() {
+    let agent = v03_rest_agent(Script::honest()).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    let sent = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    let got = connection
+        .get_task(a2a_typestate_types::GetTaskRequest {
+            history_length: Some(1),
+            ..a2a_typestate_types::GetTaskRequest::new(sent.id.clone())
+        })
+        .await
+        .unwrap();
+    assert_eq!((got.id.clone(), got.state()), (sent.id, TaskState::Completed));
+    assert_eq!(got.history.len(), 1);
+    let get = &agent.requests_for("GetTask")[0];
+    assert_eq!((get.http_method.as_str(), get.query.as_deref()), ("GET", Some("historyLength=1")));
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_cancel_posts_the_proto_cancel_request_naming_the_task() {
+    let agent = v03_rest_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    scenarios::cancel_of_a_working_task_returns_it_canceled(&connection).await;
+    let cancel = &agent.requests_for("CancelTask")[0];
+    let path = rest_path(&agent, cancel);
+    let id = path.strip_prefix("/v1/tasks/").and_then(|p| p.strip_suffix(":cancel")).unwrap();
+    assert_eq!(body_of(&agent, "CancelTask"), serde_json::json!({ "name": format!("tasks/{id}") }));
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_subscribe_reads_the_proto_stream_of_the_task() {
+    let agent = v03_rest_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    scenarios::subscribe_starts_with_the_snapshot_and_follows_to_the_end(&connection).await;
+    assert_eq!(agent.requests_for("SubscribeToTask")[0].http_method, "GET");
+}
+
+#[tokio::test]
+async fn a_0_3_http_json_push_config_is_created_by_its_parent_and_read_by_its_resource_name() {
+    let agent = v03_rest_agent(slow(Duration::from_millis(100))).await;
+    let client = client();
+    let connection = connect_rest(&client, &agent).await;
+    // Set, get, list and delete, each answer read from the proto's config and its resource name.
+    scenarios::push_configs_round_trip_and_callbacks_arrive(&client, &connection).await;
+    let set = body_of(&agent, "CreateTaskPushNotificationConfig");
+    let task_id = set["parent"].as_str().and_then(|p| p.strip_prefix("tasks/")).expect("a parent").to_owned();
+    let config_id = set["configId"].as_str().unwrap_or_default();
+    let expected = format!("tasks/{task_id}/pushNotificationConfigs/{config_id}");
+    if !config_id.is_empty() {
+        assert_eq!(set["config"]["name"], expected.as_str(), "{set}");
+    }
+    assert!(set["config"]["pushNotificationConfig"]["url"].is_string(), "{set}");
+}
+
+#[tokio::test]
+async fn a_json_rpc_shaped_0_3_http_json_answer_is_read_under_tolerant_reading_as_a_wire_deviation() {
+    let agent = v03_rest_agent(Script::honest().quirk(Quirk::V03RestInJsonRpcShape)).await;
+    let client = a2a_typestate_client::Client::builder()
+        .wire_reading(a2a_typestate_client::WireReading::Tolerant)
+        .build()
+        .unwrap();
+    let connection = connect_rest(&client, &agent).await;
+    let task = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    scenarios::get_task_honours_history_length(&connection, &task).await;
+    let mut stream = connection.send_streaming_message(text("stream")).await.unwrap();
+    while let Some(event) = stream.next().await {
+        event.unwrap();
+    }
+    let deviations = connection.wire_deviations();
+    let seen: Vec<(&str, Option<u64>)> = deviations
+        .iter()
+        .filter(|d| d.kind() == DeviationKind::V03JsonRpcShape)
+        .map(|d| (d.call, d.event))
+        .take(4)
+        .collect();
+    assert_eq!(
+        seen,
+        [("SendMessage", None), ("GetTask", None), ("GetTask", None), ("SendStreamingMessage", Some(1))],
+        "{deviations:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_json_rpc_shaped_0_3_http_json_answer_is_bad_input_under_strict_reading() {
+    let agent = v03_rest_agent(Script::honest().quirk(Quirk::V03RestInJsonRpcShape)).await;
+    let client = client();
+    let err = connect_rest(&client, &agent).await.send_message(text("hello")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
+    let parse = err.parse_error().expect("the parse error");
+    assert!(parse.message().contains("JSON-RPC shape"), "{parse}");
 }

@@ -161,6 +161,7 @@ pub mod frameworks;
 mod lifecycle;
 pub mod official;
 mod ops;
+mod proto_v03;
 mod query;
 mod record;
 mod script;

@@ -223,6 +223,11 @@ pub enum Quirk {
         /// The plain-text body it comes with.
         body: &'static str,
     },
+    /// On 0.3 HTTP+JSON, answers and stream events are the 0.3 JSON-RPC results (`kind`
+    /// discriminators, lowercase states, `parts`), as the 0.3 specification's JSON-RPC examples
+    /// write them, instead of the 0.3 proto's JSON the official SDKs' servers write; a request body
+    /// is read in either shape. Without it, a 0.3 HTTP+JSON agent speaks only the proto's JSON.
+    V03RestInJsonRpcShape,
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie

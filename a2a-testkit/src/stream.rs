@@ -20,6 +20,9 @@ pub(crate) enum Framing {
     JsonRpc { id: Value },
     /// The bare StreamResponse (HTTP+JSON).
     Rest,
+    /// 0.3 over HTTP+JSON: the event (a 0.3 JSON-RPC result) as the 0.3 proto's `StreamResponse`,
+    /// pretty-printed over several CRLF-ended `data:` lines, as a2a-python 0.3 writes it.
+    RestV03Proto,
 }
 
 /// A scripted way for the stream to break.
@@ -36,6 +39,9 @@ fn frame(framing: &Framing, body: &Value) -> Bytes {
     let data = match framing {
         Framing::JsonRpc { id } => wire::jsonrpc_result(id, body.clone()),
         Framing::Rest => body.clone(),
+        Framing::RestV03Proto => {
+            return Bytes::from(crate::proto_v03::sse_frame(&crate::proto_v03::stream_response(body)));
+        }
     };
     Bytes::from(format!("data: {data}\n\n"))
 }

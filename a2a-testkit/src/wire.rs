@@ -227,6 +227,11 @@ impl A2aError {
         Self::new(-32601, None, 404, "NOT_FOUND", "Method not found".to_owned())
     }
 
+    /// An internal error (`-32603`): a2a-python's answer to anything its handlers did not expect.
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::new(-32603, None, 500, "INTERNAL", message.into())
+    }
+
     pub(crate) fn invalid_params(detail: impl Into<String>) -> Self {
         Self::new(-32602, None, 400, "INVALID_ARGUMENT", detail.into())
     }

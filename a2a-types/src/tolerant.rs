@@ -60,6 +60,10 @@ pub enum DeviationKind {
     GrpcTargetUrl,
     /// A media type written as its type alone (`"text"`), not `type/subtype`: read as `type/*`.
     BareMediaType,
+    /// A 0.3 HTTP+JSON answer in the 0.3 JSON-RPC shape (`kind` discriminators, lowercase states,
+    /// `parts`) instead of the 0.3 proto's JSON that the official SDKs' servers write: read as the
+    /// JSON-RPC result it is ([`v03::proto_json`](crate::v03::proto_json)).
+    V03JsonRpcShape,
 }
 
 impl DeviationKind {
@@ -73,6 +77,7 @@ impl DeviationKind {
             Self::MissingField => "missing-field",
             Self::GrpcTargetUrl => "grpc-target-url",
             Self::BareMediaType => "bare-media-type",
+            Self::V03JsonRpcShape => "0.3-json-rpc-shape",
         }
     }
 }

@@ -187,7 +187,7 @@ impl AgentConnection {
     fn from_endpoint(endpoint: Endpoint) -> Self {
         let deviations = DeviationLog::default();
         for deviation in endpoint.card.deviations().into_iter().chain(grpc_target_deviation(&endpoint)) {
-            deviations.record("AgentCard", deviation);
+            deviations.record("AgentCard", None, deviation);
         }
         let inner = Inner {
             endpoint,
@@ -654,15 +654,28 @@ impl AgentConnection {
             .await
     }
 
-    /// A 0.3 HTTP+JSON stream: each event a bare 0.3 result, decoded as a JSON-RPC 0.3 stream's are.
-    async fn stream_rest_v03(&self, call: Call<'_>) -> Result<EventStream, Error> {
+    /// A 0.3 HTTP+JSON stream of `call_name` (the 1.0 operation): each event the proto's
+    /// `StreamResponse`, decoded as a JSON-RPC 0.3 stream's events are once rewritten.
+    async fn stream_rest_v03(&self, call_name: &'static str, call: Call<'_>) -> Result<EventStream, Error> {
         let endpoint = self.endpoint();
         let call = call.prepare_stream(endpoint)?;
         let inner = Arc::clone(&self.inner);
+        let tolerant = self.tolerant();
+        let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         endpoint
             .open_stream(
                 || rest::open(endpoint, &call),
-                move |event| crate::transport::v03::decode_rest_event(&inner.losses, event),
+                move |event| {
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    let deviations = tolerant.then_some(&inner.deviations);
+                    crate::transport::v03::decode_rest_event(
+                        &inner.losses,
+                        deviations,
+                        call_name,
+                        number,
+                        event,
+                    )
+                },
             )
             .await
     }

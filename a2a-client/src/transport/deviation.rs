@@ -109,12 +109,13 @@ impl DeviationLog {
         }
     }
 
-    /// Records one deviation read outside an answer (from the card the connection was opened on).
-    pub(crate) fn record(&self, call: &'static str, deviation: Deviation) {
-        tracing::debug!(call, %deviation, "wire deviation read tolerantly");
+    /// Records one deviation found without a rewrite here: in the card the connection was opened
+    /// on, or in a 0.3 HTTP+JSON answer (event `event` of a stream; `None` for a plain answer).
+    pub(crate) fn record(&self, call: &'static str, event: Option<u64>, deviation: Deviation) {
+        tracing::debug!(call, ?event, %deviation, "wire deviation read tolerantly");
         let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if read.len() < MAX_KEPT {
-            read.push(WireDeviation { call, event: None, deviation });
+            read.push(WireDeviation { call, event, deviation });
         }
     }
 

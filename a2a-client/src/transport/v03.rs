@@ -8,11 +8,13 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_typestate_types::v03::{self, ConversionLoss, Converted};
+use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::v03::{self, ConversionLoss, Converted, proto_json};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::deviation::DeviationLog;
 use super::{Decoded, read};
 use crate::Error;
 use crate::sse::SseEvent;
@@ -30,7 +32,8 @@ impl LossLog {
         self.count.load(Ordering::Relaxed)
     }
 
-    fn record(&self, operation: &str, direction: &str, losses: &[ConversionLoss]) {
+    /// Counts and logs `losses`, met in `operation` converting in `direction` (`0.3 -> 1.0`).
+    pub(crate) fn record(&self, operation: &str, direction: &str, losses: &[ConversionLoss]) {
         if losses.is_empty() {
             return;
         }
@@ -75,14 +78,47 @@ pub(crate) fn decode_event(log: &LossLog, event: &SseEvent, id: &str) -> Result<
     Ok(decoded(log, wire))
 }
 
-/// Decodes one event of a 0.3 HTTP+JSON stream, whose `data` is the bare 0.3 `StreamResult`
-/// ([`decoded`]); an error the agent sent in its place is that error.
-pub(crate) fn decode_rest_event(log: &LossLog, event: SseEvent) -> Result<Decoded, Error> {
-    if let Some(wire) = super::straight::<v03::StreamResult>(event.data.as_bytes()) {
-        return Ok(decoded(log, wire));
+/// Decodes one event of a 0.3 HTTP+JSON stream, event `number` of the `call`: its `data` is the
+/// 0.3 proto's `StreamResponse` as ProtoJSON, rewritten into the 0.3 result it stands for
+/// ([`proto_json::stream_response`]) and [`decoded`] as a JSON-RPC 0.3 event is; an error the agent
+/// sent in its place is that error. An event already in the JSON-RPC shape is read as one under
+/// tolerant reading (`deviations` given), a deviation recorded, and refused otherwise.
+pub(crate) fn decode_rest_event(
+    log: &LossLog,
+    deviations: Option<&DeviationLog>,
+    call: &'static str,
+    number: u64,
+    event: SseEvent,
+) -> Result<Decoded, Error> {
+    let mut value = super::rest::event_value(event)?;
+    let found = proto_json::stream_response(&mut value).map_err(|e| Error::bad_input(WHAT, e))?;
+    accept_read(log, deviations, call, Some(number), WHAT, found)?;
+    Ok(decoded(log, read(WHAT, value)?))
+}
+
+/// Takes what reading one 0.3 HTTP+JSON answer (or event `event` of a stream) to `call` found: its
+/// losses recorded; an answer in the 0.3 JSON-RPC shape recorded as a wire deviation when
+/// `deviations` is given (tolerant reading), refused as bad input (`what`) otherwise.
+pub(crate) fn accept_read(
+    log: &LossLog,
+    deviations: Option<&DeviationLog>,
+    call: &'static str,
+    event: Option<u64>,
+    what: &'static str,
+    read: proto_json::Read,
+) -> Result<(), Error> {
+    log.record(call, "0.3 proto -> 0.3", &read.losses);
+    let Some(deviation) = read.deviation else { return Ok(()) };
+    match deviations {
+        Some(deviations) => {
+            deviations.record(call, event, deviation);
+            Ok(())
+        }
+        None => {
+            let message = format!("found {}; read it with WireReading::Tolerant", deviation.found);
+            Err(Error::bad_input(what, ParseError::new(ParseErrorKind::Shape, deviation.path, message)))
+        }
     }
-    let wire: v03::StreamResult = read(WHAT, super::rest::event_value(event)?)?;
-    Ok(decoded(log, wire))
 }
 
 const WHAT: &str = "0.3 stream event";

@@ -162,7 +162,8 @@ fn classify(
         && shared.serves_v03_rest
         && let Some(rest_path) = path.strip_prefix(REST_PATH)
     {
-        return match rest_v03_route(method, rest_path, query, json) {
+        let json_rpc_shape = shared.script.has_quirk(crate::Quirk::V03RestInJsonRpcShape);
+        return match rest_v03_route(method, rest_path, query, json, json_rpc_shape) {
             Some(route) => Route::Rest(route),
             None => Route::NotFound,
         };
@@ -340,11 +341,34 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
         Protocol::V1_0 => "application/a2a+json",
         Protocol::V0_3 => "application/json",
     };
+    let proto =
+        shared.protocol == Protocol::V0_3 && !shared.script.has_quirk(crate::Quirk::V03RestInJsonRpcShape);
     match ops::execute(shared, op, params).await {
+        Outcome::Json(result) if proto => {
+            json_response(StatusCode::OK, media_type, &proto_answer(op, &result))
+        }
         Outcome::Json(result) => json_response(StatusCode::OK, media_type, &result),
         Outcome::Error(error) => rest_error(shared, &error),
         Outcome::Stream(plan) => {
-            stream::sse_response(plan, Framing::Rest, stream_cut(shared), keepalive(shared), reshape(shared))
+            let framing = if proto { Framing::RestV03Proto } else { Framing::Rest };
+            stream::sse_response(plan, framing, stream_cut(shared), keepalive(shared), reshape(shared))
+        }
+    }
+}
+
+/// A 0.3 operation's result (in the JSON-RPC shape the operations write) as the proto answer of its
+/// HTTP+JSON route ([`crate::proto_v03`]).
+fn proto_answer(op: Op, result: &Value) -> Value {
+    use crate::proto_v03 as proto;
+    match op {
+        Op::SendMessage => proto::send_message_response(result),
+        Op::GetTask | Op::CancelTask => proto::task(result),
+        Op::CreatePushConfig | Op::GetPushConfig => proto::task_push_config(result),
+        Op::ListPushConfigs => proto::config_list(result),
+        Op::DeletePushConfig => json!({}),
+        // The 0.3 card JSON, as a2a-python serves it.
+        Op::GetExtendedAgentCard | Op::ListTasks | Op::SendStreamingMessage | Op::SubscribeToTask => {
+            result.clone()
         }
     }
 }

@@ -105,6 +105,13 @@
 //! Not reported, because no information is lost: `false`/empty 1.0 defaults that 0.3 leaves out,
 //! `blocking: true` (the 1.0 default), and `preferredTransport` absent (it means `"JSONRPC"`).
 //!
+//! # Over HTTP+JSON
+//!
+//! The servers built on the official SDKs speak 0.3 over HTTP+JSON as the 0.3 gRPC proto's messages
+//! in ProtoJSON (`{"message": {"role": "ROLE_USER", "content": [{"text": ..}]}}`, answers
+//! `{"task": {..}}`), not in the JSON-RPC shape above: [`proto_json`] rewrites between the two, so
+//! that the same types and conversions serve both bindings.
+//!
 //! # Either card shape
 //!
 //! [`read_any_card`] reads a card document of either version as a 1.0 card: with
@@ -118,6 +125,7 @@ mod jsonrpc;
 mod kinded;
 mod message;
 mod params;
+pub mod proto_json;
 mod push;
 mod security;
 mod task;

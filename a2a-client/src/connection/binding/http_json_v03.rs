@@ -1,31 +1,36 @@
 //! HTTP+JSON 0.3: the 0.3 operations on their `/v1` routes (the 0.3 specification's, as a2a-python
-//! 0.3 serves them and BeeAI with it), with the same 0.3 JSON as JSON-RPC 0.3 carries in `params`
-//! and `result`: `kind` discriminators, lowercase states. The routes are written here and nowhere
-//! else; what the operations send and how their answers convert is `v03.rs`'s.
+//! 0.3 serves them and BeeAI with it), their bodies the 0.3 gRPC proto's messages as ProtoJSON, as
+//! those servers read and write them (`{"message": {"role": "ROLE_USER", "content": [..]}}`, answers
+//! `{"task": {..}}`). The routes are written here and nowhere else; what the operations send and how
+//! their answers convert is `v03.rs`'s, in the 0.3 JSON-RPC shape, which
+//! [`proto_json`](a2a_typestate_types::v03::proto_json) rewrites to and from the proto's: one
+//! conversion path for both 0.3 bindings. An answer already in the JSON-RPC shape is read under
+//! tolerant reading (a wire deviation) and refused as bad input otherwise.
 //!
-//! | operation | route |
-//! | --- | --- |
-//! | `message/send` | `POST /v1/message:send` |
-//! | `message/stream` | `POST /v1/message:stream` (SSE, each `data:` a bare 0.3 result) |
-//! | `tasks/get` | `GET /v1/tasks/{id}?historyLength=N` |
-//! | `tasks/cancel` | `POST /v1/tasks/{id}:cancel` |
-//! | `tasks/resubscribe` | `GET /v1/tasks/{id}:subscribe` (SSE) |
-//! | `tasks/pushNotificationConfig/set` | `POST /v1/tasks/{id}/pushNotificationConfigs` |
-//! | `tasks/pushNotificationConfig/get` | `GET /v1/tasks/{id}/pushNotificationConfigs/{configId}` |
-//! | `tasks/pushNotificationConfig/list` | `GET /v1/tasks/{id}/pushNotificationConfigs` |
-//! | `tasks/pushNotificationConfig/delete` | `DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}` |
-//! | `agent/getAuthenticatedExtendedCard` | `GET /v1/card` |
+//! | operation | route | body | answer |
+//! | --- | --- | --- | --- |
+//! | `message/send` | `POST /v1/message:send` | `SendMessageRequest` | `SendMessageResponse` |
+//! | `message/stream` | `POST /v1/message:stream` | `SendMessageRequest` | SSE, each `data:` a `StreamResponse` |
+//! | `tasks/get` | `GET /v1/tasks/{id}?historyLength=N` | | `Task` |
+//! | `tasks/cancel` | `POST /v1/tasks/{id}:cancel` | `CancelTaskRequest` | `Task` |
+//! | `tasks/resubscribe` | `GET /v1/tasks/{id}:subscribe` | | SSE, as `message/stream` |
+//! | `tasks/pushNotificationConfig/set` | `POST /v1/tasks/{id}/pushNotificationConfigs` | `CreateTaskPushNotificationConfigRequest` | `TaskPushNotificationConfig` |
+//! | `tasks/pushNotificationConfig/get` | `GET /v1/tasks/{id}/pushNotificationConfigs/{configId}` | | `TaskPushNotificationConfig` |
+//! | `tasks/pushNotificationConfig/list` | `GET /v1/tasks/{id}/pushNotificationConfigs` | | `ListTaskPushNotificationConfigResponse` |
+//! | `tasks/pushNotificationConfig/delete` | `DELETE /v1/tasks/{id}/pushNotificationConfigs/{configId}` | | `Empty` |
+//! | `agent/getAuthenticatedExtendedCard` | `GET /v1/card` | | the 0.3 card JSON |
 //!
 //! Errors come back as an HTTP status and `{"message"}` ([`ErrorBodies::V03`]): which A2A error a
 //! status stands for is said per route below.
 
-use a2a_typestate_types::v03::Method;
+use a2a_typestate_types::v03::{Method, proto_json};
 use serde_json::Value;
 
 use super::Reply;
 use super::v03::{Carrier, V03};
 use crate::transport::EventStream;
 use crate::transport::rest::{Call, ErrorBodies, V03Errors, segment};
+use crate::transport::v03::{LossLog, accept_read};
 use crate::{AgentConnection, Error};
 
 /// HTTP+JSON 0.3: the `/v1` routes.
@@ -39,17 +44,28 @@ impl Carrier for ByRoute {
     const BINDING: &'static str = "HTTP+JSON";
 
     fn call(conn: &AgentConnection, method: Method, params: Option<Value>) -> Reply<'_, Value> {
-        Box::pin(async move { conn.rest_v03(route(method, params)?).await })
+        Box::pin(async move {
+            let mut value = conn.rest_v03(route(method, params, &conn.inner.losses)?).await?;
+            let what = "0.3 HTTP+JSON answer";
+            let read = proto_json::answer(method, &mut value).map_err(|e| Error::bad_input(what, e))?;
+            let deviations = conn.tolerant().then_some(&conn.inner.deviations);
+            accept_read(&conn.inner.losses, deviations, method.v1_name(), None, what, read)?;
+            Ok(value)
+        })
     }
 
     fn stream(conn: &AgentConnection, method: Method, params: Value) -> Reply<'_, EventStream> {
-        Box::pin(async move { conn.stream_rest_v03(route(method, Some(params))?).await })
+        Box::pin(async move {
+            let call = route(method, Some(params), &conn.inner.losses)?;
+            conn.stream_rest_v03(method.v1_name(), call).await
+        })
     }
 }
 
-/// The route of `method`, with `params` as its query (GET, DELETE) or body (POST) once the members
-/// in the path are taken out.
-fn route(method: Method, params: Option<Value>) -> Result<Call<'static>, Error> {
+/// The route of `method`: its path from the ids in `params` (the 0.3 JSON-RPC params), the rest of
+/// them its query (GET, DELETE); a POST's body is the proto request they stand for
+/// ([`proto_json::request`]), what it cannot carry recorded in `losses`.
+fn route(method: Method, params: Option<Value>, losses: &LossLog) -> Result<Call<'static>, Error> {
     let member = |name: &str| -> Result<String, Error> {
         params
             .as_ref()
@@ -93,9 +109,13 @@ fn route(method: Method, params: Option<Value>) -> Result<Call<'static>, Error> 
         }
         Method::GetAuthenticatedExtendedCard => (http::Method::GET, v1(&["card"]), &[], CARD),
     };
-    // A POST carries a body, `{}` when the params are all in the path.
-    let message = params.or_else(|| (verb == http::Method::POST).then(|| Value::Object(Default::default())));
-    Ok(Call { verb, segments, message, path_fields, errors: ErrorBodies::V03(errors) })
+    if verb != http::Method::POST {
+        return Ok(Call { verb, segments, message: params, path_fields, errors: ErrorBodies::V03(errors) });
+    }
+    let params = params.unwrap_or_else(|| Value::Object(Default::default()));
+    let body = proto_json::request(method, params);
+    losses.record(method.as_str(), "0.3 -> 0.3 proto", &body.losses);
+    Ok(Call { verb, segments, message: Some(body.value), path_fields: &[], errors: ErrorBodies::V03(errors) })
 }
 
 fn v1(segments: &[&str]) -> Vec<String> {
@@ -128,7 +148,7 @@ mod tests {
     use super::*;
 
     fn path(method: Method, params: Value) -> (http::Method, String, Option<Value>) {
-        let call = route(method, Some(params)).unwrap();
+        let call = route(method, Some(params), &LossLog::default()).unwrap();
         (call.verb, call.segments.join("/"), call.message)
     }
 
@@ -152,13 +172,30 @@ mod tests {
             "v1/tasks/t1/pushNotificationConfigs/t1",
             "unset, the config is the task's own"
         );
-        let card = route(Method::GetAuthenticatedExtendedCard, None).unwrap();
+        let card = route(Method::GetAuthenticatedExtendedCard, None, &LossLog::default()).unwrap();
         assert_eq!(card.segments.join("/"), "v1/card");
     }
 
     #[test]
+    fn a_post_carries_the_proto_request_its_params_stand_for() {
+        let (_, _, cancel) = path(Method::TasksCancel, json!({"id": "t1"}));
+        assert_eq!(cancel, Some(json!({"name": "tasks/t1"})));
+        let send = json!({"message": {"kind": "message", "messageId": "m", "role": "user", "parts": []}});
+        let (_, _, body) = path(Method::MessageSend, send);
+        let body = body.unwrap();
+        assert_eq!(
+            (&body["message"]["role"], &body["configuration"]["blocking"]),
+            (&json!("ROLE_USER"), &json!(true))
+        );
+        let losses = LossLog::default();
+        let cancel = json!({"id": "t1", "metadata": {"a": 1}});
+        route(Method::TasksCancel, Some(cancel), &losses).unwrap();
+        assert_eq!(losses.count(), 1, "the proto's cancel has no metadata");
+    }
+
+    #[test]
     fn a_route_without_its_task_id_is_a_misuse_not_a_request() {
-        let err = route(Method::TasksGet, Some(json!({}))).unwrap_err();
+        let err = route(Method::TasksGet, Some(json!({})), &LossLog::default()).unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::Misuse);
         assert!(err.to_string().contains("`id`"), "{err}");
     }
