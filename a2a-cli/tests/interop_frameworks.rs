@@ -406,10 +406,6 @@ async fn beeai_text_output_mode_answered_in_text_is_verified() {
 }
 
 #[tokio::test]
-#[ignore = "disagreement: the audit's 0.3 HTTP+JSON sends kind-shaped 0.3 bodies; BeeAI (a2a-sdk 0.3.26's REST \
-            handler) parses the 0.3 proto's JSON (a2a.v1.SendMessageRequest: no field \"kind\"), so its stream \
-            is cut before any event and the audit reads a transport fault (\"connection reset after 3 attempts\"): \
-            streaming unverified, while the stream of a {\"request\": ...} body reaches completed with the answer"]
 async fn beeai_http_json_streaming_over_0_3_http_json_is_verified() {
     let Some(beeai) = subject(CorpusAgent::BeeAIHttpJson).await else { return };
     let truth = streaming_truth(beeai).await;
@@ -418,9 +414,6 @@ async fn beeai_http_json_streaming_over_0_3_http_json_is_verified() {
 }
 
 #[tokio::test]
-#[ignore = "disagreement: the audit's 0.3 HTTP+JSON bodies are not the 0.3 proto's JSON BeeAI's REST handler \
-            parses, so its probe fails on a cut stream (a transport fault) and push is left unverified, while \
-            BeeAI answers the push-config call 501 \"This operation is not supported\""]
 async fn beeai_http_json_push_answered_not_implemented_is_refused() {
     let Some(beeai) = subject(CorpusAgent::BeeAIHttpJson).await else { return };
     let truth = push_truth(beeai).await;
@@ -439,9 +432,6 @@ async fn beeai_http_json_interface_answering_task_not_found_in_its_binding_is_ve
 }
 
 #[tokio::test]
-#[ignore = "disagreement: the audit's 0.3 HTTP+JSON bodies are not the 0.3 proto's JSON BeeAI's REST handler \
-            parses, so its probe gets no answer and output modes are left unsettled, while BeeAI answers a \
-            text message in text over HTTP+JSON"]
 async fn beeai_http_json_text_output_mode_answered_in_text_is_verified() {
     let Some(beeai) = subject(CorpusAgent::BeeAIHttpJson).await else { return };
     let truth = streaming_truth(beeai).await;
