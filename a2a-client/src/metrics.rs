@@ -1,5 +1,5 @@
 //! Counters a caller can read: requests per agent, negotiation round trips, refusals by capability,
-//! fallbacks and retries.
+//! what became of refused tasks (results kept, fallbacks, ended with the refusal) and retries.
 //!
 //! Counting is a relaxed atomic add (a connection finds its agent's counter once, when it opens), so
 //! recording costs nothing worth measuring; [`Metrics::snapshot`] copies them out. With the feature
@@ -37,6 +37,9 @@ struct Counters {
     refusals: [AtomicU64; Capability::ALL.len()],
     card_claim_refusals: [AtomicU64; ClaimKind::ALL.len()],
     fallbacks: AtomicU64,
+    refused_results_kept: AtomicU64,
+    ended_with_refusal: AtomicU64,
+    may_have_run_twice: AtomicU64,
     suspect_single_shots: AtomicU64,
     negotiated_tasks: AtomicU64,
     suspect_marks_set: AtomicU64,
@@ -78,8 +81,19 @@ pub struct MetricsSnapshot {
     /// interface, output modes, open access), by kind (every kind listed).
     pub card_claim_refusals: BTreeMap<ClaimKind, u64>,
     /// Single-shot `SendMessage` fallbacks after a refused claim (step (c) of the refusal rules),
-    /// whether `run_task` or a typed handle sent them.
+    /// whether `run_task` or a typed handle sent them: each one a send that starts a new task on
+    /// the agent. A refused task whose result was kept sends none.
     pub fallbacks: u64,
+    /// Tasks [`Client::run_task`](crate::Client::run_task) refused after they had ended: their
+    /// result kept, nothing sent again ([`TaskPath::KeptAfterRefusal`](crate::negotiate::TaskPath::KeptAfterRefusal)).
+    pub refused_results_kept: u64,
+    /// Tasks `run_task` ended with the refusal, unfinished, as
+    /// [`AfterRefusal::EndWithRefusal`](crate::negotiate::AfterRefusal::EndWithRefusal) asks.
+    pub ended_with_refusal: u64,
+    /// Fallbacks `run_task` sent after the agent had accepted the refused task, which had not
+    /// ended: tasks whose work may have run twice on the agent
+    /// ([`TaskOutcome::may_have_run_twice`](crate::negotiate::TaskOutcome::may_have_run_twice)).
+    pub may_have_run_twice: u64,
     /// Tasks sent single-shot at once because the agent was capability-suspect (what a mark saves:
     /// no negotiation round trip), whether `run_task` or [`Client::task`](crate::Client::task)
     /// found the mark.
@@ -216,6 +230,30 @@ impl Metrics {
         }
     }
 
+    /// Counts one refused task whose result was kept because it had ended.
+    pub fn record_refused_result_kept(&self) {
+        self.inner.refused_results_kept.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("kept_after_refusal");
+        }
+    }
+
+    /// Counts one refused, unfinished task ended with the refusal (nothing sent again).
+    pub fn record_ended_with_refusal(&self) {
+        self.inner.ended_with_refusal.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("ended_with_refusal");
+        }
+    }
+
+    /// Counts one fallback sent after the agent had accepted the refused, unfinished task (also
+    /// counted in [`fallbacks`](MetricsSnapshot::fallbacks)).
+    pub fn record_may_have_run_twice(&self) {
+        self.inner.may_have_run_twice.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Counts one task sent single-shot at once to a capability-suspect agent.
     pub fn record_suspect_single_shot(&self) {
         self.inner.suspect_single_shots.fetch_add(1, Ordering::Relaxed);
@@ -315,6 +353,9 @@ impl Metrics {
             refusals,
             card_claim_refusals,
             fallbacks: self.inner.fallbacks.load(Ordering::Relaxed),
+            refused_results_kept: self.inner.refused_results_kept.load(Ordering::Relaxed),
+            ended_with_refusal: self.inner.ended_with_refusal.load(Ordering::Relaxed),
+            may_have_run_twice: self.inner.may_have_run_twice.load(Ordering::Relaxed),
             suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
             negotiated_tasks: self.inner.negotiated_tasks.load(Ordering::Relaxed),
             suspect_marks_set: self.inner.suspect_marks_set.load(Ordering::Relaxed),
@@ -351,6 +392,9 @@ mod tests {
         clone.record_request("http://b");
         metrics.record_negotiation_round_trip();
         clone.record_fallback();
+        clone.record_may_have_run_twice();
+        metrics.record_refused_result_kept();
+        clone.record_ended_with_refusal();
         clone.record_retry();
         clone.record_refusal(Capability::PushNotifications);
         let snapshot = metrics.snapshot();
@@ -358,6 +402,10 @@ mod tests {
         assert_eq!(snapshot.requests_per_agent.get("http://b"), Some(&1));
         assert_eq!(snapshot.negotiation_round_trips, 1);
         assert_eq!(snapshot.fallbacks, 1);
+        assert_eq!(
+            (snapshot.refused_results_kept, snapshot.ended_with_refusal, snapshot.may_have_run_twice),
+            (1, 1, 1)
+        );
         assert_eq!(snapshot.retries, 1);
         assert_eq!(snapshot.refusals[&Capability::PushNotifications], 1);
         assert_eq!(snapshot.refusals[&Capability::Streaming], 0);

@@ -22,7 +22,7 @@
 //! | instrument | kind | attributes | fed by |
 //! |---|---|---|---|
 //! | [`CALL_DURATION`] (`s`) | histogram | `rpc.method`, `a2a.binding`, `a2a.protocol.version`, `a2a.call.outcome`, `error.type` on failure | every operation on an [`AgentConnection`](crate::AgentConnection) |
-//! | [`TASKS`] | counter | `a2a.task.path` (`negotiated`, `single_shot_suspect`, `fallback`) | `record_negotiated_task`, `record_suspect_single_shot`, `record_fallback` |
+//! | [`TASKS`] | counter | `a2a.task.path` (`negotiated`, `single_shot_suspect`, `kept_after_refusal`, `fallback`, `ended_with_refusal`) | `record_negotiated_task`, `record_suspect_single_shot`, `record_refused_result_kept`, `record_fallback`, `record_ended_with_refusal` |
 //! | [`REFUSALS`] | counter | `a2a.capability` | `record_refusal` |
 //! | [`SUSPECT_MARKS_SET`] | counter | `a2a.capability` | `record_suspect_mark` |
 //! | [`SUSPECT_MARKS_ACTIVE`] | observable gauge | `a2a.capability` | the client's discovery cache, read at each collection |

@@ -12,13 +12,15 @@
 //! | `claims.depended` | the card claims the caller depends on (`streaming,pushNotifications`) |
 //! | `claims.verified` | those the run verified |
 //! | `verdicts` | each refused claim with its evidence (`;`-separated), or empty |
-//! | `path` | `negotiated`, `single_shot_suspect`, `fallback` or `error` |
+//! | `path` | `negotiated`, `single_shot_suspect`, `kept_after_refusal`, `fallback`, `ended_with_refusal` or `error` |
+//! | `may_have_run_twice` | `true` when the message was sent again after the agent had accepted the refused, unfinished task ([`TaskOutcome::may_have_run_twice`]) |
 //! | `round_trips` | negotiation round trips the run made |
 //! | `outcome` | the task's last state, `message`, or the error kind |
 //! | `suspect.marked_by` | on the single-shot path, the replica whose mark sent it there |
 //!
 //! While the task runs, events are recorded on the span for each claim verified or refused, each
-//! suspect mark set and each fallback taken: see [`crate::task_events`]. With the feature `otel`,
+//! suspect mark set, each refused task kept, canceled or left, and each fallback taken: see
+//! [`crate::task_events`]. With the feature `otel`,
 //! every request the task sends carries this span's trace context (`traceparent`).
 //!
 //! ```no_run
@@ -70,6 +72,7 @@ pub(crate) async fn run_in_span(
             claims.verified = Empty,
             verdicts = Empty,
             path = Empty,
+            may_have_run_twice = Empty,
             round_trips = Empty,
             outcome = Empty,
             suspect.marked_by = Empty,
@@ -98,9 +101,12 @@ fn record_outcome(span: &tracing::Span, outcome: &TaskOutcome) {
             span.record("suspect.marked_by", mark.marked_by().unwrap_or("this replica"));
             "single_shot_suspect"
         }
+        TaskPath::KeptAfterRefusal => "kept_after_refusal",
         TaskPath::Fallback => "fallback",
+        TaskPath::EndedWithRefusal => "ended_with_refusal",
     };
     span.record("path", path);
+    span.record("may_have_run_twice", outcome.may_have_run_twice());
     span.record("round_trips", outcome.negotiation_round_trips);
     span.record("claims.verified", capabilities(outcome.verified).as_str());
     if let Some(task) = outcome.result.task_id() {

@@ -639,6 +639,15 @@ impl RunningAgent {
         self.shared.lock().requests.iter().filter(|r| r.is(operation)).cloned().collect()
     }
 
+    /// How many tasks the agent started from a message so far: each one a run of the caller's work,
+    /// whether it completed, was canceled or is still running. A reply to a task that asked for
+    /// input continues that task and is not counted; tasks stored with
+    /// [`store_completed_tasks`](Self::store_completed_tasks) are not either. A client that sends
+    /// one piece of work twice shows here as two.
+    pub fn executions(&self) -> u64 {
+        self.shared.lock().executions
+    }
+
     /// Stores `count` completed tasks, as if `count` messages had been sent and answered (each task
     /// holds its one user message), for tests that list many tasks without sending them; returns
     /// their ids, oldest first (`ListTasks` answers newest first).

@@ -142,6 +142,8 @@
 //! // The refused stream was not retried, and the fallback was one single-shot send.
 //! assert_eq!(liar.requests_for("SendStreamingMessage").len(), 1);
 //! assert_eq!(liar.requests_for("SendMessage").len(), 1);
+//! // The stream was refused before a task existed: the work ran once.
+//! assert_eq!(liar.executions(), 1);
 //! # Ok(())
 //! # }
 //! ```

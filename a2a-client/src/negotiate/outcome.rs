@@ -1,5 +1,5 @@
 //! What a negotiated task ended in: its result, which claims were verified, and any refusal with
-//! the fallback that replaced the refused path.
+//! what became of the refused task (its result kept, sent again single-shot, or left unfinished).
 
 use std::fmt;
 
@@ -19,13 +19,25 @@ pub enum TaskPath {
     /// The agent was capability-suspect (within its mark's TTL), so the client sent one single-shot
     /// `SendMessage` at once, with no negotiation round trip.
     SingleShotBecauseSuspect(SuspectMark),
-    /// A claim was refused during negotiation; the result is the single-shot `SendMessage` that
-    /// replaced the refused task (which was not retried).
+    /// A claim was refused after the task had ended (a stream without the artifact `GetTask` has,
+    /// a push callback that never came): the result is that task as the client read it at its end,
+    /// and nothing was sent again. The work ran once.
+    KeptAfterRefusal,
+    /// A claim was refused before the task ended (or before the agent accepted any task); the
+    /// result is one single-shot `SendMessage` sent in its place. When the agent had accepted the
+    /// refused task, this is a second run of the work
+    /// ([`TaskOutcome::may_have_run_twice`]); the refused task, canceled first, is in
+    /// [`TaskOutcome::refused_task`].
     Fallback,
+    /// A claim was refused before the task ended and the negotiation said
+    /// [`AfterRefusal::EndWithRefusal`](super::AfterRefusal::EndWithRefusal): the result is the
+    /// refused task as last seen, unfinished; nothing was sent again or canceled.
+    EndedWithRefusal,
 }
 
-/// The path in words: `negotiated`, `single-shot, the agent being capability-suspect (<mark>)`, or
-/// `single-shot fallback after a refused claim`.
+/// The path in words: `negotiated`, `single-shot, the agent being capability-suspect (<mark>)`,
+/// `refused after the task ended: its result kept, nothing sent again`, `single-shot fallback after
+/// a refused claim`, or `ended with the refusal: the task unfinished, nothing sent again`.
 impl fmt::Display for TaskPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -33,13 +45,19 @@ impl fmt::Display for TaskPath {
             Self::SingleShotBecauseSuspect(mark) => {
                 write!(f, "single-shot, the agent being capability-suspect ({mark})")
             }
+            Self::KeptAfterRefusal => {
+                f.write_str("refused after the task ended: its result kept, nothing sent again")
+            }
             Self::Fallback => f.write_str("single-shot fallback after a refused claim"),
+            Self::EndedWithRefusal => {
+                f.write_str("ended with the refusal: the task unfinished, nothing sent again")
+            }
         }
     }
 }
 
-/// How a task the client accepted ended: a result, or a refusal together with the fallback's
-/// result. (The third ending, an error the caller can act on, is the `Err` of
+/// How a task the client accepted ended: a result, or a refusal together with the refused task's
+/// result, the fallback's, or the unfinished task. (The third ending, an error the caller can act on, is the `Err` of
 /// [`Client::run_task`](crate::Client::run_task).)
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -54,12 +72,16 @@ pub struct TaskOutcome {
     /// The claims the first exercising transition verified (on a fallback: those verified before
     /// the refusal; empty for a suspect agent).
     pub verified: CapabilitySet,
-    /// The refusal that sent the task to the fallback (on [`TaskPath::Fallback`]).
+    /// The refusal that decided what became of the task (on [`TaskPath::KeptAfterRefusal`],
+    /// [`TaskPath::Fallback`] and [`TaskPath::EndedWithRefusal`]).
     pub refusal: Option<AgentCardLifecycleViolation>,
     /// Further claims the same run contradicted (each is also marked suspect and counted).
     pub other_refusals: Vec<AgentCardLifecycleViolation>,
-    /// The refused task as last observed (its artifacts may exist, fetched with `GetTask`): kept so
-    /// nothing the agent produced is lost. Never retried.
+    /// On [`TaskPath::Fallback`], the refused task the agent had accepted, as last observed (after
+    /// the cancel, what the agent answered to it): kept so nothing the agent produced is lost.
+    /// `None` when the refusal came before the agent accepted any task, and on the other paths
+    /// (after [`TaskPath::KeptAfterRefusal`] and [`TaskPath::EndedWithRefusal`] the refused task
+    /// is the result).
     pub refused_task: Option<Task>,
     /// Requests this run made on the negotiation path (zero on
     /// [`TaskPath::SingleShotBecauseSuspect`]).
@@ -90,7 +112,8 @@ pub struct TaskOutcome {
 }
 
 /// The outcome in one line: what the agent answered, on which path, what was verified and what was
-/// refused, as in `task TASK_STATE_COMPLETED (negotiated); verified: streaming`.
+/// refused, as in `task TASK_STATE_COMPLETED (negotiated); verified: streaming`, and when the work
+/// may have run twice, `; may have run twice`.
 impl fmt::Display for TaskOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.state() {
@@ -100,6 +123,9 @@ impl fmt::Display for TaskOutcome {
         write!(f, " ({}); verified: {}", self.path, self.verified)?;
         for refusal in self.refusals() {
             write!(f, "; refused: {refusal}")?;
+        }
+        if self.may_have_run_twice() {
+            f.write_str("; may have run twice")?;
         }
         Ok(())
     }
@@ -111,9 +137,18 @@ impl TaskOutcome {
         self.result.state()
     }
 
-    /// `true` when a refused claim sent the task to the single-shot fallback.
+    /// `true` when a refused claim sent the message again with the single-shot fallback.
     pub fn fell_back(&self) -> bool {
         self.path == TaskPath::Fallback
+    }
+
+    /// `true` when the work may have run twice on the agent: the message was sent again
+    /// ([`TaskPath::Fallback`]) after the agent had accepted the refused task, which had not ended.
+    /// The refused task was asked to cancel first, which stops it but cannot undo what it did
+    /// before. `false` on every other path, and on a fallback sent before the agent accepted any
+    /// task (that send was the work's first run).
+    pub fn may_have_run_twice(&self) -> bool {
+        self.path == TaskPath::Fallback && self.refused_task.is_some()
     }
 
     /// Every refusal of this run, the one that decided first.
@@ -171,5 +206,30 @@ mod tests {
 
         let direct = outcome(TaskPath::Negotiated, SendMessageResponse::Message(Message::agent("hi")));
         assert!(direct.to_string().starts_with("a direct message (negotiated); verified: none"), "{direct}");
+    }
+
+    #[test]
+    fn only_a_fallback_sent_after_the_agent_accepted_the_refused_task_may_have_run_twice() {
+        let task: Task =
+            parse::from_str(r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}"#)
+                .unwrap();
+        let refused: Task =
+            parse::from_str(r#"{"id":"t-0","contextId":"c-1","status":{"state":"TASK_STATE_CANCELED"}}"#)
+                .unwrap();
+        let answer = SendMessageResponse::Task(task);
+        let mut sent_again = outcome(TaskPath::Fallback, answer.clone());
+        sent_again.refused_task = Some(refused.clone());
+        assert!(sent_again.may_have_run_twice() && sent_again.fell_back());
+        assert!(sent_again.to_string().ends_with("; may have run twice"), "{sent_again}");
+
+        // Refused before the agent accepted a task: the fallback is the work's first run.
+        let first_run = outcome(TaskPath::Fallback, answer.clone());
+        assert!(first_run.fell_back() && !first_run.may_have_run_twice());
+
+        for path in [TaskPath::KeptAfterRefusal, TaskPath::EndedWithRefusal, TaskPath::Negotiated] {
+            let mut once = outcome(path, answer.clone());
+            once.refused_task = Some(refused.clone());
+            assert!(!once.may_have_run_twice() && !once.fell_back(), "{once}");
+        }
     }
 }

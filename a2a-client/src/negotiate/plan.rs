@@ -9,6 +9,47 @@ use crate::task::OnUpdate;
 use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp};
 use crate::webhook::PushReceiver;
 
+/// What [`Client::run_task`](crate::Client::run_task) does with a refused task that had **not**
+/// ended: the agent accepted the task, a claim it depends on was refused before the task reached a
+/// terminal state, and its result is not known. (A refused task that had ended keeps its result
+/// whatever this says: sending it again would run finished work a second time. A refusal before the
+/// agent accepted any task sends the message single-shot whatever this says: that send is the
+/// work's first run.)
+///
+/// The default is [`SendAgain`](Self::SendAgain): the caller asked for a result, and the
+/// single-shot send is the path the refusal rules leave. Choose
+/// [`EndWithRefusal`](Self::EndWithRefusal) when running the work twice costs more than not
+/// getting a result (a payment, an email, a ticket filed).
+///
+/// ```
+/// use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation};
+/// use a2a_typestate_client::Capability;
+///
+/// let negotiation = Negotiation::depending_on(&[Capability::PushNotifications])
+///     .after_refusal(AfterRefusal::EndWithRefusal);
+/// # let _ = negotiation;
+/// assert_eq!(AfterRefusal::default(), AfterRefusal::SendAgain);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AfterRefusal {
+    /// Asks the agent to cancel the refused task (`CancelTask`, best effort) so it does not run on
+    /// beside the new one, then sends the message again with one single-shot `SendMessage`
+    /// ([`TaskPath::Fallback`](super::TaskPath::Fallback)): a second run of the work on the agent,
+    /// so [`TaskOutcome::may_have_run_twice`](super::TaskOutcome::may_have_run_twice) is `true`.
+    /// The cancel stops the first run; it cannot undo what that run did before it arrived. When
+    /// the cancel's answer (or, if the agent says the task can no longer be canceled, one
+    /// `GetTask`) shows the task ended on its own in the meantime, its result is kept and nothing
+    /// is sent ([`TaskPath::KeptAfterRefusal`](super::TaskPath::KeptAfterRefusal)).
+    #[default]
+    SendAgain,
+    /// Ends the run with the refusal and the task as last seen
+    /// ([`TaskPath::EndedWithRefusal`](super::TaskPath::EndedWithRefusal)): nothing is sent again
+    /// and nothing is canceled. The agent may still be working on the task; its id is in the
+    /// result, to follow (`AgentConnection::get_task`) or cancel.
+    EndWithRefusal,
+}
+
 /// What the caller's task depends on and how to reach the agent: the input of
 /// [`Client::run_task`](crate::Client::run_task).
 ///
@@ -33,6 +74,7 @@ pub struct Negotiation {
     max_follow_ups: u32,
     push_receiver: Option<Arc<PushReceiver>>,
     on_update: Option<OnUpdate>,
+    after_refusal: AfterRefusal,
 }
 
 impl Default for Negotiation {
@@ -47,6 +89,7 @@ impl Default for Negotiation {
             max_follow_ups: DEFAULT_MAX_FOLLOW_UPS,
             push_receiver: None,
             on_update: None,
+            after_refusal: AfterRefusal::SendAgain,
         }
     }
 }
@@ -111,6 +154,18 @@ impl Negotiation {
     pub fn on_update(mut self, on_update: OnUpdate) -> Self {
         self.on_update = Some(on_update);
         self
+    }
+
+    /// Sets what a refused task that had not ended gets (default [`AfterRefusal::SendAgain`]). A
+    /// refused task that had ended always keeps its result.
+    #[must_use]
+    pub fn after_refusal(mut self, after_refusal: AfterRefusal) -> Self {
+        self.after_refusal = after_refusal;
+        self
+    }
+
+    pub(crate) fn after_refusal_policy(&self) -> AfterRefusal {
+        self.after_refusal
     }
 
     pub(crate) fn update_observer(&self) -> Option<&OnUpdate> {

@@ -213,6 +213,7 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
                     Clarify::WhenMessageContains(word) => text.to_lowercase().contains(&word.to_lowercase()),
                 };
                 let id = record.id.clone();
+                state.executions += 1;
                 let record = state.tasks.entry(id).or_insert(record);
                 (record, Turn::Opening { asks_for_input })
             }
