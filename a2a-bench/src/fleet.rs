@@ -220,6 +220,8 @@ pub struct FleetBatch {
     pub negotiated: u64,
     /// Tasks sent single-shot at once because their agent was already marked.
     pub single_shot_at_once: u64,
+    /// Tasks refused after they had ended, their result kept (nothing sent again).
+    pub kept_after_refusal: u64,
     /// Tasks finished through the single-shot fallback after a refusal.
     pub fallbacks: u64,
     /// Claims refused.
@@ -407,6 +409,7 @@ async fn run_batch(
         slowest_task_ms: ends.iter().map(|(_, _, took)| took.as_secs_f64() * 1e3).fold(0.0, f64::max),
         negotiated: delta(|s| s.negotiated_tasks),
         single_shot_at_once: delta(|s| s.suspect_single_shots),
+        kept_after_refusal: delta(|s| s.refused_results_kept),
         fallbacks: delta(|s| s.fallbacks),
         refusals: delta(|s| s.refusals.values().sum()),
         not_completed: ends.iter().filter(|(completed, _, _)| !completed).count() as u64,

@@ -35,6 +35,9 @@ async fn each_liar_is_refused_once_then_sent_single_shot_and_no_honest_agent_is_
     let [first, second] = report.batches.as_slice() else { panic!("two batches: {report:?}") };
     assert_eq!(first.tasks, 10);
     assert_eq!(first.refusals, 3, "one refusal per lying agent: {first:?}");
+    // The streaming refuser accepted no task (one fallback); the silent pusher's task had completed
+    // (kept, not sent again); the history-forgetter's was abandoned.
+    assert_eq!((first.fallbacks, first.kept_after_refusal), (1, 1), "{first:?}");
     assert!(first.wasted_round_trips > 0, "{first:?}");
     // The history-forgetter's task depended on history: abandoned, not completed.
     assert_eq!(first.not_completed, 1, "{first:?}");

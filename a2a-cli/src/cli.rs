@@ -63,9 +63,10 @@ pub enum Command {
     Card(CardArgs),
     /// Sends a message to an agent and shows its answer. Streams when the card claims streaming
     /// (each event as it arrives), else sends and follows the task with GetTask; says whether the
-    /// streaming claim was verified or refused, and shows the single-shot fallback's answer after a
-    /// refusal. Exits 0 when the agent answered (also when a call after the answer failed: that
-    /// failure is a note), 1 when it contradicted its card (the fallback's answer is still shown), 2
+    /// streaming claim was verified or refused, and after a refusal shows the refused task's own
+    /// answer when it had ended (nothing is sent again), else the single-shot fallback's. Exits 0
+    /// when the agent answered (also when a call after the answer failed: that failure is a note),
+    /// 1 when it contradicted its card (the answer is still shown), 2
     /// when there is no answer (the agent could not be reached, the task failed, was rejected or
     /// canceled, or a bound ran out).
     Send(SendArgs),

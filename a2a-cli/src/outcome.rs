@@ -1,5 +1,6 @@
 //! How one task ended, reduced to what the reports count: completed, completed single-shot because
-//! the agent was suspect, completed through the fallback, or failed with a reason. Every result of
+//! the agent was suspect, completed before a claim was refused (its result kept), completed through
+//! the fallback, or failed with a reason. Every result of
 //! [`Client::run_task`](a2a_typestate_client::Client::run_task) maps to exactly one of them, so no task is lost
 //! from the totals.
 //!
@@ -21,7 +22,7 @@ use serde::Serialize;
 
 use crate::errors;
 
-/// The four endings a task can have.
+/// The five endings a task can have.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ending", content = "reason", rename_all = "camelCase")]
 pub enum Ending {
@@ -29,7 +30,11 @@ pub enum Ending {
     Completed,
     /// Completed by one single-shot `SendMessage`, sent at once because the agent was suspect.
     CompletedSingleShot,
-    /// A claim was refused; the single-shot fallback completed the task.
+    /// A claim was refused after the task had completed: its result was kept and nothing was sent
+    /// again (the work ran once).
+    CompletedBeforeRefusal,
+    /// A claim was refused before the task ended (or before the agent accepted one); the
+    /// single-shot fallback completed it.
     CompletedViaFallback,
     /// Did not complete; the reason says why (an error, or the state the task ended in).
     Failed(String),
@@ -144,12 +149,15 @@ impl TaskRecord {
         let ending = match (&outcome.path, completed) {
             (TaskPath::Negotiated, true) => Ending::Completed,
             (TaskPath::SingleShotBecauseSuspect(_), true) => Ending::CompletedSingleShot,
+            (TaskPath::KeptAfterRefusal, true) => Ending::CompletedBeforeRefusal,
             (TaskPath::Fallback, true) => Ending::CompletedViaFallback,
             (_, true) => Ending::Completed,
             (path, false) => {
                 let how = match path {
                     TaskPath::Fallback => "the fallback ended",
                     TaskPath::SingleShotBecauseSuspect(_) => "the single-shot send ended",
+                    TaskPath::KeptAfterRefusal => "the refused task had ended",
+                    TaskPath::EndedWithRefusal => "ended with the refusal, the task left",
                     _ => "the task ended",
                 };
                 let state = state.map_or("without a state", TaskState::as_str);

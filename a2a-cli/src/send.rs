@@ -3,11 +3,13 @@
 //! arrives, then what became of the card's streaming claim and the answer.
 //!
 //! When the card claims streaming the task depends on it: it is sent with `SendStreamingMessage`
-//! and the claim is checked on the way; an agent that contradicts it is refused, and the answer
-//! comes from the one single-shot `SendMessage` the engine falls back to. Otherwise the message is
-//! sent with `SendMessage` and the task followed with `GetTask`, at the card's cadence or the
-//! client's. Exit status: 0 answered, 1 the agent contradicted its card (the fallback's answer is
-//! still shown), 2 no answer. An answer the updates carried (a stream that took the task to the end
+//! and the claim is checked on the way; an agent that contradicts it is refused. A task refused at
+//! its end (a stream without the artifact `GetTask` has) keeps its own answer and is not sent
+//! again; otherwise the answer comes from the one single-shot `SendMessage` the engine falls back
+//! to, a second run of the work when the agent had accepted the refused task. Otherwise the message
+//! is sent with `SendMessage` and the task followed with `GetTask`, at the card's cadence or the
+//! client's. Exit status: 0 answered, 1 the agent contradicted its card (the answer is still
+//! shown), 2 no answer. An answer the updates carried (a stream that took the task to the end
 //! of its turn) is an answer even when a call after it failed (the `GetTask` that confirms a
 //! stream's artifacts, say): it is shown, the failure is a note on stderr, and the exit status is
 //! the answer's.
@@ -41,7 +43,8 @@ pub enum StreamingCheck {
     NotClaimed,
     /// The agent's events on the stream bore the claim out.
     Verified,
-    /// The agent contradicted the claim; the answer is the single-shot fallback's.
+    /// The agent contradicted the claim; the answer is the refused task's own when it had ended,
+    /// else the single-shot fallback's.
     Refused,
     /// The run ended before the claim could be settled either way (also: the stream carried the
     /// answer and a call after it, which would have settled the claim, failed).
@@ -55,8 +58,12 @@ pub enum StreamingCheck {
 #[serde(rename_all = "camelCase")]
 struct ResultLine<'a> {
     r#type: &'static str,
-    /// `negotiated`, `fallback` or `singleShotBecauseSuspect`.
+    /// `negotiated`, `keptAfterRefusal`, `fallback`, `endedWithRefusal` or
+    /// `singleShotBecauseSuspect`.
     path: &'static str,
+    /// The message was sent again after the agent had accepted the refused task, which had not
+    /// ended: the work may have run twice.
+    may_have_run_twice: bool,
     ending: &'a Ending,
     state: Option<TaskState>,
     streaming: StreamingCheck,
@@ -252,7 +259,9 @@ fn streaming_check(outcome: &TaskOutcome, streams: bool) -> StreamingCheck {
 fn path_name(path: &TaskPath) -> &'static str {
     match path {
         TaskPath::SingleShotBecauseSuspect(_) => "singleShotBecauseSuspect",
+        TaskPath::KeptAfterRefusal => "keptAfterRefusal",
         TaskPath::Fallback => "fallback",
+        TaskPath::EndedWithRefusal => "endedWithRefusal",
         _ => "negotiated",
     }
 }
@@ -269,6 +278,7 @@ fn write_outcome(
         let line = ResultLine {
             r#type: "result",
             path: path_name(&outcome.path),
+            may_have_run_twice: outcome.may_have_run_twice(),
             ending: &record.ending,
             state: outcome.state(),
             streaming: check,
@@ -306,12 +316,25 @@ fn write_outcome(
             sanitize::message(&refused.evidence),
         )?;
     }
-    if outcome.path == TaskPath::Fallback {
-        writeln!(
+    match outcome.path {
+        TaskPath::KeptAfterRefusal => writeln!(
             out,
-            "{} one single-shot SendMessage (the refused task was not sent again); its answer:",
+            "{} the refused task had ended: its own answer, nothing sent again (the work ran once):",
+            paint(style::TITLE, "kept")
+        )?,
+        TaskPath::Fallback if outcome.may_have_run_twice() => writeln!(
+            out,
+            "{} the refused task had not ended: it was asked to cancel, and one single-shot SendMessage \
+             ran the work again ({}); its answer:",
+            paint(style::TITLE, "fallback"),
+            paint(style::BAD, "it may have run twice")
+        )?,
+        TaskPath::Fallback => writeln!(
+            out,
+            "{} one single-shot SendMessage (no task existed before the refusal); its answer:",
             paint(style::TITLE, "fallback")
-        )?;
+        )?,
+        _ => {}
     }
     write_answer(out, &outcome.result)
 }
@@ -354,6 +377,7 @@ fn write_answer_then_failure(
         let line = ResultLine {
             r#type: "result",
             path: "negotiated",
+            may_have_run_twice: false,
             ending: &ending,
             state,
             streaming: check,

@@ -31,6 +31,7 @@ async fn every_task_is_accounted_for_and_the_suspect_cache_cuts_waste_to_a_tenth
             assert_eq!(submitted, 13 * 3, "{batch:#}");
             let ended = n(&batch["completed"])
                 + n(&batch["completedSingleShot"])
+                + n(&batch["completedBeforeRefusal"])
                 + n(&batch["completedViaFallback"])
                 + n(&batch["failed"]);
             assert_eq!(ended, submitted, "a task was lost: {batch:#}");

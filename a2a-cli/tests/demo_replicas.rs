@@ -43,6 +43,7 @@ async fn three_replicas_sharing_redis_pay_for_each_lie_once_and_local_caches_pay
                 let r = &part["report"];
                 let ended = n(&r["completed"])
                     + n(&r["completedSingleShot"])
+                    + n(&r["completedBeforeRefusal"])
                     + n(&r["completedViaFallback"])
                     + n(&r["failed"]);
                 assert_eq!((n(&r["submitted"]), ended), (26, 26), "a task was lost: {part:#}");

@@ -94,8 +94,39 @@ async fn a_refused_streaming_claim_is_shown_with_the_fallbacks_answer_and_exit_s
     let result = lines.last().unwrap();
     assert_eq!(result["streaming"], "refused");
     assert_eq!(result["path"], "fallback");
+    assert_eq!(result["mayHaveRunTwice"], false, "the agent accepted no task before refusing");
     assert_eq!(result["refusals"][0]["capability"], "streaming");
     assert_eq!(result["answer"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+}
+
+#[tokio::test]
+async fn a_stream_refused_at_its_end_shows_the_tasks_own_answer_sent_once_and_exit_status_1() {
+    let agent = ScriptedAgent::builder()
+        .name("artifact-hider")
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().with(Lie::StreamWithoutArtifact))
+        .spawn()
+        .await
+        .unwrap();
+    let output = a2a(&["send", &agent.base_url(), "are you there"]).await;
+    let shown = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}\n{}", stderr(&output));
+    assert!(shown.contains("streaming refused"), "{shown}");
+    assert!(shown.contains("nothing sent again"), "{shown}");
+    assert!(shown.contains("echo: are you there"), "the refused task's own answer is shown: {shown}");
+    assert!(agent.requests_for("SendMessage").is_empty(), "no fallback send");
+
+    let output = a2a(&["send", "--json", &agent.base_url(), "again"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    let lines = json_lines(&output);
+    let result = lines.last().unwrap();
+    assert_eq!(result["streaming"], "refused");
+    assert_eq!(result["path"], "keptAfterRefusal");
+    assert_eq!(result["mayHaveRunTwice"], false);
+    assert_eq!(result["ending"]["ending"], "completedBeforeRefusal");
+    assert_eq!(result["answer"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert!(agent.requests_for("SendMessage").is_empty(), "no fallback send");
+    assert_eq!(agent.executions(), 2, "two runs of the command, each task run once");
 }
 
 #[tokio::test]

@@ -54,6 +54,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let metrics = client.metrics().snapshot();
     println!("refusals by capability: {:?}", metrics.refusals);
+    println!("refused tasks whose result was kept (they had ended): {}", metrics.refused_results_kept);
     println!("single-shot fallbacks after a refusal: {}", metrics.fallbacks);
     println!("discoveries that went on to the legacy agent.json path: {}", metrics.legacy_card_fetches);
     println!("retries: {}", metrics.retries);
@@ -77,6 +78,10 @@ fn describe(result: &Result<TaskOutcome, Error>) -> (String, bool) {
                         false,
                     )
                 }
+            }
+            TaskPath::KeptAfterRefusal => {
+                let refused: Vec<String> = outcome.refusals().map(|v| v.capability().to_string()).collect();
+                (format!("refused {refused:?} after the task ended, its result kept"), true)
             }
             TaskPath::Fallback => {
                 let refused: Vec<String> = outcome.refusals().map(|v| v.capability().to_string()).collect();

@@ -43,11 +43,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!();
     println!("negotiation round trips: {}", metrics.negotiation_round_trips);
     println!("refusals by capability:  {:?}", metrics.refusals);
+    println!("refused results kept:    {}", metrics.refused_results_kept);
     println!("fallbacks:               {}", metrics.fallbacks);
     println!("retries:                 {}", metrics.retries);
     for (agent, requests) in &metrics.requests_per_agent {
         println!("requests to {agent}: {requests}");
     }
+    // Two tasks sent to the liar, each run once: the refused one's result was kept, not sent again.
+    println!("executions on the lying agent: {}", liar.executions());
 
     honest.shutdown().await;
     liar.shutdown().await;
@@ -60,8 +63,15 @@ fn report(label: &str, outcome: &TaskOutcome) {
         TaskPath::Negotiated => {
             println!("{label}: {state}, verified {:?}", outcome.verified);
         }
+        TaskPath::KeptAfterRefusal => {
+            println!("{label}: refused after the task ended, its result kept (run once) -> {state}");
+            for refusal in outcome.refusals() {
+                println!("    {refusal}");
+            }
+        }
         TaskPath::Fallback => {
-            println!("{label}: refused, fell back to a single-shot send -> {state}");
+            let twice = if outcome.may_have_run_twice() { " (the work may have run twice)" } else { "" };
+            println!("{label}: refused, fell back to a single-shot send{twice} -> {state}");
             for refusal in outcome.refusals() {
                 println!("    {refusal}");
             }

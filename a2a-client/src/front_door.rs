@@ -59,7 +59,10 @@ impl Client {
     }
 
     /// Runs one task against `agent` (its base URL) on the path `negotiation` depends on, verifying
-    /// the card's claims as they are exercised, and acts on a refusal: see [`crate::negotiate`].
+    /// the card's claims as they are exercised, and acts on a refusal: a refused task that had
+    /// ended keeps its result (nothing is sent again); one that had not gets what the
+    /// negotiation's [`AfterRefusal`](crate::negotiate::AfterRefusal) says. See
+    /// [`crate::negotiate`].
     ///
     /// # Errors
     /// - [`ErrorKind::Transport`](crate::ErrorKind): a fault outlived the retry budget (retry later;

@@ -68,6 +68,13 @@
 //! # }
 //! ```
 //!
+//! On a typed handle the single-shot send after a refusal is yours to make: here the agent refused
+//! the stream before accepting a task, so the send is the work's first run. A refusal can also come
+//! after the task ended (a stream without the artifact `GetTask` has, a push callback that never
+//! came): [`Task::result`] on the single-shot handle is the refused task as last seen, and a task
+//! that ended there already holds the answer, where sending again would run the work a second
+//! time. [`Client::run_task`] makes that choice itself.
+//!
 //! A claim the card does not make is not silently dropped: `client.task::<C>` is an
 //! [`ErrorKind::Misuse`] error naming the missing claim. To hold whatever the card claims, take a
 //! [`DynTask`] with [`Client::dyn_task`] and narrow it with `Task::try_from`, which hands the
@@ -78,8 +85,9 @@
 //! [`Client::run_task`] is the dynamic form for code that holds many agents. It runs the same calls
 //! on a [`DynTask`], picks the path from what you depend on ([`negotiate::Negotiation`]) and what
 //! the card claims, answers the agent's questions through a [`negotiate::FollowUp`] policy, settles,
-//! and on a refusal sends the fallback itself. The [`negotiate::TaskOutcome`] says which path gave
-//! the result, what was verified and what was refused:
+//! and on a refusal keeps the result of a task that had ended, or sends the fallback itself. The
+//! [`negotiate::TaskOutcome`] says which path gave the result, what was verified and what was
+//! refused, and whether the work may have run twice:
 //!
 //! ```
 //! use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskPath};
@@ -101,11 +109,14 @@
 //! let outcome = client.run_task(&url, Message::user("weather in Lisbon"), &negotiation).await?;
 //! match &outcome.path {
 //!     TaskPath::Negotiated => println!("verified: {}", outcome.verified),
+//!     TaskPath::KeptAfterRefusal => println!("{outcome}"), // refused at the end: its result, run once
 //!     TaskPath::Fallback => println!("{outcome}"), // the refusal, then the fallback's result
 //!     TaskPath::SingleShotBecauseSuspect(mark) => println!("suspect ({mark}): single-shot"),
 //!     other => println!("{other}"),
 //! }
+//! // The agent refused the stream before accepting a task: the fallback was the work's only run.
 //! assert_eq!(outcome.path, TaskPath::Fallback);
+//! assert!(!outcome.may_have_run_twice());
 //! # agent.shutdown().await;
 //! # Ok(())
 //! # }

@@ -9,7 +9,7 @@ use a2a_testkit::{Binding, Capabilities, Lie, Protocol, RunningAgent, Script, Sc
 use a2a_typestate::{Advice, Contradiction};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, ErrorKind};
-use a2a_typestate_types::TaskState;
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, operations, text};
 
 /// The wire a rule runs over: a protocol version and a binding.
@@ -57,7 +57,13 @@ fn depending_on(capability: Capability) -> Negotiation {
     Negotiation::depending_on(&[capability])
 }
 
-async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Over) {
+/// The text of a task result's artifacts.
+fn artifact_text(result: &SendMessageResponse) -> String {
+    let SendMessageResponse::Task(task) = result else { panic!("a task result: {result:?}") };
+    task.artifacts.iter().flat_map(|a| &a.parts).filter_map(|p| p.as_text()).collect()
+}
+
+async fn streamed_artifact_missing_is_refused_and_the_finished_task_kept(binding: Over) {
     let agent = spawn_over(
         binding,
         Capabilities::none().with_streaming(),
@@ -69,13 +75,18 @@ async fn streamed_artifact_missing_is_refused_with_one_fallback(binding: Over) {
         .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
         .await
         .unwrap();
-    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal, "{binding:?}");
     let refusal = outcome.refusal.as_ref().expect("refused");
     assert_eq!(refusal.capability(), Capability::Streaming);
     assert_eq!(refusal.contradiction(), &Contradiction::NoArtifactStreamed { artifacts_via_get_task: 1 });
-    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask", "SendMessage"], "{binding:?}");
+    // The task had completed: its artifact, read with GetTask, is the result; nothing is sent again.
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "{binding:?}");
+    assert_eq!(artifact_text(&outcome.result), "echo: hello", "{binding:?}");
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask"], "{binding:?}");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
     assert!(client.discovery_cache().is_suspect(&outcome.agent).is_some());
-    assert_eq!(client.metrics().snapshot().fallbacks, 1);
+    let metrics = client.metrics().snapshot();
+    assert_eq!((metrics.fallbacks, metrics.refused_results_kept), (0, 1));
     assert_all_over(&agent, binding);
 }
 
@@ -92,6 +103,10 @@ async fn unsupported_streaming_while_declared_is_refused(binding: Over) {
         "{binding:?}: {refusal}"
     );
     assert_eq!(operations(&agent), ["SendStreamingMessage", "SendMessage"], "{binding:?}");
+    // No task existed when the stream was refused: the fallback is the work's only run.
+    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    assert!(!outcome.may_have_run_twice(), "{binding:?}");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
     assert_all_over(&agent, binding);
 }
 
@@ -138,7 +153,7 @@ async fn no_refusal_without_the_card_declaring_the_claim(binding: Over) {
     assert_all_over(&agent, binding);
 }
 
-async fn silent_push_is_refused_after_the_arrival_bound(binding: Over) {
+async fn silent_push_is_refused_after_the_arrival_bound_and_the_finished_task_kept(binding: Over) {
     let agent = spawn_over(
         binding,
         Capabilities::none().with_push_notifications(),
@@ -150,13 +165,17 @@ async fn silent_push_is_refused_after_the_arrival_bound(binding: Over) {
         .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::PushNotifications))
         .await
         .unwrap();
-    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal, "{binding:?}");
     let refusal = outcome.refusal.as_ref().expect("refused");
     assert!(
         matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }),
         "{binding:?}: {refusal}"
     );
-    assert_eq!(count(&agent, "SendMessage"), 2, "the negotiated send and exactly one fallback");
+    // Push is refused only once the task ended and the callback's bound ran out: the completed task
+    // is the result, and the negotiated send was the only one.
+    assert_eq!(artifact_text(&outcome.result), "echo: hello", "{binding:?}");
+    assert_eq!(count(&agent, "SendMessage"), 1, "the negotiated send, nothing sent again");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
     assert_all_over(&agent, binding);
 }
 
@@ -190,6 +209,7 @@ async fn empty_history_where_declared_abandons_without_retry(binding: Over) {
     assert_eq!(violation.contradiction(), &Contradiction::EmptyHistory);
     assert_eq!(violation.advice(), Advice::Abandon);
     assert_eq!(count(&agent, "SendMessage"), 1, "abandoned: no retry and no fallback send");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
     assert_all_over(&agent, binding);
 }
 
@@ -216,12 +236,12 @@ macro_rules! per_binding {
 }
 
 per_binding!(
-    streamed_artifact_missing_is_refused_with_one_fallback,
+    streamed_artifact_missing_is_refused_and_the_finished_task_kept,
     unsupported_streaming_while_declared_is_refused,
     honest_streamer_is_verified,
     no_refusal_without_the_caller_depending_on_the_claim,
     no_refusal_without_the_card_declaring_the_claim,
-    silent_push_is_refused_after_the_arrival_bound,
+    silent_push_is_refused_after_the_arrival_bound_and_the_finished_task_kept,
     push_not_supported_while_declared_is_refused,
     empty_history_where_declared_abandons_without_retry,
 );

@@ -1,32 +1,46 @@
 //! The push claim end to end (silent, wrong credentials, -32003 on the config call: refused; honest:
-//! verified) and gateways (no claims, so no refusal).
+//! verified) and gateways (no claims, so no refusal). Silence is judged only after the task ended,
+//! so those refused tasks keep their result and run once; a config call refused while the task
+//! runs cancels it and sends again.
 
 mod negotiation_common;
 
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate::{Contradiction, Deployment};
-use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client};
-use a2a_typestate_types::TaskState;
+use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, spawn, text};
 
 fn push() -> Negotiation {
     Negotiation::depending_on(&[Capability::PushNotifications])
 }
 
-fn assert_push_refused_with_one_fallback(client: &Client, agent: &RunningAgent) {
+/// Push refused once the task had completed: the agent ran it once, its artifact is the result, and
+/// nothing was sent again.
+fn assert_push_refused_with_the_finished_task_kept(
+    client: &Client,
+    agent: &RunningAgent,
+    outcome: &TaskOutcome,
+) {
     let base = a2a_typestate_client::AgentBaseUrl::parse(&agent.base_url()).unwrap();
     let mark = client.discovery_cache().is_suspect(&base).expect("marked suspect");
     assert_eq!(mark.capability(), Some(Capability::PushNotifications));
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "the refused task's own result");
+    let SendMessageResponse::Task(task) = &outcome.result else { panic!("a task result") };
+    let answer: String = task.artifacts.iter().flat_map(|a| &a.parts).filter_map(|p| p.as_text()).collect();
+    assert_eq!(answer, "echo: hello");
     let sends = agent.requests_for("SendMessage");
-    assert_eq!(sends.len(), 2, "the negotiated send, then exactly one fallback");
+    assert_eq!(sends.len(), 1, "the negotiated send, nothing sent again");
     let negotiated = sends[0].body.as_ref().unwrap();
     let inline = negotiated.pointer("/params/configuration/taskPushNotificationConfig/url");
     assert!(inline.is_some(), "the webhook rode inline on the first send");
-    let fallback = sends[1].body.as_ref().unwrap();
-    assert!(fallback.pointer("/params/configuration/taskPushNotificationConfig").is_none());
-    assert!(fallback.pointer("/params/configuration/returnImmediately").is_none());
-    assert_eq!(client.metrics().snapshot().refusals[&Capability::PushNotifications], 1);
+    assert_eq!(agent.executions(), 1);
+    assert!(!outcome.may_have_run_twice());
+    let metrics = client.metrics().snapshot();
+    assert_eq!(metrics.refusals[&Capability::PushNotifications], 1);
+    assert_eq!((metrics.fallbacks, metrics.refused_results_kept), (0, 1));
 }
 
 #[tokio::test]
@@ -37,16 +51,14 @@ async fn push_declared_but_silent_is_refused_once_the_arrival_bound_passed() {
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
 
-    assert_eq!(outcome.path, TaskPath::Fallback);
     let refusal = outcome.refusal.as_ref().unwrap();
     assert_eq!(refusal.capability(), Capability::PushNotifications);
     let Contradiction::NoPushCallback { waited, bound } = refusal.contradiction() else {
         panic!("{refusal}")
     };
     assert!(waited > bound, "{waited:?} waited, bound {bound:?}");
-    assert_eq!(outcome.state(), Some(TaskState::Completed), "the fallback's result");
     assert!(agent.push_callbacks_sent().is_empty());
-    assert_push_refused_with_one_fallback(&client, &agent);
+    assert_push_refused_with_the_finished_task_kept(&client, &agent, &outcome);
     agent.shutdown().await;
 }
 
@@ -61,13 +73,12 @@ async fn push_with_wrong_credentials_is_refused_since_rejected_callbacks_never_a
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
 
-    assert_eq!(outcome.path, TaskPath::Fallback);
     let refusal = outcome.refusal.as_ref().unwrap();
     assert!(matches!(refusal.contradiction(), Contradiction::NoPushCallback { .. }), "{refusal}");
     let sent = agent.push_callbacks_sent();
     assert!(!sent.is_empty(), "the agent did call back");
     assert!(sent.iter().all(|d| d.response_status == Some(401)), "each rejected by the webhook: {sent:?}");
-    assert_push_refused_with_one_fallback(&client, &agent);
+    assert_push_refused_with_the_finished_task_kept(&client, &agent, &outcome);
     agent.shutdown().await;
 }
 
@@ -80,14 +91,30 @@ async fn gateway() -> RunningAgent {
     .await
 }
 
+/// [`gateway`], taking its time: a task is still running when its push config is refused.
+async fn slow_gateway() -> RunningAgent {
+    spawn(
+        Capabilities::none().with_streaming().with_push_notifications(),
+        Script::honest()
+            .with(Lie::Gateway { backend: Capabilities::none() })
+            .step_delay(negotiation_common::ms(300)),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn push_config_answered_push_not_supported_while_declared_is_refused() {
-    let agent = gateway().await;
+    let agent = slow_gateway().await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
 
+    // Refused while the task ran: canceled, then sent again (the default), a second run.
     assert_eq!(outcome.path, TaskPath::Fallback);
+    assert!(outcome.may_have_run_twice());
+    assert_eq!(outcome.refused_task.as_ref().map(|t| t.state()), Some(TaskState::Canceled));
+    assert_eq!(agent.requests_for("CancelTask").len(), 1);
+    assert_eq!(agent.executions(), 2);
     let refusal = outcome.refusal.as_ref().unwrap();
     assert_eq!(refusal.capability(), Capability::PushNotifications);
     assert!(

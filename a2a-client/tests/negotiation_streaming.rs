@@ -1,5 +1,6 @@
 //! The streaming claim, end to end against scripted agents: refused only when all three conditions
-//! hold, and then exactly one fallback `SendMessage`, a suspect mark and no second attempt.
+//! hold, and then a suspect mark, no second attempt of the refused task, and either its result kept
+//! (it had ended) or exactly one fallback `SendMessage` (the agent accepted no task).
 
 mod negotiation_common;
 
@@ -15,15 +16,14 @@ fn streaming() -> Negotiation {
 }
 
 #[tokio::test]
-async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_the_fallback_result_returned()
-{
+async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_the_finished_result_kept() {
     let agent =
         spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
 
     let outcome = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap();
 
-    assert_eq!(outcome.path, TaskPath::Fallback);
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
     let refusal = outcome.refusal.as_ref().expect("the streaming claim is refused");
     assert_eq!(refusal.capability(), Capability::Streaming);
     assert_eq!(refusal.contradiction(), &Contradiction::NoArtifactStreamed { artifacts_via_get_task: 1 });
@@ -35,23 +35,22 @@ async fn streaming_declared_with_the_artifact_only_via_get_task_is_refused_and_t
         "the evidence is the terminal transition on the stream: {}",
         refusal.evidence()
     );
-    // The fallback's result is returned with the refusal, and the refused task's artifact is kept.
+    // The refused task had completed: its result, with the artifact GetTask returned, is the
+    // outcome's, and the work is not sent again.
     let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task result") };
     assert_eq!(result.state(), TaskState::Completed);
-    assert_eq!(result.artifacts.len(), 1, "the blocking send returns the artifact");
-    assert_eq!(outcome.refused_task.as_ref().map(|t| t.artifacts.len()), Some(1));
-    // On the wire: one stream, one GetTask confirming the artifacts, exactly one fallback send.
-    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask", "SendMessage"]);
-    let fallback = &agent.requests_for("SendMessage")[0];
-    let body = fallback.body.as_ref().unwrap();
-    assert!(body.pointer("/params/configuration/returnImmediately").is_none(), "single-shot blocks");
-    assert!(body.pointer("/params/message/taskId").is_none(), "the refused task is not continued");
+    assert_eq!(answer_text(&outcome.result), "echo: hello", "the artifact GetTask returned");
+    assert!(outcome.refused_task.is_none(), "the refused task is the result");
+    assert!(!outcome.fell_back() && !outcome.may_have_run_twice());
+    // On the wire: one stream, one GetTask confirming the artifacts, and nothing sent again.
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask"]);
+    assert_eq!(agent.executions(), 1);
     // The agent is marked capability-suspect for streaming.
     let mark = client.discovery_cache().is_suspect(&outcome.agent).expect("suspect");
     assert_eq!(mark.capability(), Some(Capability::Streaming));
     let metrics = client.metrics().snapshot();
     assert_eq!(metrics.refusals[&Capability::Streaming], 1);
-    assert_eq!(metrics.fallbacks, 1);
+    assert_eq!((metrics.fallbacks, metrics.refused_results_kept), (0, 1));
     assert_eq!(outcome.negotiation_round_trips, 2);
     agent.shutdown().await;
 }
@@ -72,6 +71,12 @@ async fn streaming_call_answered_unsupported_operation_while_declared_is_refused
     );
     assert_eq!(outcome.state(), Some(TaskState::Completed));
     assert_eq!(operations(&agent), ["SendStreamingMessage", "SendMessage"]);
+    // The agent accepted no task before its "not supported": the fallback is the work's only run.
+    let fallback = agent.requests_for("SendMessage")[0].body.clone().unwrap();
+    assert!(fallback.pointer("/params/configuration/returnImmediately").is_none(), "single-shot blocks");
+    assert!(outcome.refused_task.is_none() && !outcome.may_have_run_twice());
+    assert_eq!(agent.executions(), 1);
+    assert_eq!(client.metrics().snapshot().fallbacks, 1);
     assert!(client.discovery_cache().is_suspect(&outcome.agent).is_some());
     agent.shutdown().await;
 }
@@ -187,9 +192,19 @@ async fn first_working_alone_never_refuses_a_slow_streamer() {
 
 #[tokio::test]
 async fn a_refused_task_is_never_sent_again_on_the_negotiation_path() {
-    let agent =
+    // Refused once the task ended: nothing at all is sent again.
+    let keeper =
         spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
+    let outcome = client.run_task(&keeper.base_url(), text("only once"), &streaming()).await.unwrap();
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
+    assert_eq!(count(&keeper, "SendStreamingMessage"), 1, "no second attempt of the refused task");
+    assert_eq!(count(&keeper, "SendMessage"), 0, "no fallback either");
+    keeper.shutdown().await;
+
+    // Refused before any task existed: one fallback, a new message on the single-shot path.
+    let agent =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamingRefused)).await;
     let message = text("only once");
     let message_id = message.message_id.clone();
 

@@ -93,7 +93,7 @@ async fn with_suspect_marks_off_a_mark_already_in_a_shared_cache_is_ignored() {
 }
 
 #[tokio::test]
-async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and_the_fallback_result() {
+async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and_the_finished_task_kept() {
     let agent = ScriptedAgent::observed_run().spawn().await.unwrap();
     let client = client();
     let depends = Negotiation::depending_on(&[
@@ -105,7 +105,8 @@ async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and
 
     let outcome = client.run_task(&agent.base_url(), text("plan the trip"), &depends).await.unwrap();
 
-    assert_eq!(outcome.path, TaskPath::Fallback);
+    // Refused at the stream's end: the task had completed, so its result is kept, not run again.
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
     // The first claim contradicted: the terminal transition streamed no artifact, GetTask has one.
     let refusal = outcome.refusal.as_ref().unwrap();
     assert_eq!(refusal.capability(), Capability::Streaming);
@@ -133,17 +134,18 @@ async fn design_note_observed_run_is_refused_for_streaming_with_its_evidence_and
     let marks = client.discovery_cache().suspect_marks(&outcome.agent);
     assert!(marks.iter().any(|m| m.capability() == Some(Capability::Streaming)));
     assert!(marks.iter().any(|m| m.capability() == Some(Capability::StateTransitionHistory)));
-    // The fallback's result: single-shot sends answering the clarification, ending with the artifact.
+    // The refused task's own result: completed after the clarification, with the artifact GetTask
+    // returned.
     let SendMessageResponse::Task(result) = &outcome.result else { panic!("a task") };
     assert_eq!(result.state(), TaskState::Completed);
     assert_eq!(result.artifacts.len(), 1);
-    // On the wire: two streams (first message, clarification), one GetTask, then the single shots.
+    assert!(outcome.refused_task.is_none() && !outcome.may_have_run_twice());
+    // On the wire: two streams (first message, clarification), one GetTask, and nothing sent again.
     let ops = operations(&agent);
     assert_eq!(ops.iter().filter(|op| *op == "SendStreamingMessage").count(), 2, "{ops:?}");
     assert_eq!(ops.iter().filter(|op| *op == "GetTask").count(), 1, "{ops:?}");
-    let first_single_shot = ops.iter().position(|op| op == "SendMessage").unwrap();
-    assert!(ops[first_single_shot..].iter().all(|op| op == "SendMessage"), "{ops:?}");
-    assert_eq!(ops.len() - first_single_shot, 2, "the fallback and its clarification: {ops:?}");
+    assert!(ops.iter().all(|op| op != "SendMessage"), "no single-shot send: {ops:?}");
+    assert_eq!(agent.executions(), 1, "the clarification continued the one task");
     agent.shutdown().await;
 }
 
@@ -176,10 +178,12 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
     let after_first = client.metrics().snapshot();
     let operations_after_first: Vec<usize> =
         fleet.members.iter().map(|m| operations(&m.agent).len()).collect();
+    let executions_after_first: Vec<u64> = fleet.members.iter().map(|m| m.agent.executions()).collect();
     let second = run_batch(&client, &urls, &depends).await;
     let after_second = client.metrics().snapshot();
 
-    // Every task ended definitely: a result, a refusal with its fallback, or an abandoning violation.
+    // Every task ended definitely: a result, a refusal with its kept result or its fallback, or an
+    // abandoning violation.
     let abandoned: Vec<usize> = (0..first.len()).filter(|i| first[*i].is_err()).collect();
     for i in &abandoned {
         let Err(err) = &first[*i] else { unreachable!() };
@@ -190,6 +194,7 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
     let refused = outcomes.iter().map(|o| o.refusals().count()).sum::<usize>() + abandoned.len();
     assert_eq!(after_first.refusals.values().sum::<u64>(), refused as u64);
     let fallbacks = outcomes.iter().filter(|o| o.fell_back()).count();
+    let kept = outcomes.iter().filter(|o| o.path == TaskPath::KeptAfterRefusal).count();
     // Discovery's visits to the legacy card path are counted apart (one per legacy agent).
     let legacy_card_fetches = fleet
         .members
@@ -198,8 +203,14 @@ async fn counters_add_up_over_the_demo_fleet_and_the_suspect_batch_wastes_no_rou
         .filter(|r| r.path == "/.well-known/agent.json")
         .count();
     assert_eq!(after_first.fallbacks, fallbacks as u64);
+    assert_eq!(after_first.refused_results_kept, kept as u64);
     assert_eq!(after_first.legacy_card_fetches, legacy_card_fetches as u64);
-    assert_eq!(fallbacks + abandoned.len(), lifecycle_liars, "each lifecycle liar was caught");
+    assert_eq!(fallbacks + kept + abandoned.len(), lifecycle_liars, "each lifecycle liar was caught");
+    // None of it ran twice: each agent executed the batch's one task once.
+    assert!(outcomes.iter().all(|o| !o.may_have_run_twice()));
+    for (member, executions) in fleet.members.iter().zip(&executions_after_first) {
+        assert_eq!(*executions, 1, "{}", member.agent.name());
+    }
     // Each card-claim liar was caught too, and its task completed through the claim's fallback.
     for (member, result) in fleet.members.iter().zip(&first) {
         let Honesty::OverDeclares(claim) = member.honesty else { continue };

@@ -41,7 +41,7 @@ async fn run_task_and_the_typed_handle_make_the_same_requests_and_verify_the_sam
 }
 
 #[tokio::test]
-async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_fall_back_the_same_way() {
+async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_keep_the_finished_task_the_same_way() {
     let (typed_agent, dynamic_agent) =
         twins(Capabilities::none(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
 
@@ -50,18 +50,23 @@ async fn run_task_and_the_typed_handle_refuse_the_same_lie_and_fall_back_the_sam
     task.send_streaming_message(text("hello")).await.unwrap();
     let Err(refusal) = task.settle_streaming() else { panic!("the lie was not refused") };
     let typed_violation = refusal.violation().clone();
-    refusal.into_task().send_message(text("hello")).await.unwrap();
+    // Refused at the stream's end: the single-shot handle holds the finished task, so the typed
+    // driver keeps it rather than sending the work again.
+    let typed_result = refusal.into_task().result().expect("the refused task as last seen");
+    assert!(typed_result.state().is_some_and(|s| s.is_terminal()), "{typed_result:?}");
 
     let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
     let outcome = client().run_task(&dynamic_agent.base_url(), text("hello"), &negotiation).await.unwrap();
 
-    assert_eq!(outcome.path, TaskPath::Fallback);
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
+    assert_eq!(outcome.state(), typed_result.state());
     let violation = outcome.refusal.expect("refused");
     assert_eq!(violation.capability(), typed_violation.capability());
     assert_eq!(violation.contradiction(), typed_violation.contradiction());
     assert_eq!(violation.evidence().seq, typed_violation.evidence().seq, "the same event decided");
     assert_eq!(operations(&typed_agent), operations(&dynamic_agent));
-    assert_eq!(operations(&typed_agent), ["SendStreamingMessage", "GetTask", "SendMessage"]);
+    assert_eq!(operations(&typed_agent), ["SendStreamingMessage", "GetTask"]);
+    assert_eq!((typed_agent.executions(), dynamic_agent.executions()), (1, 1));
     typed_agent.shutdown().await;
     dynamic_agent.shutdown().await;
 }

@@ -19,11 +19,15 @@ fn attribute<'a>(attributes: &'a [opentelemetry::KeyValue], key: &str) -> Option
 }
 
 #[tokio::test]
-async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics() {
+async fn a_refusal_its_suspect_mark_and_its_fallback_or_kept_result_are_span_events_and_metrics() {
     let (meters, metrics) = install_meter_provider();
     let traces = Traces::install();
     let client = builder().build().unwrap();
+    // Refuses the stream before any task exists (the fallback is the work's first run)...
     let liar =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamingRefused)).await;
+    // ...and refused at the stream's end, once the task completed (its result is kept).
+    let keeper =
         spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let honest = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
     let streaming = Negotiation::depending_on(&[Capability::Streaming]);
@@ -34,6 +38,9 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
     let refused =
         client.run_task(&liar.base_url(), text("hi"), &streaming).instrument(caller.clone()).await.unwrap();
     assert_eq!(refused.path, TaskPath::Fallback);
+    let kept =
+        client.run_task(&keeper.base_url(), text("hi"), &streaming).instrument(caller.clone()).await.unwrap();
+    assert_eq!(kept.path, TaskPath::KeptAfterRefusal);
     let suspect = client
         .run_task(&liar.base_url(), text("again"), &streaming)
         .instrument(caller.clone())
@@ -45,15 +52,16 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
     assert_eq!(negotiated.path, TaskPath::Negotiated);
     drop(caller);
 
-    for request in liar.requests().iter().chain(&honest.requests()).filter(|r| r.operation.is_some()) {
+    let requests = [liar.requests(), keeper.requests(), honest.requests()].concat();
+    for request in requests.iter().filter(|r| r.operation.is_some()) {
         let header = request.header(otel::TRACEPARENT_HEADER).expect("every A2A call carries traceparent");
         assert_eq!(trace_id_of(header), caller_trace.to_string(), "{:?}", request.operation);
     }
 
-    // The spans: three task spans, children of the caller's, in its trace.
+    // The spans: four task spans, children of the caller's, in its trace.
     let spans = traces.spans();
     let tasks: Vec<_> = spans.iter().filter(|s| s.name == "a2a.task").collect();
-    assert_eq!(tasks.len(), 3, "{spans:#?}");
+    assert_eq!(tasks.len(), 4, "{spans:#?}");
     assert!(tasks.iter().all(|s| s.span_context.trace_id() == caller_trace));
     let events = |span: &opentelemetry_sdk::trace::SpanData| -> Vec<(String, Vec<opentelemetry::KeyValue>)> {
         span.events.events.iter().map(|e| (e.name.to_string(), e.attributes.clone())).collect()
@@ -77,6 +85,30 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
     let at = |name| order.iter().position(|n| *n == name).unwrap();
     assert!(at(task_events::CLAIM_REFUSED) < at(task_events::SUSPECT_MARK_SET));
     assert!(at(task_events::SUSPECT_MARK_SET) < at(task_events::FALLBACK));
+    // No task existed when the stream was refused: the fallback cannot have run the work twice.
+    assert_eq!(
+        attribute(&fallback_span.attributes, "may_have_run_twice").map(Value::as_str).as_deref(),
+        Some("false")
+    );
+
+    let kept_span = tasks
+        .iter()
+        .find(|s| attribute(&s.attributes, "path").is_some_and(|v| v.as_str() == "kept_after_refusal"))
+        .expect("the kept task's span");
+    let seen = events(kept_span);
+    let (_, kept_event) = seen
+        .iter()
+        .find(|(n, _)| n == task_events::RESULT_KEPT)
+        .unwrap_or_else(|| panic!("no {} in {seen:#?}", task_events::RESULT_KEPT));
+    assert_eq!(
+        attribute(kept_event, "a2a.task.state").map(Value::as_str).as_deref(),
+        Some("TASK_STATE_COMPLETED")
+    );
+    assert!(seen.iter().all(|(n, _)| n != task_events::FALLBACK), "nothing sent again: {seen:#?}");
+    assert_eq!(
+        attribute(&kept_span.attributes, "may_have_run_twice").map(Value::as_str).as_deref(),
+        Some("false")
+    );
 
     let suspect_span = tasks
         .iter()
@@ -94,7 +126,7 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
 
     // The metrics, with the attributes named in `a2a_typestate_client::otel`.
     let tasks = points(&meters, &metrics, otel::TASKS);
-    for path in ["fallback", "single_shot_suspect", "negotiated"] {
+    for path in ["fallback", "kept_after_refusal", "single_shot_suspect", "negotiated"] {
         let point = tasks
             .iter()
             .find(|p| p.has("a2a.task.path", path))
@@ -103,11 +135,11 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
     }
     let refusals = points(&meters, &metrics, otel::REFUSALS);
     assert_eq!(refusals.len(), 1, "{refusals:?}");
-    assert!(refusals[0].has("a2a.capability", "streaming") && refusals[0].value == 1.0);
+    assert!(refusals[0].has("a2a.capability", "streaming") && refusals[0].value == 2.0);
     let marks = points(&meters, &metrics, otel::SUSPECT_MARKS_SET);
-    assert!(marks.iter().any(|p| p.has("a2a.capability", "streaming") && p.value == 1.0), "{marks:?}");
+    assert!(marks.iter().any(|p| p.has("a2a.capability", "streaming") && p.value == 2.0), "{marks:?}");
     let active = points(&meters, &metrics, otel::SUSPECT_MARKS_ACTIVE);
-    assert!(active.iter().any(|p| p.has("a2a.capability", "streaming") && p.value == 1.0), "{active:?}");
+    assert!(active.iter().any(|p| p.has("a2a.capability", "streaming") && p.value == 2.0), "{active:?}");
     assert!(
         active.iter().any(|p| p.has("a2a.capability", "pushNotifications") && p.value == 0.0),
         "{active:?}"
@@ -116,7 +148,8 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
     let snapshot = client.metrics().snapshot();
     assert!(snapshot.wasted_round_trips > 0);
     assert_eq!(wasted.iter().map(|p| p.value).sum::<f64>(), snapshot.wasted_round_trips as f64);
-    assert_eq!((snapshot.negotiated_tasks, snapshot.suspect_marks_set), (1, 1));
+    assert_eq!((snapshot.negotiated_tasks, snapshot.suspect_marks_set), (1, 2));
+    assert_eq!((snapshot.fallbacks, snapshot.refused_results_kept, snapshot.may_have_run_twice), (1, 1, 0));
     let calls = points(&meters, &metrics, otel::CALL_DURATION);
     let streamed = calls
         .iter()
@@ -130,5 +163,6 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_are_span_events_and_metrics
         "no URL as attribute"
     );
     liar.shutdown().await;
+    keeper.shutdown().await;
     honest.shutdown().await;
 }

@@ -52,8 +52,12 @@ async fn not_supported_to_the_inline_config_confirmation_goes_straight_to_the_cr
     assert_eq!(ops.iter().filter(|o| *o == "GetTaskPushNotificationConfig").count(), 1, "{ops:?}");
     assert_eq!(ops.iter().filter(|o| *o == "CreateTaskPushNotificationConfig").count(), 1, "{ops:?}");
 
-    // The create call's answer is the one judged, before the task even ended.
+    // The create call's answer is the one judged, before the task even ended: the running task
+    // is canceled and the message sent again (the default), a second run of the work.
     assert_eq!(outcome.path, TaskPath::Fallback);
+    assert!(outcome.may_have_run_twice());
+    assert_eq!(ops.iter().filter(|o| *o == "CancelTask").count(), 1, "{ops:?}");
+    assert_eq!(agent.executions(), 2);
     let refusal = outcome.refusal.as_ref().expect("refused");
     assert_eq!(refusal.capability(), Capability::PushNotifications);
     assert_eq!(

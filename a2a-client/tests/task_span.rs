@@ -64,6 +64,7 @@ async fn each_task_gets_one_span_naming_its_path_round_trips_claims_and_verdicts
     assert_eq!(refused["replica"], "replica-7");
     assert_eq!(refused["claims.depended"], "streaming");
     assert_eq!(refused["path"], "fallback");
+    assert_eq!(refused["may_have_run_twice"], "false", "no task existed when the stream was refused");
     assert_eq!(refused["round_trips"], first.negotiation_round_trips.to_string());
     assert!(refused["verdicts"].starts_with("streaming: "), "{refused:?}");
     assert_eq!(refused["task.id"], first.result.task_id().unwrap().as_str());
@@ -74,4 +75,42 @@ async fn each_task_gets_one_span_naming_its_path_round_trips_claims_and_verdicts
     assert_eq!(suspect["suspect.marked_by"], "replica-7");
     assert_eq!(suspect["task.id"], second.result.task_id().unwrap().as_str());
     agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_span_says_whether_a_refused_task_was_kept_or_sent_again_and_may_have_run_twice() {
+    let spans = Spans::default();
+    let _guard = tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    // Refused at the stream's end, the task completed: kept.
+    let keeper =
+        spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
+    // Refused while the task runs (its push config is not supported): canceled and sent again.
+    let slow = Script::honest().with(Lie::PushConfigUnsupported).step_delay(negotiation_common::ms(300));
+    let runner = spawn(Capabilities::none(), slow).await;
+    let client = builder().build().unwrap();
+
+    client
+        .run_task(&keeper.base_url(), text("one"), &Negotiation::depending_on(&[Capability::Streaming]))
+        .await
+        .unwrap();
+    client
+        .run_task(
+            &runner.base_url(),
+            text("two"),
+            &Negotiation::depending_on(&[Capability::PushNotifications]),
+        )
+        .await
+        .unwrap();
+
+    let recorded: Vec<Fields> = spans.0.lock().unwrap().values().cloned().collect();
+    assert_eq!(recorded.len(), 2, "one span per task: {recorded:#?}");
+    let (kept, sent_again) = (&recorded[0], &recorded[1]);
+    assert_eq!(kept["path"], "kept_after_refusal");
+    assert_eq!(kept["may_have_run_twice"], "false");
+    assert_eq!(kept["outcome"], "TASK_STATE_COMPLETED");
+    assert_eq!(sent_again["path"], "fallback");
+    assert_eq!(sent_again["may_have_run_twice"], "true");
+    assert_eq!((keeper.executions(), runner.executions()), (1, 2));
+    keeper.shutdown().await;
+    runner.shutdown().await;
 }

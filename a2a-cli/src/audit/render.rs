@@ -223,6 +223,7 @@ fn ending_cell(ending: &Ending) -> Cell {
     match ending {
         Ending::Completed => Cell::styled("completed", style::GOOD),
         Ending::CompletedSingleShot => Cell::styled("completed single-shot", style::GOOD),
+        Ending::CompletedBeforeRefusal => Cell::styled("completed, then refused (result kept)", style::NOTE),
         Ending::CompletedViaFallback => Cell::styled("completed through the fallback", style::NOTE),
         Ending::Failed(reason) => Cell::styled(format!("failed: {reason}"), style::BAD),
     }

@@ -69,7 +69,7 @@ pub(super) fn checks(agents: &[AgentReport], runs: &[RunReport], per_batch: u32)
         name: "every task accounted for".to_owned(),
         passed: unaccounted.is_empty(),
         detail: if unaccounted.is_empty() {
-            format!("{total} tasks: completed + single-shot + fallback + failed == submitted in every batch")
+            format!("{total} tasks: completed + single-shot + kept + fallback + failed == submitted in every batch")
         } else {
             unaccounted.join("; ")
         },
@@ -131,6 +131,7 @@ mod tests {
             submitted,
             completed: submitted - failed,
             completed_single_shot: 0,
+            completed_before_refusal: 0,
             completed_via_fallback: 0,
             failed,
             refusals: 0,

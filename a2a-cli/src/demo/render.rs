@@ -26,6 +26,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
         "CLAIMS",
         "VERIFIED",
         "REFUSED",
+        "KEPT",
         "FALLBACK",
         "SINGLE-SHOT",
         "FAILED",
@@ -39,6 +40,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
             Cell::plain(outcome::list(agent.claims)),
             styled_set(agent.verified, style::GOOD),
             styled_set(refused, style::BAD),
+            count_cell(agent.kept, style::NOTE),
             count_cell(agent.fallbacks, style::NOTE),
             count_cell(agent.single_shots, style::NOTE),
             count_cell(agent.failed, style::BAD),
@@ -52,8 +54,9 @@ pub(crate) fn render(report: &DemoReport) -> String {
     out.push_str(&agents.render(2));
     out.push_str(&paint(
         style::DIM,
-        "  FALLBACK: tasks completed by the single-shot fallback after a refusal; SINGLE-SHOT: tasks sent \
-         single-shot at once (the agent was suspect); FAILED: tasks that did not complete (see below)\n",
+        "  KEPT: tasks refused after they completed, their result kept (run once); FALLBACK: tasks \
+         completed by the single-shot fallback after a refusal; SINGLE-SHOT: tasks sent single-shot at \
+         once (the agent was suspect); FAILED: tasks that did not complete (see below)\n",
     ));
 
     let refusals: Vec<_> =
@@ -97,6 +100,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
         "SUBMITTED",
         "COMPLETED",
         "SINGLE-SHOT",
+        "KEPT",
         "FALLBACK",
         "FAILED",
         "REFUSALS",
@@ -117,6 +121,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
                 Cell::plain(batch.submitted.to_string()),
                 Cell::styled(batch.completed.to_string(), style::GOOD),
                 Cell::plain(batch.completed_single_shot.to_string()),
+                count_cell(batch.completed_before_refusal, style::NOTE),
                 count_cell(batch.completed_via_fallback, style::NOTE),
                 count_cell(batch.failed, style::BAD),
                 count_cell(batch.refusals, style::BAD),

@@ -60,6 +60,8 @@ pub struct AgentReport {
     /// The card's other claims refused (extended card, interfaces, ...), each with the first
     /// evidence and the fallback taken.
     pub refused_card_claims: Vec<RefusedCardClaim>,
+    /// Tasks refused after they had completed: their result kept, nothing sent again.
+    pub kept: u32,
     /// Tasks that completed through the fallback.
     pub fallbacks: u32,
     /// Tasks sent single-shot at once because the agent was suspect.
@@ -82,6 +84,7 @@ impl AgentReport {
             verified: CapabilitySet::EMPTY,
             refused: Vec::new(),
             refused_card_claims: Vec::new(),
+            kept: 0,
             fallbacks: 0,
             single_shots: 0,
             failed: 0,
@@ -103,6 +106,7 @@ impl AgentReport {
             }
         }
         match record.ending {
+            Ending::CompletedBeforeRefusal => self.kept += 1,
             Ending::CompletedViaFallback => self.fallbacks += 1,
             Ending::CompletedSingleShot => self.single_shots += 1,
             Ending::Failed(_) => self.failed += 1,
@@ -155,6 +159,8 @@ pub struct BatchReport {
     pub completed: u32,
     /// Completed by a single-shot send because the agent was suspect.
     pub completed_single_shot: u32,
+    /// Completed before a claim was refused: the result kept, nothing sent again.
+    pub completed_before_refusal: u32,
     /// Completed through the fallback after a refusal.
     pub completed_via_fallback: u32,
     /// Failed, with reasons in `failures`.
@@ -184,6 +190,7 @@ impl BatchReport {
             submitted: 0,
             completed: 0,
             completed_single_shot: 0,
+            completed_before_refusal: 0,
             completed_via_fallback: 0,
             failed: 0,
             refusals: 0,
@@ -205,6 +212,7 @@ impl BatchReport {
                     useful += record.negotiation_round_trips;
                 }
                 Ending::CompletedSingleShot => report.completed_single_shot += 1,
+                Ending::CompletedBeforeRefusal => report.completed_before_refusal += 1,
                 Ending::CompletedViaFallback => report.completed_via_fallback += 1,
                 Ending::Failed(reason) => {
                     report.failed += 1;
@@ -219,9 +227,13 @@ impl BatchReport {
         report
     }
 
-    /// Every submitted task ended in exactly one of the four endings.
+    /// Every submitted task ended in exactly one of the five endings.
     pub fn accounted(&self) -> bool {
-        self.completed + self.completed_single_shot + self.completed_via_fallback + self.failed
+        self.completed
+            + self.completed_single_shot
+            + self.completed_before_refusal
+            + self.completed_via_fallback
+            + self.failed
             == self.submitted
     }
 }
@@ -305,6 +317,7 @@ mod tests {
             vec![
                 record(Ending::Completed, 0, false),
                 record(Ending::CompletedSingleShot, 0, false),
+                record(Ending::CompletedBeforeRefusal, 0, true),
                 record(Ending::CompletedViaFallback, 0, true),
                 record(Ending::Failed("x".to_owned()), 0, false),
             ],
@@ -313,10 +326,17 @@ mod tests {
         );
         let report = BatchReport::new(2, &run, &[]);
         assert_eq!(
-            (report.completed, report.completed_single_shot, report.completed_via_fallback, report.failed),
-            (1, 1, 1, 1)
+            (
+                report.completed,
+                report.completed_single_shot,
+                report.completed_before_refusal,
+                report.completed_via_fallback,
+                report.failed
+            ),
+            (1, 1, 1, 1, 1)
         );
-        assert_eq!(report.submitted, 4);
+        assert_eq!(report.submitted, 5);
+        assert!(report.accounted());
         assert_eq!(report.failures, ["?: x"]);
     }
 
@@ -340,8 +360,9 @@ mod tests {
         agent.absorb(&record(Ending::CompletedViaFallback, 1, true));
         agent.absorb(&record(Ending::CompletedSingleShot, 0, false));
         agent.absorb(&record(Ending::CompletedViaFallback, 1, true));
+        agent.absorb(&record(Ending::CompletedBeforeRefusal, 1, true));
         assert_eq!(agent.refused.len(), 1);
         assert_eq!(agent.refused_set(), CapabilitySet::of(&[Capability::Streaming]));
-        assert_eq!((agent.fallbacks, agent.single_shots), (2, 1));
+        assert_eq!((agent.kept, agent.fallbacks, agent.single_shots), (1, 2, 1));
     }
 }

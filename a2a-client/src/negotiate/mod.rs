@@ -1,5 +1,5 @@
 //! Negotiation: run a task on the path the caller depends on, verify each card claim at the first
-//! transition that exercises it, and act on a refusal exactly as the design note says.
+//! transition that exercises it, and act on a refusal without running finished work twice.
 //!
 //! [`Client::run_task`] is the dynamic driver over the calls of a [`DynTask`]: the
 //! same calls a typed [`Task`](crate::Task) makes, chosen at run time from what the caller depends
@@ -14,15 +14,27 @@
 //!    follow-ups answer the agent's questions through the [`FollowUp`] policy, each answer counted
 //!    against its budget;
 //! 3. settles the handle. On a refusal (all three conditions held) it marks the agent
-//!    capability-suspect for every refused capability, never retries the task against it, and
-//!    either sends the fallback through the `Task<SingleShot>` the refusal carries (one single-shot
-//!    `SendMessage` that expects no intermediate states), returning its result **with** the refusal
-//!    ([`TaskPath::Fallback`]), or, when the advice is to abandon (an empty history the caller relied
-//!    on), returns the violation as an [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error.
+//!    capability-suspect for every refused capability and never retries the task against it.
+//!    When the advice is to abandon (an empty history the caller relied on), the violation is an
+//!    [`ErrorKind::LifecycleViolation`](crate::ErrorKind) error. Otherwise what the refused task
+//!    came to decides, as the client last read it (the stream's end, a send's answer, `GetTask`):
+//!    - **it had ended** (a terminal state, or a direct message): its result is the outcome's and
+//!      nothing is sent again ([`TaskPath::KeptAfterRefusal`]). A stream without the artifact
+//!      `GetTask` has, or a push callback that never came, is refused only after the end, so
+//!      these tasks run once;
+//!    - **the agent accepted no task** (its "not supported" to the stream): one single-shot
+//!      `SendMessage` through the `Task<SingleShot>` the refusal carries, which expects no
+//!      intermediate states ([`TaskPath::Fallback`]); it is the work's first run;
+//!    - **it had not ended**: as the negotiation's [`AfterRefusal`] says. By default
+//!      ([`AfterRefusal::SendAgain`]) the task is asked to cancel (`CancelTask`, best effort:
+//!      a task that ended on its own meanwhile is kept instead), then the single-shot send goes
+//!      ([`TaskPath::Fallback`]): a second run of the work, which
+//!      [`TaskOutcome::may_have_run_twice`] reports. With [`AfterRefusal::EndWithRefusal`] the
+//!      run ends with the refusal and the unfinished task ([`TaskPath::EndedWithRefusal`]).
 //!
 //! [`SuspectMarks::Off`] (set with
 //! [`ClientBuilder::suspect_marks`](crate::ClientBuilder::suspect_marks)) leaves out steps 1 and 3's
-//! mark: every task is negotiated, refusals are still counted and still fall back.
+//! mark: every task is negotiated, refusals are still counted and still settled as above.
 //!
 //! Never refused: transport faults (retried by the transports, streams reattached; an exhausted
 //! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked), a first
@@ -30,10 +42,11 @@
 //! the unobservable bound (the same state, the same question again, keep-alive comments), or runs
 //! past the task deadline, is an [`ErrorKind::LifecycleFault`](crate::ErrorKind).
 //!
-//! Every task ends in one of: a result, a refusal with the fallback's result, or an error the caller
-//! can act on. Counters ([`Metrics`](crate::Metrics)): requests per agent, negotiation round trips
-//! (every request on the negotiated path, including polls), refusals by capability, fallbacks and
-//! retries.
+//! Every task ends in one of: a result, a refusal with the refused task's result, the fallback's
+//! or the unfinished task, or an error the caller can act on. Counters
+//! ([`Metrics`](crate::Metrics)): requests per agent, negotiation round trips (every request on
+//! the negotiated path, including polls), refusals by capability, refused results kept, fallbacks
+//! (and those that may have run the work twice), tasks ended with the refusal, and retries.
 //!
 //! ```
 //! use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
@@ -53,9 +66,12 @@
 //! let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
 //!
 //! let outcome = client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &negotiation).await?;
-//! assert_eq!(outcome.path, TaskPath::Fallback); // refused, then one single-shot send
+//! // Refused at the stream's end: the task had completed, so its result is kept and not sent again.
+//! assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
 //! assert_eq!(outcome.refusal.as_ref().map(|v| v.capability()), Some(Capability::Streaming));
-//! assert!(outcome.state().is_some_and(|state| state.is_terminal())); // the fallback's result
+//! assert!(outcome.state().is_some_and(|state| state.is_terminal()));
+//! assert!(!outcome.may_have_run_twice());
+//! assert_eq!(agent.executions(), 1);
 //!
 //! // Suspect now: the next task goes single-shot at once, with no negotiation round trip.
 //! let again = client.run_task(&agent.base_url(), Message::user_text("m2", "hi"), &negotiation).await?;

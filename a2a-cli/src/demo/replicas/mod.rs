@@ -415,6 +415,7 @@ fn sum(batch: u32, parts: &[WorkerBatch]) -> BatchReport {
         total.submitted += r.submitted;
         total.completed += r.completed;
         total.completed_single_shot += r.completed_single_shot;
+        total.completed_before_refusal += r.completed_before_refusal;
         total.completed_via_fallback += r.completed_via_fallback;
         total.failed += r.failed;
         total.refusals += r.refusals;
@@ -440,7 +441,7 @@ fn checks(runs: &[ReplicatedRun], replicas: u32, per_replica_batch: u32) -> Vec<
         name: "every task of every replica ended".to_owned(),
         passed: lost.is_empty(),
         detail: if lost.is_empty() {
-            format!("{per_replica_batch} tasks per replica and batch, each completed, single-shot, fallback or failed")
+            format!("{per_replica_batch} tasks per replica and batch, each completed, single-shot, kept, fallback or failed")
         } else {
             format!("not accounted for: {}", lost.join(", "))
         },
