@@ -72,3 +72,41 @@ pub(super) async fn cancel(conn: &AgentConnection, task: Task, on_update: Option
         RefusedTask::Unfinished(reported)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use a2a_testkit::ScriptedAgent;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_refused_task_that_ended_before_its_cancel_is_read_once_and_kept() {
+        let agent = ScriptedAgent::builder().spawn().await.unwrap();
+        let id = agent.store_completed_tasks(1).remove(0);
+        let conn = crate::Client::builder().build().unwrap().connect(&agent.base_url()).await.unwrap();
+
+        let seen_running = Task::new(id.as_str(), TaskState::Working);
+        let kept = cancel(&conn, seen_running, None).await;
+
+        let RefusedTask::Ended(SendMessageResponse::Task(task)) = kept else { panic!("{kept:?}") };
+        assert_eq!((task.id.as_str(), task.state()), (id.as_str(), TaskState::Completed));
+        // The cancel was answered "not cancelable"; one GetTask read what the task ended in.
+        assert_eq!(agent.requests_for("CancelTask").len(), 1);
+        assert_eq!(agent.requests_for("GetTask").len(), 1);
+        agent.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_refused_task_whose_cancel_fails_comes_back_as_it_was_seen() {
+        let agent = ScriptedAgent::builder().spawn().await.unwrap();
+        let conn = crate::Client::builder().build().unwrap().connect(&agent.base_url()).await.unwrap();
+
+        let unknown = Task::new("not-a-task-of-this-agent", TaskState::Working);
+        let after = cancel(&conn, unknown, None).await;
+
+        let RefusedTask::Unfinished(task) = after else { panic!("{after:?}") };
+        assert_eq!((task.id.as_str(), task.state()), ("not-a-task-of-this-agent", TaskState::Working));
+        assert!(agent.requests_for("GetTask").is_empty(), "not found is no reason to read it");
+        agent.shutdown().await;
+    }
+}
