@@ -31,7 +31,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::parse::{self, ParseError, ParseErrorKind};
+use crate::parse::{self, ParseError, describe, shape_error};
 
 /// An A2A protocol version as a card declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -149,7 +149,7 @@ pub struct OfferedInterface {
 /// an interface has no URL, no binding, or a field of the wrong type.
 pub fn offered_interfaces(card: &Value) -> Result<Vec<OfferedInterface>, ParseError> {
     let Some(object) = card.as_object() else {
-        return Err(shape("", format!("expected an agent card object, found {}", describe(card))));
+        return Err(shape_error("", format!("expected an agent card object, found {}", describe(card))));
     };
     if let Some((key, list)) = field(object, "supportedInterfaces", "supported_interfaces") {
         let offered = v1_interfaces(key, list)?;
@@ -157,14 +157,14 @@ pub fn offered_interfaces(card: &Value) -> Result<Vec<OfferedInterface>, ParseEr
             return Ok(offered);
         }
         if !object.contains_key("url") {
-            return Err(shape(key, "the card offers no interface: supportedInterfaces is empty"));
+            return Err(shape_error(key, "the card offers no interface: supportedInterfaces is empty"));
         }
         // An empty 1.0 list beside 0.3 fields: the 0.3 fields are all the card offers.
     }
     if object.contains_key("url") {
         return v03_interfaces(object);
     }
-    Err(shape("", "the card offers no interface: expected supportedInterfaces (1.0) or url (0.3)"))
+    Err(shape_error("", "the card offers no interface: expected supportedInterfaces (1.0) or url (0.3)"))
 }
 
 /// [`offered_interfaces`] on the raw bytes of a card, with the size limit of [`parse::from_slice`].
@@ -262,13 +262,16 @@ pub fn select_interface<'a>(
 
 fn v1_interfaces(key: &str, list: &Value) -> Result<Vec<OfferedInterface>, ParseError> {
     let Some(items) = list.as_array() else {
-        return Err(shape(key, format!("expected an array of interfaces, found {}", describe(list))));
+        return Err(shape_error(key, format!("expected an array of interfaces, found {}", describe(list))));
     };
     let mut offered = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let path = format!("{key}[{index}]");
         let Some(entry) = item.as_object() else {
-            return Err(shape(&path, format!("expected an interface object, found {}", describe(item))));
+            return Err(shape_error(
+                &path,
+                format!("expected an interface object, found {}", describe(item)),
+            ));
         };
         let url = required_string(entry, &path, "url", "url")?;
         let binding = required_string(entry, &path, "protocolBinding", "protocol_binding")?;
@@ -304,12 +307,15 @@ fn v03_interfaces(card: &serde_json::Map<String, Value>) -> Result<Vec<OfferedIn
         return Ok(offered);
     };
     let Some(items) = list.as_array() else {
-        return Err(shape(key, format!("expected an array of interfaces, found {}", describe(list))));
+        return Err(shape_error(key, format!("expected an array of interfaces, found {}", describe(list))));
     };
     for (index, item) in items.iter().enumerate() {
         let path = format!("{key}[{index}]");
         let Some(entry) = item.as_object() else {
-            return Err(shape(&path, format!("expected an interface object, found {}", describe(item))));
+            return Err(shape_error(
+                &path,
+                format!("expected an interface object, found {}", describe(item)),
+            ));
         };
         let candidate = OfferedInterface {
             protocol_version: version.clone(),
@@ -345,7 +351,7 @@ fn optional_string(
         None => Ok(None),
         Some((_, Value::String(text))) => Ok(Some(text.clone())),
         Some((name, other)) => {
-            Err(shape(&join(path, name), format!("expected a string, found {}", describe(other))))
+            Err(shape_error(&join(path, name), format!("expected a string, found {}", describe(other))))
         }
     }
 }
@@ -358,7 +364,7 @@ fn required_string(
 ) -> Result<String, ParseError> {
     match optional_string(object, path, camel, snake)? {
         Some(text) if !text.trim().is_empty() => Ok(text),
-        _ => Err(shape(&join(path, camel), "expected a non-empty string, found none")),
+        _ => Err(shape_error(&join(path, camel), "expected a non-empty string, found none")),
     }
 }
 
@@ -366,26 +372,12 @@ fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
 }
 
-fn shape(path: &str, message: impl Into<String>) -> ParseError {
-    ParseError::new(ParseErrorKind::Shape, path, message)
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::parse::ParseErrorKind;
 
     fn iface(version: ProtocolVersion, binding: ProtocolBinding, url: &str) -> OfferedInterface {
         OfferedInterface { protocol_version: version, binding, url: url.to_owned(), tenant: None }

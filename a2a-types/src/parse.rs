@@ -266,6 +266,24 @@ fn humanize(message: &str) -> String {
     format!("expected {expected}, found {found}")
 }
 
+/// A [`ParseErrorKind::Shape`] error at `path`: the readers of hand-walked JSON build theirs here.
+pub(crate) fn shape_error(path: &str, message: impl Into<String>) -> ParseError {
+    ParseError::new(ParseErrorKind::Shape, path, message)
+}
+
+/// What kind of JSON value `value` is, as an error message names it ("found a number").
+pub(crate) fn describe(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn join_path(prefix: &str, path: &str) -> String {
     match (prefix.is_empty(), path.is_empty()) {
         (true, _) => path.to_owned(),

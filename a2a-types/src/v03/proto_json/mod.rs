@@ -90,7 +90,7 @@ use serde_json::{Map, Value};
 
 use super::Method;
 use super::convert::ConversionLoss;
-use crate::parse::{ParseError, ParseErrorKind};
+use crate::parse::{ParseError, describe, shape_error};
 use crate::tolerant::{Deviation, DeviationKind};
 
 mod read;
@@ -184,22 +184,7 @@ fn has(object: &Object, name: &str) -> bool {
 fn object_at<'a>(value: &'a mut Value, path: &str, what: &str) -> Result<&'a mut Object, ParseError> {
     match value {
         Value::Object(object) => Ok(object),
-        other => Err(shape(path, format!("expected {what} (an object), found {}", type_of(other)))),
-    }
-}
-
-fn shape(path: &str, message: impl Into<String>) -> ParseError {
-    ParseError::new(ParseErrorKind::Shape, path, message)
-}
-
-fn type_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        other => Err(shape_error(path, format!("expected {what} (an object), found {}", describe(other)))),
     }
 }
 

@@ -2,9 +2,11 @@
 
 use serde_json::Value;
 
+use crate::parse::{describe, shape_error};
+
 use super::{
     ConversionLoss, Object, ParseError, ROLES, Read, STATES, at, has, json_rpc_shaped, object_at, rename,
-    shape, take, type_of,
+    take,
 };
 
 /// `SendMessageResponse`: `{"task"}` or `{"message"}` (`msg`), unwrapped.
@@ -68,7 +70,9 @@ pub(super) fn config_list(value: &mut Value) -> Result<Read, ParseError> {
     }
     let mut configs = match take(object, &["configs"]) {
         Some(Value::Array(configs)) => configs,
-        Some(other) => return Err(shape("configs", format!("expected an array, found {}", type_of(&other)))),
+        Some(other) => {
+            return Err(shape_error("configs", format!("expected an array, found {}", describe(&other))));
+        }
         None => Vec::new(),
     };
     for (i, config) in configs.iter_mut().enumerate() {
@@ -106,7 +110,7 @@ fn one_of(value: &mut Value, members: &[Member], what: &str) -> Result<(), Parse
         }
     }
     let names: Vec<&str> = members.iter().map(|(json, ..)| *json).collect();
-    Err(shape("", format!("a {what} needs one of {}; found none", names.join(", "))))
+    Err(shape_error("", format!("a {what} needs one of {}; found none", names.join(", "))))
 }
 
 /// Sets the member `name` (read by `names`) to `""` when it is left out: the proto's default, where
@@ -144,7 +148,7 @@ fn each(
 ) -> Result<(), ParseError> {
     let Some(items) = take(object, &[from]) else { return Ok(()) };
     let Value::Array(mut items) = items else {
-        return Err(shape(&at(path, from), format!("expected an array, found {}", type_of(&items))));
+        return Err(shape_error(&at(path, from), format!("expected an array, found {}", describe(&items))));
     };
     for (i, item) in items.iter_mut().enumerate() {
         read(item, &format!("{}[{i}]", at(path, from)))?;
@@ -181,7 +185,7 @@ fn task_status(value: &mut Value, path: &str) -> Result<(), ParseError> {
 /// number.
 fn enum_name(value: Option<Value>, names: &[&str], path: &str) -> Result<usize, ParseError> {
     let unknown = |found: &str| {
-        shape(
+        shape_error(
             path,
             format!("{found} is not a value of this 0.3 proto enum; expected one of {}", names.join(", ")),
         )
@@ -209,7 +213,7 @@ fn message(value: &mut Value, path: &str) -> Result<(), ParseError> {
     let role_path = at(path, "role");
     let role = enum_name(take(object, &["role"]), &ROLES.map(|(proto, _)| proto), &role_path)?;
     let Some(role) = ROLES[role].1 else {
-        return Err(shape(
+        return Err(shape_error(
             &role_path,
             "ROLE_UNSPECIFIED (or no role): a 0.3 message is the user's or the agent's",
         ));
@@ -234,7 +238,7 @@ fn part(value: &mut Value, path: &str) -> Result<(), ParseError> {
         object.insert("data".to_owned(), structure);
         "data"
     } else {
-        return Err(shape(path, "a part needs one of text, file, data; found none"));
+        return Err(shape_error(path, "a part needs one of text, file, data; found none"));
     };
     object.insert("kind".to_owned(), Value::from(kind));
     Ok(())
@@ -291,7 +295,7 @@ fn task_push_config(value: &mut Value, path: &str) -> Result<(), ParseError> {
     };
     let Some((task_id, config_id)) = config_name(&name) else {
         let found = if name.is_empty() { "none".to_owned() } else { format!("{name:?}") };
-        return Err(shape(
+        return Err(shape_error(
             &at(path, "name"),
             format!(
                 "expected the resource name tasks/{{id}}/pushNotificationConfigs/{{configId}}, found {found}"
