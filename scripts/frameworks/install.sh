@@ -18,6 +18,8 @@ mkdir -p "$out/logs"
 
 fail() {
     echo "install.sh: $*" >&2
+    # A full disk makes pip and npm fail with an empty log: say how much was left.
+    echo "install.sh: $(df -h --output=avail "$out" | tail -n 1 | tr -d ' ') free on the disk of $out" >&2
     exit 1
 }
 
