@@ -187,6 +187,7 @@ pub mod discovery;
 pub mod error;
 pub mod extensions;
 mod front_door;
+pub mod journal;
 pub mod metrics;
 pub mod negotiate;
 pub mod net;
@@ -194,6 +195,7 @@ pub mod net;
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;
 mod protocol_error;
+mod recovery;
 pub mod retry;
 mod secret;
 pub mod signing;
