@@ -1,5 +1,6 @@
 //! Building, starting and observing one scripted agent.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -644,6 +645,13 @@ impl RunningAgent {
     /// their ids, oldest first (`ListTasks` answers newest first).
     pub fn store_completed_tasks(&self, count: usize) -> Vec<String> {
         crate::ops::store_completed(&self.shared, count)
+    }
+
+    /// How many tasks each message text started so far: the agent's executions, by the text of the
+    /// message that opened the task (a follow-up on a task is not one). Also served as JSON at
+    /// `GET /test/executions`, for a harness in another process.
+    pub fn executions(&self) -> HashMap<String, u32> {
+        self.shared.lock().executions.clone()
     }
 
     /// Every push callback POSTed so far (none for a silent-push agent), in order.

@@ -161,6 +161,8 @@ pub(crate) struct AgentState {
     pub(crate) pushes: Vec<PushDelivery>,
     /// How many times each fault (by index in the script) has hit.
     pub(crate) fault_hits: HashMap<usize, u32>,
+    /// How many tasks each message text started: the agent's executions.
+    pub(crate) executions: HashMap<String, u32>,
 }
 
 impl AgentState {

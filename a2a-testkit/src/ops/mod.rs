@@ -206,6 +206,7 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
                 (record, Turn::FollowUp { asks_for_input })
             }
             None => {
+                *state.executions.entry(text.clone()).or_default() += 1;
                 let record = new_task(protocol, message);
                 let asks_for_input = match &shared.script.clarify {
                     Clarify::Never => false,
