@@ -51,7 +51,7 @@ fn executions(agent: &RunningAgent) -> HashMap<usize, u32> {
     agent
         .executions()
         .into_iter()
-        .filter_map(|(text, count)| Some((text.strip_prefix("crash task ")?.parse().ok()?, count)))
+        .filter_map(|(text, count)| Some((text.strip_prefix("crash task crash-")?.parse().ok()?, count)))
         .collect()
 }
 

@@ -7,8 +7,8 @@
 //! policy), one that may have started is not. Then it runs each task of its share that the
 //! journal has never seen (`Client::journaled`), so a task is begun at most once per journal.
 //!
-//! Task `n` is the message `crash-<n>` with the text `crash task <n>`, sent to the `n mod
-//! agents`-th agent; a replica `r` of `R` runs the tasks with `n mod R == r`. Each outcome is
+//! Task `n` is the message `<label>-<n>` with the text `crash task <label>-<n>`, sent to the
+//! `n mod agents`-th agent; a replica `r` of `R` runs the tasks with `n mod R == r`. Each outcome is
 //! appended to `--outcomes` as `n<TAB>kind<TAB>detail`; the last stdout line is one JSON object
 //! of what this process did.
 
@@ -34,6 +34,9 @@ struct Cli {
     /// How many tasks in all.
     #[arg(long)]
     tasks: usize,
+    /// What names this run's tasks (message ids `<label>-<n>`), so runs against one agent differ.
+    #[arg(long, default_value = "crash")]
+    label: String,
     /// The embedded journal's file.
     #[arg(long, conflicts_with = "redis")]
     journal_file: Option<PathBuf>,
@@ -106,12 +109,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn message(n: usize) -> Message {
-    Message::user_text(format!("crash-{n}"), format!("crash task {n}"))
+fn message(label: &str, n: usize) -> Message {
+    Message::user_text(format!("{label}-{n}"), format!("crash task {label}-{n}"))
 }
 
-fn index_of(message_id: &str) -> Option<usize> {
-    message_id.strip_prefix("crash-")?.parse().ok()
+fn index_of(label: &str, message_id: &str) -> Option<usize> {
+    message_id.strip_prefix(label)?.strip_prefix('-')?.parse().ok()
 }
 
 struct Outcomes(std::sync::Mutex<std::fs::File>);
@@ -192,7 +195,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     async fn resume(&self, task: &JournaledTask) {
-        let Some(n) = index_of(task.message_id()) else { return };
+        let Some(n) = index_of(&self.cli.label, task.message_id()) else { return };
         match self.client.resume(task).await {
             Ok(Recovered::Task(found)) => {
                 self.counts.recovered_to_a_task.fetch_add(1, Ordering::Relaxed);
@@ -217,7 +220,7 @@ impl Ctx<'_> {
 
     /// Task `n`, unless the journal has seen it (begun before the last kill).
     async fn start(&self, n: usize) {
-        match self.client.journaled(&format!("crash-{n}")).await {
+        match self.client.journaled(&format!("{}-{n}", self.cli.label)).await {
             Ok(Some(_)) => {
                 self.counts.skipped.fetch_add(1, Ordering::Relaxed);
             }
@@ -231,7 +234,7 @@ impl Ctx<'_> {
 
     async fn send(&self, n: usize) {
         let agent = &self.cli.urls[n % self.cli.urls.len()];
-        match self.client.run_task(agent, message(n), self.negotiation).await {
+        match self.client.run_task(agent, message(&self.cli.label, n), self.negotiation).await {
             Ok(outcome) => {
                 self.counts.ran.fetch_add(1, Ordering::Relaxed);
                 if outcome.durability != Durability::Journaled {
