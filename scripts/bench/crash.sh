@@ -6,8 +6,9 @@
 # 1. one client process with the embedded journal (a redb file);
 # 2. three replicas with the Redis journal on one redis-server (Debian's, started here on a free
 #    loopback port, no persistence), each running its third of the tasks.
-# Each process is killed with SIGKILL at a random point (0.2 to 1.5 s after it starts) KILLS times,
-# started again each time, then left to finish; on each start it recovers what its journal holds.
+# Each process is killed with SIGKILL at a random point of its run (after a random number of new
+# outcomes) KILLS times, started again each time, then left to finish; on each start it recovers what
+# its journal holds.
 # The agents count every execution themselves: each must serve GET /test/executions, a JSON object
 # of message text to the number of tasks that text started (the testkit's agents and the official
 # Python SDK peer in scripts/peers/ do). Lost: a task no agent executed; executed twice: a task
@@ -70,22 +71,36 @@ echo "agents: ${urls[*]}" >&2
 stream_arg=()
 [[ "$streaming" == 1 ]] && stream_arg=(--streaming)
 
-# One orchestrator's life: KILLS starts each killed at a random point, then one left to finish.
+# One orchestrator's life: KILLS starts, each killed with SIGKILL at a random point of its share
+# (after a random number of new outcomes, up to twice its even part of what is left), then one left
+# to finish. Its share: SHARE tasks, outcomes appended to OUTCOMES.
 life() {
-    local name="$1"
-    shift
-    local k pid
+    local name="$1" share="$2" outcomes="$3"
+    shift 3
+    local k pid have step goal
     for ((k = 0; k < kills; k++)); do
-        "$crash" "${url_args[@]}" --tasks "$tasks" --in-flight "$in_flight" "${stream_arg[@]}" "$@" \
-            >>"$work/$name.reports" 2>>"$work/$name.err" &
+        have="$(wc -l <"$outcomes" 2>/dev/null || echo 0)"
+        step=$(((share - have) * 2 / (kills - k + 1)))
+        ((step < 1)) && step=1
+        goal=$((have + 1 + RANDOM % step))
+        "$crash" "${url_args[@]}" --tasks "$tasks" --in-flight "$in_flight" "${stream_arg[@]}" \
+            --outcomes "$outcomes" "$@" >>"$work/$name.reports" 2>>"$work/$name.err" &
         pid=$!
-        sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.2 + 1.3 * r / 32767 }')"
-        if kill -KILL "$pid" 2>/dev/null; then echo "$name: killed (start $((k + 1)))" >&2; fi
+        while kill -0 "$pid" 2>/dev/null && (($(wc -l <"$outcomes" 2>/dev/null || echo 0) < goal)); do
+            sleep 0.01
+        done
+        if kill -KILL "$pid" 2>/dev/null; then
+            echo "$name: killed after $(wc -l <"$outcomes") outcomes" >&2
+            echo kill >>"$work/kills"
+        fi
         wait "$pid" 2>/dev/null || true
     done
-    "$crash" "${url_args[@]}" --tasks "$tasks" --in-flight "$in_flight" "${stream_arg[@]}" "$@" \
-        >>"$work/$name.reports" 2>>"$work/$name.err" || { echo "$name: last run failed" >&2; cat "$work/$name.err" >&2; }
+    "$crash" "${url_args[@]}" --tasks "$tasks" --in-flight "$in_flight" "${stream_arg[@]}" \
+        --outcomes "$outcomes" "$@" >>"$work/$name.reports" 2>>"$work/$name.err" ||
+        { echo "$name: last run failed" >&2; cat "$work/$name.err" >&2; }
 }
+
+kills_so_far() { wc -l <"$work/kills" 2>/dev/null || echo 0; }
 
 # Executions of this phase's tasks, summed over the agents: one line per task index.
 count() {
@@ -125,7 +140,9 @@ run_id="$(date +%s)"
 # 1. One client process, the embedded journal.
 label1="e$run_id"
 started=$SECONDS
-life embedded --label "$label1" --journal-file "$work/journal.redb" --outcomes "$work/embedded.tsv"
+touch "$work/embedded.tsv" "$work/kills"
+life embedded "$tasks" "$work/embedded.tsv" --label "$label1" --journal-file "$work/journal.redb"
+phase1_kills="$(kills_so_far)"
 phase1="$(count "$label1")"
 phase1_reports="$(reported "$work/embedded.reports")"
 phase1_seconds=$((SECONDS - started))
@@ -140,11 +157,13 @@ label2="r$run_id"
 started=$SECONDS
 life_pids=()
 for r in 0 1 2; do
-    life "replica-$r" --label "$label2" --redis "redis://127.0.0.1:$port/" --key-prefix "crash-$run_id" \
-        --replica "$r" --replicas 3 --outcomes "$work/replica-$r.tsv" &
+    touch "$work/replica-$r.tsv"
+    life "replica-$r" $(((tasks - r + 2) / 3)) "$work/replica-$r.tsv" --label "$label2" \
+        --redis "redis://127.0.0.1:$port/" --key-prefix "crash-$run_id" --replica "$r" --replicas 3 &
     life_pids+=("$!")
 done
 for pid in "${life_pids[@]}"; do wait "$pid"; done
+phase2_kills=$(($(kills_so_far) - phase1_kills))
 phase2="$(count "$label2")"
 phase2_reports="$(reported "$work"/replica-*.reports)"
 phase2_seconds=$((SECONDS - started))
@@ -153,10 +172,11 @@ echo "replicas: $phase2 $phase2_reports (${phase2_seconds} s)" >&2
 summary="$(python3 -c '
 import json, sys
 p1, r1, p2, r2 = (json.loads(a) for a in sys.argv[1:5])
-s1, s2, kills, agents = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]), sys.argv[8:]
+s1, s2, k1, k2 = (int(a) for a in sys.argv[5:9])
+agents = sys.argv[9:]
 phases = [
-    dict(p1, name="one process, embedded journal", kills=kills, seconds=s1, **r1),
-    dict(p2, name="three replicas, redis journal", kills=3 * kills, seconds=s2, **r2),
+    dict(p1, name="one process, embedded journal", kills=k1, seconds=s1, **r1),
+    dict(p2, name="three replicas, redis journal", kills=k2, seconds=s2, **r2),
 ]
 print(json.dumps({
     "tasks": p1["tasks"] + p2["tasks"],
@@ -166,6 +186,6 @@ print(json.dumps({
     "agents": agents,
     "phases": phases,
 }))
-' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase1_seconds" "$phase2_seconds" "$kills" "${urls[@]}")"
+' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase1_seconds" "$phase2_seconds" "$phase1_kills" "$phase2_kills" "${urls[@]}")"
 echo "$summary" >>"$results"
 echo "$summary"
