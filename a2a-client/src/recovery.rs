@@ -6,7 +6,8 @@
 //!   stream fails) by `GetTask` polling at the client's cadence, until it ends or pauses for input.
 //! - A task whose first answer never arrived is looked for under the context id its message went
 //!   with (`ListTasks`, which the client chose unique to the run): found, it is followed as above;
-//!   listed empty, it never started ([`Recovered::NotStarted`]); when the agent cannot list, it may
+//!   listed empty at least the start grace after the send began, it never started
+//!   ([`Recovered::NotStarted`]); when the agent cannot list, it may
 //!   have started ([`Recovered::MayHaveStarted`]). Nothing is ever sent again here: that is the
 //!   caller's policy.
 //!
@@ -82,19 +83,28 @@ async fn by_context(client: &Client, conn: &AgentConnection, task: &JournaledTas
         page_size: Some(CONTEXT_PAGE),
         ..ListTasksRequest::default()
     };
-    let listed = match conn.list_tasks(request).await {
-        Ok(listed) => listed,
-        // Unreachable now: try again at the next recover.
-        Err(error) if error.transport_fault().is_some() => return Err(error),
-        Err(error) => return Ok(Recovered::MayHaveStarted { reason: error.to_string() }),
-    };
-    // The context is the run's own: its first task is the one whose history holds a message the
-    // run sent, else the oldest listed (pages come newest first).
-    let ours = |t: &&Task| t.history.iter().any(|m| m.message_id.as_str() == task.message_id());
-    let found = listed.tasks.iter().find(ours).or_else(|| listed.tasks.last());
-    match found {
-        Some(found) => Ok(Recovered::Task(follow(client, conn, task, found.id.clone()).await?)),
-        None => Ok(Recovered::NotStarted),
+    // A request written before the crash may reach the agent after it, and an agent may store its
+    // task a little after reading the request: an empty listing says "not started" only once the
+    // start grace from the send has passed.
+    let grace = client.journal().map_or(crate::journal::DEFAULT_START_GRACE, crate::journal::Journal::start_grace);
+    let settled_at = task.begun_at() + grace;
+    loop {
+        let listed = match conn.list_tasks(request.clone()).await {
+            Ok(listed) => listed,
+            // Unreachable now: try again at the next recover.
+            Err(error) if error.transport_fault().is_some() => return Err(error),
+            Err(error) => return Ok(Recovered::MayHaveStarted { reason: error.to_string() }),
+        };
+        // The context is the run's own: its first task is the one whose history holds the run's
+        // first message, else the oldest listed (pages come newest first).
+        let ours = |t: &&Task| t.history.iter().any(|m| m.message_id.as_str() == task.message_id());
+        if let Some(found) = listed.tasks.iter().find(ours).or_else(|| listed.tasks.last()) {
+            return Ok(Recovered::Task(follow(client, conn, task, found.id.clone()).await?));
+        }
+        match settled_at.duration_since(std::time::SystemTime::now()) {
+            Ok(left) if !left.is_zero() => tokio::time::sleep(left).await,
+            _ => return Ok(Recovered::NotStarted),
+        }
     }
 }
 

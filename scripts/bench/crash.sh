@@ -42,7 +42,7 @@ stop_all() {
     for pid in "${pids[@]}" $redis_pid; do kill -INT "$pid" 2>/dev/null || true; done
     sleep 0.3
     for pid in "${pids[@]}" $redis_pid; do kill -KILL "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
+    [[ -n "${KEEP_WORK:-}" ]] && echo "crash.sh: kept $work" >&2 || rm -rf "$work"
 }
 trap stop_all EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }

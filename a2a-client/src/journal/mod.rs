@@ -74,6 +74,11 @@ pub const DEFAULT_RETENTION: Duration = Duration::from_secs(24 * 3600);
 /// Default number of writes waiting for the writer: 4,096 (beyond it writes are dropped and the
 /// tasks they belong to are not durable).
 pub const DEFAULT_QUEUE_LIMIT: usize = 4096;
+/// Default time an agent is given, from when a send began, to list the task it started, before
+/// [`Client::resume`](crate::Client::resume) judges a send whose answer never arrived
+/// [`Recovered::NotStarted`]: 5 s. A request the killed process had written may still reach the
+/// agent after the kill, and an agent may store its task a little after it read the request.
+pub const DEFAULT_START_GRACE: Duration = Duration::from_secs(5);
 /// Default key prefix of the Redis journal: `a2a`, as the Redis cache backend's.
 pub const DEFAULT_KEY_PREFIX: &str = "a2a";
 
@@ -118,9 +123,17 @@ pub struct JournalBuilder {
     retention: Duration,
     queue_limit: usize,
     key_prefix: Option<String>,
+    start_grace: Duration,
 }
 
 impl JournalBuilder {
+    /// Sets how long after a send began an agent is given to list the task it started, before
+    /// the send is judged not started ([`DEFAULT_START_GRACE`]).
+    pub fn start_grace(mut self, grace: Duration) -> Self {
+        self.start_grace = grace;
+        self
+    }
+
     /// Sets the longest wait for the record that identifies a task before it is sent, and the
     /// bound on each commit ([`DEFAULT_COMMIT_WAIT`]).
     pub fn commit_wait(mut self, bound: Duration) -> Self {
@@ -182,6 +195,7 @@ impl JournalBuilder {
             owner: OnceLock::new(),
             marks_written: Mutex::new(HashMap::new()),
             target: self.target,
+            start_grace: self.start_grace,
         };
         Ok(Journal { inner: Arc::new(inner) })
     }
@@ -202,6 +216,7 @@ struct Inner {
     /// The marks written, by key, with the end of their TTL: a mark already written is not again.
     marks_written: Mutex<HashMap<String, u64>>,
     target: Target,
+    start_grace: Duration,
 }
 
 impl fmt::Debug for Journal {
@@ -258,6 +273,7 @@ impl Journal {
             retention: DEFAULT_RETENTION,
             queue_limit: DEFAULT_QUEUE_LIMIT,
             key_prefix: None,
+            start_grace: DEFAULT_START_GRACE,
         }
     }
 
@@ -283,6 +299,11 @@ impl Journal {
     /// empty without one.
     pub fn owner(&self) -> &str {
         self.inner.owner.get().map_or("", String::as_str)
+    }
+
+    /// How long after a send began an agent is given to list its task.
+    pub(crate) fn start_grace(&self) -> Duration {
+        self.inner.start_grace
     }
 
     /// Set once by the client builder, from the replica name.
@@ -463,7 +484,8 @@ pub enum Recovered {
     /// streaming, `GetTask` polling otherwise), as last read.
     Task(a2a_typestate_types::Task),
     /// The answer to the first send never arrived, and the agent lists no task under the context
-    /// id it was sent with: the message never reached it. Sending it again is the caller's choice.
+    /// id it was sent with, asked at least the start grace ([`DEFAULT_START_GRACE`]) after the
+    /// send began: the message never reached it. Sending it again is the caller's choice.
     NotStarted,
     /// The answer to the first send never arrived, and the agent cannot list its tasks by context
     /// (`ListTasks` failed): the task may have started. It is not sent again.
