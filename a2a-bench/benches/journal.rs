@@ -153,7 +153,8 @@ fn main() {
         }
         let tasks = (COUNTED_TASKS / AT_ONCE * AT_ONCE) as u64;
         let elapsed = started.elapsed();
-        rt.block_on(tokio::time::sleep(Duration::from_millis(300)));
+        // The ends are written in the background: let the writer take them.
+        rt.block_on(async { tokio::time::sleep(Duration::from_millis(300)).await });
         let after = journal.stats();
         let file = setup.file.as_ref().and_then(|f| std::fs::metadata(f).ok()).map_or(0, |m| m.len());
         println!(
