@@ -17,8 +17,9 @@
 # SDK peer (`python-honest`, scripts/peers/install.sh first).
 # Environment: TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts),
 # STREAMING (1: the tasks depend on streaming), RESULTS (target/bench/crash.jsonl: the summary line).
-# The last line on stdout is one JSON object: tasks, lost, executedTwice, and per phase the same
-# with what the orchestrators reported (recovered, resent because never started, undetermined).
+# The last line on stdout is one JSON object: tasks, lost, executedTwice, undetermined (may have
+# started), noOutcome (tasks with no `ran` or `recovered` outcome line), and per phase the same with
+# what the orchestrators that were not killed reported (recovered, resent because never started).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -120,7 +121,21 @@ print(json.dumps({"tasks": tasks, "lost": seen.count(0), "executedTwice": sum(1 
 ' "$label" "$tasks"
 }
 
-# What the orchestrators reported, summed, and the outcome files' undetermined tasks.
+# The tasks with no definite outcome: no `ran` or `recovered` line in the outcome files.
+no_outcome() {
+    cat "$@" | python3 -c '
+import sys
+tasks = int(sys.argv[1])
+done = set()
+for line in sys.stdin:
+    fields = line.rstrip("\n").split("\t")
+    if len(fields) >= 2 and fields[0].isdigit() and fields[1] in ("ran", "recovered"):
+        done.add(int(fields[0]))
+print(sum(1 for n in range(tasks) if n not in done))
+' "$tasks"
+}
+
+# What the orchestrators reported, summed.
 reported() {
     cat "$@" | python3 -c '
 import json, sys
@@ -143,6 +158,7 @@ started=$SECONDS
 touch "$work/embedded.tsv" "$work/kills"
 life embedded "$tasks" "$work/embedded.tsv" --label "$label1" --journal-file "$work/journal.redb"
 phase1_kills="$(kills_so_far)"
+phase1_open="$(no_outcome "$work/embedded.tsv")"
 phase1="$(count "$label1")"
 phase1_reports="$(reported "$work/embedded.reports")"
 phase1_seconds=$((SECONDS - started))
@@ -164,6 +180,7 @@ for r in 0 1 2; do
 done
 for pid in "${life_pids[@]}"; do wait "$pid"; done
 phase2_kills=$(($(kills_so_far) - phase1_kills))
+phase2_open="$(no_outcome "$work"/replica-*.tsv)"
 phase2="$(count "$label2")"
 phase2_reports="$(reported "$work"/replica-*.reports)"
 phase2_seconds=$((SECONDS - started))
@@ -172,20 +189,21 @@ echo "replicas: $phase2 $phase2_reports (${phase2_seconds} s)" >&2
 summary="$(python3 -c '
 import json, sys
 p1, r1, p2, r2 = (json.loads(a) for a in sys.argv[1:5])
-s1, s2, k1, k2 = (int(a) for a in sys.argv[5:9])
-agents = sys.argv[9:]
+s1, s2, k1, k2, o1, o2 = (int(a) for a in sys.argv[5:11])
+agents = sys.argv[11:]
 phases = [
-    dict(p1, name="one process, embedded journal", kills=k1, seconds=s1, **r1),
-    dict(p2, name="three replicas, redis journal", kills=k2, seconds=s2, **r2),
+    dict(p1, name="one process, embedded journal", kills=k1, seconds=s1, noOutcome=o1, **r1),
+    dict(p2, name="three replicas, redis journal", kills=k2, seconds=s2, noOutcome=o2, **r2),
 ]
 print(json.dumps({
     "tasks": p1["tasks"] + p2["tasks"],
     "lost": p1["lost"] + p2["lost"],
     "executedTwice": p1["executedTwice"] + p2["executedTwice"],
     "undetermined": r1["mayHaveStarted"] + r2["mayHaveStarted"],
+    "noOutcome": o1 + o2,
     "agents": agents,
     "phases": phases,
 }))
-' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase1_seconds" "$phase2_seconds" "$phase1_kills" "$phase2_kills" "${urls[@]}")"
+' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase1_seconds" "$phase2_seconds" "$phase1_kills" "$phase2_kills" "$phase1_open" "$phase2_open" "${urls[@]}")"
 echo "$summary" >>"$results"
 echo "$summary"
