@@ -71,14 +71,16 @@ struct Setup {
 }
 
 fn clients(rt: &Runtime, redis: Option<&Server>, dir: &std::path::Path) -> Vec<Setup> {
-    let mut setups = vec![Setup { name: "no journal", client: Client::builder().build().expect("client"), file: None }];
+    let mut setups =
+        vec![Setup { name: "no journal", client: Client::builder().build().expect("client"), file: None }];
     let file = dir.join("journal.redb");
     let embedded = rt.block_on(async { Journal::embedded(&file).build() }).expect("embedded journal");
     let client = Client::builder().journal(embedded).build().expect("client");
     setups.push(Setup { name: "embedded journal", client, file: Some(file) });
     if let Some(server) = redis {
         let prefix = format!("a2a-bench-journal-{}", uuid::Uuid::new_v4().simple());
-        let journal = rt.block_on(async { Journal::redis(&server.url).key_prefix(prefix).build() }).expect("redis");
+        let journal =
+            rt.block_on(async { Journal::redis(&server.url).key_prefix(prefix).build() }).expect("redis");
         let client = Client::builder().journal(journal).build().expect("client");
         setups.push(Setup { name: "redis journal", client, file: None });
     }
@@ -104,7 +106,9 @@ fn main() {
     });
     let server = redis_server();
     if server.is_none() {
-        println!("journal: no redis-server (A2A_TEST_REDIS_URL unset and none could be started): Redis rows left out");
+        println!(
+            "journal: no redis-server (A2A_TEST_REDIS_URL unset and none could be started): Redis rows left out"
+        );
     }
     let dir = std::env::temp_dir().join(format!("a2a-bench-journal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -113,8 +117,10 @@ fn main() {
     let streaming = Negotiation::depending_on(&[Capability::Streaming]);
     let (honest_url, refuser_url) = (honest.base_url(), refuser.base_url());
     for setup in &setups {
-        rt.block_on(setup.client.run_task(&honest_url, Message::user_text("warm", "hi"), &streaming)).expect("task");
-        let first = rt.block_on(setup.client.run_task(&refuser_url, Message::user_text("warm", "hi"), &streaming));
+        rt.block_on(setup.client.run_task(&honest_url, Message::user_text("warm", "hi"), &streaming))
+            .expect("task");
+        let first =
+            rt.block_on(setup.client.run_task(&refuser_url, Message::user_text("warm", "hi"), &streaming));
         assert_eq!(first.expect("task").path, TaskPath::Fallback);
     }
 

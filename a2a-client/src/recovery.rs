@@ -69,12 +69,17 @@ impl Client {
     }
 
     fn journal_or_misuse(&self) -> Result<&crate::journal::Journal, Error> {
-        self.journal().ok_or_else(|| Error::misuse("this client has no task journal (ClientBuilder::journal)"))
+        self.journal()
+            .ok_or_else(|| Error::misuse("this client has no task journal (ClientBuilder::journal)"))
     }
 }
 
 /// The task started under the run's context id, followed; or why there is none.
-async fn by_context(client: &Client, conn: &AgentConnection, task: &JournaledTask) -> Result<Recovered, Error> {
+async fn by_context(
+    client: &Client,
+    conn: &AgentConnection,
+    task: &JournaledTask,
+) -> Result<Recovered, Error> {
     if task.context_id().is_empty() {
         return Ok(Recovered::MayHaveStarted { reason: "the run had no context id to look it up by".into() });
     }
@@ -86,7 +91,8 @@ async fn by_context(client: &Client, conn: &AgentConnection, task: &JournaledTas
     // A request written before the crash may reach the agent after it, and an agent may store its
     // task a little after reading the request: an empty listing says "not started" only once the
     // start grace from the send has passed.
-    let grace = client.journal().map_or(crate::journal::DEFAULT_START_GRACE, crate::journal::Journal::start_grace);
+    let grace =
+        client.journal().map_or(crate::journal::DEFAULT_START_GRACE, crate::journal::Journal::start_grace);
     let settled_at = task.begun_at() + grace;
     loop {
         let listed = match conn.list_tasks(request.clone()).await {
@@ -113,17 +119,19 @@ fn settled(state: TaskState) -> bool {
 }
 
 /// `GetTask`, then the stream or the poll until the task ends or pauses.
-async fn follow(client: &Client, conn: &AgentConnection, task: &JournaledTask, id: TaskId) -> Result<Task, Error> {
+async fn follow(
+    client: &Client,
+    conn: &AgentConnection,
+    task: &JournaledTask,
+    id: TaskId,
+) -> Result<Task, Error> {
     let current = conn.get_task(GetTaskRequest::new(id)).await?;
     if settled(current.status.state) {
         return Ok(current);
     }
     let streamed = task.path() == "streaming"
         && conn.card().claims(Deployment::Direct).declares(Capability::Streaming)
-        && client
-            .discovery_cache()
-            .claim_mark(conn.agent(), &Capability::Streaming.into())
-            .is_none();
+        && client.discovery_cache().claim_mark(conn.agent(), &Capability::Streaming.into()).is_none();
     let mut latest = current;
     if streamed {
         let mut handle = conn.dyn_task(Deployment::Direct);

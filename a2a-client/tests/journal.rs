@@ -63,7 +63,8 @@ async fn a_journaled_run_is_durable_and_its_record_ends_with_the_task() {
     assert!(client.recover().await.unwrap().is_empty(), "an ended run is not recovered");
     // The context id the client chose went to the agent with the message.
     let sent = agent.requests_for("SendMessage");
-    let context = sent[0].body.as_ref().unwrap()["params"]["message"]["contextId"].as_str().map(str::to_owned);
+    let context =
+        sent[0].body.as_ref().unwrap()["params"]["message"]["contextId"].as_str().map(str::to_owned);
     assert_eq!(context.as_deref(), Some(record.context_id()));
     assert_eq!(client.journal().unwrap().status(), BackendStatus::Connected);
     agent.shutdown().await;
@@ -73,7 +74,8 @@ async fn a_journaled_run_is_durable_and_its_record_ends_with_the_task() {
 async fn a_journal_that_cannot_be_written_degrades_and_the_task_goes_on_within_the_commit_wait() {
     let agent = ScriptedAgent::builder().spawn().await.unwrap();
     // Nothing listens on port 1.
-    let journal = Journal::redis("redis://127.0.0.1:1/").commit_wait(Duration::from_millis(200)).build().unwrap();
+    let journal =
+        Journal::redis("redis://127.0.0.1:1/").commit_wait(Duration::from_millis(200)).build().unwrap();
     let client = Client::builder().journal(journal).build().unwrap();
     let started = Instant::now();
     let outcome = client
@@ -93,8 +95,10 @@ async fn a_journal_that_cannot_be_written_degrades_and_the_task_goes_on_within_t
 async fn without_a_journal_a_run_says_so_and_recover_is_misuse() {
     let agent = ScriptedAgent::builder().spawn().await.unwrap();
     let client = Client::builder().build().unwrap();
-    let outcome =
-        client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &Negotiation::default()).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), Message::user_text("m1", "hi"), &Negotiation::default())
+        .await
+        .unwrap();
     assert_eq!(outcome.durability, Durability::NoJournal);
     assert_eq!(client.recover().await.unwrap_err().kind(), ErrorKind::Misuse);
     agent.shutdown().await;
@@ -124,8 +128,10 @@ async fn suspect_marks_survive_a_restart_of_the_client_with_the_time_left_of_the
     let streaming = Negotiation::depending_on(&[Capability::Streaming]);
     {
         let journal = Journal::embedded(&path).build().unwrap();
-        let client = Client::builder().suspect_ttl(Duration::from_secs(600)).journal(journal).build().unwrap();
-        let outcome = client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &streaming).await.unwrap();
+        let client =
+            Client::builder().suspect_ttl(Duration::from_secs(600)).journal(journal).build().unwrap();
+        let outcome =
+            client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &streaming).await.unwrap();
         assert!(outcome.fell_back(), "{outcome}");
         assert!(client.discovery_cache().is_suspect(&base).is_some());
     }

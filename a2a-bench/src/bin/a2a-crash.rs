@@ -167,7 +167,10 @@ async fn run(cli: &Cli) -> Result<Report, String> {
         .await;
 
     let mine = (0..cli.tasks).filter(|n| n % cli.replicas == cli.replica);
-    futures::stream::iter(mine.map(|n| ctx.start(n))).buffer_unordered(cli.in_flight).collect::<Vec<()>>().await;
+    futures::stream::iter(mine.map(|n| ctx.start(n)))
+        .buffer_unordered(cli.in_flight)
+        .collect::<Vec<()>>()
+        .await;
     // Let the background writes of the last ends reach the store.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let load = |c: &AtomicU64| c.load(Ordering::Relaxed);

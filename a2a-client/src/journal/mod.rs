@@ -328,13 +328,14 @@ impl Journal {
             if restored > 0 {
                 tracing::info!(restored, "suspect marks restored from the task journal");
             }
-            let records = self.inner.store.unfinished(self.owner()).await.map_err(|e| Self::failed("tasks", e))?;
+            let records =
+                self.inner.store.unfinished(self.owner()).await.map_err(|e| Self::failed("tasks", e))?;
             Ok(records.into_iter().map(JournaledTask::from).collect())
         };
         // Two reads of the store, each its own round trip: twice the bound, and a little room.
-        tokio::time::timeout(bound * 4, read)
-            .await
-            .map_err(|_| Error::config(format!("the task journal could not be read within {:?}", bound * 4)))?
+        tokio::time::timeout(bound * 4, read).await.map_err(|_| {
+            Error::config(format!("the task journal could not be read within {:?}", bound * 4))
+        })?
     }
 
     /// The record whose first message is `message_id`, ended or not (kept for the retention).
@@ -342,7 +343,9 @@ impl Journal {
         let bound = self.inner.commit_wait;
         match tokio::time::timeout(bound * 2, self.inner.store.find(message_id)).await {
             Ok(found) => Ok(found.map_err(|e| Self::failed("task", e))?.map(JournaledTask::from)),
-            Err(_) => Err(Error::config(format!("the task journal could not be read within {:?}", bound * 2))),
+            Err(_) => {
+                Err(Error::config(format!("the task journal could not be read within {:?}", bound * 2)))
+            }
         }
     }
 

@@ -20,7 +20,9 @@ const VERSION: u32 = 1;
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// `text` cut to [`MAX_FIELD_BYTES`] on a character boundary.
@@ -125,7 +127,13 @@ pub(crate) struct MarkRecord {
 }
 
 impl MarkRecord {
-    pub(crate) fn new(agent: &AgentBaseUrl, claim: &SuspectClaim, evidence: &str, card_version: Option<&str>, ttl: Duration) -> Self {
+    pub(crate) fn new(
+        agent: &AgentBaseUrl,
+        claim: &SuspectClaim,
+        evidence: &str,
+        card_version: Option<&str>,
+        ttl: Duration,
+    ) -> Self {
         let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         Self {
             agent: agent.as_str().to_owned(),
@@ -155,8 +163,13 @@ impl MarkRecord {
         }
         let agent = AgentBaseUrl::parse(&self.agent).ok()?;
         let claim = SuspectClaim::from_wire(&self.claim, self.subject)?;
-        let mark =
-            SharedMark { claim, evidence: self.evidence, card_version: self.card_version, ttl, marked_by: None };
+        let mark = SharedMark {
+            claim,
+            evidence: self.evidence,
+            card_version: self.card_version,
+            ttl,
+            marked_by: None,
+        };
         Some((agent, mark))
     }
 

@@ -65,10 +65,13 @@ impl RedisStore {
         let config = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(self.bound))
             .set_response_timeout(Some(self.bound));
-        let conn = tokio::time::timeout(self.bound, self.client.get_multiplexed_async_connection_with_config(&config))
-            .await
-            .map_err(|_| "redis connect timed out".to_owned())?
-            .map_err(|e| e.to_string())?;
+        let conn = tokio::time::timeout(
+            self.bound,
+            self.client.get_multiplexed_async_connection_with_config(&config),
+        )
+        .await
+        .map_err(|_| "redis connect timed out".to_owned())?
+        .map_err(|e| e.to_string())?;
         *self.conn.lock().unwrap_or_else(PoisonError::into_inner) = Some(conn.clone());
         Ok(conn)
     }
@@ -102,7 +105,12 @@ impl Store for RedisStore {
                         let key = self.task_key(&record.message_id);
                         let open = self.open_key(&record.owner);
                         if record.ended.is_some() {
-                            pipe.cmd("SET").arg(&key).arg(record.to_bytes()).arg("PX").arg(px(self.retention)).ignore();
+                            pipe.cmd("SET")
+                                .arg(&key)
+                                .arg(record.to_bytes())
+                                .arg("PX")
+                                .arg(px(self.retention))
+                                .ignore();
                             pipe.cmd("SREM").arg(&open).arg(&record.message_id).ignore();
                         } else {
                             pipe.cmd("SET").arg(&key).arg(record.to_bytes()).ignore();
@@ -112,7 +120,12 @@ impl Store for RedisStore {
                     Write::Mark(mark) => {
                         let ttl = mark.ttl();
                         if !ttl.is_zero() {
-                            pipe.cmd("SET").arg(self.mark_key(&mark.key())).arg(mark.to_bytes()).arg("PX").arg(px(ttl)).ignore();
+                            pipe.cmd("SET")
+                                .arg(self.mark_key(&mark.key()))
+                                .arg(mark.to_bytes())
+                                .arg("PX")
+                                .arg(px(ttl))
+                                .ignore();
                         }
                     }
                 }
@@ -160,7 +173,14 @@ impl Store for RedisStore {
             loop {
                 let (next, batch): (u64, Vec<String>) = self
                     .with(async |conn| {
-                        redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000).query_async(conn).await
+                        redis::cmd("SCAN")
+                            .arg(cursor)
+                            .arg("MATCH")
+                            .arg(&pattern)
+                            .arg("COUNT")
+                            .arg(1000)
+                            .query_async(conn)
+                            .await
                     })
                     .await?;
                 keys.extend(batch);

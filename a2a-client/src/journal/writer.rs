@@ -76,7 +76,11 @@ pub(crate) struct Writer {
 impl Writer {
     /// Starts the loop on the current tokio runtime, committing to `store`, each commit bounded
     /// by `bound`.
-    pub(crate) fn start(store: Arc<dyn Store>, queue_limit: usize, bound: Duration) -> Result<Self, crate::Error> {
+    pub(crate) fn start(
+        store: Arc<dyn Store>,
+        queue_limit: usize,
+        bound: Duration,
+    ) -> Result<Self, crate::Error> {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| crate::Error::config("a task journal must be built inside a tokio runtime"))?;
         let (tx, rx) = mpsc::channel(queue_limit);
