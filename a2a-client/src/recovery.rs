@@ -61,7 +61,7 @@ impl Client {
         let journal = self.journal_or_misuse()?;
         let conn = self.connect(task.agent()).await?;
         let recovered = match task.task_id() {
-            Some(id) => Recovered::Task(follow(self, &conn, task, TaskId::from(id)).await?),
+            Some(id) => Recovered::Task(Box::new(follow(self, &conn, task, TaskId::from(id)).await?)),
             None => by_context(self, &conn, task).await?,
         };
         journal.resumed(task, &recovered);
@@ -105,7 +105,7 @@ async fn by_context(
         // first message, else the oldest listed (pages come newest first).
         let ours = |t: &&Task| t.history.iter().any(|m| m.message_id.as_str() == task.message_id());
         if let Some(found) = listed.tasks.iter().find(ours).or_else(|| listed.tasks.last()) {
-            return Ok(Recovered::Task(follow(client, conn, task, found.id.clone()).await?));
+            return Ok(Recovered::Task(Box::new(follow(client, conn, task, found.id.clone()).await?)));
         }
         match settled_at.duration_since(std::time::SystemTime::now()) {
             Ok(left) if !left.is_zero() => tokio::time::sleep(left).await,

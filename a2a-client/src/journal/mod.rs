@@ -484,8 +484,8 @@ impl JournaledTask {
 #[non_exhaustive]
 pub enum Recovered {
     /// The task, followed until it ended or paused for input (`SubscribeToTask` where its run was
-    /// streaming, `GetTask` polling otherwise), as last read.
-    Task(a2a_typestate_types::Task),
+    /// streaming, `GetTask` polling otherwise), as last read (boxed: the other outcomes are small).
+    Task(Box<a2a_typestate_types::Task>),
     /// The answer to the first send never arrived, and the agent lists no task under the context
     /// id it was sent with, asked at least the start grace ([`DEFAULT_START_GRACE`]) after the
     /// send began: the message never reached it. Sending it again is the caller's choice.
