@@ -159,8 +159,8 @@ fn main() {
         }
         let tasks = (COUNTED_TASKS / AT_ONCE * AT_ONCE) as u64;
         let elapsed = started.elapsed();
-        // The ends are written in the background: let the writer take them.
-        rt.block_on(async { tokio::time::sleep(Duration::from_millis(300)).await });
+        // The ends are written in the background.
+        assert!(rt.block_on(journal.flush(Duration::from_secs(10))), "journal flushed");
         let after = journal.stats();
         let file = setup.file.as_ref().and_then(|f| std::fs::metadata(f).ok()).map_or(0, |m| m.len());
         println!(

@@ -171,8 +171,12 @@ async fn run(cli: &Cli) -> Result<Report, String> {
         .buffer_unordered(cli.in_flight)
         .collect::<Vec<()>>()
         .await;
-    // Let the background writes of the last ends reach the store.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The last ends are written in the background: let them reach the store before exiting.
+    if let Some(journal) = client.journal()
+        && !journal.flush(Duration::from_secs(5)).await
+    {
+        eprintln!("a2a-crash: the journal's last writes were not committed within 5 s");
+    }
     let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
     Ok(Report {
         replica: cli.replica,

@@ -283,6 +283,13 @@ impl Journal {
         self.inner.writer.status()
     }
 
+    /// Waits at most `within` until every write handed to the journal so far (a run's states and
+    /// end are written in the background) has been committed or has failed; `true` when it has.
+    /// For an orchestrator about to exit, and for tests.
+    pub async fn flush(&self, within: Duration) -> bool {
+        self.inner.writer.flush(within).await
+    }
+
     /// What the writer did so far.
     pub fn stats(&self) -> JournalStats {
         let c = &self.inner.writer.counters;

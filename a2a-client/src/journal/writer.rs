@@ -46,8 +46,10 @@ pub(crate) trait Store: Send + Sync + fmt::Debug + 'static {
     fn marks(&self) -> BoxFuture<'_, Result<Vec<MarkRecord>, String>>;
 }
 
+/// A write waiting for the writer, or (`None`) a flush: answered once every write before it is
+/// committed.
 struct Pending {
-    write: Write,
+    write: Option<Write>,
     ack: Option<oneshot::Sender<bool>>,
 }
 
@@ -98,7 +100,7 @@ impl Writer {
         } else {
             (None, None)
         };
-        match self.tx.try_send(Pending { write, ack }) {
+        match self.tx.try_send(Pending { write: Some(write), ack }) {
             Ok(()) => Some(rx),
             Err(_) => {
                 self.counters.dropped.fetch_add(1, Ordering::Relaxed);
@@ -108,6 +110,16 @@ impl Writer {
                 None
             }
         }
+    }
+
+    /// Waits at most `within` until every write queued before this call is committed; `true`
+    /// when it is (a failed commit counts as done: it will not be tried again).
+    pub(crate) async fn flush(&self, within: Duration) -> bool {
+        let (ack, done) = oneshot::channel();
+        let flushed = async {
+            self.tx.send(Pending { write: None, ack: Some(ack) }).await.is_ok() && done.await.is_ok()
+        };
+        tokio::time::timeout(within, flushed).await.unwrap_or(false)
     }
 
     pub(crate) fn status(&self) -> BackendStatus {
@@ -134,13 +146,21 @@ async fn run(
         let mut batch: Vec<Write> = Vec::with_capacity(waiting.len());
         for pending in waiting.drain(..) {
             acks.extend(pending.ack);
-            match newest.get(&pending.write.key()) {
-                Some(&at) => batch[at] = pending.write,
+            let Some(write) = pending.write else { continue };
+            match newest.get(&write.key()) {
+                Some(&at) => batch[at] = write,
                 None => {
-                    newest.insert(pending.write.key(), batch.len());
-                    batch.push(pending.write);
+                    newest.insert(write.key(), batch.len());
+                    batch.push(write);
                 }
             }
+        }
+        if batch.is_empty() {
+            // Only flushes: everything before them is committed already.
+            for ack in acks {
+                let _ = ack.send(true);
+            }
+            continue;
         }
         let bytes: usize = batch
             .iter()
@@ -174,5 +194,80 @@ async fn run(
         for ack in acks {
             let _ = ack.send(ok);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::agent_url::AgentBaseUrl;
+
+    /// A store that keeps each batch it is given, and fails while `failing` is set.
+    #[derive(Debug, Default)]
+    struct Batches {
+        batches: Mutex<Vec<usize>>,
+        failing: std::sync::atomic::AtomicBool,
+    }
+
+    impl Store for Batches {
+        fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>> {
+            Box::pin(async move {
+                if self.failing.load(Ordering::Relaxed) {
+                    return Err("disk full".to_owned());
+                }
+                self.batches.lock().unwrap().push(batch.len());
+                Ok(())
+            })
+        }
+        fn unfinished(&self, _: &str) -> BoxFuture<'_, Result<Vec<TaskRecord>, String>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+        fn find(&self, _: &str) -> BoxFuture<'_, Result<Option<TaskRecord>, String>> {
+            Box::pin(async { Ok(None) })
+        }
+        fn marks(&self) -> BoxFuture<'_, Result<Vec<MarkRecord>, String>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+    }
+
+    fn record(n: usize) -> Write {
+        let agent = AgentBaseUrl::parse("http://agent.example").unwrap();
+        Write::Task(TaskRecord::new("", &agent, &format!("m-{n}"), "c"))
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn writes_waiting_together_are_committed_together_and_the_newest_of_a_record_wins() {
+        let store = Arc::new(Batches::default());
+        let writer = Writer::start(store.clone(), 1024, Duration::from_secs(1)).unwrap();
+        // Queued before the writer runs (one thread): one batch; the second write of m-0 replaces
+        // the first.
+        for n in 0..100 {
+            writer.send(record(n), false).unwrap();
+        }
+        writer.send(record(0), false).unwrap();
+        assert!(writer.flush(Duration::from_secs(5)).await);
+        assert_eq!(*store.batches.lock().unwrap(), [100]);
+        assert_eq!(writer.status(), BackendStatus::Connected);
+        assert_eq!(writer.counters.writes.load(Ordering::Relaxed), 100);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_failed_commit_is_reported_to_its_waiter_and_a_full_queue_drops_at_once() {
+        let store = Arc::new(Batches::default());
+        store.failing.store(true, Ordering::Relaxed);
+        let writer = Writer::start(store.clone(), 2, Duration::from_secs(1)).unwrap();
+        let ack = writer.send(record(1), true).unwrap().unwrap();
+        writer.send(record(2), false).unwrap();
+        // The queue holds two: a third is dropped, not waited for.
+        assert!(writer.send(record(3), false).is_none());
+        assert_eq!(writer.counters.dropped.load(Ordering::Relaxed), 1);
+        assert!(!ack.await.unwrap(), "the waiter hears the commit failed");
+        assert_eq!(writer.status(), BackendStatus::Degraded);
+        store.failing.store(false, Ordering::Relaxed);
+        writer.send(record(4), false).unwrap();
+        assert!(writer.flush(Duration::from_secs(5)).await);
+        assert_eq!(writer.status(), BackendStatus::Connected, "writable again");
     }
 }
