@@ -34,7 +34,8 @@ impl Client {
     ///
     /// # Errors
     /// [`crate::ErrorKind::Misuse`] when the client has no journal; [`crate::ErrorKind::Config`]
-    /// when the journal cannot be read within twice its commit wait.
+    /// when the journal cannot be read within four times its commit wait (two reads: the marks,
+    /// then the tasks).
     pub async fn recover(&self) -> Result<Vec<JournaledTask>, Error> {
         self.journal_or_misuse()?.unfinished(self.discovery_cache()).await
     }
@@ -44,7 +45,8 @@ impl Client {
     /// started a task before sending it again.
     ///
     /// # Errors
-    /// As [`Client::recover`].
+    /// [`crate::ErrorKind::Misuse`] when the client has no journal; [`crate::ErrorKind::Config`]
+    /// when the journal cannot be read within twice its commit wait.
     pub async fn journaled(&self, message_id: &str) -> Result<Option<JournaledTask>, Error> {
         self.journal_or_misuse()?.find(message_id).await
     }

@@ -339,7 +339,7 @@ impl Journal {
                 self.inner.store.unfinished(self.owner()).await.map_err(|e| Self::failed("tasks", e))?;
             Ok(records.into_iter().map(JournaledTask::from).collect())
         };
-        // Two reads of the store, each its own round trip: twice the bound, and a little room.
+        // Two reads of the store, each its own round trip: twice the bound each.
         tokio::time::timeout(bound * 4, read).await.map_err(|_| {
             Error::config(format!("the task journal could not be read within {:?}", bound * 4))
         })?
