@@ -629,6 +629,14 @@ impl DiscoveryCache {
         }
     }
 
+    /// Puts back a mark kept outside the process (the task journal, after a restart), as a mark
+    /// another replica shared is applied: not when one held here lasts longer, nor when it names
+    /// another card than the one cached here. Not handed to the shared backend.
+    pub(crate) fn restore_mark(&self, agent: &AgentBaseUrl, mark: SharedMark) -> bool {
+        let view = Self { backend: Arc::default(), ..self.clone() };
+        LocalReplica { cache: view }.apply_mark(agent, mark)
+    }
+
     /// A reader of the unexpired suspect marks, by capability, for the OpenTelemetry gauge: it holds
     /// the cache weakly, and reads nothing once the cache is gone.
     #[cfg(feature = "otel")]

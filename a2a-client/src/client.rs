@@ -31,6 +31,8 @@ struct Inner {
     documents: DocumentBudget,
     /// The push receiver the client's tasks share, started by the first task that needs one.
     push: tokio::sync::Mutex<Option<Arc<PushReceiver>>>,
+    /// Where runs are recorded, when the builder was given a journal.
+    journal: Option<crate::journal::Journal>,
 }
 
 impl fmt::Debug for Client {
@@ -50,12 +52,12 @@ impl Client {
     }
 
     fn from_parts(parts: ClientParts) -> Self {
-        let ClientParts { http, config, cache, metrics, auth } = parts;
+        let ClientParts { http, config, cache, metrics, auth, journal } = parts;
         #[cfg(feature = "otel")]
         metrics.install_otel(|| cache.active_marks_reader());
         let documents = DocumentBudget::new(config.document_budget);
         let push = tokio::sync::Mutex::new(None);
-        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents, push }) }
+        Self { inner: Arc::new(Inner { http, config, cache, metrics, auth, documents, push, journal }) }
     }
 
     /// Credentials, interceptors and whether a client identity is presented.
@@ -71,6 +73,11 @@ impl Client {
     /// The discovery cache (cards and suspect marks).
     pub fn discovery_cache(&self) -> &DiscoveryCache {
         &self.inner.cache
+    }
+
+    /// The task journal, when the builder was given one ([`ClientBuilder::journal`]).
+    pub fn journal(&self) -> Option<&crate::journal::Journal> {
+        self.inner.journal.as_ref()
     }
 
     /// The counters.

@@ -198,6 +198,7 @@ pub mod discovery;
 pub mod error;
 pub mod extensions;
 mod front_door;
+pub mod journal;
 pub mod metrics;
 pub mod negotiate;
 pub mod net;
@@ -205,6 +206,7 @@ pub mod net;
 #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 pub mod otel;
 mod protocol_error;
+mod recovery;
 pub mod retry;
 mod secret;
 pub mod signing;

@@ -1,5 +1,6 @@
 //! Building, starting and observing one scripted agent.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -645,7 +646,7 @@ impl RunningAgent {
     /// [`store_completed_tasks`](Self::store_completed_tasks) are not either. A client that sends
     /// one piece of work twice shows here as two.
     pub fn executions(&self) -> u64 {
-        self.shared.lock().executions
+        self.shared.lock().executions.values().map(|&count| u64::from(count)).sum()
     }
 
     /// Stores `count` completed tasks, as if `count` messages had been sent and answered (each task
@@ -653,6 +654,13 @@ impl RunningAgent {
     /// their ids, oldest first (`ListTasks` answers newest first).
     pub fn store_completed_tasks(&self, count: usize) -> Vec<String> {
         crate::ops::store_completed(&self.shared, count)
+    }
+
+    /// [`executions`](Self::executions) by the text of the message that opened each task, to tell
+    /// which piece of work ran twice. Also served as JSON at `GET /test/executions`, for a harness
+    /// in another process.
+    pub fn executions_by_text(&self) -> HashMap<String, u32> {
+        self.shared.lock().executions.clone()
     }
 
     /// Every push callback POSTed so far (none for a silent-push agent), in order.

@@ -159,11 +159,11 @@ pub(crate) struct AgentState {
     pub(crate) clock: u64,
     pub(crate) requests: Vec<RecordedRequest>,
     pub(crate) pushes: Vec<PushDelivery>,
-    /// Tasks started from a message (a reply to a paused task continues one): each is one run of
-    /// the caller's work.
-    pub(crate) executions: u64,
     /// How many times each fault (by index in the script) has hit.
     pub(crate) fault_hits: HashMap<usize, u32>,
+    /// How many tasks each message text started (a reply to a paused task continues one): each is
+    /// one run of the caller's work.
+    pub(crate) executions: HashMap<String, u32>,
 }
 
 impl AgentState {

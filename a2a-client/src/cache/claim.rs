@@ -77,7 +77,6 @@ impl SuspectClaim {
     }
 
     /// What the claim is about within its kind: an extension's URI, an interface's URL.
-    #[cfg(any(feature = "redis", test))]
     pub(crate) fn subject(&self) -> Option<&str> {
         match self {
             Self::Extension { uri } => Some(uri),
@@ -88,7 +87,6 @@ impl SuspectClaim {
 
     /// Back from a shared name and subject; `None` for a name this version does not know (a newer
     /// replica's), or a kind that needs a subject and has none.
-    #[cfg(any(feature = "redis", test))]
     pub(crate) fn from_wire(name: &str, subject: Option<String>) -> Option<Self> {
         if let Some(capability) = Capability::ALL.into_iter().find(|c| c.card_field() == name) {
             return Some(Self::Capability(capability));

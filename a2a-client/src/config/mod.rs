@@ -313,6 +313,7 @@ pub(crate) struct ClientParts {
     pub(crate) cache: DiscoveryCache,
     pub(crate) metrics: Metrics,
     pub(crate) auth: crate::auth::ClientAuth,
+    pub(crate) journal: Option<crate::journal::Journal>,
 }
 
 /// Builds a [`Client`](crate::Client): set the bounds that differ from the defaults, then [`ClientBuilder::build`].
@@ -329,6 +330,7 @@ pub struct ClientBuilder {
     replica_name: Option<String>,
     /// Origins besides each agent's own that credentials may be sent to, as given.
     credential_origins: Vec<String>,
+    journal: Option<crate::journal::Journal>,
 }
 
 impl ClientBuilder {
@@ -548,6 +550,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Records every run of [`Client::run_task`](crate::Client::run_task) in `journal`, so that
+    /// after a crash [`Client::recover`](crate::Client::recover) finds the tasks that had not ended
+    /// (see [`crate::journal`]). None by default: where the file lives is the application's choice.
+    pub fn journal(mut self, journal: crate::journal::Journal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
     /// Asks for the extension `uri` on every call this client makes (see [`crate::extensions`]);
     /// calls may ask for more ([`CallOptions::extension`]). None by default.
     pub fn extension(mut self, uri: impl Into<String>) -> Self {
@@ -616,12 +626,15 @@ impl ClientBuilder {
         let cache =
             self.cache.unwrap_or_else(|| DiscoveryCache::new(config.discovery_ttl, config.suspect_ttl));
         let metrics = self.metrics.unwrap_or_default();
+        if let Some(journal) = &self.journal {
+            journal.set_owner(self.replica_name.as_deref().unwrap_or(""));
+        }
         if let Some(name) = self.replica_name {
             metrics.set_replica(name.clone());
             cache.set_replica_name(name);
         }
         cache.report_to(&metrics);
-        Ok(ClientParts { http, config, cache, metrics, auth })
+        Ok(ClientParts { http, config, cache, metrics, auth, journal: self.journal })
     }
 }
 

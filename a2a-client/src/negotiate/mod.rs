@@ -82,6 +82,7 @@
 //! # }
 //! ```
 
+mod journaled;
 mod outcome;
 mod plan;
 mod refused;
@@ -93,6 +94,7 @@ pub use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS,
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{AfterRefusal, Negotiation};
 
+use crate::journal::Durability;
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
 use refused::RefusedTask;
@@ -126,10 +128,28 @@ pub(crate) async fn run_task(
     message: Message,
     negotiation: &Negotiation,
 ) -> Result<TaskOutcome, Error> {
-    let mut conn = match target {
+    let conn = match target {
         Target::Address(agent) => client.connect(agent).await?,
         Target::Connection(conn) => conn.clone(),
     };
+    let Some(journal) = client.journal() else {
+        return run_on_interfaces(client, conn, message, negotiation).await;
+    };
+    let (message, recorder) = journaled::begin(client, journal, &conn, message, negotiation).await;
+    let negotiation = journaled::observed(negotiation, &recorder);
+    let agent = conn.agent().clone();
+    let run = run_on_interfaces(client, conn, message, &negotiation).await;
+    journaled::end(client, journal, &agent, &recorder, run)
+}
+
+/// The run on the interface the connection chose, then on the next declared ones (see
+/// [`run_task`]).
+async fn run_on_interfaces(
+    client: &Client,
+    mut conn: crate::AgentConnection,
+    message: Message,
+    negotiation: &Negotiation,
+) -> Result<TaskOutcome, Error> {
     let mut tried: Vec<String> = Vec::new();
     // The extended card was judged when the connection was made (the public card is its fallback).
     let mut card_claims: Vec<_> = conn.extended_card_verdict().into_iter().collect();
@@ -214,6 +234,7 @@ async fn run_on(
         return Ok((
             TaskOutcome {
                 agent: base,
+                durability: Durability::NoJournal,
                 path: TaskPath::SingleShotBecauseSuspect(mark),
                 result,
                 verified: CapabilitySet::EMPTY,
@@ -255,6 +276,7 @@ async fn run_on(
             (task.connection().interface().url.clone(), task.unreachable_interfaces().to_vec());
         move |path, result, refusal, other_refusals, refused_task| TaskOutcome {
             agent,
+            durability: Durability::NoJournal,
             path,
             result,
             verified,

@@ -8,6 +8,7 @@ use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
 
 use crate::agent_url::AgentBaseUrl;
 use crate::cache::SuspectMark;
+use crate::journal::Durability;
 
 /// Which path produced a [`TaskOutcome`]'s result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +65,9 @@ impl fmt::Display for TaskPath {
 pub struct TaskOutcome {
     /// The agent.
     pub agent: AgentBaseUrl,
+    /// Whether a crash during the run would have lost the task: journaled before its first byte
+    /// was sent, not durable (the journal could not be written in time), or no journal.
+    pub durability: Durability,
     /// Which path produced `result`.
     pub path: TaskPath,
     /// The task (or direct message) the agent answered with, at its last observed state: terminal,
@@ -137,6 +141,12 @@ impl TaskOutcome {
         self.result.state()
     }
 
+    /// `true` when the task was in the journal before its first byte was sent, so a crash during
+    /// the run would not have lost it ([`Durability::Journaled`]).
+    pub fn is_durable(&self) -> bool {
+        self.durability == Durability::Journaled
+    }
+
     /// `true` when a refused claim sent the message again with the single-shot fallback.
     pub fn fell_back(&self) -> bool {
         self.path == TaskPath::Fallback
@@ -167,6 +177,7 @@ mod tests {
     fn outcome(path: TaskPath, result: SendMessageResponse) -> TaskOutcome {
         TaskOutcome {
             agent: AgentBaseUrl::parse("http://agent.example").unwrap(),
+            durability: Durability::NoJournal,
             path,
             result,
             verified: CapabilitySet::EMPTY,

@@ -416,7 +416,7 @@ impl DynTask {
         }
     }
 
-    fn require_tracked(&self) -> Result<(), Error> {
+    pub(super) fn require_tracked(&self) -> Result<(), Error> {
         match self.handle.send_permit() {
             Some(_) => Ok(()),
             None => Err(Error::misuse(

@@ -404,6 +404,25 @@ impl DynTask {
         }
     }
 
+    /// Takes over a task a run before a restart started ([`crate::journal`]): `task`, as `GetTask`
+    /// read it, becomes this handle's task, as if its send had answered with it.
+    ///
+    /// # Errors
+    /// As [`Self::send_message`]'s answer check: never for a handle that has no task yet.
+    pub(crate) fn adopt(&mut self, task: a2a_typestate_types::Task) -> Result<(), Error> {
+        self.session.on_send_response(&mut self.handle, &SendMessageResponse::Task(task))
+    }
+
+    /// Follows the adopted task with `GetTask` at the poll cadence until the turn ends (it ended,
+    /// or paused for input), within the handle's bounds.
+    ///
+    /// # Errors
+    /// As [`Self::send_message`] on a tracked handle.
+    pub(crate) async fn poll_adopted(&mut self) -> Result<(), Error> {
+        self.require_tracked()?;
+        self.session.poll_until_turn_ends(&mut self.handle).await
+    }
+
     /// The single-shot handle for an agent found capability-suspect when the task began.
     pub(crate) fn into_suspect_single_shot(mut self) -> Task<SingleShot> {
         self.session.single_shot = Some(SingleShotReason::Suspect);

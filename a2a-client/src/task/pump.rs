@@ -111,6 +111,17 @@ impl Session {
         self.pump(handle, Source::Poll).await
     }
 
+    /// Follows the task this handle already knows with `GetTask` until the turn ends.
+    pub(super) async fn poll_until_turn_ends<H: TaskHandle>(&mut self, handle: &mut H) -> Result<(), Error> {
+        if self.task_id().is_none() {
+            return Err(Error::misuse("no task to follow yet"));
+        }
+        if self.turn_ended() {
+            return Ok(());
+        }
+        self.pump(handle, Source::Poll).await
+    }
+
     /// Follows the task on a new `SubscribeToTask` stream until the turn ends.
     pub(super) async fn subscribe_turn<H: TaskHandle>(&mut self, handle: &mut H) -> Result<(), Error> {
         let Some(task) = self.task_id() else {

@@ -206,6 +206,7 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
                 (record, Turn::FollowUp { asks_for_input })
             }
             None => {
+                *state.executions.entry(text.clone()).or_default() += 1;
                 let record = new_task(protocol, message);
                 let asks_for_input = match &shared.script.clarify {
                     Clarify::Never => false,
@@ -213,7 +214,6 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
                     Clarify::WhenMessageContains(word) => text.to_lowercase().contains(&word.to_lowercase()),
                 };
                 let id = record.id.clone();
-                state.executions += 1;
                 let record = state.tasks.entry(id).or_insert(record);
                 (record, Turn::Opening { asks_for_input })
             }

@@ -34,6 +34,9 @@ pub(crate) const REST_PATH: &str = "/a2a/rest";
 /// Largest request body the agent reads.
 pub(crate) const BODY_LIMIT: usize = 4 * 1024 * 1024;
 
+/// Where a harness in another process reads the agent's executions (`RunningAgent::executions_by_text`).
+const EXECUTIONS_PATH: &str = "/test/executions";
+
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let grpc = grpc::service(Arc::clone(&shared));
     Router::new()
@@ -62,6 +65,10 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
         Ok(bytes) => serde_json::from_slice(bytes).map_err(|e| format!("the body is not JSON ({e})")),
         Err(_) => Err(format!("the body could not be read in full (the limit is {BODY_LIMIT} bytes)")),
     };
+    if path == EXECUTIONS_PATH && parts.method == Method::GET {
+        let executions = shared.lock().executions.clone();
+        return axum::Json(executions).into_response();
+    }
     let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref().ok());
     record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
     let raw = bytes.as_ref().map(|b| b.as_ref()).unwrap_or_default();

@@ -5,7 +5,7 @@ claims and what the request handler really implements; everything else lives her
 differ only where their behaviour is meant to differ.
 
 The agent: a new task emits Task(SUBMITTED), WORKING, then an artifact "echo: <text>" and
-COMPLETED with the message "done". A first message containing "clarify" stops at INPUT_REQUIRED
+COMPLETED with the message "done"; it counts the tasks each text started (GET /test/executions). A first message containing "clarify" stops at INPUT_REQUIRED
 instead; the follow-up on the same task completes it. Every step is paced (--step-ms) so that
 SubscribeToTask and CancelTask can be exercised while a task is running.
 """
@@ -60,6 +60,12 @@ REST_PATH = '/a2a/rest'
 CLARIFY_QUESTION = 'Please clarify: what exactly do you need?'
 
 
+# How many tasks each message text started (the agent's executions), served at
+# GET /test/executions so that a crash harness can count, from the agent's side, tasks run twice.
+EXECUTIONS: dict[str, int] = {}
+EXECUTIONS_PATH = '/test/executions'
+
+
 class EchoExecutor(AgentExecutor):
     """Echoes the user's text back as an artifact, one paced step at a time."""
 
@@ -69,6 +75,8 @@ class EchoExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task = context.current_task
         if task is None:
+            text = context.get_user_input()
+            EXECUTIONS[text] = EXECUTIONS.get(text, 0) + 1
             task = new_task_from_user_message(context.message)
             await event_queue.enqueue_event(task)
         resumed = task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
@@ -228,8 +236,12 @@ def build_app(
         card_routes = [Route(AGENT_CARD_WELL_KNOWN_PATH, serve_card, methods=['GET'])]
     else:
         card_routes = create_agent_card_routes(served_card)
+    async def serve_executions(_request: Request) -> JSONResponse:
+        return JSONResponse(EXECUTIONS)
+
     routes = [
         *card_routes,
+        Route(EXECUTIONS_PATH, serve_executions, methods=['GET']),
         *create_jsonrpc_routes(
             handler, JSONRPC_PATH, enable_v0_3_compat=enable_v0_3_compat, context_builder=context_builder
         ),

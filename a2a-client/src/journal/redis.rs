@@ -1,0 +1,200 @@
+//! The Redis store: the journal on the server the replicas already share for the discovery cache.
+//! Each commit is one pipeline (`MULTI`/`EXEC`), bounded by the journal's commit wait; a failure
+//! drops the connection, and the next commit opens a new one (bounded too).
+//!
+//! Keys under the prefix:
+//! - `{prefix}:journal:task:{first message id}`: the record as JSON; once it ended it expires
+//!   after the retention;
+//! - `{prefix}:journal:open:{owner}`: the set of the owner's records not ended;
+//! - `{prefix}:journal:mark:{agent and claim}`: a suspect mark, expiring with it.
+
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use redis::AsyncConnectionConfig;
+use redis::aio::MultiplexedConnection;
+
+use super::record::{MarkRecord, TaskRecord};
+use super::writer::{Store, Write};
+use crate::Error;
+
+/// Most mark keys one read takes (a bound on its loop).
+const MAX_MARK_KEYS: usize = 100_000;
+
+#[derive(Debug)]
+pub(crate) struct RedisStore {
+    client: redis::Client,
+    prefix: String,
+    bound: Duration,
+    retention: Duration,
+    conn: Mutex<Option<MultiplexedConnection>>,
+}
+
+fn px(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+impl RedisStore {
+    /// Checks the URL; connects nothing yet.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Config`] when `url` is not a Redis URL.
+    pub(crate) fn new(url: &str, prefix: &str, bound: Duration, retention: Duration) -> Result<Self, Error> {
+        let client =
+            redis::Client::open(url).map_err(|e| Error::config_with("not a redis url", Box::new(e)))?;
+        Ok(Self { client, prefix: prefix.to_owned(), bound, retention, conn: Mutex::new(None) })
+    }
+
+    fn task_key(&self, message_id: &str) -> String {
+        format!("{}:journal:task:{message_id}", self.prefix)
+    }
+
+    fn open_key(&self, owner: &str) -> String {
+        format!("{}:journal:open:{owner}", self.prefix)
+    }
+
+    fn mark_key(&self, key: &str) -> String {
+        format!("{}:journal:mark:{key}", self.prefix)
+    }
+
+    async fn connection(&self) -> Result<MultiplexedConnection, String> {
+        if let Some(conn) = self.conn.lock().unwrap_or_else(PoisonError::into_inner).clone() {
+            return Ok(conn);
+        }
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(self.bound))
+            .set_response_timeout(Some(self.bound));
+        let conn = tokio::time::timeout(
+            self.bound,
+            self.client.get_multiplexed_async_connection_with_config(&config),
+        )
+        .await
+        .map_err(|_| "redis connect timed out".to_owned())?
+        .map_err(|e| e.to_string())?;
+        *self.conn.lock().unwrap_or_else(PoisonError::into_inner) = Some(conn.clone());
+        Ok(conn)
+    }
+
+    /// Runs `f` on the connection within the bound; a failure drops the connection.
+    async fn with<T>(
+        &self,
+        f: impl AsyncFnOnce(&mut MultiplexedConnection) -> redis::RedisResult<T>,
+    ) -> Result<T, String> {
+        let mut conn = self.connection().await?;
+        let result = match tokio::time::timeout(self.bound, f(&mut conn)).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err("redis command timed out".to_owned()),
+        };
+        if result.is_err() {
+            *self.conn.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+        result
+    }
+}
+
+impl Store for RedisStore {
+    fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            for write in &batch {
+                match write {
+                    Write::Task(record) => {
+                        let key = self.task_key(&record.message_id);
+                        let open = self.open_key(&record.owner);
+                        if record.ended.is_some() {
+                            pipe.cmd("SET")
+                                .arg(&key)
+                                .arg(record.to_bytes())
+                                .arg("PX")
+                                .arg(px(self.retention))
+                                .ignore();
+                            pipe.cmd("SREM").arg(&open).arg(&record.message_id).ignore();
+                        } else {
+                            pipe.cmd("SET").arg(&key).arg(record.to_bytes()).ignore();
+                            pipe.cmd("SADD").arg(&open).arg(&record.message_id).ignore();
+                        }
+                    }
+                    Write::Mark(mark) => {
+                        let ttl = mark.ttl();
+                        if !ttl.is_zero() {
+                            pipe.cmd("SET")
+                                .arg(self.mark_key(&mark.key()))
+                                .arg(mark.to_bytes())
+                                .arg("PX")
+                                .arg(px(ttl))
+                                .ignore();
+                        }
+                    }
+                }
+            }
+            self.with(async move |conn| pipe.query_async::<()>(conn).await).await
+        })
+    }
+
+    fn unfinished(&self, owner: &str) -> BoxFuture<'_, Result<Vec<TaskRecord>, String>> {
+        let open = self.open_key(owner);
+        Box::pin(async move {
+            let ids: Vec<String> =
+                self.with(async |conn| redis::cmd("SMEMBERS").arg(&open).query_async(conn).await).await?;
+            if ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            let keys: Vec<String> = ids.iter().map(|id| self.task_key(id)).collect();
+            let values: Vec<Option<Vec<u8>>> =
+                self.with(async |conn| redis::cmd("MGET").arg(&keys).query_async(conn).await).await?;
+            let mut found: Vec<TaskRecord> = values
+                .into_iter()
+                .flatten()
+                .filter_map(|v| TaskRecord::from_bytes(&v))
+                .filter(|r| r.ended.is_none())
+                .collect();
+            found.sort_by_key(|r| r.begun_at_ms);
+            Ok(found)
+        })
+    }
+
+    fn find(&self, message_id: &str) -> BoxFuture<'_, Result<Option<TaskRecord>, String>> {
+        let key = self.task_key(message_id);
+        Box::pin(async move {
+            let value: Option<Vec<u8>> =
+                self.with(async |conn| redis::cmd("GET").arg(&key).query_async(conn).await).await?;
+            Ok(value.and_then(|v| TaskRecord::from_bytes(&v)))
+        })
+    }
+
+    fn marks(&self) -> BoxFuture<'_, Result<Vec<MarkRecord>, String>> {
+        let pattern = format!("{}:journal:mark:*", self.prefix);
+        Box::pin(async move {
+            let mut keys: Vec<String> = Vec::new();
+            let mut cursor = 0_u64;
+            loop {
+                let (next, batch): (u64, Vec<String>) = self
+                    .with(async |conn| {
+                        redis::cmd("SCAN")
+                            .arg(cursor)
+                            .arg("MATCH")
+                            .arg(&pattern)
+                            .arg("COUNT")
+                            .arg(1000)
+                            .query_async(conn)
+                            .await
+                    })
+                    .await?;
+                keys.extend(batch);
+                cursor = next;
+                if cursor == 0 || keys.len() >= MAX_MARK_KEYS {
+                    break;
+                }
+            }
+            if keys.is_empty() {
+                return Ok(Vec::new());
+            }
+            let values: Vec<Option<Vec<u8>>> =
+                self.with(async |conn| redis::cmd("MGET").arg(&keys).query_async(conn).await).await?;
+            Ok(values.into_iter().flatten().filter_map(|v| MarkRecord::from_bytes(&v)).collect())
+        })
+    }
+}
