@@ -33,6 +33,9 @@
 //! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
 //! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
+//! | a media type written as its type alone (`"text"`; a client reads this one from the card) | `type/*` | [`BareMediaType`](DeviationKind::BareMediaType) |
+//! | a 0.3 HTTP+JSON answer in the 0.3 JSON-RPC shape, not the 0.3 proto's JSON (read by [`v03::proto_json`](crate::v03::proto_json)) | the JSON-RPC result it is | [`V03JsonRpcShape`](DeviationKind::V03JsonRpcShape) |
+//! | an SSE event's `data` starting with record separators (0x1E), as a JSON text sequence (RFC 7464) frames each text (a client reads this one before any JSON: it is not in a document's value) | the JSON after them; a separator anywhere else stays bad input | [`JsonTextSequence`](DeviationKind::JsonTextSequence) |
 //!
 //! Anything else is left as it is, for the strict parser to accept or refuse. A member written `null`
 //! is not in the table: ProtoJSON allows it, and every parser reads it as the member left out
@@ -64,6 +67,10 @@ pub enum DeviationKind {
     /// `parts`) instead of the 0.3 proto's JSON that the official SDKs' servers write: read as the
     /// JSON-RPC result it is ([`v03::proto_json`](crate::v03::proto_json)).
     V03JsonRpcShape,
+    /// An SSE event's JSON written as an element of a JSON text sequence (RFC 7464): one or more
+    /// record separators (0x1E) before the JSON text, at the start of the event's `data`. Read as
+    /// the JSON after them.
+    JsonTextSequence,
 }
 
 impl DeviationKind {
@@ -78,6 +85,7 @@ impl DeviationKind {
             Self::GrpcTargetUrl => "grpc-target-url",
             Self::BareMediaType => "bare-media-type",
             Self::V03JsonRpcShape => "0.3-json-rpc-shape",
+            Self::JsonTextSequence => "json-text-sequence-rs",
         }
     }
 }
