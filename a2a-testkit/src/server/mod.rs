@@ -330,7 +330,7 @@ async fn jsonrpc(
             Framing::JsonRpc { id },
             stream_cut(shared),
             keepalive(shared),
-            reshape(shared),
+            writing(shared),
         ),
     }
 }
@@ -351,7 +351,7 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
         Outcome::Error(error) => rest_error(shared, &error),
         Outcome::Stream(plan) => {
             let framing = if proto { Framing::RestV03Proto } else { Framing::Rest };
-            stream::sse_response(plan, framing, stream_cut(shared), keepalive(shared), reshape(shared))
+            stream::sse_response(plan, framing, stream_cut(shared), keepalive(shared), writing(shared))
         }
     }
 }
@@ -373,10 +373,14 @@ fn proto_answer(op: Op, result: &Value) -> Value {
     }
 }
 
-/// Whether events after the first are written 0.3-shaped ([`Quirk::V03ShapedEventsAfterFirst`]).
-fn reshape(shared: &Shared) -> bool {
-    shared.protocol == crate::Protocol::V1_0
-        && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst)
+/// How stream events are written: 0.3-shaped after the first ([`Quirk::V03ShapedEventsAfterFirst`],
+/// 1.0 only), each behind a record separator ([`Quirk::JsonTextSequenceEvents`]).
+fn writing(shared: &Shared) -> stream::Writing {
+    stream::Writing {
+        v03_shaped_after_first: shared.protocol == crate::Protocol::V1_0
+            && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst),
+        record_separator: shared.script.has_quirk(crate::Quirk::JsonTextSequenceEvents),
+    }
 }
 
 /// How often a stream sends keep-alive comments: only for [`Stall::CommentsOnly`](crate::Stall).
