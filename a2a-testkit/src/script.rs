@@ -233,6 +233,11 @@ pub enum Quirk {
     /// writes every event of `message/stream`. Applies to every binding that streams over SSE
     /// (JSON-RPC and HTTP+JSON, 1.0 and 0.3); gRPC has no SSE and is left as it is.
     JsonTextSequenceEvents,
+    /// On 0.3 JSON-RPC, every task a result carries (a `message/send`, `tasks/get` or
+    /// `tasks/cancel` answer, a stream event) is written without its `kind` discriminator, as
+    /// VoltAgent's A2A server (`@voltagent/a2a-server` 2.0.3) writes them; its members (`id`,
+    /// `contextId`, `status`) still name it a task.
+    V03TasksWithoutKind,
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie

@@ -43,11 +43,29 @@ pub(crate) struct Writing {
     /// Each event's `data` preceded by the record separator 0x1E
     /// ([`crate::Quirk::JsonTextSequenceEvents`]).
     pub(crate) record_separator: bool,
+    /// A JSON-RPC result that is a 0.3 task written without its `kind`
+    /// ([`crate::Quirk::V03TasksWithoutKind`]).
+    pub(crate) v03_task_without_kind: bool,
+}
+
+impl Writing {
+    /// `result` as this writing puts it in a JSON-RPC answer or event.
+    pub(crate) fn jsonrpc_result(self, result: Value) -> Value {
+        match result {
+            Value::Object(mut task)
+                if self.v03_task_without_kind && task.get("kind") == Some(&"task".into()) =>
+            {
+                task.remove("kind");
+                Value::Object(task)
+            }
+            other => other,
+        }
+    }
 }
 
 fn frame(framing: &Framing, body: &Value, writing: Writing) -> Bytes {
     let data = match framing {
-        Framing::JsonRpc { id } => wire::jsonrpc_result(id, body.clone()).to_string(),
+        Framing::JsonRpc { id } => wire::jsonrpc_result(id, writing.jsonrpc_result(body.clone())).to_string(),
         Framing::Rest => body.to_string(),
         Framing::RestV03Proto => {
             let text = crate::proto_v03::sse_frame(&crate::proto_v03::stream_response(body));

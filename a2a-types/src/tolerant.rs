@@ -32,6 +32,7 @@
 //! | a lowercase 0.3 state (`working`, `input-required`, `cancelled`) | its `TASK_STATE_*` name | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
+//! | a 0.3 result (an answer or a stream event) without its `kind`, its members naming one object alone ([`v03_missing_kind`]) | that object | [`MissingField`](DeviationKind::MissingField) |
 //! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
 //! | a media type written as its type alone (`"text"`; a client reads this one from the card) | `type/*` | [`BareMediaType`](DeviationKind::BareMediaType) |
 //! | a 0.3 HTTP+JSON answer in the 0.3 JSON-RPC shape, not the 0.3 proto's JSON (read by [`v03::proto_json`](crate::v03::proto_json)) | the JSON-RPC result it is | [`V03JsonRpcShape`](DeviationKind::V03JsonRpcShape) |
@@ -57,7 +58,8 @@ pub enum DeviationKind {
     RemovedField,
     /// An enum written with its 0.3 lowercase name.
     LowercaseEnum,
-    /// A field 1.0 requires is missing.
+    /// A field the protocol requires is missing: 1.0's `contextId` on an update, or the 0.3
+    /// `kind` of a result whose members name the object alone ([`v03_missing_kind`]).
     MissingField,
     /// A gRPC interface URL written as the gRPC target (`host:port`), not the absolute URL 1.0 wants.
     GrpcTargetUrl,
@@ -373,6 +375,50 @@ fn v03_state(name: &str) -> Option<&'static str> {
         "unknown" => "TASK_STATE_UNSPECIFIED",
         _ => return None,
     })
+}
+
+/// Puts back the `kind` discriminator a 0.3 result (a `message/send`, `tasks/get` or
+/// `tasks/cancel` result, or a stream event) left out, when its members name one object alone: a
+/// task (`id`, `contextId` and `status`), a message (`messageId`, `role` and `parts`), a status
+/// update (`taskId`, `status` and `final`) or an artifact update (`taskId` and `artifact`). Returns
+/// the deviation, its path `kind`; `None` when the value has a `kind`, is no object, or its members
+/// name no object or more than one (it is left as it is, for the strict parser to refuse).
+///
+/// ```
+/// use a2a_typestate_types::tolerant::{DeviationKind, v03_missing_kind};
+/// use serde_json::json;
+///
+/// // VoltAgent (`@voltagent/a2a-server` 2.0.3) answers with tasks that have no `kind`.
+/// let mut result = json!({"id": "t1", "contextId": "c1", "status": {"state": "completed"}});
+/// let deviation = v03_missing_kind(&mut result).unwrap();
+/// assert_eq!((deviation.kind, deviation.path.as_str()), (DeviationKind::MissingField, "kind"));
+/// assert_eq!(result["kind"], "task");
+/// assert!(v03_missing_kind(&mut json!({"id": "t1", "taskId": "t1", "status": {}})).is_none());
+/// ```
+pub fn v03_missing_kind(value: &mut Value) -> Option<Deviation> {
+    let object = value.as_object_mut()?;
+    if object.contains_key("kind") {
+        return None;
+    }
+    let has = |members: &[&str]| members.iter().all(|m| object.contains_key(*m));
+    let named: Vec<(&str, &str)> = [
+        ("task", has(&["id", "contextId", "status"]), "`id`, `contextId` and `status`"),
+        ("message", has(&["messageId", "role", "parts"]), "`messageId`, `role` and `parts`"),
+        ("status-update", has(&["taskId", "status", "final"]), "`taskId`, `status` and `final`"),
+        ("artifact-update", has(&["taskId", "artifact"]), "`taskId` and `artifact`"),
+    ]
+    .into_iter()
+    .filter(|(_, named, _)| *named)
+    .map(|(kind, _, members)| (kind, members))
+    .collect();
+    let [(kind, members)] = named[..] else { return None };
+    object.insert("kind".to_owned(), Value::from(kind));
+    Some(Deviation::new(
+        "kind",
+        DeviationKind::MissingField,
+        "a 0.3 result without its \"kind\" discriminator",
+        format!("read as \"kind\": \"{kind}\", the only 0.3 object with {members}"),
+    ))
 }
 
 #[cfg(test)]

@@ -690,11 +690,17 @@ impl AgentConnection {
         let endpoint = self.endpoint();
         let inner = Arc::clone(&self.inner);
         let answering: Arc<str> = request.id().into();
+        let (tolerant, call) = (self.tolerant(), method.v1_name());
+        let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         endpoint
             .open_stream(
                 || jsonrpc::open(endpoint, &request),
-                EventReading::new(self.tolerant(), &self.inner.deviations, method.v1_name()),
-                move |event| crate::transport::v03::decode_event(&inner.losses, &event, &answering),
+                EventReading::new(tolerant, &self.inner.deviations, call),
+                move |event| {
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    let tolerance = tolerant.then_some((&inner.deviations, call, number));
+                    crate::transport::v03::decode_event(&inner.losses, tolerance, &event, &answering)
+                },
             )
             .await
     }

@@ -322,6 +322,7 @@ async fn jsonrpc(
     }
     match ops::execute(shared, op, params).await {
         Outcome::Json(result) => {
+            let result = writing(shared).jsonrpc_result(result);
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
         }
         Outcome::Error(error) => failure(&id, error),
@@ -373,13 +374,16 @@ fn proto_answer(op: Op, result: &Value) -> Value {
     }
 }
 
-/// How stream events are written: 0.3-shaped after the first ([`Quirk::V03ShapedEventsAfterFirst`],
-/// 1.0 only), each behind a record separator ([`Quirk::JsonTextSequenceEvents`]).
+/// How results and stream events are written: 0.3-shaped after the first
+/// ([`Quirk::V03ShapedEventsAfterFirst`], 1.0 only), each behind a record separator
+/// ([`Quirk::JsonTextSequenceEvents`]), 0.3 tasks without `kind` ([`Quirk::V03TasksWithoutKind`]).
 fn writing(shared: &Shared) -> stream::Writing {
     stream::Writing {
         v03_shaped_after_first: shared.protocol == crate::Protocol::V1_0
             && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst),
         record_separator: shared.script.has_quirk(crate::Quirk::JsonTextSequenceEvents),
+        v03_task_without_kind: shared.protocol == crate::Protocol::V0_3
+            && shared.script.has_quirk(crate::Quirk::V03TasksWithoutKind),
     }
 }
 
