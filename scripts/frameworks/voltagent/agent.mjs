@@ -8,10 +8,14 @@
 // three deltas; no network. VoltAgent writes the card itself (0.3, JSON-RPC, streaming true).
 //
 //   node agent.mjs --port N     (127.0.0.1 only)
-import { Agent, VoltAgent } from '@voltagent/core';
-import { A2AServer } from '@voltagent/a2a-server';
-import { honoServer } from '@voltagent/server-hono';
-import { MockLanguageModelV3 } from 'ai/test';
+// Outside production, @voltagent/core starts refreshing its model registry from models.dev as it is
+// imported; the agent needs no registry (its model is given) and nothing may leave the machine, so
+// it runs as in production, set before the (dynamic) imports.
+process.env.NODE_ENV ??= 'production';
+const { Agent, VoltAgent } = await import('@voltagent/core');
+const { A2AServer } = await import('@voltagent/a2a-server');
+const { honoServer } = await import('@voltagent/server-hono');
+const { MockLanguageModelV3 } = await import('ai/test');
 
 const ANSWER = 'Paris is the capital of France.';
 const CHUNKS = ['Paris is ', 'the capital ', 'of France.'];
