@@ -90,6 +90,38 @@ async fn a_strict_client_still_refuses_to_read_0_3_shaped_events() {
 }
 
 #[tokio::test]
+async fn a_stream_behind_record_separators_is_read_verified_and_the_separators_reported_apart() {
+    // VoltAgent's A2A server writes each event's data as a JSON text sequence element (RFC 7464).
+    let agent = spawn(
+        "json-text-sequence",
+        Capabilities::none().with_streaming(),
+        Script::honest().quirk(Quirk::JsonTextSequenceEvents),
+    )
+    .await;
+    let url = agent.base_url();
+
+    let (status, report) = audit_json(&[&url]).await;
+
+    let audited = &report["agents"][0];
+    assert_eq!(status, Some(0), "{report:#}");
+    assert_eq!(verdict_of(audited, "streaming")["verdict"], "verified", "{audited:#}");
+    let deviations = audited["wireDeviations"].as_array().expect("a list");
+    let first = deviations
+        .iter()
+        .find(|d| d["kind"] == "json-text-sequence-rs")
+        .unwrap_or_else(|| panic!("no record separator reported: {audited:#}"));
+    assert_eq!(
+        (&first["call"], &first["event"], &first["path"]),
+        (&"SendStreamingMessage".into(), &1.into(), &"".into())
+    );
+    assert!(first["found"].as_str().is_some_and(|f| f.contains("0x1E")), "{first:#}");
+    assert_eq!(audited["overDeclares"], serde_json::json!([]), "a deviation is no lie");
+
+    let (strict, _) = audit_json(&["--strict", &url]).await;
+    assert_eq!(strict, Some(3), "--strict fails on deviations alone");
+}
+
+#[tokio::test]
 async fn an_agent_that_drops_inline_push_configs_but_honours_the_create_call_has_push_verified() {
     let agent = spawn(
         "drops-inline",

@@ -4,7 +4,9 @@
 //! holds one JSON document per event; the Python server adds `event: error` for errors and `: ping`
 //! comments every 15 s. This parser follows the WHATWG event-stream rules: CRLF, LF and CR line ends,
 //! comments skipped without being buffered, multi-line `data:` joined with `\n`, one leading space
-//! after the colon removed, events dispatched on a blank line, events without data dropped.
+//! after the colon removed, events dispatched on a blank line, events without data dropped. The
+//! `data` is given as sent: what JSON it holds (a leading record separator 0x1E, as a JSON text
+//! sequence frames each text, included) is the stream opener's to read, the same for every binding.
 //!
 //! Three endings are told apart: the stream ends cleanly between events (the stream yields `None`),
 //! it ends in the middle of an event (an error with [`TransportFault::Truncated`], retryable), or no

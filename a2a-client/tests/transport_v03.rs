@@ -469,3 +469,47 @@ async fn a_json_rpc_shaped_0_3_http_json_answer_is_bad_input_under_strict_readin
     let parse = err.parse_error().expect("the parse error");
     assert!(parse.message().contains("JSON-RPC shape"), "{parse}");
 }
+
+#[tokio::test]
+async fn a_0_3_task_without_its_kind_is_read_under_tolerant_reading_as_a_missing_field_deviation() {
+    let agent = v03_agent(Script::honest().quirk(Quirk::V03TasksWithoutKind)).await;
+    let client = a2a_typestate_client::Client::builder()
+        .wire_reading(a2a_typestate_client::WireReading::Tolerant)
+        .build()
+        .unwrap();
+    let connection = connect(&client, &agent).await;
+    let task = scenarios::send_message_waits_for_the_completed_task(&connection).await;
+    scenarios::get_task_honours_history_length(&connection, &task).await;
+    scenarios::streaming_starts_with_the_task_and_closes_cleanly(&connection).await;
+    let deviations = connection.wire_deviations();
+    let seen: Vec<(&str, Option<u64>, &str)> = deviations
+        .iter()
+        .filter(|d| d.kind() == DeviationKind::MissingField)
+        .map(|d| (d.call, d.event, d.path()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("SendMessage", None, "result.kind"),
+            ("GetTask", None, "result.kind"),
+            ("GetTask", None, "result.kind"),
+            ("SendStreamingMessage", Some(1), "result.kind"),
+        ],
+        "{deviations:?}"
+    );
+    assert!(deviations[0].deviation.read_as.contains("\"kind\": \"task\""), "{}", deviations[0]);
+}
+
+#[tokio::test]
+async fn a_0_3_task_without_its_kind_is_bad_input_under_strict_reading() {
+    let agent = v03_agent(Script::honest().quirk(Quirk::V03TasksWithoutKind)).await;
+    let client = client();
+    let connection = connect(&client, &agent).await;
+    let err = connection.send_message(text("hello")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
+    let parse = err.parse_error().expect("the parse error");
+    assert!(parse.message().contains("missing field `kind`"), "{parse}");
+    let err = connection.send_streaming_message(text("stream")).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
+    assert!(connection.wire_deviations().is_empty());
+}

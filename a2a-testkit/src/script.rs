@@ -228,6 +228,16 @@ pub enum Quirk {
     /// write them, instead of the 0.3 proto's JSON the official SDKs' servers write; a request body
     /// is read in either shape. Without it, a 0.3 HTTP+JSON agent speaks only the proto's JSON.
     V03RestInJsonRpcShape,
+    /// Every SSE event's `data` starts with the record separator 0x1E before its JSON, the framing
+    /// of a JSON text sequence (RFC 7464), as VoltAgent's A2A server (`@voltagent/a2a-server` 2.0.3)
+    /// writes every event of `message/stream`. Applies to every binding that streams over SSE
+    /// (JSON-RPC and HTTP+JSON, 1.0 and 0.3); gRPC has no SSE and is left as it is.
+    JsonTextSequenceEvents,
+    /// On 0.3 JSON-RPC, every task a result carries (a `message/send`, `tasks/get` or
+    /// `tasks/cancel` answer, a stream event) is written without its `kind` discriminator, as
+    /// VoltAgent's A2A server (`@voltagent/a2a-server` 2.0.3) writes them; its members (`id`,
+    /// `contextId`, `status`) still name it a task.
+    V03TasksWithoutKind,
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie

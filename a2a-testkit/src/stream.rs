@@ -35,15 +35,51 @@ pub(crate) enum Cut {
     Truncate(usize),
 }
 
-fn frame(framing: &Framing, body: &Value) -> Bytes {
+/// How the events are written beyond their framing: the script's wire quirks.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Writing {
+    /// Events after the first written 0.3-shaped ([`crate::Quirk::V03ShapedEventsAfterFirst`]).
+    pub(crate) v03_shaped_after_first: bool,
+    /// Each event's `data` preceded by the record separator 0x1E
+    /// ([`crate::Quirk::JsonTextSequenceEvents`]).
+    pub(crate) record_separator: bool,
+    /// A JSON-RPC result that is a 0.3 task written without its `kind`
+    /// ([`crate::Quirk::V03TasksWithoutKind`]).
+    pub(crate) v03_task_without_kind: bool,
+}
+
+impl Writing {
+    /// `result` as this writing puts it in a JSON-RPC answer or event.
+    pub(crate) fn jsonrpc_result(self, result: Value) -> Value {
+        match result {
+            Value::Object(mut task)
+                if self.v03_task_without_kind && task.get("kind") == Some(&"task".into()) =>
+            {
+                task.remove("kind");
+                Value::Object(task)
+            }
+            other => other,
+        }
+    }
+}
+
+fn frame(framing: &Framing, body: &Value, writing: Writing) -> Bytes {
     let data = match framing {
-        Framing::JsonRpc { id } => wire::jsonrpc_result(id, body.clone()),
-        Framing::Rest => body.clone(),
+        Framing::JsonRpc { id } => wire::jsonrpc_result(id, writing.jsonrpc_result(body.clone())).to_string(),
+        Framing::Rest => body.to_string(),
         Framing::RestV03Proto => {
-            return Bytes::from(crate::proto_v03::sse_frame(&crate::proto_v03::stream_response(body)));
+            let text = crate::proto_v03::sse_frame(&crate::proto_v03::stream_response(body));
+            // A multi-line event: the separator opens its first `data:` line, so the joined data
+            // starts with it.
+            let text = match (writing.record_separator, text.strip_prefix("data: ")) {
+                (true, Some(rest)) => format!("data: \u{1e}{rest}"),
+                _ => text,
+            };
+            return Bytes::from(text);
         }
     };
-    Bytes::from(format!("data: {data}\n\n"))
+    let separator = if writing.record_separator { "\u{1e}" } else { "" };
+    Bytes::from(format!("data: {separator}{data}\n\n"))
 }
 
 /// A 1.0 stream item written the 0.3 way: the wrapped event unwrapped, with a `kind`
@@ -73,7 +109,7 @@ pub(crate) fn sse_response(
     framing: Framing,
     cut: Cut,
     keepalive: Option<std::time::Duration>,
-    reshape_after_first: bool,
+    writing: Writing,
 ) -> Response {
     let (mut tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, io::Error>>(16);
     let StreamPlan { mut first, mut events, misaddress_after_first } = plan;
@@ -107,10 +143,10 @@ pub(crate) fn sse_response(
             } else {
                 event.body.clone()
             };
-            let bytes = if reshape_after_first && sent > 0 {
-                frame(&framing, &v03_shaped(&body, event.ends_stream))
+            let bytes = if writing.v03_shaped_after_first && sent > 0 {
+                frame(&framing, &v03_shaped(&body, event.ends_stream), writing)
             } else {
-                frame(&framing, &body)
+                frame(&framing, &body, writing)
             };
             match cut {
                 Cut::Reset(after) if sent == after => {

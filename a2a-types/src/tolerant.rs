@@ -32,7 +32,11 @@
 //! | a lowercase 0.3 state (`working`, `input-required`, `cancelled`) | its `TASK_STATE_*` name | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
+//! | a 0.3 result (an answer or a stream event) without its `kind`, its members naming one object alone ([`v03_missing_kind`]) | that object | [`MissingField`](DeviationKind::MissingField) |
 //! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
+//! | a media type written as its type alone (`"text"`; a client reads this one from the card) | `type/*` | [`BareMediaType`](DeviationKind::BareMediaType) |
+//! | a 0.3 HTTP+JSON answer in the 0.3 JSON-RPC shape, not the 0.3 proto's JSON (read by [`v03::proto_json`](crate::v03::proto_json)) | the JSON-RPC result it is | [`V03JsonRpcShape`](DeviationKind::V03JsonRpcShape) |
+//! | an SSE event's `data` starting with record separators (0x1E), as a JSON text sequence (RFC 7464) frames each text (a client reads this one before any JSON: it is not in a document's value) | the JSON after them; a separator anywhere else stays bad input | [`JsonTextSequence`](DeviationKind::JsonTextSequence) |
 //!
 //! Anything else is left as it is, for the strict parser to accept or refuse. A member written `null`
 //! is not in the table: ProtoJSON allows it, and every parser reads it as the member left out
@@ -54,7 +58,8 @@ pub enum DeviationKind {
     RemovedField,
     /// An enum written with its 0.3 lowercase name.
     LowercaseEnum,
-    /// A field 1.0 requires is missing.
+    /// A field the protocol requires is missing: 1.0's `contextId` on an update, or the 0.3
+    /// `kind` of a result whose members name the object alone ([`v03_missing_kind`]).
     MissingField,
     /// A gRPC interface URL written as the gRPC target (`host:port`), not the absolute URL 1.0 wants.
     GrpcTargetUrl,
@@ -64,6 +69,10 @@ pub enum DeviationKind {
     /// `parts`) instead of the 0.3 proto's JSON that the official SDKs' servers write: read as the
     /// JSON-RPC result it is ([`v03::proto_json`](crate::v03::proto_json)).
     V03JsonRpcShape,
+    /// An SSE event's JSON written as an element of a JSON text sequence (RFC 7464): one or more
+    /// record separators (0x1E) before the JSON text, at the start of the event's `data`. Read as
+    /// the JSON after them.
+    JsonTextSequence,
 }
 
 impl DeviationKind {
@@ -78,6 +87,7 @@ impl DeviationKind {
             Self::GrpcTargetUrl => "grpc-target-url",
             Self::BareMediaType => "bare-media-type",
             Self::V03JsonRpcShape => "0.3-json-rpc-shape",
+            Self::JsonTextSequence => "json-text-sequence-rs",
         }
     }
 }
@@ -365,6 +375,50 @@ fn v03_state(name: &str) -> Option<&'static str> {
         "unknown" => "TASK_STATE_UNSPECIFIED",
         _ => return None,
     })
+}
+
+/// Puts back the `kind` discriminator a 0.3 result (a `message/send`, `tasks/get` or
+/// `tasks/cancel` result, or a stream event) left out, when its members name one object alone: a
+/// task (`id`, `contextId` and `status`), a message (`messageId`, `role` and `parts`), a status
+/// update (`taskId`, `status` and `final`) or an artifact update (`taskId` and `artifact`). Returns
+/// the deviation, its path `kind`; `None` when the value has a `kind`, is no object, or its members
+/// name no object or more than one (it is left as it is, for the strict parser to refuse).
+///
+/// ```
+/// use a2a_typestate_types::tolerant::{DeviationKind, v03_missing_kind};
+/// use serde_json::json;
+///
+/// // VoltAgent (`@voltagent/a2a-server` 2.0.3) answers with tasks that have no `kind`.
+/// let mut result = json!({"id": "t1", "contextId": "c1", "status": {"state": "completed"}});
+/// let deviation = v03_missing_kind(&mut result).unwrap();
+/// assert_eq!((deviation.kind, deviation.path.as_str()), (DeviationKind::MissingField, "kind"));
+/// assert_eq!(result["kind"], "task");
+/// assert!(v03_missing_kind(&mut json!({"id": "t1", "taskId": "t1", "status": {}})).is_none());
+/// ```
+pub fn v03_missing_kind(value: &mut Value) -> Option<Deviation> {
+    let object = value.as_object_mut()?;
+    if object.contains_key("kind") {
+        return None;
+    }
+    let has = |members: &[&str]| members.iter().all(|m| object.contains_key(*m));
+    let named: Vec<(&str, &str)> = [
+        ("task", has(&["id", "contextId", "status"]), "`id`, `contextId` and `status`"),
+        ("message", has(&["messageId", "role", "parts"]), "`messageId`, `role` and `parts`"),
+        ("status-update", has(&["taskId", "status", "final"]), "`taskId`, `status` and `final`"),
+        ("artifact-update", has(&["taskId", "artifact"]), "`taskId` and `artifact`"),
+    ]
+    .into_iter()
+    .filter(|(_, named, _)| *named)
+    .map(|(kind, _, members)| (kind, members))
+    .collect();
+    let [(kind, members)] = named[..] else { return None };
+    object.insert("kind".to_owned(), Value::from(kind));
+    Some(Deviation::new(
+        "kind",
+        DeviationKind::MissingField,
+        "a 0.3 result without its \"kind\" discriminator",
+        format!("read as \"kind\": \"{kind}\", the only 0.3 object with {members}"),
+    ))
 }
 
 #[cfg(test)]

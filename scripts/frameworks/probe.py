@@ -528,13 +528,19 @@ class Probe:
             last_state, artifact_texts, final_seen = None, [], False
             for ev, at in events:
                 item = {"at": at, "data": ev[:SNIP]}
+                # RFC 7464 (JSON text sequences) puts record separators (0x1E) before each text:
+                # read the JSON after leading ones, and say so (VoltAgent writes every event so).
+                text = ev.lstrip("\x1e")
+                if len(text) != len(ev):
+                    item["record_separators"] = len(ev) - len(text)
+                    item.setdefault("wire", []).append("data starts with a record separator (0x1E), RFC 7464")
                 try:
-                    parsed = json.loads(ev)
+                    parsed = json.loads(text)
                     item.update(find_task_info(parsed))
                     if binding == "JSONRPC":
                         wd = wire_deviations(parsed, expect, streamed=True)
                         if wd:
-                            item["wire"] = wd[:12]
+                            item["wire"] = (item.get("wire", []) + wd)[:12]
                 except ValueError:
                     item["unparsed"] = True
                 if item.get("state"):

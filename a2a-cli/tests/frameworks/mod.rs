@@ -30,7 +30,7 @@ use self::wire::{Content, Interface, Wire};
 /// 16 s, msaf 23 s, mastra 28 s, strands 34 s, ag2 36 s on two idle cores, cold caches). Between
 /// them: 1.0 JSON-RPC (fasta2a, msaf, ag2), 0.3 (strands, mastra), push refused by the agent's
 /// own error (msaf) and by silence (ag2, mastra), a card negotiated by header (mastra). BeeAI,
-/// ADK, LangGraph, Agno and python-a2a run with `A2A_FRAMEWORKS=all`.
+/// ADK, LangGraph, Agno, python-a2a and VoltAgent run with `A2A_FRAMEWORKS=all`.
 pub const IN_CI: [Framework; 5] =
     [Framework::FastA2A, Framework::Msaf, Framework::Strands, Framework::Ag2, Framework::Mastra];
 

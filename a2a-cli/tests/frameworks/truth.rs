@@ -62,6 +62,11 @@ pub struct StreamingTruth {
     pub ended: String,
     /// The number of events.
     pub events: usize,
+    /// Events whose data started with record separators (0x1E), as a JSON text sequence frames
+    /// each text (RFC 7464).
+    pub record_separated: usize,
+    /// Events whose data was no JSON.
+    pub unreadable: usize,
 }
 
 impl StreamingTruth {
@@ -110,6 +115,8 @@ pub async fn streaming(wire: &Wire, content: Content, accepted: &[String]) -> St
         refused: streamed.refused.clone(),
         ended: streamed.ended.clone(),
         events: streamed.events.len(),
+        record_separated: streamed.record_separated,
+        unreadable: streamed.unreadable,
         ..Default::default()
     };
     let mut artifact_parts = Vec::new();

@@ -34,7 +34,8 @@ pub struct Interface {
     pub url: String,
     /// How it is spoken.
     pub dialect: Dialect,
-    /// The version the card declares for it (`1.0` where a 1.0 entry names none).
+    /// The version the card declares for it (`1.0` where a 1.0 entry names none, `0.3` where a card
+    /// of the 0.3 shape alone names none).
     pub version: String,
     /// Where the card declares it (`supportedInterfaces[0]`, `url`).
     pub declared_at: String,
@@ -44,7 +45,8 @@ impl Interface {
     /// Every interface `card` declares, in its order: the 1.0 `supportedInterfaces` (an entry
     /// without `protocolVersion` is 1.0), then a 0.3 card's `url` (with its `preferredTransport`),
     /// also when a 1.0 card carries the 0.3 members beside its `supportedInterfaces` and names a
-    /// 0.3 `protocolVersion` (what a 0.3 client reading that card calls). Bindings not spoken
+    /// 0.3 `protocolVersion` (what a 0.3 client reading that card calls), or when a card of the
+    /// 0.3 shape alone names no version at all (read as 0.3). Bindings not spoken
     /// here (gRPC) are left out.
     pub fn declared(card: &Value) -> Vec<Interface> {
         let mut found = Vec::new();
@@ -60,7 +62,12 @@ impl Interface {
                 });
             }
         }
-        let version = card["protocolVersion"].as_str().unwrap_or("");
+        let version = match card["protocolVersion"].as_str().map(str::trim) {
+            // A card of the 0.3 shape alone that names no version (VoltAgent's) is read as 0.3,
+            // as the library reads it.
+            None | Some("") if card.get("supportedInterfaces").is_none() => "0.3",
+            version => version.unwrap_or(""),
+        };
         if let Some(url) = card["url"].as_str()
             && version.starts_with("0.")
         {
@@ -183,6 +190,11 @@ pub struct Streamed {
     pub events: Vec<Value>,
     /// How reading ended.
     pub ended: String,
+    /// Events whose data started with record separators (0x1E), the framing of a JSON text
+    /// sequence (RFC 7464): read as the JSON after them, and counted here.
+    pub record_separated: usize,
+    /// Events whose data was no JSON (after any leading record separators): skipped.
+    pub unreadable: usize,
 }
 
 /// Raw calls to one interface of one agent.
@@ -433,8 +445,9 @@ fn rest_send_body(outgoing: &Outgoing) -> Value {
 }
 
 /// Reads server-sent events until the stream closes, [`AFTER_TERMINAL`] after a terminal state,
-/// or [`REQUEST_TIMEOUT`]. Each event's `data:` lines are joined; a JSON-RPC envelope is unwrapped
-/// to its `result` (an error inside the stream becomes [`Streamed::refused`] when it comes first).
+/// or [`REQUEST_TIMEOUT`]. Each event's `data:` lines are joined (leading record separators set
+/// aside and counted); a JSON-RPC envelope is unwrapped to its `result` (an error inside the stream
+/// becomes [`Streamed::refused`] when it comes first).
 async fn read_events(mut response: reqwest::Response) -> Streamed {
     let started = Instant::now();
     let mut deadline = started + REQUEST_TIMEOUT;
@@ -461,7 +474,15 @@ async fn read_events(mut response: reqwest::Response) -> Streamed {
             if data.is_empty() {
                 continue;
             }
-            let Ok(value) = serde_json::from_str::<Value>(&data.join("\n")) else { continue };
+            let data = data.join("\n");
+            let json = data.trim_start_matches('\u{1e}');
+            if json.len() != data.len() {
+                streamed.record_separated += 1;
+            }
+            let Ok(value) = serde_json::from_str::<Value>(json) else {
+                streamed.unreadable += 1;
+                continue;
+            };
             if value["jsonrpc"] == "2.0" && value.get("error").is_some() {
                 if streamed.events.is_empty() {
                     streamed.refused = Some(Answer::Error {

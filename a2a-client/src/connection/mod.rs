@@ -48,6 +48,7 @@ use serde_json::Value;
 use crate::agent_url::AgentBaseUrl;
 use crate::card::DiscoveredCard;
 use crate::transport::deviation::{DeviationLog, Shape, Tolerated};
+use crate::transport::event_text::EventReading;
 #[cfg(feature = "grpc")]
 use crate::transport::grpc;
 use crate::transport::poll::Cadence;
@@ -593,6 +594,7 @@ impl AgentConnection {
             return endpoint
                 .open_stream(
                     || jsonrpc::open(endpoint, &request),
+                    EventReading::Strict,
                     move |event| {
                         let event = jsonrpc::event_result::<Box<StreamResponse>>(&event, &answering, WHAT)?;
                         Ok(Decoded { event, last: false })
@@ -605,6 +607,7 @@ impl AgentConnection {
         endpoint
             .open_stream(
                 || jsonrpc::open(endpoint, &request),
+                EventReading::new(true, &inner.deviations, call),
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     let data = event.data.as_bytes();
@@ -630,6 +633,7 @@ impl AgentConnection {
         endpoint
             .open_stream(
                 || rest::open(endpoint, &call),
+                EventReading::new(self.tolerant(), &self.inner.deviations, operation),
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     // Read once, straight into the event, unless tolerant reading rewrites it.
@@ -665,6 +669,7 @@ impl AgentConnection {
         endpoint
             .open_stream(
                 || rest::open(endpoint, &call),
+                EventReading::new(tolerant, &self.inner.deviations, call_name),
                 move |event| {
                     let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     let deviations = tolerant.then_some(&inner.deviations);
@@ -685,10 +690,17 @@ impl AgentConnection {
         let endpoint = self.endpoint();
         let inner = Arc::clone(&self.inner);
         let answering: Arc<str> = request.id().into();
+        let (tolerant, call) = (self.tolerant(), method.v1_name());
+        let events = Arc::new(std::sync::atomic::AtomicU64::new(0));
         endpoint
             .open_stream(
                 || jsonrpc::open(endpoint, &request),
-                move |event| crate::transport::v03::decode_event(&inner.losses, &event, &answering),
+                EventReading::new(tolerant, &self.inner.deviations, call),
+                move |event| {
+                    let number = events.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    let tolerance = tolerant.then_some((&inner.deviations, call, number));
+                    crate::transport::v03::decode_event(&inner.losses, tolerance, &event, &answering)
+                },
             )
             .await
     }

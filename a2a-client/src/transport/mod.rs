@@ -17,6 +17,7 @@
 //! ```
 
 pub(crate) mod deviation;
+pub(crate) mod event_text;
 #[cfg(feature = "grpc")]
 pub(crate) mod grpc;
 pub(crate) mod jsonrpc;
@@ -402,9 +403,16 @@ impl Endpoint {
     }
 
     /// Opens a stream with `open` (which sends the request and checks the response is SSE), decoding
-    /// each event with `decode`. Retried on transport faults until the first event is read, never
-    /// after: once an event was delivered, reattaching is the caller's decision (`resubscribe`).
-    pub(crate) async fn open_stream<F, Fut, D>(&self, open: F, decode: D) -> Result<EventStream, Error>
+    /// each event with `decode` once its `data` is the JSON text alone, read as `reading` says
+    /// ([`event_text::take_json_text`], the one place every binding's events go through). Retried on
+    /// transport faults until the first event is read, never after: once an event was delivered,
+    /// reattaching is the caller's decision (`resubscribe`).
+    pub(crate) async fn open_stream<F, Fut, D>(
+        &self,
+        open: F,
+        reading: event_text::EventReading,
+        decode: D,
+    ) -> Result<EventStream, Error>
     where
         F: Fn() -> Fut,
         Fut: std::future::Future<Output = Result<Response, Error>>,
@@ -415,13 +423,21 @@ impl Endpoint {
         self.retrying(|_| {
             let decode = decode.clone();
             let budget = budget.clone();
+            let reading = reading.clone();
             let opened = open();
             async move {
                 let response = opened.await?;
+                // The event's number on this stream, counted from 1 as the decoders count theirs.
+                let mut number = 0_u64;
                 let mut events: BoxStream<'static, Result<Decoded, Error>> =
                     SseStream::from_response(response, limits)
                         .then(move |event| {
                             let (decode, budget) = (decode.clone(), budget.clone());
+                            number += u64::from(event.is_ok());
+                            let event = event.and_then(|mut event| {
+                                event_text::take_json_text(&mut event, number, &reading)?;
+                                Ok(event)
+                            });
                             // An event is parsed within the document budget, as a whole answer is:
                             // its room is held until it is typed.
                             async move {

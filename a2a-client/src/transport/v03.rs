@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
+use a2a_typestate_types::tolerant;
 use a2a_typestate_types::v03::{self, ConversionLoss, Converted, proto_json};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -72,10 +73,39 @@ impl LossLog {
 }
 
 /// Decodes one event of a 0.3 JSON-RPC stream opened with request id `id`: its `result` read as a
-/// 0.3 `StreamResult` ([`decoded`]).
-pub(crate) fn decode_event(log: &LossLog, event: &SseEvent, id: &str) -> Result<Decoded, Error> {
-    let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, WHAT)?;
-    Ok(decoded(log, wire))
+/// 0.3 `StreamResult` ([`decoded`]). Under tolerant reading (`tolerant` given: the deviations, the
+/// call and the event's number) a result without its `kind` whose members name the object alone
+/// is read as that object, a deviation recorded ([`tolerant::v03_missing_kind`]).
+pub(crate) fn decode_event(
+    log: &LossLog,
+    tolerant: Option<(&DeviationLog, &'static str, u64)>,
+    event: &SseEvent,
+    id: &str,
+) -> Result<Decoded, Error> {
+    let Some((deviations, call, number)) = tolerant else {
+        let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, WHAT)?;
+        return Ok(decoded(log, wire));
+    };
+    let mut value: Value = super::jsonrpc::event_result(event, id, WHAT)?;
+    missing_kind(Some(deviations), call, Some(number), "result", &mut value);
+    Ok(decoded(log, read(WHAT, value)?))
+}
+
+/// Under tolerant reading (`deviations` given), puts back the `kind` a 0.3 result (found at
+/// `prefix` in the answer to `call`, event `event` of a stream) left out when its members name the
+/// object alone, and records it; nothing otherwise.
+pub(crate) fn missing_kind(
+    deviations: Option<&DeviationLog>,
+    call: &'static str,
+    event: Option<u64>,
+    prefix: &str,
+    value: &mut Value,
+) {
+    if let Some(deviations) = deviations
+        && let Some(deviation) = tolerant::v03_missing_kind(value)
+    {
+        deviations.record(call, event, deviation.within(prefix));
+    }
 }
 
 /// Decodes one event of a 0.3 HTTP+JSON stream, event `number` of the `call`: its `data` is the

@@ -28,11 +28,14 @@ pub enum Framework {
     LangGraph,
     /// Mastra (@mastra/core 1.71.0, @mastra/deployer 1.69.0, Node): a card negotiated by header.
     Mastra,
+    /// VoltAgent (@voltagent/core 2.10.0, @voltagent/a2a-server 2.0.3, Node): a 0.3 card whose
+    /// stream writes every event behind a record separator (0x1E).
+    VoltAgent,
 }
 
 impl Framework {
     /// Every framework of the corpus, in the order of `scripts/frameworks/README.md`.
-    pub const ALL: [Framework; 10] = [
+    pub const ALL: [Framework; 11] = [
         Framework::FastA2A,
         Framework::Agno,
         Framework::BeeAI,
@@ -43,6 +46,7 @@ impl Framework {
         Framework::PythonA2A,
         Framework::LangGraph,
         Framework::Mastra,
+        Framework::VoltAgent,
     ];
 
     /// Its directory under `scripts/frameworks/`: what `install.sh` and `start.sh` take.
@@ -58,6 +62,7 @@ impl Framework {
             Framework::PythonA2A => "python-a2a",
             Framework::LangGraph => "langgraph",
             Framework::Mastra => "mastra",
+            Framework::VoltAgent => "voltagent",
         }
     }
 
@@ -106,11 +111,13 @@ pub enum CorpusAgent {
     LangGraph,
     /// Mastra's agent, whose card is at `/api/.well-known/canned-agent/agent-card.json`.
     Mastra,
+    /// VoltAgent's agent, whose card is at `/.well-known/support-agent/agent-card.json`.
+    VoltAgent,
 }
 
 impl CorpusAgent {
     /// Every line of `agents.tsv`, in its order.
-    pub const ALL: [CorpusAgent; 14] = [
+    pub const ALL: [CorpusAgent; 15] = [
         CorpusAgent::FastA2A,
         CorpusAgent::Agno,
         CorpusAgent::BeeAI,
@@ -125,6 +132,7 @@ impl CorpusAgent {
         CorpusAgent::PythonA2ADecoratorCard,
         CorpusAgent::LangGraph,
         CorpusAgent::Mastra,
+        CorpusAgent::VoltAgent,
     ];
 
     /// The framework it is built on (what has to be installed).
@@ -140,6 +148,7 @@ impl CorpusAgent {
             CorpusAgent::PythonA2A | CorpusAgent::PythonA2ADecoratorCard => Framework::PythonA2A,
             CorpusAgent::LangGraph => Framework::LangGraph,
             CorpusAgent::Mastra => Framework::Mastra,
+            CorpusAgent::VoltAgent => Framework::VoltAgent,
         }
     }
 
@@ -173,6 +182,7 @@ impl CorpusAgent {
             CorpusAgent::Agno => "/a2a/agents/canned-agent",
             CorpusAgent::LangGraph => "/a2a/fe096781-5601-53d2-b2f6-0d3403f7e9ca",
             CorpusAgent::Mastra => "/api/.well-known/canned-agent/agent-card.json",
+            CorpusAgent::VoltAgent => "/.well-known/support-agent/agent-card.json",
             _ => "/",
         }
     }

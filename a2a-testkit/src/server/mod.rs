@@ -329,6 +329,7 @@ async fn jsonrpc(
     }
     match ops::execute(shared, op, params).await {
         Outcome::Json(result) => {
+            let result = writing(shared).jsonrpc_result(result);
             json_response(StatusCode::OK, "application/json", &wire::jsonrpc_result(&id, result))
         }
         Outcome::Error(error) => failure(&id, error),
@@ -337,7 +338,7 @@ async fn jsonrpc(
             Framing::JsonRpc { id },
             stream_cut(shared),
             keepalive(shared),
-            reshape(shared),
+            writing(shared),
         ),
     }
 }
@@ -358,7 +359,7 @@ async fn rest(shared: &Arc<Shared>, op: Op, params: Value) -> Response {
         Outcome::Error(error) => rest_error(shared, &error),
         Outcome::Stream(plan) => {
             let framing = if proto { Framing::RestV03Proto } else { Framing::Rest };
-            stream::sse_response(plan, framing, stream_cut(shared), keepalive(shared), reshape(shared))
+            stream::sse_response(plan, framing, stream_cut(shared), keepalive(shared), writing(shared))
         }
     }
 }
@@ -380,10 +381,17 @@ fn proto_answer(op: Op, result: &Value) -> Value {
     }
 }
 
-/// Whether events after the first are written 0.3-shaped ([`Quirk::V03ShapedEventsAfterFirst`]).
-fn reshape(shared: &Shared) -> bool {
-    shared.protocol == crate::Protocol::V1_0
-        && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst)
+/// How results and stream events are written: 0.3-shaped after the first
+/// ([`Quirk::V03ShapedEventsAfterFirst`], 1.0 only), each behind a record separator
+/// ([`Quirk::JsonTextSequenceEvents`]), 0.3 tasks without `kind` ([`Quirk::V03TasksWithoutKind`]).
+fn writing(shared: &Shared) -> stream::Writing {
+    stream::Writing {
+        v03_shaped_after_first: shared.protocol == crate::Protocol::V1_0
+            && shared.script.has_quirk(crate::Quirk::V03ShapedEventsAfterFirst),
+        record_separator: shared.script.has_quirk(crate::Quirk::JsonTextSequenceEvents),
+        v03_task_without_kind: shared.protocol == crate::Protocol::V0_3
+            && shared.script.has_quirk(crate::Quirk::V03TasksWithoutKind),
+    }
 }
 
 /// How often a stream sends keep-alive comments: only for [`Stall::CommentsOnly`](crate::Stall).

@@ -42,6 +42,7 @@ pub(in crate::connection) type HttpJsonV03 = V03<ByRoute>;
 impl Carrier for ByRoute {
     #[cfg(feature = "otel")]
     const BINDING: &'static str = "HTTP+JSON";
+    const RESULT_PATH: &'static str = "";
 
     fn call(conn: &AgentConnection, method: Method, params: Option<Value>) -> Reply<'_, Value> {
         Box::pin(async move {

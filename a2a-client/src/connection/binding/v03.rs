@@ -26,6 +26,9 @@ pub(in crate::connection) trait Carrier: Send + Sync + 'static {
     #[cfg(feature = "otel")]
     const BINDING: &'static str;
 
+    /// Where a 0.3 result is in the answer, for the paths of deviations: `result` for JSON-RPC.
+    const RESULT_PATH: &'static str;
+
     /// One call, retried on transport faults; the raw 0.3 result.
     fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value>;
 
@@ -41,6 +44,13 @@ impl<C> V03<C> {
     pub(in crate::connection) const BINDING: Self = Self(PhantomData);
 }
 
+/// Under tolerant reading, the `kind` a 0.3 result of `method` left out put back when its members
+/// name the object alone, and recorded ([`crate::transport::v03::missing_kind`]).
+fn kind_left_out<C: Carrier>(conn: &AgentConnection, method: v03::Method, value: &mut Value) {
+    let deviations = conn.tolerant().then_some(&conn.inner.deviations);
+    crate::transport::v03::missing_kind(deviations, method.v1_name(), None, C::RESULT_PATH, value);
+}
+
 /// JSON-RPC 0.3: the 0.3 method names.
 pub(in crate::connection) struct ByMethod;
 
@@ -50,6 +60,7 @@ pub(in crate::connection) type JsonRpcV03 = V03<ByMethod>;
 impl Carrier for ByMethod {
     #[cfg(feature = "otel")]
     const BINDING: &'static str = "JSONRPC";
+    const RESULT_PATH: &'static str = "result";
 
     fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value> {
         Box::pin(conn.rpc_v03(method, params))
@@ -74,7 +85,8 @@ impl<C: Carrier> Binding for V03<C> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
-            let value = C::call(conn, v03::Method::MessageSend, Some(params)).await?;
+            let mut value = C::call(conn, v03::Method::MessageSend, Some(params)).await?;
+            kind_left_out::<C>(conn, v03::Method::MessageSend, &mut value);
             losses.result("message/send result", value, v03::SendMessageResult::to_v1)
         })
     }
@@ -95,7 +107,8 @@ impl<C: Carrier> Binding for V03<C> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
-            let value = C::call(conn, v03::Method::TasksGet, Some(params)).await?;
+            let mut value = C::call(conn, v03::Method::TasksGet, Some(params)).await?;
+            kind_left_out::<C>(conn, v03::Method::TasksGet, &mut value);
             losses.result("tasks/get result", value, v03::Task::to_v1)
         })
     }
@@ -108,7 +121,8 @@ impl<C: Carrier> Binding for V03<C> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
-            let value = C::call(conn, v03::Method::TasksCancel, Some(params)).await?;
+            let mut value = C::call(conn, v03::Method::TasksCancel, Some(params)).await?;
+            kind_left_out::<C>(conn, v03::Method::TasksCancel, &mut value);
             losses.result("tasks/cancel result", value, v03::Task::to_v1)
         })
     }
