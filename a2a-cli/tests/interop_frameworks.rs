@@ -622,9 +622,6 @@ async fn voltagent_text_output_mode_answered_in_text_is_verified() {
 }
 
 #[tokio::test]
-#[ignore = "disagreement: VoltAgent's 0.3 card has no protocolVersion (REQUIRED in 0.3); the audit reads it as \
-            0.3, rightly, but lists no card deviation for it, as it does for a 1.0 interface that names no \
-            protocolVersion (Microsoft Agent Framework's)"]
 async fn voltagent_card_without_a_protocol_version_is_read_as_0_3_and_listed_as_a_deviation() {
     let Some(voltagent) = subject(CorpusAgent::VoltAgent).await else { return };
     assert!(

@@ -114,12 +114,22 @@ impl DiscoveredCard {
         !self.inner.card.signatures.is_empty()
     }
 
-    /// The ways the card deviates from the 1.0 card format while every member stays readable: an
-    /// interface without its `protocolVersion` (read as 1.0), a media type written as its type
-    /// alone (`"text"`, read as `text/*`). Reported beside the claims, never held against them.
+    /// The ways the card deviates from the card format of its version while every member stays
+    /// readable: a 0.3 card without its `protocolVersion` (read as 0.3), an interface without its
+    /// `protocolVersion` (read as 1.0), a media type written as its type alone (`"text"`, read as
+    /// `text/*`). Reported beside the claims, never held against them.
     pub fn deviations(&self) -> Vec<tolerant::Deviation> {
         let card = &self.inner.card;
         let mut found = Vec::new();
+        if self.inner.shape == CardShape::V03 && !names_protocol_version(&self.inner.raw) {
+            found.push(tolerant::Deviation {
+                path: "protocolVersion".to_owned(),
+                kind: tolerant::DeviationKind::MissingField,
+                found: "no protocolVersion (0.3 requires one)".to_owned(),
+                read_as: "read as 0.3, the version of the card's shape (a url, no supportedInterfaces)"
+                    .to_owned(),
+            });
+        }
         for (index, interface) in card.supported_interfaces.iter().enumerate() {
             if interface.protocol_version.trim().is_empty() {
                 found.push(tolerant::Deviation {
@@ -243,6 +253,17 @@ impl TrustStore {
     }
 }
 
+/// Whether a card's top level names a `protocolVersion` (a JSON `null` names none). Read again from
+/// the served bytes only when deviations are asked for: the converted card no longer tells.
+fn names_protocol_version(raw: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Version<'a> {
+        #[serde(rename = "protocolVersion", borrow, default)]
+        protocol_version: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Version<'_>>(raw).is_ok_and(|v| v.protocol_version.is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +300,30 @@ mod tests {
         );
         let claims = card.claims(Deployment::Direct);
         assert!(claims.card_claims().iter().any(|c| matches!(c, a2a_typestate::CardClaim::Interface { protocol_version, .. } if protocol_version == "1.0")));
+    }
+
+    #[test]
+    fn a_0_3_card_without_its_protocol_version_is_read_as_0_3_and_listed_as_missing() {
+        let read = |version: &str| {
+            let raw = format!(
+                r#"{{"name":"a","description":"d","url":"http://127.0.0.1:9/","version":"1",{version}
+                "capabilities":{{}},"defaultInputModes":[],"defaultOutputModes":[],"skills":[]}}"#
+            );
+            let card = DiscoveredCard::from_bytes(
+                Bytes::from(raw),
+                "http://127.0.0.1:9/x",
+                WellKnownPath::AgentCard,
+            )
+            .unwrap();
+            assert_eq!(card.shape(), CardShape::V03);
+            let offered = card.offered_interfaces().unwrap();
+            assert_eq!(offered[0].protocol_version, a2a_typestate_types::discovery::ProtocolVersion::V0_3);
+            card.deviations().into_iter().map(|d| (d.path, d.kind.as_str())).collect::<Vec<_>>()
+        };
+        let missing = [("protocolVersion".to_owned(), "missing-field")];
+        assert_eq!(read(""), missing);
+        assert_eq!(read(r#""protocolVersion":null,"#), missing);
+        assert_eq!(read(r#""protocolVersion":"0.3.0","#), []);
     }
 
     #[test]
