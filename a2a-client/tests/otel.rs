@@ -151,11 +151,22 @@ async fn a_refusal_its_suspect_mark_and_its_fallback_or_kept_result_are_span_eve
     assert_eq!((snapshot.negotiated_tasks, snapshot.suspect_marks_set), (1, 2));
     assert_eq!((snapshot.fallbacks, snapshot.refused_results_kept, snapshot.may_have_run_twice), (1, 1, 0));
     let calls = points(&meters, &metrics, otel::CALL_DURATION);
-    let streamed = calls
+    // Streamed calls are one point per outcome (the liar's refused stream, the others' answered
+    // ones), in whatever order the SDK keeps them.
+    let streamed: Vec<_> = calls
         .iter()
-        .find(|p| p.has("rpc.method", "SendStreamingMessage") && p.has("a2a.binding", "JSONRPC"))
-        .unwrap_or_else(|| panic!("{calls:?}"));
-    assert!(streamed.has("a2a.call.outcome", "ok") && streamed.has("a2a.protocol.version", "1.0"));
+        .filter(|p| p.has("rpc.method", "SendStreamingMessage") && p.has("a2a.binding", "JSONRPC"))
+        .collect();
+    assert!(streamed.iter().all(|p| p.has("a2a.protocol.version", "1.0")), "{streamed:?}");
+    let answered =
+        streamed.iter().find(|p| p.has("a2a.call.outcome", "ok")).unwrap_or_else(|| panic!("{calls:?}"));
+    assert!(answered.value >= 2.0, "the keeper's and the honest agent's streams: {answered:?}");
+    assert!(answered.attributes.iter().all(|(k, _)| k != "error.type"), "{answered:?}");
+    let failed =
+        streamed.iter().find(|p| !p.has("a2a.call.outcome", "ok")).unwrap_or_else(|| panic!("{calls:?}"));
+    let outcome = failed.attributes.iter().find(|(k, _)| k == "a2a.call.outcome").map(|(_, v)| v);
+    let error_type = failed.attributes.iter().find(|(k, _)| k == "error.type").map(|(_, v)| v);
+    assert!(outcome.is_some() && outcome == error_type, "the liar's refused stream: {failed:?}");
     let sends: f64 = calls.iter().filter(|p| p.has("rpc.method", "SendMessage")).map(|p| p.value).sum();
     assert!(sends >= 2.0, "the fallback and the suspect single-shot: {calls:?}");
     assert!(
