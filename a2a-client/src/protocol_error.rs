@@ -188,7 +188,12 @@ fn code_for_reason(reason: &str) -> Option<i64> {
 fn code_of(reason: Option<&str>, rpc_status: Option<&str>) -> Option<i64> {
     match reason {
         Some(reason) => code_for_reason(reason),
-        None => (rpc_status == Some("INVALID_ARGUMENT")).then_some(A2aErrorCode::InvalidParams.code()),
+        None => match rpc_status? {
+            "INVALID_ARGUMENT" => Some(A2aErrorCode::InvalidParams.code()),
+            // No such method (gRPC's own answer for one the server does not have).
+            "UNIMPLEMENTED" => Some(A2aErrorCode::MethodNotFound.code()),
+            _ => None,
+        },
     }
 }
 

@@ -5,7 +5,7 @@
 
 mod negotiation_common;
 
-use a2a_testkit::{Binding, Capabilities, Lie, Protocol, RunningAgent, Script, ScriptedAgent};
+use a2a_testkit::{Binding, Capabilities, Lie, Protocol, Quirk, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate::{Advice, Contradiction};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::{Capability, ErrorKind};
@@ -213,6 +213,48 @@ async fn empty_history_where_declared_abandons_without_retry(binding: Over) {
     assert_all_over(&agent, binding);
 }
 
+/// Streaming claimed, and no streaming method at all ("method not found", a 404 route, gRPC
+/// `UNIMPLEMENTED`): the agent's "task not found" to a `GetTask` on the same interface shows it
+/// speaks the binding, so the missing method is streaming's, refused before any task existed.
+async fn a_missing_stream_method_while_declared_is_refused(binding: Over) {
+    let script = Script::honest().with(Lie::StreamingRefused).quirk(Quirk::NoStreamingMethods);
+    let agent = spawn_over(binding, Capabilities::none(), script).await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap_or_else(|e| panic!("{binding:?}: {e}"));
+    let refusal = outcome.refusal.as_ref().unwrap_or_else(|| panic!("{binding:?}: not refused"));
+    assert_eq!(refusal.capability(), Capability::Streaming);
+    assert!(matches!(refusal.contradiction(), Contradiction::MethodMissing { .. }), "{binding:?}: {refusal}");
+    assert_eq!(operations(&agent), ["SendStreamingMessage", "GetTask", "SendMessage"], "{binding:?}");
+    assert_eq!(outcome.path, TaskPath::Fallback, "{binding:?}");
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "{binding:?}");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_some(), "{binding:?}");
+    assert_all_over(&agent, binding);
+}
+
+/// The same agent with a card that does not claim streaming: the caller's stream is tried
+/// (under-declaring is safe), the missing method moves the task to polling, and nothing is refused.
+async fn a_missing_stream_method_not_declared_is_polled_and_never_refused(binding: Over) {
+    let script = Script::honest().quirk(Quirk::NoStreamingMethods);
+    let agent = spawn_over(binding, Capabilities::none(), script).await;
+    let client = client();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &depending_on(Capability::Streaming))
+        .await
+        .unwrap_or_else(|e| panic!("{binding:?}: {e}"));
+    assert!(outcome.refusal.is_none(), "{binding:?}: {:?}", outcome.refusal);
+    assert_eq!(outcome.path, TaskPath::Negotiated, "{binding:?}");
+    assert_eq!(outcome.state(), Some(TaskState::Completed), "{binding:?}");
+    assert_eq!(artifact_text(&outcome.result), "echo: hello", "{binding:?}");
+    assert_eq!(count(&agent, "SendMessage"), 1, "{binding:?}");
+    assert_eq!(agent.executions(), 1, "{binding:?}");
+    assert!(client.discovery_cache().is_suspect(&outcome.agent).is_none(), "{binding:?}");
+    assert_all_over(&agent, binding);
+}
+
 /// One test per rule and binding, named `<rule>_over_<binding>`.
 macro_rules! per_binding {
     ($($rule:ident),* $(,)?) => {
@@ -238,6 +280,8 @@ macro_rules! per_binding {
 per_binding!(
     streamed_artifact_missing_is_refused_and_the_finished_task_kept,
     unsupported_streaming_while_declared_is_refused,
+    a_missing_stream_method_while_declared_is_refused,
+    a_missing_stream_method_not_declared_is_polled_and_never_refused,
     honest_streamer_is_verified,
     no_refusal_without_the_caller_depending_on_the_claim,
     no_refusal_without_the_card_declaring_the_claim,

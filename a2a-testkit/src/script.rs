@@ -201,6 +201,12 @@ pub enum Quirk {
     /// 3.1.10 streams so; with [`Quirk::OnlyStreams`] too, it takes the place of the status-message
     /// chunks). Every claim stays true: there is no artifact for a stream to miss.
     AnswersInMessages,
+    /// Not streaming, the agent has no streaming methods at all: `SendStreamingMessage` and
+    /// `SubscribeToTask` answer "method not found" (JSON-RPC -32601, HTTP+JSON 404, gRPC
+    /// `UNIMPLEMENTED`) rather than -32004, as servers written to serve only `SendMessage` do.
+    /// With a card that does not claim streaming it is a quirk; with [`Lie::StreamingRefused`] it
+    /// is how that lie is told.
+    NoStreamingMethods,
     /// The card writes `null` for every member it leaves unset, as Agno 3.1.10's does: a claim it
     /// does not make is `null` rather than `false` (`"pushNotifications": null`), and the optional
     /// members (documentation and icon URLs, provider, security, signatures, the skills' examples,

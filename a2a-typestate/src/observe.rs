@@ -252,6 +252,15 @@ pub enum Observed {
         /// The error code (`-32004`, `-32003`, ...).
         code: i32,
     },
+    /// The agent answered a check made in the binding of the calls before it (a `GetTask` for a
+    /// task id no one assigned) with its own error `code` (its "task not found"): it speaks this
+    /// binding, so a "method not found" there is about the method.
+    BindingUnderstood {
+        /// The check's call.
+        call: Call,
+        /// The error code it answered.
+        code: i32,
+    },
     /// A transport fault on some call: retryable, never a refusal.
     TransportFault {
         /// The call it hit.
@@ -282,6 +291,9 @@ impl fmt::Display for Observed {
             Self::AgentMessage { via } => write!(f, "agent message via {via:?}"),
             Self::CallFailed { call, status } => write!(f, "http {status} on {call:?}"),
             Self::AgentError { call, code } => write!(f, "error {code} on {call:?}"),
+            Self::BindingUnderstood { call, code } => {
+                write!(f, "error {code} on {call:?}: the agent speaks this binding")
+            }
             Self::TransportFault { call, fault } => write!(f, "{fault} on {call:?}"),
         }
     }

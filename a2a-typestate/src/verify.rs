@@ -268,7 +268,9 @@ impl Verifier {
         };
         let reach =
             match contradiction {
-                Contradiction::AgentSaysUnsupported { .. } => Reach::OwnCall,
+                Contradiction::AgentSaysUnsupported { .. } | Contradiction::MethodMissing { .. } => {
+                    Reach::OwnCall
+                }
                 _ => Reach::Exchange(self.log.get(..seq).unwrap_or_default().iter().rev().find_map(
                     |(_, o)| match o {
                         Observed::MessageSent { modes, .. } => Some(modes),
@@ -327,6 +329,11 @@ impl Verifier {
         if let Some((seq, call, code)) = rule.unsupported {
             let contradiction = Contradiction::AgentSaysUnsupported { call, code };
             return self.contradicted(Capability::Streaming, contradiction, seq);
+        }
+        if let Some((seq, call)) = rule.method_missing.filter(|_| rule.binding_answered && !rule.stream_seen)
+        {
+            // The binding is understood and the stream's method is not: the agent has none.
+            return self.contradicted(Capability::Streaming, Contradiction::MethodMissing { call }, seq);
         }
         let Some(terminal) = rule.terminal_on_stream else {
             let waiting =
@@ -478,6 +485,14 @@ struct StreamingRule {
     /// The agent's own "not supported" to a streaming call before any stream or terminal state:
     /// the first exercising transition, so nothing after it counts.
     unsupported: Option<(usize, Call, i32)>,
+    /// The agent's "method not found" to a streaming call before any stream (or an HTTP+JSON
+    /// route not there): a client that speaks another binding or version hears the same, so it
+    /// says nothing of streaming until the agent answered another call in this binding
+    /// ([`binding_answered`](Self::binding_answered)).
+    method_missing: Option<(usize, Call)>,
+    /// The agent answered a call other than a stream in the protocol (a task, or an error of its
+    /// own other than "method not found"): it speaks the binding the stream was asked in.
+    binding_answered: bool,
     /// The stream carried answer content: an agent message, or a status with its message.
     answered: bool,
     /// After the terminal state on the stream, `GetTask` was answered with an error (the agent's
@@ -490,7 +505,28 @@ impl StreamingRule {
         if self.unsupported.is_some() {
             return;
         }
+        self.binding_answered |= match observed {
+            Observed::Status { via, .. } => *via != Channel::Stream && *via != Channel::Push,
+            Observed::AgentError { call, code } => {
+                !call.is_streaming() && !is(*code, A2aErrorCode::MethodNotFound)
+            }
+            Observed::BindingUnderstood { .. } => true,
+            _ => false,
+        };
         match observed {
+            Observed::AgentError { call, code }
+                if call.is_streaming()
+                    && is(*code, A2aErrorCode::MethodNotFound)
+                    && !self.stream_seen
+                    && !terminal_before =>
+            {
+                self.method_missing.get_or_insert((seq, *call));
+            }
+            Observed::CallFailed { call, status: 404 | 405 | 501 }
+                if call.is_streaming() && !self.stream_seen && !terminal_before =>
+            {
+                self.method_missing.get_or_insert((seq, *call));
+            }
             Observed::TransportFault { call, fault }
                 if call.is_streaming() && self.terminal_on_stream.is_none() =>
             {
@@ -795,5 +831,120 @@ mod push_rules {
             refused.contradiction(),
             &Contradiction::AgentSaysUnsupported { call: Call::PushNotificationConfig, code: -32003 }
         );
+    }
+}
+
+#[cfg(test)]
+mod method_missing_rules {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use a2a_typestate_types::{TaskId, TaskState};
+
+    use super::*;
+    use crate::card::Deployment;
+    use crate::observe::ExchangeModes;
+
+    fn streaming_verifier() -> Verifier {
+        let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(
+            r#"{"name":"a","description":"","version":"1","supportedInterfaces":[],"skills":[],
+                "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+                "capabilities":{"streaming":true}}"#,
+        )
+        .expect("a valid card");
+        let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+        Verifier::new(claims, CapabilitySet::of(&[Capability::Streaming]), Bounds::default())
+    }
+
+    fn status(via: Channel, state: TaskState) -> Observed {
+        Observed::Status {
+            task_id: TaskId::new("t1"),
+            context_id: None,
+            state,
+            message: None,
+            via,
+            artifacts: None,
+        }
+    }
+
+    /// The stream's own failures: whether each says the method is not there.
+    fn stream_failures() -> Vec<(Observed, bool)> {
+        let call = Call::SendStreamingMessage;
+        let mut failures: Vec<_> = [404, 405, 501, 400, 500, 502]
+            .into_iter()
+            .map(|status| (Observed::CallFailed { call, status }, matches!(status, 404 | 405 | 501)))
+            .collect();
+        for code in [-32601, -32603, -32600, -32001] {
+            failures.push((Observed::AgentError { call, code }, code == -32601));
+        }
+        failures.push((Observed::TransportFault { call, fault: TransportFault::Reset }, false));
+        failures
+    }
+
+    /// What else the agent said on the same interface: whether each shows it speaks the binding.
+    fn other_answers() -> Vec<(Observed, bool)> {
+        vec![
+            (Observed::BindingUnderstood { call: Call::GetTask, code: -32001 }, true),
+            (Observed::AgentError { call: Call::GetTask, code: -32001 }, true),
+            (Observed::AgentError { call: Call::SendMessage, code: -32602 }, true),
+            (status(Channel::SendResponse, TaskState::Working), true),
+            (status(Channel::GetTask, TaskState::Working), true),
+            (Observed::AgentError { call: Call::GetTask, code: -32601 }, false),
+            (Observed::AgentError { call: Call::SendMessage, code: -32601 }, false),
+            (Observed::CallFailed { call: Call::GetTask, status: 404 }, false),
+            (Observed::TransportFault { call: Call::GetTask, fault: TransportFault::Reset }, false),
+        ]
+    }
+
+    #[test]
+    fn a_missing_stream_method_refuses_streaming_only_where_the_agent_answers_the_binding() {
+        for (failure, says_missing) in stream_failures() {
+            for (other, speaks_binding) in other_answers() {
+                for other_first in [false, true] {
+                    let mut verifier = streaming_verifier();
+                    let sent = Observed::MessageSent {
+                        modes: ExchangeModes::text(),
+                        task_id: None,
+                        context_id: None,
+                    };
+                    verifier.observe(Duration::ZERO, sent);
+                    let (a, b) = if other_first { (&other, &failure) } else { (&failure, &other) };
+                    verifier.observe(Duration::ZERO, a.clone());
+                    verifier.observe(Duration::ZERO, b.clone());
+                    let verdict = verifier.verdict(Capability::Streaming, Duration::ZERO).expect("claimed");
+                    let case =
+                        format!("{failure} then/with {other} (other first: {other_first}): {verdict:?}");
+                    match verdict {
+                        Verdict::Refused(violation) => {
+                            assert!(says_missing && speaks_binding, "refused: {case}");
+                            assert_eq!(
+                                violation.contradiction(),
+                                &Contradiction::MethodMissing { call: Call::SendStreamingMessage },
+                                "{case}"
+                            );
+                            assert_eq!(
+                                violation.evidence().observed,
+                                failure,
+                                "the stream's answer is the evidence: {case}"
+                            );
+                        }
+                        _ => assert!(!(says_missing && speaks_binding), "not refused: {case}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_that_opens_after_a_missing_method_answer_is_not_a_missing_method() {
+        let mut verifier = streaming_verifier();
+        let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
+        verifier.observe(Duration::ZERO, sent);
+        verifier
+            .observe(Duration::ZERO, Observed::AgentError { call: Call::SendStreamingMessage, code: -32601 });
+        verifier.observe(Duration::ZERO, Observed::BindingUnderstood { call: Call::GetTask, code: -32001 });
+        verifier.observe(Duration::ZERO, status(Channel::Stream, TaskState::Working));
+        let verdict = verifier.verdict(Capability::Streaming, Duration::ZERO).expect("claimed");
+        assert!(!matches!(verdict, Verdict::Refused(_)), "{verdict:?}");
     }
 }

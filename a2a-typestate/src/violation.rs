@@ -61,6 +61,15 @@ pub enum Contradiction {
         /// The error code.
         code: i32,
     },
+    /// The call that exercises the capability is not there: "method not found" (-32601, gRPC
+    /// `UNIMPLEMENTED`) or, over HTTP+JSON, a 404, 405 or 501 without an A2A error, where the same
+    /// interface answers the binding's other calls in the protocol. A client speaking another
+    /// binding hears "method not found" for every call, so only the agent's own answer elsewhere
+    /// makes it evidence.
+    MethodMissing {
+        /// The call.
+        call: Call,
+    },
     /// The terminal transition arrived on the stream with no streamed artifact, while `GetTask`
     /// shows artifacts: they were only retrievable by polling.
     NoArtifactStreamed {
@@ -85,6 +94,10 @@ impl fmt::Display for Contradiction {
             Self::AgentSaysUnsupported { call, code } => {
                 write!(f, "the agent answered {call:?} with error {code} (not supported)")
             }
+            Self::MethodMissing { call } => write!(
+                f,
+                "the agent has no {call:?} (method not found) where it answers the binding's other calls"
+            ),
             Self::NoArtifactStreamed { artifacts_via_get_task } => write!(
                 f,
                 "the terminal transition streamed no artifact, while GetTask returns {artifacts_via_get_task}"

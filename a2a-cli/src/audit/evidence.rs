@@ -138,6 +138,13 @@ fn refused(violation: &AgentCardLifecycleViolation, attempts: &[PushRegistration
             }
             (format!("{field} declared but refused"), said)
         }
+        Contradiction::MethodMissing { call } => (
+            format!("{field} declared but its method is missing"),
+            format!(
+                "expected an event stream, since the card declares {field}; {} is not there (method not found), while the same interface answers the binding's other calls",
+                call_name(*call)
+            ),
+        ),
         Contradiction::NoArtifactStreamed { artifacts_via_get_task } => (
             format!("{field}: the stream ended without the artifact GetTask has"),
             format!(
@@ -183,9 +190,9 @@ fn where_seen(observed: &Observed) -> String {
         Observed::History { .. } => "GetTask".to_owned(),
         Observed::PushCallback { .. } => "the webhook".to_owned(),
         Observed::PushRegistered | Observed::PushDropped => "push registration".to_owned(),
-        Observed::AgentError { call, .. } | Observed::TransportFault { call, .. } => {
-            call_name(*call).to_owned()
-        }
+        Observed::AgentError { call, .. }
+        | Observed::BindingUnderstood { call, .. }
+        | Observed::TransportFault { call, .. } => call_name(*call).to_owned(),
         Observed::StreamClosed => "the stream".to_owned(),
         _ => "the probe".to_owned(),
     }
@@ -290,7 +297,9 @@ fn channel_of(observed: &Observed) -> &'static str {
         Observed::StreamClosed => "stream",
         Observed::History { .. } => "poll",
         Observed::PushRegistered | Observed::PushDropped | Observed::PushCallback { .. } => "push",
-        Observed::AgentError { call, .. } | Observed::TransportFault { call, .. } => of_call(call),
+        Observed::AgentError { call, .. }
+        | Observed::BindingUnderstood { call, .. }
+        | Observed::TransportFault { call, .. } => of_call(call),
         _ => "send",
     }
 }

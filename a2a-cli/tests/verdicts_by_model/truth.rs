@@ -124,6 +124,8 @@ pub struct Truth {
     pub answers_in_messages: bool,
     /// `Quirk::NullForUnsetCardMembers`: the card writes `null` for what it leaves unset.
     pub card_nulls: bool,
+    /// `Quirk::NoStreamingMethods`: an agent that does not stream answers "method not found".
+    pub no_streaming_methods: bool,
     pub step_delay_ms: u64,
     pub deployment: Deployment,
     /// The `run_task` path also depends on the claims the card does not make (used unchecked).
@@ -218,6 +220,9 @@ impl Truth {
         if self.card_nulls {
             script = script.quirk(Quirk::NullForUnsetCardMembers);
         }
+        if self.no_streaming_methods {
+            script = script.quirk(Quirk::NoStreamingMethods);
+        }
         let mut builder = ScriptedAgent::builder()
             .name("modelled")
             .protocol(self.protocol())
@@ -270,6 +275,7 @@ impl fmt::Debug for Truth {
             (self.v03_shaped_events, "V03ShapedEventsAfterFirst"),
             (self.answers_in_messages, "AnswersInMessages"),
             (self.card_nulls, "NullForUnsetCardMembers"),
+            (self.no_streaming_methods, "NoStreamingMethods"),
         ] {
             if on {
                 write!(f, ", {quirk}")?;
@@ -373,13 +379,20 @@ fn rarely() -> impl Strategy<Value = bool> {
 pub fn truth() -> impl Strategy<Value = Truth> {
     let claims = (streaming(), history(), push());
     let card = (dialect(), mode(), mode());
-    let quirks = (webhook_policy(), rarely(), rarely(), rarely(), rarely());
+    let quirks = (webhook_policy(), rarely(), rarely(), rarely(), rarely(), rarely());
     let how = (0..=50u64, deployment(), any::<bool>());
     (claims, card, quirks, how).prop_map(
         |(
             (streaming, history, push),
             (dialect, input_mode, output_mode),
-            (webhook_policy, drops_inline_push, v03_shaped_events, answers_in_messages, card_nulls),
+            (
+                webhook_policy,
+                drops_inline_push,
+                v03_shaped_events,
+                answers_in_messages,
+                card_nulls,
+                no_streaming_methods,
+            ),
             (step_delay_ms, deployment, run_task_depends_on_undeclared),
         )| {
             // Skipped: the 0.3-shaped-events quirk is about 1.0 streams; a 0.3 agent writes them so
@@ -397,6 +410,7 @@ pub fn truth() -> impl Strategy<Value = Truth> {
                 v03_shaped_events,
                 answers_in_messages,
                 card_nulls,
+                no_streaming_methods,
                 step_delay_ms,
                 deployment,
                 run_task_depends_on_undeclared,

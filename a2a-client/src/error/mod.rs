@@ -478,6 +478,16 @@ impl Error {
         }
     }
 
+    /// Whether the agent has no such method: "method not found" (-32601, gRPC `UNIMPLEMENTED`),
+    /// or an HTTP 404, 405 or 501 without an A2A error code (an HTTP+JSON route not there). It
+    /// speaks of the method only where the agent answers the binding's other calls.
+    pub(crate) fn is_method_missing(&self) -> bool {
+        match self.protocol_error().and_then(ProtocolError::a2a_code) {
+            Some(code) => code == a2a_typestate_types::error::A2aErrorCode::MethodNotFound,
+            None => matches!(self.status(), Some(404 | 405 | 501)),
+        }
+    }
+
     /// The start of the body an unexpected HTTP status came with ([`ErrorKind::Status`]: a 500's
     /// body is usually what says why), shown after the status by `Display`: at most its first 200
     /// bytes as one line of text, control characters and terminal escape sequences removed, and

@@ -379,8 +379,13 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
             task.send_streaming_message(message).await
         } else if unclaimed_stream {
             match task.send_streaming_unclaimed(message.clone()).await {
-                Err(error) if error.protocol_error().is_some_and(|p| p.is_unsupported_operation()) => {
-                    // It does not stream, as its card said: poll this turn and the next ones.
+                Err(error)
+                    if error.protocol_error().is_some_and(|p| p.is_unsupported_operation())
+                        || error.is_method_missing() =>
+                {
+                    // It does not stream, as its card said ("not supported", or no such method:
+                    // if the binding were the trouble, the send says so): poll this turn and the
+                    // next ones.
                     unclaimed_stream = false;
                     task.send_message(message).await
                 }

@@ -81,12 +81,32 @@ impl Session {
             match self.within_bound(handle, opening).await? {
                 Ok(stream) => break stream,
                 Err(error) if self.fail_over(&error).await => {}
+                Err(error) if error.is_method_missing() && self.task_id().is_none() => {
+                    let error = self.observe_error(handle, call, error);
+                    self.ask_binding(handle).await;
+                    return Err(error);
+                }
                 Err(error) => self.send_failed(handle, call, error)?,
             }
         };
         self.answered();
         self.push_accepted(handle);
         self.pump(handle, Source::Stream(Box::new(stream), Call::SendStreamingMessage)).await
+    }
+
+    /// After a "method not found" to the stream: asks the same interface for a task no one
+    /// assigned (`GetTask`). Its own error there ("task not found") shows the agent speaks this
+    /// binding, so the missing method is streaming's; any other answer leaves the stream's error
+    /// unexplained (a client speaking another binding or version hears "method not found" too).
+    async fn ask_binding<H: TaskHandle>(&mut self, handle: &mut H) {
+        self.round_trip();
+        let id = format!("a2a-binding-check-{}", uuid::Uuid::new_v4().simple());
+        let answer = self.conn.get_task(GetTaskRequest::new(a2a_typestate_types::TaskId::new(id))).await;
+        let own_error = answer.err().filter(|e| !e.is_method_missing());
+        let code = own_error.and_then(|e| e.protocol_error().and_then(|p| p.code()));
+        if let Some(code) = code.and_then(|c| i32::try_from(c).ok()) {
+            self.observe(handle, Observed::BindingUnderstood { call: Call::GetTask, code });
+        }
     }
 
     /// Sends `message` with `SendMessage` (`returnImmediately`) and polls `GetTask` until the turn

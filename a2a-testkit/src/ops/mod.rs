@@ -140,7 +140,11 @@ fn required_str<'a>(params: &'a Value, field: &str) -> Result<&'a str, A2aError>
         .ok_or_else(|| A2aError::invalid_params(format!("params.{field} is required and must be a string")))
 }
 
-fn streaming_refused() -> A2aError {
+/// How an agent that does not stream answers a streaming call.
+fn streaming_refused(shared: &Shared) -> A2aError {
+    if shared.script.has_quirk(crate::Quirk::NoStreamingMethods) {
+        return A2aError::method_not_found();
+    }
     A2aError::unsupported("Streaming is not supported by the agent")
 }
 
@@ -154,7 +158,7 @@ async fn send(shared: &Arc<Shared>, params: &Value, streaming: bool) -> Result<O
         return Err(A2aError::invalid_params("params.message.parts must hold at least one part"));
     }
     if streaming && !shared.behaviour.streams {
-        return Err(streaming_refused());
+        return Err(streaming_refused(shared));
     }
     let configuration = params.get("configuration");
     let push_field = match protocol {
@@ -387,7 +391,7 @@ fn list(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
 
 fn subscribe(shared: &Shared, params: &Value) -> Result<StreamPlan, A2aError> {
     if !shared.behaviour.streams {
-        return Err(streaming_refused());
+        return Err(streaming_refused(shared));
     }
     let id = required_str(params, "id")?;
     let state = shared.lock();

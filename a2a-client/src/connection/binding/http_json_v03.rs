@@ -23,6 +23,7 @@
 //! Errors come back as an HTTP status and `{"message"}` ([`ErrorBodies::V03`]): which A2A error a
 //! status stands for is said per route below.
 
+use a2a_typestate_types::error::A2aErrorCode;
 use a2a_typestate_types::v03::{Method, proto_json};
 use serde_json::Value;
 
@@ -132,14 +133,20 @@ const PUSH_CONFIG: V03Errors = V03Errors { not_found: -32001, not_supported: -32
 /// The authenticated card: 404 is "not configured" (a2a-python's table).
 const CARD: V03Errors = V03Errors { not_found: -32007, not_supported: -32004, carries_push: false };
 
-/// A send: 404 names the task it continues; a 501 is about push when the send carried a push
-/// config and the agent's message says so (a2a-python answers both "not supported" errors with 501
-/// and a bare message), about the operation otherwise.
+/// A send: 404 names the task it continues, or, when the message continues none, the route itself
+/// (no such method); a 501 is about push when the send carried a push config and the agent's
+/// message says so (a2a-python answers both "not supported" errors with 501 and a bare message),
+/// about the operation otherwise.
 fn send_errors(params: Option<&Value>) -> V03Errors {
     let carries_push = params
         .and_then(|p| p.pointer("/configuration/pushNotificationConfig"))
         .is_some_and(|config| !config.is_null());
-    V03Errors { carries_push, ..TASK }
+    let continues_task = params
+        .and_then(|p| p.pointer("/message/taskId"))
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty());
+    let not_found = if continues_task { TASK.not_found } else { A2aErrorCode::MethodNotFound.code() };
+    V03Errors { carries_push, not_found, ..TASK }
 }
 
 #[cfg(test)]
@@ -214,5 +221,15 @@ mod tests {
         assert_eq!(CARD.code(404, "Authenticated card not supported"), Some(-32007));
         assert_eq!(TASK.code(409, "cannot cancel"), Some(-32002));
         assert_eq!(TASK.code(405, "Method Not Allowed"), None, "the framework's, not the agent's");
+    }
+
+    #[test]
+    fn a_404_to_a_send_names_the_task_it_continues_or_else_the_route() {
+        let continuing = send_errors(Some(&json!({"message": {"taskId": "t1", "parts": []}})));
+        assert_eq!(continuing.code(404, "Task not found"), Some(-32001));
+        for first in [json!({"message": {"parts": []}}), json!({"message": {"taskId": ""}}), json!({})] {
+            assert_eq!(send_errors(Some(&first)).code(404, "Not Found"), Some(-32601), "{first}");
+        }
+        assert_eq!(send_errors(None).code(404, "Not Found"), Some(-32601));
     }
 }
