@@ -5,24 +5,6 @@
 //! those holds parts of several kinds. `text()`, `data()` and `file(name)` read it wherever it is,
 //! so a caller does not walk artifacts, messages and parts by hand. On a task (and on a
 //! `SendMessage` result that is one) they read [`Task::answer_parts`].
-//!
-//! ```
-//! use a2a_typestate_types::{Artifact, Part, Task, TaskState};
-//! use serde_json::json;
-//!
-//! let mut task = Task::new("t-1", TaskState::Completed);
-//! task.artifacts.push(Artifact::new(
-//!     "forecast",
-//!     vec![
-//!         Part::text("Sunny, 24 °C."),
-//!         Part::data(json!({"celsius": 24})),
-//!         Part::file_url("https://example.com/map.png", "image/png").with_filename("map.png"),
-//!     ],
-//! ));
-//! assert_eq!(task.text().as_deref(), Some("Sunny, 24 °C."));
-//! assert_eq!(task.data(), [json!({"celsius": 24})]);
-//! assert_eq!(task.file("map.png").and_then(|part| part.as_url()), Some("https://example.com/map.png"));
-//! ```
 
 use serde_json::Value;
 
@@ -98,6 +80,24 @@ impl Task {
     /// The answer's text: the text parts of [`answer_parts`](Self::answer_parts) joined with
     /// newlines, or `None` when they hold no text. That is the artifacts' text when the task has
     /// artifacts, else the agent's messages since the client's last one, else the status message.
+    ///
+    /// ```
+    /// use a2a_typestate_types::{Artifact, Part, Task, TaskState};
+    /// use serde_json::json;
+    ///
+    /// let mut task = Task::new("t-1", TaskState::Completed);
+    /// task.artifacts.push(Artifact::new(
+    ///     "forecast",
+    ///     vec![
+    ///         Part::text("Sunny, 24 °C."),
+    ///         Part::data(json!({"celsius": 24})),
+    ///         Part::file_url("https://example.com/map.png", "image/png").with_filename("map.png"),
+    ///     ],
+    /// ));
+    /// assert_eq!(task.text().as_deref(), Some("Sunny, 24 °C."));
+    /// assert_eq!(task.data(), [json!({"celsius": 24})]);
+    /// assert_eq!(task.file("map.png").and_then(|part| part.as_url()), Some("https://example.com/map.png"));
+    /// ```
     pub fn text(&self) -> Option<String> {
         joined_text(self.answer_parts())
     }
