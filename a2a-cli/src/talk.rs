@@ -74,11 +74,9 @@ pub(crate) fn describe_update(update: &StreamResponse) -> String {
 /// One line for people about an artifact: its name (or id) and its text.
 pub(crate) fn describe_artifact(artifact: &Artifact) -> String {
     let name = artifact.name.as_deref().unwrap_or(artifact.artifact_id.as_str());
-    let texts: Vec<&str> = artifact.parts.iter().filter_map(|p| p.as_text()).collect();
-    let content = if texts.is_empty() {
-        format!("({} non-text part(s))", artifact.parts.len())
-    } else {
-        sanitize::message(&texts.join("\n"))
+    let content = match artifact.text() {
+        Some(text) => sanitize::message(&text),
+        None => format!("({} non-text part(s))", artifact.parts.len()),
     };
     format!("artifact {}: {content}", sanitize::message(name))
 }

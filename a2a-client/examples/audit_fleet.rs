@@ -10,8 +10,7 @@
 use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Honesty, demo_fleet};
 use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_typestate_client::{Capability, Client, Error};
-use a2a_typestate_types::Message;
+use a2a_typestate_client::{Capability, Client, Error, Message};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -30,7 +29,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let before = client.metrics().snapshot();
         let mut wasted_here = 0;
         for member in &fleet.members {
-            let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "summarise the report");
+            let message = Message::user("summarise the report");
             let trips_before = client.metrics().snapshot().negotiation_round_trips;
             let result = client.run_task(&member.agent.base_url(), message, &negotiation).await;
             let trips = client.metrics().snapshot().negotiation_round_trips - trips_before;

@@ -5,8 +5,7 @@
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_typestate_client::{Capability, Client};
-use a2a_typestate_types::Message;
+use a2a_typestate_client::{Capability, Client, Message};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,7 +31,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("lying agent", liar.base_url()),
         ("lying agent, again", liar.base_url()),
     ] {
-        let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "weather in Lisbon");
+        let message = Message::user("weather in Lisbon");
         match client.run_task(&url, message, &negotiation).await {
             Ok(outcome) => report(label, &outcome),
             Err(error) => println!("{label}: error ({:?}): {error}", error.kind()),
@@ -81,5 +80,7 @@ fn report(label: &str, outcome: &TaskOutcome) {
         }
         other => println!("{label}: {other:?} -> {state}"),
     }
+    // The answer's text, wherever the agent put it (artifacts, messages or the status message).
+    println!("    answer: {}", outcome.text().unwrap_or_else(|| "(no text)".to_owned()));
     println!("    negotiation round trips: {}", outcome.negotiation_round_trips);
 }

@@ -8,8 +8,7 @@
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_client::negotiate::Negotiation;
-use a2a_typestate_client::{Capability, Client};
-use a2a_typestate_types::Message;
+use a2a_typestate_client::{Capability, Client, Message};
 use tracing_subscriber::fmt::format::FmtSpan;
 
 #[tokio::main(flavor = "current_thread")]

@@ -38,7 +38,8 @@ use crate::{Error, Metrics};
 pub use crate::agent_url::{AGENT_CARD_PATH, AgentBaseUrl, LEGACY_AGENT_CARD_PATH, WellKnownPath};
 pub use crate::card::DiscoveredCard;
 
-/// Largest card accepted: `a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES` (8 MiB).
+/// Largest card accepted:
+/// [`types::parse::DEFAULT_MAX_DOCUMENT_BYTES`](crate::types::parse::DEFAULT_MAX_DOCUMENT_BYTES) (8 MiB).
 pub const MAX_CARD_BYTES: usize = parse::DEFAULT_MAX_DOCUMENT_BYTES;
 
 /// What one discovery needs besides the agent: the HTTP client, the cache, counters and bounds.

@@ -117,6 +117,8 @@
 //! // The agent refused the stream before accepting a task: the fallback was the work's only run.
 //! assert_eq!(outcome.path, TaskPath::Fallback);
 //! assert!(!outcome.may_have_run_twice());
+//! // The answer, wherever the agent put it (artifacts, messages or the status message).
+//! assert_eq!(outcome.text().as_deref(), Some("echo: weather in Lisbon"));
 //! # agent.shutdown().await;
 //! # Ok(())
 //! # }
@@ -238,6 +240,15 @@ pub use a2a_typestate::{
     SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot, StreamingVerified,
     Tracked, Verdict,
 };
+/// The A2A wire model, re-exported whole from the `a2a-typestate-types` crate so that this crate is
+/// the only one to depend on: every request and answer a call takes or returns
+/// ([`Task`](types::Task), [`Message`], [`Part`](types::Part), [`Artifact`](types::Artifact), the
+/// stream events, the Agent Card). An answer's text, data and files are read with `text()`,
+/// `data()` and `file(name)` on the message, artifact, task or `SendMessage` result that holds them.
+///
+/// The examples below are those of `a2a-typestate-types` and name it as that crate does,
+/// `a2a_typestate_types`; from this crate, the same items are `a2a_typestate_client::types::..`.
+#[doc(inline)]
 pub use a2a_typestate_types as types;
 pub use a2a_typestate_types::{Message, MessageId, SendMessageResponse, TaskState};
 pub use agent_url::{AgentBaseUrl, WellKnownPath};

@@ -14,7 +14,7 @@
 //!     "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
 //!                  "reason": "UNSUPPORTED_OPERATION", "domain": "a2a-protocol.org"}]}});
 //! let err = ProtocolError::from_rpc_status(400, &rest);
-//! assert_eq!(err.a2a_code(), Some(a2a_typestate_types::error::A2aErrorCode::UnsupportedOperation));
+//! assert_eq!(err.a2a_code(), Some(a2a_typestate_client::types::error::A2aErrorCode::UnsupportedOperation));
 //! assert_eq!(err.code(), Some(-32004));
 //! assert_eq!(err.reason(), Some("UNSUPPORTED_OPERATION"));
 //! ```

@@ -24,10 +24,8 @@
 //! every request the task sends carries this span's trace context (`traceparent`).
 //!
 //! ```no_run
-//! use a2a_typestate_client::Client;
 //! use a2a_typestate_client::negotiate::Negotiation;
-//! use a2a_typestate_client::Capability;
-//! use a2a_typestate_types::Message;
+//! use a2a_typestate_client::{Capability, Client, Message};
 //!
 //! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let client = Client::builder().replica_name("replica-1").build()?;

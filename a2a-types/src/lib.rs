@@ -4,6 +4,8 @@
 //!   ProtoJSON rules A2A 1.0 uses on the wire.
 //! - [`parse`]: size-limited parsing whose errors name the JSON path that failed.
 //! - [`ids`]: newtypes for task, context, message and artifact ids.
+//! - Reading an answer where the agent put it: `text()`, `data()` and `file(name)` on a [`Message`],
+//!   an [`Artifact`], a [`Task`] and a [`SendMessageResponse`] (see [`Task::text`]).
 //!
 //! ```
 //! use a2a_typestate_types::{parse, TaskState};

@@ -174,7 +174,7 @@ impl ClientBuilder {
     ///
     /// `service` is any [`tower_service::Service`] from an `http::Request` with a [`Bytes`] body to
     /// an `http::Response` whose body is an [`http_body::Body`] of [`Bytes`] chunks; with the
-    /// feature `reqwest`, [`ReqwestService`](crate::net::ReqwestService) adapts a reqwest client.
+    /// feature `reqwest`, `ReqwestService` (in [`crate::net`]) adapts a reqwest client.
     /// It is cloned for each request. What the service owns (TLS, proxies, pools, HTTP versions) and
     /// what this client keeps (redirects, body limits, bounds, credentials' origins) is in
     /// [`crate::net`].

@@ -110,7 +110,7 @@ pub enum SuspectMarks {
     Off,
 }
 
-/// How answers that deviate from the 1.0 wire format are read (see [`a2a_typestate_types::tolerant`]).
+/// How answers that deviate from the 1.0 wire format are read (see [`types::tolerant`](crate::types::tolerant)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum WireReading {

@@ -11,8 +11,8 @@
 //! error from [`Client::connect`] that lists what was offered.
 //!
 //! ```no_run
-//! use a2a_typestate_client::Client;
-//! use a2a_typestate_types::{Message, SendMessageRequest};
+//! use a2a_typestate_client::types::SendMessageRequest;
+//! use a2a_typestate_client::{Client, Message};
 //! use futures::StreamExt;
 //!
 //! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
@@ -467,7 +467,7 @@ impl AgentConnection {
     ///
     /// ```no_run
     /// use a2a_typestate_client::Client;
-    /// use a2a_typestate_types::ListTasksRequest;
+    /// use a2a_typestate_client::types::ListTasksRequest;
     /// use futures::StreamExt;
     ///
     /// # async fn demo() -> Result<(), a2a_typestate_client::Error> {
@@ -564,7 +564,7 @@ impl AgentConnection {
     ///
     /// ```no_run
     /// use a2a_typestate_client::Client;
-    /// use a2a_typestate_types::TaskId;
+    /// use a2a_typestate_client::types::TaskId;
     /// use futures::StreamExt;
     ///
     /// # async fn demo() -> Result<(), a2a_typestate_client::Error> {

@@ -7,7 +7,7 @@
 //! (which disk, which permissions, one per process) is the application's decision. The embedded
 //! store is the one to start with: one file ([`Journal::embedded`], on `redb`), nothing to run
 //! beside the process. Replicas that share a Redis server for the discovery cache can keep the
-//! journal there too ([`Journal::redis`], feature `redis`), each recovering its own tasks under
+//! journal there too (`Journal::redis`, feature `redis`), each recovering its own tasks under
 //! its replica name.
 //!
 //! What is recorded, per task ([`Client::run_task`](crate::Client::run_task)):

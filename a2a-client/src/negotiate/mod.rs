@@ -50,31 +50,33 @@
 //!
 //! ```
 //! use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
-//! use a2a_typestate_client::{Capability, Client};
-//! use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
-//! use a2a_typestate_types::Message;
+//! use a2a_typestate_client::{Capability, Client, Message};
+//! # use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // A card claiming streaming, from an agent whose artifact only comes through GetTask.
-//! let agent = ScriptedAgent::builder()
-//!     .capabilities(Capabilities::none().with_streaming())
-//!     .script(Script::honest().with(Lie::StreamWithoutArtifact))
-//!     .spawn()
-//!     .await?;
+//! // A card claiming streaming, from an agent whose artifact only comes through GetTask (a
+//! // scripted agent stands in for it here).
+//! # let agent = ScriptedAgent::builder()
+//! #     .capabilities(Capabilities::none().with_streaming())
+//! #     .script(Script::honest().with(Lie::StreamWithoutArtifact))
+//! #     .spawn()
+//! #     .await?;
+//! # let url = agent.base_url();
 //! let client = Client::builder().build()?;
 //! let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
 //!
-//! let outcome = client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &negotiation).await?;
+//! let outcome = client.run_task(&url, Message::user("hi"), &negotiation).await?;
 //! // Refused at the stream's end: the task had completed, so its result is kept and not sent again.
 //! assert_eq!(outcome.path, TaskPath::KeptAfterRefusal);
 //! assert_eq!(outcome.refusal.as_ref().map(|v| v.capability()), Some(Capability::Streaming));
 //! assert!(outcome.state().is_some_and(|state| state.is_terminal()));
 //! assert!(!outcome.may_have_run_twice());
-//! assert_eq!(agent.executions(), 1);
+//! assert_eq!(outcome.text().as_deref(), Some("echo: hi"), "the artifact GetTask had");
+//! # assert_eq!(agent.executions(), 1);
 //!
 //! // Suspect now: the next task goes single-shot at once, with no negotiation round trip.
-//! let again = client.run_task(&agent.base_url(), Message::user_text("m2", "hi"), &negotiation).await?;
+//! let again = client.run_task(&url, Message::user("hi"), &negotiation).await?;
 //! assert!(matches!(again.path, TaskPath::SingleShotBecauseSuspect(_)));
 //! assert_eq!(again.negotiation_round_trips, 0);
 //! # agent.shutdown().await;

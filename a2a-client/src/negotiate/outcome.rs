@@ -4,7 +4,8 @@
 use std::fmt;
 
 use a2a_typestate::{AgentCardLifecycleViolation, CapabilitySet};
-use a2a_typestate_types::{SendMessageResponse, Task, TaskState};
+use a2a_typestate_types::{Part, SendMessageResponse, Task, TaskState};
+use serde_json::Value;
 
 use crate::agent_url::AgentBaseUrl;
 use crate::cache::SuspectMark;
@@ -141,6 +142,25 @@ impl TaskOutcome {
         self.result.state()
     }
 
+    /// The answer's text: the text parts of the result's answer joined with newlines, or `None`
+    /// when it holds no text ([`SendMessageResponse::text`]: the direct message's, else the task's
+    /// artifacts, else the agent's messages since the client's last, else the status message).
+    pub fn text(&self) -> Option<String> {
+        self.result.text()
+    }
+
+    /// The values of the data parts of the result's answer, in order, each parsed
+    /// ([`SendMessageResponse::data`]). Empty when there is none.
+    pub fn data(&self) -> Vec<Value> {
+        self.result.data()
+    }
+
+    /// The first file part (inline bytes or a link) named `name` in the result's answer
+    /// ([`SendMessageResponse::file`]); read it with [`Part::as_raw`] or [`Part::as_url`].
+    pub fn file(&self, name: &str) -> Option<&Part> {
+        self.result.file(name)
+    }
+
     /// `true` when the task was in the journal before its first byte was sent, so a crash during
     /// the run would not have lost it ([`Durability::Journaled`]).
     pub fn is_durable(&self) -> bool {
@@ -217,6 +237,25 @@ mod tests {
 
         let direct = outcome(TaskPath::Negotiated, SendMessageResponse::Message(Message::agent("hi")));
         assert!(direct.to_string().starts_with("a direct message (negotiated); verified: none"), "{direct}");
+    }
+
+    #[test]
+    fn an_outcome_reads_its_result_s_answer() {
+        let task: Task = parse::from_str(
+            r#"{"id":"t-1","status":{"state":"TASK_STATE_COMPLETED","message":{"role":"ROLE_AGENT","parts":[{"text":"status"}]}},
+                "artifacts":[{"artifactId":"a","parts":[{"text":"Sunny"},{"data":{"celsius":24}},
+                {"url":"https://x.test/map.png","filename":"map.png"},{"text":"24 C"}]}]}"#,
+        )
+        .unwrap();
+        let answered = outcome(TaskPath::Negotiated, SendMessageResponse::Task(task));
+        assert_eq!(answered.text().as_deref(), Some("Sunny\n24 C"), "the artifacts, not the status");
+        assert_eq!(answered.data(), [serde_json::json!({"celsius": 24})]);
+        assert_eq!(answered.file("map.png").and_then(Part::as_url), Some("https://x.test/map.png"));
+        assert_eq!(answered.file("status"), None);
+
+        let direct = outcome(TaskPath::Negotiated, SendMessageResponse::Message(Message::agent("hi")));
+        assert_eq!(direct.text().as_deref(), Some("hi"));
+        assert!(direct.data().is_empty());
     }
 
     #[test]

@@ -21,8 +21,8 @@
 //!
 //! [`ClientBuilder::http_service`](crate::ClientBuilder::http_service) puts a service of the user's
 //! in the pool's place: a [`tower_service::Service`] from a [`Request`] to an `http::Response` whose
-//! body is an [`http_body::Body`] of byte chunks. With the feature `reqwest`, [`ReqwestService`]
-//! adapts a `reqwest::Client` or a `reqwest_middleware::ClientWithMiddleware`. Everything this
+//! body is an [`http_body::Body`] of byte chunks. With the feature `reqwest`, `ReqwestService`
+//! (below) adapts a `reqwest::Client` or a `reqwest_middleware::ClientWithMiddleware`. Everything this
 //! client sends over HTTP then goes through it: both HTTP bindings (JSON-RPC and HTTP+JSON, 1.0 and
 //! 0.3), event streams, card discovery, the extended card, OAuth2 token and metadata requests, and
 //! the JWKS of signed cards. The gRPC binding keeps its tonic channel, which checks agents against

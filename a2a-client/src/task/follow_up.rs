@@ -34,15 +34,15 @@ type Answer = dyn Fn(&InputRequest) -> Option<Message> + Send + Sync;
 /// set by the client to the paused task's, so a policy only writes the content.
 ///
 /// ```
+/// use a2a_typestate_client::Message;
 /// use a2a_typestate_client::negotiate::FollowUp;
-/// use a2a_typestate_types::Message;
 ///
 /// // Always answer with the same text (the design note's observed run needs one clarification).
 /// let policy = FollowUp::reply("use metric units");
 /// // Or decide from the agent's question.
 /// let policy = FollowUp::with(|request| {
 ///     let asked = request.question.as_ref().and_then(Message::text).unwrap_or_default();
-///     (!asked.is_empty()).then(|| Message::user_text(uuid::Uuid::new_v4().to_string(), "yes"))
+///     (!asked.is_empty()).then(|| Message::user("yes"))
 /// });
 /// # let _ = policy;
 /// ```

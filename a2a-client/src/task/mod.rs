@@ -29,14 +29,16 @@
 //!
 //! ```
 //! use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task, TaskEntry};
-//! use a2a_testkit::{Lie, Script, ScriptedAgent};
+//! # use a2a_testkit::{Lie, Script, ScriptedAgent};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // A card claiming streaming, from an agent that answers "not supported" to a stream.
-//! let agent = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
+//! // A card claiming streaming, from an agent that answers "not supported" to a stream (a
+//! // scripted agent stands in for it here).
+//! # let agent = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
+//! # let url = agent.base_url();
 //! let client = Client::builder().build()?;
-//! let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await? else {
+//! let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&url).await? else {
 //!     unreachable!("a new client holds no suspect mark");
 //! };
 //!
@@ -54,7 +56,7 @@
 //!     }
 //! }
 //! // The agent is suspect now: the next typed entry is the single-shot handle, with the mark.
-//! assert!(matches!(client.task::<Claims<Streaming>>(&agent.base_url()).await?, TaskEntry::Suspect(..)));
+//! assert!(matches!(client.task::<Claims<Streaming>>(&url).await?, TaskEntry::Suspect(..)));
 //! # agent.shutdown().await;
 //! # Ok(())
 //! # }

@@ -17,7 +17,7 @@
 //! use std::time::Duration;
 //! use a2a_typestate_client::config::ClientConfig;
 //! use a2a_typestate_client::{PushArrival, PushReceiver};
-//! use a2a_typestate_types::{StreamResponse, TaskId, TaskPushNotificationConfig};
+//! use a2a_typestate_client::types::TaskId;
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let receiver = PushReceiver::start(&ClientConfig::default()).await?;
@@ -152,7 +152,7 @@ impl PushCallback {
     ///
     /// # Errors
     /// [`crate::ErrorKind::BadInput`] with the JSON path when the body is not a 1.0 `StreamResponse`
-    /// (a 0.3 body, for instance: read those with `a2a_typestate_types::v03`).
+    /// (a 0.3 body, for instance: read those with [`types::v03`](crate::types::v03)).
     pub fn stream_response(&self) -> Result<StreamResponse, Error> {
         a2a_typestate_types::parse::from_value(self.body.clone())
             .map_err(|e| Error::bad_input("push callback", e))

@@ -163,11 +163,20 @@ impl SendMessageResponse {
     /// The media types the answer came in: each part of the message, or of the task's answer
     /// ([`Task::answer_parts`]), by [`Part::implied_media_type`]; parts that do not say are left out.
     pub fn answered_media_types(&self) -> Vec<String> {
-        let parts: Vec<&Part> = match self {
+        self.answer_parts()
+            .into_iter()
+            .filter_map(|part| part.implied_media_type().map(str::to_owned))
+            .collect()
+    }
+
+    /// The parts that answer: the message's, or the task's [`Task::answer_parts`] (its artifacts,
+    /// else the agent's messages since the client's last, else its status message). What
+    /// [`text`](Self::text), [`data`](Self::data) and [`file`](Self::file) read.
+    pub fn answer_parts(&self) -> Vec<&Part> {
+        match self {
             Self::Message(message) => message.parts.iter().collect(),
             Self::Task(task) => task.answer_parts(),
-        };
-        parts.into_iter().filter_map(|part| part.implied_media_type().map(str::to_owned)).collect()
+        }
     }
 
     /// The task this result is about; `None` for a message not tied to a task.

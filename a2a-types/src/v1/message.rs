@@ -90,12 +90,6 @@ impl Message {
         self.context_id = Some(context_id.into());
         self
     }
-
-    /// The text parts joined with newlines, or `None` when there is no text part.
-    pub fn text(&self) -> Option<String> {
-        let texts: Vec<&str> = self.parts.iter().filter_map(Part::as_text).collect();
-        if texts.is_empty() { None } else { Some(texts.join("\n")) }
-    }
 }
 
 /// One piece of content (`lf.a2a.v1.Part`): text, bytes, a link or structured data.
@@ -188,6 +182,31 @@ impl Part {
     pub fn as_text(&self) -> Option<&str> {
         match &self.content {
             PartContent::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The JSON value, when this is a data part: kept as the text it came in, so that reading a
+    /// large value costs nothing until [`JsonText::value`] parses it.
+    pub fn as_data(&self) -> Option<&JsonText> {
+        match &self.content {
+            PartContent::Data(data) => Some(data),
+            _ => None,
+        }
+    }
+
+    /// The bytes, when this is an inline bytes part (a file carried in the message).
+    pub fn as_raw(&self) -> Option<&[u8]> {
+        match &self.content {
+            PartContent::Raw(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+
+    /// The link, when this is a link part (a file the reader fetches).
+    pub fn as_url(&self) -> Option<&str> {
+        match &self.content {
+            PartContent::Url(url) => Some(url),
             _ => None,
         }
     }

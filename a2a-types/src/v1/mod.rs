@@ -18,6 +18,7 @@
 //! assert_eq!(task.state(), TaskState::Completed);
 //! ```
 
+mod answer;
 mod card;
 mod enums;
 mod events;
