@@ -121,14 +121,32 @@ impl DiscoveredCard {
     pub fn deviations(&self) -> Vec<tolerant::Deviation> {
         let card = &self.inner.card;
         let mut found = Vec::new();
-        if self.inner.shape == CardShape::V03 && !names_protocol_version(&self.inner.raw) {
-            found.push(tolerant::Deviation {
-                path: "protocolVersion".to_owned(),
-                kind: tolerant::DeviationKind::MissingField,
-                found: "no protocolVersion (0.3 requires one)".to_owned(),
-                read_as: "read as 0.3, the version of the card's shape (a url, no supportedInterfaces)"
-                    .to_owned(),
-            });
+        if self.inner.shape == CardShape::V03 {
+            let named = TopLevel::of(&self.inner.raw);
+            let mut missing = |path: &str, read_as: &str| {
+                found.push(tolerant::Deviation {
+                    path: path.to_owned(),
+                    kind: tolerant::DeviationKind::MissingField,
+                    found: format!("no {path} (0.3 requires it)"),
+                    read_as: read_as.to_owned(),
+                });
+            };
+            if !named.protocol_version {
+                missing(
+                    "protocolVersion",
+                    "read as 0.3, the version of the card's shape (a url, no supportedInterfaces)",
+                );
+            }
+            let no_modes = "read as declaring none: what is reached through a mode the card does not declare is unverifiable";
+            if !named.default_input_modes {
+                missing("defaultInputModes", no_modes);
+            }
+            if !named.default_output_modes {
+                missing("defaultOutputModes", no_modes);
+            }
+            if !named.skills {
+                missing("skills", "read as no skill");
+            }
         }
         for (index, interface) in card.supported_interfaces.iter().enumerate() {
             if interface.protocol_version.trim().is_empty() {
@@ -253,15 +271,42 @@ impl TrustStore {
     }
 }
 
-/// Whether a card's top level names a `protocolVersion` (a JSON `null` names none). Read again from
-/// the served bytes only when deviations are asked for: the converted card no longer tells.
-fn names_protocol_version(raw: &[u8]) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Version<'a> {
-        #[serde(rename = "protocolVersion", borrow, default)]
-        protocol_version: Option<std::borrow::Cow<'a, str>>,
+/// Which of the members a 0.3 card requires its top level names (a JSON `null` names none). Read
+/// again from the served bytes only when deviations are asked for: the converted card no longer
+/// tells.
+#[derive(Default)]
+struct TopLevel {
+    protocol_version: bool,
+    default_input_modes: bool,
+    default_output_modes: bool,
+    skills: bool,
+}
+
+impl TopLevel {
+    fn of(raw: &[u8]) -> Self {
+        use serde::de::IgnoredAny;
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Named {
+            #[serde(default)]
+            protocol_version: Option<IgnoredAny>,
+            #[serde(default)]
+            default_input_modes: Option<IgnoredAny>,
+            #[serde(default)]
+            default_output_modes: Option<IgnoredAny>,
+            #[serde(default)]
+            skills: Option<IgnoredAny>,
+        }
+        serde_json::from_slice::<Named>(raw).map_or_else(
+            |_| Self::default(),
+            |n| Self {
+                protocol_version: n.protocol_version.is_some(),
+                default_input_modes: n.default_input_modes.is_some(),
+                default_output_modes: n.default_output_modes.is_some(),
+                skills: n.skills.is_some(),
+            },
+        )
     }
-    serde_json::from_slice::<Version<'_>>(raw).is_ok_and(|v| v.protocol_version.is_some())
 }
 
 #[cfg(test)]
@@ -324,6 +369,56 @@ mod tests {
         assert_eq!(read(""), missing);
         assert_eq!(read(r#""protocolVersion":null,"#), missing);
         assert_eq!(read(r#""protocolVersion":"0.3.0","#), []);
+    }
+
+    /// PraisonAI's (`praisonaiagents` 1.7.17) stock card: a 0.3 card with none of
+    /// `protocolVersion`, `defaultInputModes`, `defaultOutputModes` and `skills`.
+    #[test]
+    fn a_0_3_card_without_its_required_members_is_read_and_each_listed_as_missing() {
+        let required = [
+            ("protocolVersion", r#""protocolVersion":"0.3.0""#),
+            ("defaultInputModes", r#""defaultInputModes":["text/plain"]"#),
+            ("defaultOutputModes", r#""defaultOutputModes":["text/plain"]"#),
+            ("skills", r#""skills":[]"#),
+        ];
+        // Every subset of the four left out (or written null): each left out is listed, no other.
+        for left_out in 0..(1u8 << required.len()) {
+            for as_null in [false, true] {
+                let members: Vec<String> = required
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (name, written))| match (left_out >> i & 1 == 1, as_null) {
+                        (false, _) => Some((*written).to_owned()),
+                        (true, true) => Some(format!(r#""{name}":null"#)),
+                        (true, false) => None,
+                    })
+                    .collect();
+                let mut raw = String::from(
+                    r#"{"name":"a","description":"d","url":"http://127.0.0.1:9/","version":"1","capabilities":{"streaming":true}"#,
+                );
+                for member in &members {
+                    raw.push(',');
+                    raw.push_str(member);
+                }
+                raw.push('}');
+                let card = DiscoveredCard::from_bytes(
+                    Bytes::from(raw.clone()),
+                    "http://127.0.0.1:9/x",
+                    WellKnownPath::AgentCard,
+                )
+                .unwrap_or_else(|e| panic!("{raw}: {e}"));
+                assert_eq!(card.shape(), CardShape::V03);
+                assert_eq!(card.card().capabilities.streaming, Some(true), "the claims are read: {raw}");
+                let listed: Vec<String> = card.deviations().into_iter().map(|d| d.path).collect();
+                let expected: Vec<String> = required
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| left_out >> i & 1 == 1)
+                    .map(|(_, (name, _))| (*name).to_owned())
+                    .collect();
+                assert_eq!(listed, expected, "{raw}");
+            }
+        }
     }
 
     #[test]

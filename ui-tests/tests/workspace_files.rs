@@ -10,24 +10,28 @@ fn workspace_file(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-/// The lines between the quickstart markers of `a2a-client/examples/quickstart.rs`.
-fn quickstart_code() -> String {
-    let example = workspace_file("a2a-client/examples/quickstart.rs");
-    let begin = "// README quickstart: begin";
-    let end = "// README quickstart: end";
-    let start = example.find(begin).expect("the example marks where the quickstart begins") + begin.len();
-    let stop = example.find(end).expect("the example marks where the quickstart ends");
-    example[start..stop].trim().to_owned()
+/// The lines of `a2a-client/examples/<example>.rs` between `// README <block>: begin` and
+/// `// README <block>: end`.
+fn marked_code(example: &str, block: &str) -> String {
+    let text = workspace_file(&format!("a2a-client/examples/{example}.rs"));
+    let begin = format!("// README {block}: begin");
+    let end = format!("// README {block}: end");
+    let start =
+        text.find(&begin).unwrap_or_else(|| panic!("{example}.rs marks where {block} begins")) + begin.len();
+    let stop = text.find(&end).unwrap_or_else(|| panic!("{example}.rs marks where {block} ends"));
+    text[start..stop].trim().to_owned()
 }
 
 #[test]
-fn the_workspace_readme_quickstart_is_the_example_ci_runs() {
-    let code = quickstart_code();
+fn the_workspace_readme_quickstart_and_first_program_are_the_examples_ci_runs() {
     let readme = workspace_file("README.md");
-    assert!(
-        readme.contains(&code),
-        "README.md's quickstart block differs from a2a-client/examples/quickstart.rs; paste this between its fences:\n{code}"
-    );
+    for (example, block) in [("quickstart", "quickstart"), ("first_program", "first program")] {
+        let code = marked_code(example, block);
+        assert!(
+            readme.contains(&code),
+            "README.md's {block} block differs from a2a-client/examples/{example}.rs; paste this between its fences:\n{code}"
+        );
+    }
 }
 
 /// `a2a-proto` compiles `proto/a2a.proto` in its build script and `a2a-typestate-types` checks its

@@ -247,9 +247,12 @@ impl<'de> Deserialize<'de> for AgentCard {
                 card.url = present(url, "url")?;
                 card.version = present(version, "version")?;
                 card.capabilities = present(capabilities, "capabilities")?;
-                card.default_input_modes = present(input_modes, "defaultInputModes")?;
-                card.default_output_modes = present(output_modes, "defaultOutputModes")?;
-                card.skills = present(skills, "skills")?;
+                // Required, but a card that leaves them out still says what it claims: read as
+                // declaring no mode and no skill (a reader lists the omission beside the claims,
+                // and nothing reached through an undeclared mode can verify or refuse one).
+                card.default_input_modes = input_modes.unwrap_or_default();
+                card.default_output_modes = output_modes.unwrap_or_default();
+                card.skills = skills.unwrap_or_default();
                 Ok(card)
             }
         }
