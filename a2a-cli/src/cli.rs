@@ -328,6 +328,11 @@ pub struct AgentArgs {
     /// Credentials for agents whose cards ask for them (from the environment or files).
     #[command(flatten)]
     pub credentials: CredentialArgs,
+    /// Refuses an answer that deviates from the protocol (a 0.3 member left out, an event without
+    /// its JSON-RPC envelope...) as bad input, instead of reading what it unambiguously says and
+    /// listing the deviation.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Arguments of `a2a send`.

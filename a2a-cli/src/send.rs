@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use a2a_typestate::{Capability, Deployment};
 use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::task::OnUpdate;
-use a2a_typestate_client::{AgentConnection, Error};
+use a2a_typestate_client::{AgentConnection, Error, WireDeviation};
 use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, TaskState};
 use serde::Serialize;
 
@@ -336,7 +336,43 @@ fn write_outcome(
         )?,
         _ => {}
     }
-    write_answer(out, &outcome.result)
+    write_answer(out, &outcome.result)?;
+    write_deviations(out, &outcome.wire_deviations)
+}
+
+/// The answers that deviated from the protocol and were read anyway (`--strict` refuses them): a
+/// count, and each kind once with where it was first seen.
+fn write_deviations(out: &mut dyn Write, deviations: &[WireDeviation]) -> std::io::Result<()> {
+    if deviations.is_empty() {
+        return Ok(());
+    }
+    let mut kinds: Vec<&WireDeviation> = Vec::new();
+    for deviation in deviations {
+        if !kinds.iter().any(|k| k.kind() == deviation.kind()) {
+            kinds.push(deviation);
+        }
+    }
+    writeln!(
+        out,
+        "{} {} answer part(s) deviated from the protocol and were read as they unambiguously say (--strict refuses them):",
+        paint(style::TITLE, "deviations"),
+        deviations.len()
+    )?;
+    for first in kinds {
+        let event = first.event.map_or_else(String::new, |n| format!(" event #{n}"));
+        let at = match first.path() {
+            "" => "the whole answer".to_owned(),
+            path => sanitize::message(path),
+        };
+        writeln!(
+            out,
+            "  {} first on {}{event}, at {at}: {}",
+            first.kind().as_str(),
+            first.call,
+            sanitize::message(&first.deviation.read_as),
+        )?;
+    }
+    Ok(())
 }
 
 fn write_answer(out: &mut dyn Write, answer: &SendMessageResponse) -> std::io::Result<()> {

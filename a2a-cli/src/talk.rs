@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use a2a_typestate_client::{AgentConnection, Client, Error};
+use a2a_typestate_client::{AgentConnection, Client, Error, WireReading};
 use a2a_typestate_types::{Artifact, Message, StreamResponse, Task, TaskState};
 use serde::Serialize;
 
@@ -18,10 +18,12 @@ use crate::sanitize;
 /// # Errors
 /// A message for people: a credential that could not be read, or a bound the client refuses.
 pub(crate) fn client(args: &AgentArgs) -> Result<Client, String> {
+    let reading = if args.strict { WireReading::Strict } else { WireReading::Tolerant };
     let builder = Client::builder()
         .request_timeout(args.request_timeout)
         .operation_deadline(args.request_timeout)
-        .task_deadline(args.task_deadline);
+        .task_deadline(args.task_deadline)
+        .wire_reading(reading);
     let builder = args.credentials.apply(builder)?;
     builder.build().map_err(|e| errors::describe(&e))
 }

@@ -244,6 +244,11 @@ pub enum Quirk {
     /// VoltAgent's A2A server (`@voltagent/a2a-server` 2.0.3) writes them; its members (`id`,
     /// `contextId`, `status`) still name it a task.
     V03TasksWithoutKind,
+    /// On 0.3 JSON-RPC, each stream event is written as PraisonAI's A2A server
+    /// (`praisonaiagents` 1.7.17) writes them: the result alone, without the JSON-RPC response
+    /// around it, with no `kind` on the result, its messages or its parts, and no `contextId` on a
+    /// status or artifact update. Their members still name each object alone.
+    BareV03StreamEvents,
 }
 
 /// A way the agent answers about a task other than the one it was asked about: neither a lie

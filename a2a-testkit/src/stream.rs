@@ -46,6 +46,9 @@ pub(crate) struct Writing {
     /// A JSON-RPC result that is a 0.3 task written without its `kind`
     /// ([`crate::Quirk::V03TasksWithoutKind`]).
     pub(crate) v03_task_without_kind: bool,
+    /// 0.3 JSON-RPC events written as the result alone, without `kind`s and updates without
+    /// `contextId` ([`crate::Quirk::BareV03StreamEvents`]).
+    pub(crate) bare_v03_events: bool,
 }
 
 impl Writing {
@@ -65,6 +68,9 @@ impl Writing {
 
 fn frame(framing: &Framing, body: &Value, writing: Writing) -> Bytes {
     let data = match framing {
+        Framing::JsonRpc { .. } if writing.bare_v03_events => {
+            bare_v03(writing.jsonrpc_result(body.clone())).to_string()
+        }
         Framing::JsonRpc { id } => wire::jsonrpc_result(id, writing.jsonrpc_result(body.clone())).to_string(),
         Framing::Rest => body.to_string(),
         Framing::RestV03Proto => {
@@ -80,6 +86,42 @@ fn frame(framing: &Framing, body: &Value, writing: Writing) -> Bytes {
     };
     let separator = if writing.record_separator { "\u{1e}" } else { "" };
     Bytes::from(format!("data: {separator}{data}\n\n"))
+}
+
+/// A 0.3 result as a bare event: no `kind` on it, its messages or its parts; no `contextId` on
+/// an update (a task keeps its own, which names it a task).
+fn bare_v03(mut result: Value) -> Value {
+    fn unkind(value: &mut Value) {
+        if let Some(object) = value.as_object_mut() {
+            object.remove("kind");
+            for part in object.get_mut("parts").and_then(Value::as_array_mut).into_iter().flatten() {
+                if let Some(part) = part.as_object_mut() {
+                    part.remove("kind");
+                }
+            }
+        }
+    }
+    let Some(object) = result.as_object_mut() else { return result };
+    let kind = object.remove("kind");
+    if kind.as_ref().and_then(Value::as_str) != Some("task") {
+        object.remove("contextId");
+    }
+    if let Some(message) = object.get_mut("status").and_then(|s| s.get_mut("message")) {
+        unkind(message);
+    }
+    for message in object.get_mut("history").and_then(Value::as_array_mut).into_iter().flatten() {
+        unkind(message);
+    }
+    for artifact in object.get_mut("artifacts").and_then(Value::as_array_mut).into_iter().flatten() {
+        unkind(artifact);
+    }
+    if let Some(artifact) = object.get_mut("artifact") {
+        unkind(artifact);
+    }
+    if kind.as_ref().and_then(Value::as_str) == Some("message") {
+        unkind(&mut result);
+    }
+    result
 }
 
 /// A 1.0 stream item written the 0.3 way: the wrapped event unwrapped, with a `kind`

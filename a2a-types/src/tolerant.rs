@@ -32,10 +32,13 @@
 //! | a lowercase 0.3 state (`working`, `input-required`, `cancelled`) | its `TASK_STATE_*` name | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a lowercase 0.3 role (`agent`, `user`) | `ROLE_AGENT`, `ROLE_USER` | [`LowercaseEnum`](DeviationKind::LowercaseEnum) |
 //! | a status or artifact update without `contextId` (REQUIRED) | no context | [`MissingField`](DeviationKind::MissingField) |
+//! | a 0.3 message or part inside a result without its `kind`, its members naming one alone ([`v03_missing_inner_kinds`]) | that message or part | [`MissingField`](DeviationKind::MissingField) |
+//! | a 0.3 task, status update or artifact update without `contextId` ([`v03_missing_context`]) | no context | [`MissingField`](DeviationKind::MissingField) |
 //! | a 0.3 result (an answer or a stream event) without its `kind`, its members naming one object alone ([`v03_missing_kind`]) | that object | [`MissingField`](DeviationKind::MissingField) |
 //! | a gRPC interface URL written `host:port` (a client reads this one from the card) | `scheme://host:port`, the card's scheme | [`GrpcTargetUrl`](DeviationKind::GrpcTargetUrl) |
 //! | a media type written as its type alone (`"text"`; a client reads this one from the card) | `type/*` | [`BareMediaType`](DeviationKind::BareMediaType) |
 //! | a 0.3 HTTP+JSON answer in the 0.3 JSON-RPC shape, not the 0.3 proto's JSON (read by [`v03::proto_json`](crate::v03::proto_json)) | the JSON-RPC result it is | [`V03JsonRpcShape`](DeviationKind::V03JsonRpcShape) |
+//! | an event of a JSON-RPC stream that is the result alone, without the JSON-RPC response around it ([`bare_stream_event`]; a client reads this one around the document) | the result | [`MissingEnvelope`](DeviationKind::MissingEnvelope) |
 //! | an SSE event's `data` starting with record separators (0x1E), as a JSON text sequence (RFC 7464) frames each text (a client reads this one before any JSON: it is not in a document's value) | the JSON after them; a separator anywhere else stays bad input | [`JsonTextSequence`](DeviationKind::JsonTextSequence) |
 //!
 //! Anything else is left as it is, for the strict parser to accept or refuse. A member written `null`
@@ -73,6 +76,10 @@ pub enum DeviationKind {
     /// record separators (0x1E) before the JSON text, at the start of the event's `data`. Read as
     /// the JSON after them.
     JsonTextSequence,
+    /// An event of a JSON-RPC stream written as the result alone, without the JSON-RPC response
+    /// around it (no `jsonrpc`, `result` or `error`): read as that result
+    /// ([`bare_stream_event`]).
+    MissingEnvelope,
 }
 
 impl DeviationKind {
@@ -88,6 +95,7 @@ impl DeviationKind {
             Self::BareMediaType => "bare-media-type",
             Self::V03JsonRpcShape => "0.3-json-rpc-shape",
             Self::JsonTextSequence => "json-text-sequence-rs",
+            Self::MissingEnvelope => "missing-json-rpc-envelope",
         }
     }
 }
@@ -419,6 +427,153 @@ pub fn v03_missing_kind(value: &mut Value) -> Option<Deviation> {
         "a 0.3 result without its \"kind\" discriminator",
         format!("read as \"kind\": \"{kind}\", the only 0.3 object with {members}"),
     ))
+}
+
+/// Puts back the `kind` of the messages and parts inside a 0.3 result (with its own `kind`) that
+/// left it out, where the members name one alone: a message (`messageId`, `role` and `parts`) in a
+/// task's history or a status, a part with exactly one of `text`, `file` and `data`. Only those
+/// places are read (a data part's content is the agent's own and never touched). Returns one
+/// deviation per `kind` put back, each at its path (`artifact.parts[0].kind`).
+///
+/// ```
+/// use a2a_typestate_types::tolerant::v03_missing_inner_kinds;
+/// use serde_json::json;
+///
+/// // PraisonAI (`praisonaiagents` 1.7.17) writes parts and history messages without `kind`.
+/// let mut event = json!({"kind": "artifact-update", "taskId": "t1", "contextId": "c1",
+///     "artifact": {"artifactId": "a1", "parts": [{"text": "sunny"}]}});
+/// let found = v03_missing_inner_kinds(&mut event);
+/// assert_eq!(found[0].path, "artifact.parts[0].kind");
+/// assert_eq!(event["artifact"]["parts"][0]["kind"], "text");
+/// ```
+pub fn v03_missing_inner_kinds(value: &mut Value) -> Vec<Deviation> {
+    let mut found = Vec::new();
+    let Some(object) = value.as_object_mut() else { return found };
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default().to_owned();
+    match kind.as_str() {
+        "task" => {
+            if let Some(message) = object.get_mut("status").and_then(|s| s.get_mut("message")) {
+                inner_message(message, "status.message", &mut found);
+            }
+            if let Some(history) = object.get_mut("history").and_then(Value::as_array_mut) {
+                for (index, message) in history.iter_mut().enumerate() {
+                    inner_message(message, &format!("history[{index}]"), &mut found);
+                }
+            }
+            if let Some(artifacts) = object.get_mut("artifacts").and_then(Value::as_array_mut) {
+                for (index, artifact) in artifacts.iter_mut().enumerate() {
+                    inner_parts(artifact, &format!("artifacts[{index}]"), &mut found);
+                }
+            }
+        }
+        "message" => inner_parts(value, "", &mut found),
+        "status-update" => {
+            if let Some(message) = object.get_mut("status").and_then(|s| s.get_mut("message")) {
+                inner_message(message, "status.message", &mut found);
+            }
+        }
+        "artifact-update" => {
+            if let Some(artifact) = object.get_mut("artifact") {
+                inner_parts(artifact, "artifact", &mut found);
+            }
+        }
+        _ => {}
+    }
+    found
+}
+
+fn inner_message(message: &mut Value, at: &str, found: &mut Vec<Deviation>) {
+    let Some(object) = message.as_object_mut() else { return };
+    let named = ["messageId", "role", "parts"].iter().all(|m| object.contains_key(*m));
+    if !object.contains_key("kind") && named {
+        object.insert("kind".to_owned(), Value::from("message"));
+        found.push(Deviation::new(
+            &join(at, "kind"),
+            DeviationKind::MissingField,
+            "a 0.3 message without its \"kind\"",
+            "read as \"kind\": \"message\", the only 0.3 object with `messageId`, `role` and `parts`",
+        ));
+    }
+    inner_parts(message, at, found);
+}
+
+fn inner_parts(holder: &mut Value, at: &str, found: &mut Vec<Deviation>) {
+    let Some(parts) = holder.get_mut("parts").and_then(Value::as_array_mut) else { return };
+    for (index, part) in parts.iter_mut().enumerate() {
+        let Some(object) = part.as_object_mut() else { continue };
+        if object.contains_key("kind") {
+            continue;
+        }
+        let named: Vec<&str> =
+            ["text", "file", "data"].into_iter().filter(|m| object.contains_key(*m)).collect();
+        let [kind] = named[..] else { continue };
+        object.insert("kind".to_owned(), Value::from(kind));
+        found.push(Deviation::new(
+            &join(&join(at, &format!("parts[{index}]")), "kind"),
+            DeviationKind::MissingField,
+            "a 0.3 part without its \"kind\"",
+            format!("read as \"kind\": \"{kind}\", the only member it has of text, file and data"),
+        ));
+    }
+}
+
+/// Reads a 0.3 task, status update or artifact update (with its `kind`) that has no `contextId`
+/// (REQUIRED in 0.3 too) as one without a context, as 1.0's reading does: an empty `contextId` is
+/// put in, and the deviation returned (its path `contextId`); `None` when it has one or is no such
+/// object. Put back a missing `kind` first ([`v03_missing_kind`]).
+///
+/// ```
+/// use a2a_typestate_types::tolerant::{DeviationKind, v03_missing_context};
+/// use serde_json::json;
+///
+/// // PraisonAI (`praisonaiagents` 1.7.17) streams status updates with no context.
+/// let mut event = json!({"kind": "status-update", "taskId": "t1", "status": {"state": "working"}, "final": false});
+/// let deviation = v03_missing_context(&mut event).unwrap();
+/// assert_eq!((deviation.kind, deviation.path.as_str()), (DeviationKind::MissingField, "contextId"));
+/// assert_eq!(event["contextId"], "");
+/// ```
+pub fn v03_missing_context(value: &mut Value) -> Option<Deviation> {
+    let object = value.as_object_mut()?;
+    let kind = object.get("kind").and_then(Value::as_str)?;
+    if !matches!(kind, "task" | "status-update" | "artifact-update") {
+        return None;
+    }
+    let mut found = Vec::new();
+    missing_context(object, "", &mut found);
+    let deviation = found.pop()?;
+    object.insert("contextId".to_owned(), Value::from(""));
+    Some(Deviation { read_as: "REQUIRED in 0.3: read without a context".to_owned(), ..deviation })
+}
+
+/// Whether an event of a JSON-RPC stream is the result alone, written without the JSON-RPC
+/// response around it (PraisonAI's `praisonaiagents` 1.7.17 streams so): an object with some
+/// member and none of `jsonrpc`, `result` and `error`. Returns the deviation (its path empty:
+/// the whole event) and leaves the value as it is, the result to read; `None` for a response, an
+/// empty object or anything that is not an object.
+///
+/// ```
+/// use a2a_typestate_types::tolerant::{DeviationKind, bare_stream_event};
+/// use serde_json::json;
+///
+/// let event = json!({"taskId": "t1", "status": {"state": "working"}, "final": false});
+/// assert_eq!(bare_stream_event(&event).unwrap().kind, DeviationKind::MissingEnvelope);
+/// assert!(bare_stream_event(&json!({"jsonrpc": "2.0", "id": "1", "result": {}})).is_none());
+/// assert!(bare_stream_event(&json!({})).is_none());
+/// // A bare task: its own `id` is no envelope.
+/// assert!(bare_stream_event(&json!({"id": "t1", "contextId": "c1", "status": {}})).is_some());
+/// ```
+pub fn bare_stream_event(value: &Value) -> Option<Deviation> {
+    let object = value.as_object()?;
+    // Not `id`: a bare task has one of its own.
+    let enveloped = ["jsonrpc", "result", "error"].iter().any(|m| object.contains_key(*m));
+    (!enveloped && !object.is_empty()).then(|| {
+        Deviation::new(
+            "",
+            DeviationKind::MissingEnvelope,
+            "a stream event without its JSON-RPC response (no jsonrpc, result or error)",
+            "read as the response's result",
+        )
+    })
 }
 
 #[cfg(test)]

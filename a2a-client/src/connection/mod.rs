@@ -616,8 +616,8 @@ impl AgentConnection {
                     {
                         return Ok(Decoded { event: read, last: false });
                     }
-                    let mut value: Value = jsonrpc::event_result(&event, &answering, WHAT)?;
                     let log = &inner.deviations;
+                    let mut value = jsonrpc::tolerant_event_result(&event, &answering, log, call, number)?;
                     log.tolerate(call, Some(number), Shape::StreamResponse, "result", &mut value);
                     Ok(Decoded { event: read::<Box<StreamResponse>>(WHAT, value)?, last: false })
                 },

@@ -153,6 +153,25 @@ pub(crate) fn event_result<T: DeserializeOwned>(
     read(what, result_of(answer, id, "json-rpc stream event")?)
 }
 
+/// As [`event_result`] into a `Value`, under tolerant reading: an event written as the result
+/// alone, without its JSON-RPC response, is that result, a deviation recorded for event `number` of
+/// `call` ([`tolerant::bare_stream_event`](a2a_typestate_types::tolerant::bare_stream_event)).
+pub(crate) fn tolerant_event_result(
+    event: &SseEvent,
+    id: &str,
+    deviations: &crate::transport::deviation::DeviationLog,
+    call: &'static str,
+    number: u64,
+) -> Result<Value, Error> {
+    let answer: Value = a2a_typestate_types::parse::from_slice_fast(event.data.as_bytes())
+        .map_err(|e| Error::bad_input("json-rpc stream event", e))?;
+    if let Some(deviation) = a2a_typestate_types::tolerant::bare_stream_event(&answer) {
+        deviations.record(call, Some(number), deviation);
+        return Ok(answer);
+    }
+    result_of(answer, id, "json-rpc stream event")
+}
+
 /// The typed envelope of an answer: what the one-pass read needs to tell our result from anything
 /// else. The id is borrowed (ours never need unescaping); any other id shape fails the read and is
 /// explained by the second pass.

@@ -86,14 +86,16 @@ pub(crate) fn decode_event(
         let wire: v03::StreamResult = super::jsonrpc::event_result(event, id, WHAT)?;
         return Ok(decoded(log, wire));
     };
-    let mut value: Value = super::jsonrpc::event_result(event, id, WHAT)?;
+    let mut value = super::jsonrpc::tolerant_event_result(event, id, deviations, call, number)?;
     missing_kind(Some(deviations), call, Some(number), "result", &mut value);
     Ok(decoded(log, read(WHAT, value)?))
 }
 
 /// Under tolerant reading (`deviations` given), puts back the `kind` a 0.3 result (found at
 /// `prefix` in the answer to `call`, event `event` of a stream) left out when its members name the
-/// object alone, and records it; nothing otherwise.
+/// object alone, then the `kind` of the messages and parts inside it, then an empty `contextId`
+/// where a task or update has none, and records each;
+/// nothing otherwise.
 pub(crate) fn missing_kind(
     deviations: Option<&DeviationLog>,
     call: &'static str,
@@ -101,9 +103,14 @@ pub(crate) fn missing_kind(
     prefix: &str,
     value: &mut Value,
 ) {
-    if let Some(deviations) = deviations
-        && let Some(deviation) = tolerant::v03_missing_kind(value)
-    {
+    let Some(deviations) = deviations else { return };
+    if let Some(deviation) = tolerant::v03_missing_kind(value) {
+        deviations.record(call, event, deviation.within(prefix));
+    }
+    for deviation in tolerant::v03_missing_inner_kinds(value) {
+        deviations.record(call, event, deviation.within(prefix));
+    }
+    if let Some(deviation) = tolerant::v03_missing_context(value) {
         deviations.record(call, event, deviation.within(prefix));
     }
 }

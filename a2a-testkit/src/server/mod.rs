@@ -383,7 +383,8 @@ fn proto_answer(op: Op, result: &Value) -> Value {
 
 /// How results and stream events are written: 0.3-shaped after the first
 /// ([`Quirk::V03ShapedEventsAfterFirst`], 1.0 only), each behind a record separator
-/// ([`Quirk::JsonTextSequenceEvents`]), 0.3 tasks without `kind` ([`Quirk::V03TasksWithoutKind`]).
+/// ([`Quirk::JsonTextSequenceEvents`]), 0.3 tasks without `kind` ([`Quirk::V03TasksWithoutKind`]),
+/// 0.3 events bare ([`Quirk::BareV03StreamEvents`]).
 fn writing(shared: &Shared) -> stream::Writing {
     stream::Writing {
         v03_shaped_after_first: shared.protocol == crate::Protocol::V1_0
@@ -391,6 +392,8 @@ fn writing(shared: &Shared) -> stream::Writing {
         record_separator: shared.script.has_quirk(crate::Quirk::JsonTextSequenceEvents),
         v03_task_without_kind: shared.protocol == crate::Protocol::V0_3
             && shared.script.has_quirk(crate::Quirk::V03TasksWithoutKind),
+        bare_v03_events: shared.protocol == crate::Protocol::V0_3
+            && shared.script.has_quirk(crate::Quirk::BareV03StreamEvents),
     }
 }
 
