@@ -648,6 +648,53 @@ async fn voltagent_push_and_history_it_declares_false_are_never_judged() {
 }
 
 // ------------------------------------------------------------------------------------------------
+// PraisonAI (praisonai/TRUTH.md, A2A_FRAMEWORKS=all): its own server; a 0.3 card without
+// `protocolVersion`, modes or skills, claiming streaming; each stream event the bare result (no
+// JSON-RPC envelope, no `kind`s, no `contextId`).
+
+#[tokio::test]
+async fn praisonai_streaming_of_bare_events_that_ends_completed_is_verified() {
+    let Some(praisonai) = subject(CorpusAgent::PraisonAI).await else { return };
+    let truth = streaming_truth(praisonai).await;
+    assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
+    assert_streaming(praisonai, &truth);
+}
+
+#[tokio::test]
+async fn praisonai_bare_events_and_missing_card_members_are_reported_as_deviations_not_lies() {
+    let Some(praisonai) = subject(CorpusAgent::PraisonAI).await else { return };
+    let deviations = &praisonai.audit.wire_deviations;
+    let of = |kind: &str, path: &str| {
+        deviations
+            .iter()
+            .filter(|d| d.kind == kind && d.path == path && d.call == "SendStreamingMessage")
+            .count()
+    };
+    // One missing envelope and one missing `kind` per event the probe read.
+    let envelopes = of("missing-json-rpc-envelope", "");
+    assert!(envelopes > 0, "{deviations:#?}");
+    assert_eq!(of("missing-field", "result.kind"), envelopes, "{deviations:#?}");
+    for member in ["protocolVersion", "defaultInputModes", "defaultOutputModes", "skills"] {
+        let in_card = praisonai.card.get(member).is_some_and(|v| !v.is_null());
+        let listed =
+            deviations.iter().any(|d| d.call == "AgentCard" && d.path == member && d.kind == "missing-field");
+        assert_eq!(listed, !in_card, "{member}: {deviations:#?}");
+    }
+    assert!(!praisonai.audit.over_declares_anything(), "{}", reported(praisonai));
+}
+
+#[tokio::test]
+async fn praisonai_push_history_and_output_modes_it_does_not_declare_are_never_judged() {
+    let Some(praisonai) = subject(CorpusAgent::PraisonAI).await else { return };
+    praisonai.assert_only_declared_claims_judged();
+    assert!(
+        praisonai.card_claims(ClaimKind::OutputModes).is_empty(),
+        "no output mode declared: {}",
+        reported(praisonai)
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
 // The corpus as a whole.
 
 #[test]

@@ -31,11 +31,14 @@ pub enum Framework {
     /// VoltAgent (@voltagent/core 2.10.0, @voltagent/a2a-server 2.0.3, Node): a 0.3 card whose
     /// stream writes every event behind a record separator (0x1E).
     VoltAgent,
+    /// PraisonAI Agents 1.7.17 (`praisonaiagents`, its own server): a 0.3 card without the members
+    /// 0.3 requires, whose stream events are bare results.
+    PraisonAI,
 }
 
 impl Framework {
     /// Every framework of the corpus, in the order of `scripts/frameworks/README.md`.
-    pub const ALL: [Framework; 11] = [
+    pub const ALL: [Framework; 12] = [
         Framework::FastA2A,
         Framework::Agno,
         Framework::BeeAI,
@@ -47,6 +50,7 @@ impl Framework {
         Framework::LangGraph,
         Framework::Mastra,
         Framework::VoltAgent,
+        Framework::PraisonAI,
     ];
 
     /// Its directory under `scripts/frameworks/`: what `install.sh` and `start.sh` take.
@@ -63,6 +67,7 @@ impl Framework {
             Framework::LangGraph => "langgraph",
             Framework::Mastra => "mastra",
             Framework::VoltAgent => "voltagent",
+            Framework::PraisonAI => "praisonai",
         }
     }
 
@@ -113,11 +118,13 @@ pub enum CorpusAgent {
     Mastra,
     /// VoltAgent's agent, whose card is at `/.well-known/support-agent/agent-card.json`.
     VoltAgent,
+    /// PraisonAI's agent, whose card is at `/.well-known/agent.json`.
+    PraisonAI,
 }
 
 impl CorpusAgent {
     /// Every line of `agents.tsv`, in its order.
-    pub const ALL: [CorpusAgent; 15] = [
+    pub const ALL: [CorpusAgent; 16] = [
         CorpusAgent::FastA2A,
         CorpusAgent::Agno,
         CorpusAgent::BeeAI,
@@ -133,6 +140,7 @@ impl CorpusAgent {
         CorpusAgent::LangGraph,
         CorpusAgent::Mastra,
         CorpusAgent::VoltAgent,
+        CorpusAgent::PraisonAI,
     ];
 
     /// The framework it is built on (what has to be installed).
@@ -149,6 +157,7 @@ impl CorpusAgent {
             CorpusAgent::LangGraph => Framework::LangGraph,
             CorpusAgent::Mastra => Framework::Mastra,
             CorpusAgent::VoltAgent => Framework::VoltAgent,
+            CorpusAgent::PraisonAI => Framework::PraisonAI,
         }
     }
 
@@ -183,6 +192,7 @@ impl CorpusAgent {
             CorpusAgent::LangGraph => "/a2a/fe096781-5601-53d2-b2f6-0d3403f7e9ca",
             CorpusAgent::Mastra => "/api/.well-known/canned-agent/agent-card.json",
             CorpusAgent::VoltAgent => "/.well-known/support-agent/agent-card.json",
+            CorpusAgent::PraisonAI => "/.well-known/agent.json",
             _ => "/",
         }
     }

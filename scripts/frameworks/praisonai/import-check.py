@@ -1,0 +1,1 @@
+import praisonaiagents.ui.a2a, fastapi, uvicorn  # noqa
