@@ -89,11 +89,7 @@ impl AgentConnection {
         let url = self.interface().url.clone();
         let claim =
             self.declared(|c| matches!(c, CardClaim::Interface { url: declared, .. } if *declared == url))?;
-        let id = a2a_typestate_types::TaskId::new(format!(
-            "a2a-interface-check-{}",
-            uuid::Uuid::new_v4().simple()
-        ));
-        let answer = match self.get_task(a2a_typestate_types::GetTaskRequest::new(id)).await {
+        let answer = match self.get_unknown_task().await {
             Ok(_) => {
                 ClaimAnswer::Interface { url, answer: InterfaceAnswer::Served { protocol_version: None } }
             }
@@ -102,6 +98,17 @@ impl AgentConnection {
         let verdict = self.judge(claim, answer)?;
         self.record_claim_verdict(&verdict);
         Some(verdict)
+    }
+
+    /// `GetTask` for a task no one assigned: the one call every binding serves that changes
+    /// nothing. Its error, read by [`interface_answer`](Self::interface_answer), says whether the
+    /// interface speaks its binding.
+    pub(crate) async fn get_unknown_task(&self) -> Result<a2a_typestate_types::Task, Error> {
+        let id = a2a_typestate_types::TaskId::new(format!(
+            "a2a-interface-check-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        self.get_task(a2a_typestate_types::GetTaskRequest::new(id)).await
     }
 
     /// `error`, the answer to a `GetTask` for a task that does not exist made on this connection's

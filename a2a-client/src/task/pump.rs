@@ -2,7 +2,8 @@
 //! feed the handle in arrival order, until the turn ends, a claim is refused, or a bound runs out.
 
 use a2a_typestate::{
-    Advice, Call, Capability, Channel, ClaimStatus, Observed, PendingReason, TaskHandle, Verdict,
+    Advice, Call, Capability, Channel, ClaimAnswer, ClaimStatus, InterfaceAnswer, Observed, PendingReason,
+    TaskHandle, Verdict,
 };
 use a2a_typestate_types::{GetTaskRequest, Message};
 use futures::StreamExt;
@@ -95,16 +96,22 @@ impl Session {
     }
 
     /// After a "method not found" to the stream: asks the same interface for a task no one
-    /// assigned (`GetTask`). Its own error there ("task not found") shows the agent speaks this
-    /// binding, so the missing method is streaming's; any other answer leaves the stream's error
-    /// unexplained (a client speaking another binding or version hears "method not found" too).
+    /// assigned, read as the interface check reads it
+    /// ([`AgentConnection::interface_answer`](crate::AgentConnection::interface_answer)). The
+    /// agent's own error there, in the binding ("task not found"), shows it speaks this binding,
+    /// so the missing method is streaming's; any other answer leaves the stream's error unexplained
+    /// (a client speaking another binding or version hears "method not found" too).
     async fn ask_binding<H: TaskHandle>(&mut self, handle: &mut H) {
         self.round_trip();
-        let id = format!("a2a-binding-check-{}", uuid::Uuid::new_v4().simple());
-        let answer = self.conn.get_task(GetTaskRequest::new(a2a_typestate_types::TaskId::new(id))).await;
-        let own_error = answer.err().filter(|e| !e.is_method_missing());
-        let code = own_error.and_then(|e| e.protocol_error().and_then(|p| p.code()));
-        if let Some(code) = code.and_then(|c| i32::try_from(c).ok()) {
+        let Err(error) = self.conn.get_unknown_task().await else { return };
+        let in_binding = match self.conn.interface_answer(&error) {
+            Some(ClaimAnswer::Interface { answer, .. }) => {
+                matches!(answer, InterfaceAnswer::Served { .. } | InterfaceAnswer::AgentError { .. })
+            }
+            _ => false,
+        };
+        let code = error.protocol_error().and_then(|p| p.code()).and_then(|c| i32::try_from(c).ok());
+        if let (true, Some(code)) = (in_binding, code) {
             self.observe(handle, Observed::BindingUnderstood { call: Call::GetTask, code });
         }
     }
