@@ -8,6 +8,7 @@
 //! assert_eq!(HumanDuration(Duration::from_micros(118)).to_string(), "118 µs");
 //! assert_eq!(HumanDuration(Duration::from_nanos(7_705_735)).to_string(), "7.7 ms");
 //! assert_eq!(HumanDuration(Duration::from_nanos(10_005_835_067)).to_string(), "10.0 s");
+//! assert_eq!(HumanDuration(Duration::from_secs(30)).to_string(), "30 s");
 //! assert_eq!(HumanDuration(Duration::from_secs(125)).to_string(), "2 min 5 s");
 //! ```
 
@@ -15,7 +16,8 @@ use std::fmt;
 use std::time::Duration;
 
 /// A duration shown to people: whole units below a millisecond, one decimal where it tells
-/// something (under 10 ms, under a minute), minutes and seconds, hours and minutes.
+/// something (under 10 ms, under a minute but not a whole number of seconds), minutes and seconds,
+/// hours and minutes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HumanDuration(pub Duration);
 
@@ -32,6 +34,8 @@ impl fmt::Display for HumanDuration {
             write!(f, "{:.1} ms", d.as_secs_f64() * 1e3)
         } else if nanos < 1_000_000_000 {
             write!(f, "{} ms", nanos / 1_000_000)
+        } else if secs < 60 && d.subsec_nanos() == 0 {
+            write!(f, "{secs} s")
         } else if secs < 60 {
             write!(f, "{:.1} s", d.as_secs_f64())
         } else if secs < 3_600 {
@@ -57,7 +61,8 @@ mod tests {
         assert_eq!(shown(Duration::from_nanos(9_999_999)), "10.0 ms");
         assert_eq!(shown(Duration::from_millis(10)), "10 ms");
         assert_eq!(shown(Duration::from_nanos(999_999_999)), "999 ms");
-        assert_eq!(shown(Duration::from_secs(1)), "1.0 s");
+        assert_eq!(shown(Duration::from_secs(1)), "1 s");
+        assert_eq!(shown(Duration::from_millis(1_001)), "1.0 s");
         assert_eq!(shown(Duration::from_millis(59_999)), "60.0 s");
         assert_eq!(shown(Duration::from_secs(60)), "1 min 0 s");
         assert_eq!(shown(Duration::from_secs(3_600)), "1 h 0 min");

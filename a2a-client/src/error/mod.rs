@@ -989,10 +989,10 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "transport fault: timed out after 3 attempts in 6.3 s in all, each bounded by the request \
-             timeout of 2s (http://a.example/rpc)"
+             timeout of 2 s (http://a.example/rpc)"
         );
         let source = err.source().map(ToString::to_string).unwrap_or_default();
-        assert_eq!(source, "no complete answer within the request timeout of 2s");
+        assert_eq!(source, "no complete answer within the request timeout of 2 s");
         let two = std::time::Duration::from_secs(2);
         let once = Error::timeout(two).with_attempts(1, two);
         assert_eq!(once.to_string(), "transport fault: timed out", "one attempt is not counted out loud");

@@ -230,7 +230,7 @@ mod tests {
         assert_eq!(
             fallback.to_string(),
             format!(
-                "task TASK_STATE_COMPLETED (single-shot fallback after a refused claim); verified: none; \
+                "task completed (single-shot fallback after a refused claim); verified: none; \
                  refused: {violation}"
             )
         );
