@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use a2a_typestate_client::{AgentConnection, Client, Error, WireReading};
-use a2a_typestate_types::{Artifact, Message, StreamResponse, Task, TaskState};
+use a2a_typestate_types::{Artifact, Message, StreamResponse, Task};
 use serde::Serialize;
 
 use crate::cli::AgentArgs;
@@ -33,11 +33,6 @@ pub(crate) async fn connect(client: &Client, url: &str) -> Result<AgentConnectio
     client.connect(crate::card::base_url_of(url)).await
 }
 
-/// A task state in words: `working`, `input-required`, `completed`...
-pub(crate) fn state_word(state: TaskState) -> String {
-    state.as_str().trim_start_matches("TASK_STATE_").to_ascii_lowercase().replace('_', "-")
-}
-
 /// The text of a message's parts, cleaned and cut, or what kind of parts it holds.
 fn message_text(message: &Message) -> String {
     match message.text() {
@@ -48,7 +43,7 @@ fn message_text(message: &Message) -> String {
 
 /// One line for people about `task`: its id, state and status message.
 pub(crate) fn describe_task(task: &Task) -> String {
-    let mut line = format!("task {} {}", sanitize::message(task.id.as_str()), state_word(task.state()));
+    let mut line = format!("task {} {}", sanitize::message(task.id.as_str()), task.state().word());
     if let Some(message) = &task.status.message {
         line.push_str(": ");
         line.push_str(&message_text(message));
@@ -62,7 +57,7 @@ pub(crate) fn describe_update(update: &StreamResponse) -> String {
         StreamResponse::Task(task) => describe_task(task),
         StreamResponse::Message(message) => format!("message: {}", message_text(message)),
         StreamResponse::StatusUpdate(update) => {
-            let mut line = format!("status {}", state_word(update.status.state));
+            let mut line = format!("status {}", update.status.state.word());
             if let Some(message) = &update.status.message {
                 line.push_str(": ");
                 line.push_str(&message_text(message));

@@ -134,7 +134,7 @@ impl PageTable {
         let context = task.context_id.as_ref().map_or("-", |c| c.as_str());
         self.table.get_or_insert_with(|| Table::new(&["ID", "STATE", "CONTEXT"])).row([
             Cell::plain(task.id.as_str()),
-            Cell::plain(talk::state_word(task.state())),
+            Cell::plain(task.state().word()),
             Cell::plain(context),
         ]);
         self.rows += 1;

@@ -224,7 +224,7 @@ async fn working_left_unobservable_is_named_a_lifecycle_fault_and_no_lie() {
     let audited = &report["agents"][0];
     assert_eq!(status, Some(2), "{report:#}");
     let fault = audited["lifecycleFault"].as_str().unwrap_or_else(|| panic!("named: {audited:#}"));
-    assert!(fault.contains("`TASK_STATE_WORKING` left unobservable past the 1s bound"), "{fault}");
+    assert!(fault.contains("`working` left unobservable past the 1 s bound"), "{fault}");
     assert_eq!(audited["overDeclares"], serde_json::json!([]));
     assert_ne!(
         verdict_of(audited, "streaming")["verdict"],

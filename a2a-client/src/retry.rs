@@ -30,6 +30,7 @@
 //! # });
 //! ```
 
+use a2a_typestate_types::human::HumanDuration;
 use std::future::Future;
 use std::time::Duration;
 
@@ -226,9 +227,10 @@ impl RetryPolicy {
         match tokio::time::timeout(deadline, run).await {
             Ok(outcome) => outcome,
             Err(_) => {
+                let (deadline, request_timeout) = (HumanDuration(deadline), HumanDuration(request_timeout));
                 let cause = format!(
-                    "the operation deadline of {deadline:?} passed during attempt {attempts} \
-                     (each attempt bounded by the request timeout of {request_timeout:?})"
+                    "the operation deadline of {deadline} passed during attempt {attempts} \
+                     (each attempt bounded by the request timeout of {request_timeout})"
                 );
                 Err(Error::transport(crate::TransportFault::Timeout, Some(cause.into()))
                     .with_attempts(attempts, started.elapsed())

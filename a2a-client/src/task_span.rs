@@ -37,7 +37,7 @@
 //! ```
 
 use a2a_typestate::CapabilitySet;
-use a2a_typestate_types::Message;
+use a2a_typestate_types::{Message, TaskState};
 use tracing::Instrument;
 use tracing::field::Empty;
 
@@ -113,8 +113,8 @@ fn record_outcome(span: &tracing::Span, outcome: &TaskOutcome) {
     let verdicts: Vec<String> =
         outcome.refusals().map(|violation| format!("{}: {violation}", violation.capability())).collect();
     span.record("verdicts", verdicts.join("; ").as_str());
-    let state = outcome.state().map_or_else(|| "message".to_owned(), |state| state.to_string());
-    span.record("outcome", state.as_str());
+    let state = outcome.state().map_or("message", TaskState::as_str);
+    span.record("outcome", state);
 }
 
 fn capabilities(set: CapabilitySet) -> String {

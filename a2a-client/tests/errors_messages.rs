@@ -131,14 +131,14 @@ async fn a_timeout_after_retries_names_the_attempts_and_the_total_time() {
     let elapsed = err.elapsed().unwrap();
     assert!(
         text.starts_with(&format!(
-            "transport fault: timed out after 3 attempts in {:.1} s in all, each bounded by the request timeout of 100ms",
+            "transport fault: timed out after 3 attempts in {:.1} s in all, each bounded by the request timeout of 100 ms",
             elapsed.as_secs_f64()
         )),
         "{text}"
     );
     let source = err.source().map(ToString::to_string).unwrap_or_default();
     assert!(!source.contains("one attempt"), "{source}");
-    assert!(source.contains("within the request timeout of 100ms"), "{source}");
+    assert!(source.contains("within the request timeout of 100 ms"), "{source}");
 }
 
 #[tokio::test]
@@ -156,7 +156,7 @@ async fn a_timed_out_call_after_retries_names_the_attempts() {
     assert!(err.is_timeout(), "{err:?}");
     assert_eq!(err.attempts(), Some(2));
     assert!(err.to_string().contains("after 2 attempts in "), "{err}");
-    assert!(err.to_string().contains("each bounded by the request timeout of 100ms"), "{err}");
+    assert!(err.to_string().contains("each bounded by the request timeout of 100 ms"), "{err}");
     assert_eq!(err.url(), Some(format!("{silent}/rpc").as_str()));
 }
 
@@ -198,7 +198,7 @@ async fn a_card_fetch_is_bounded_by_the_operation_deadline() {
     let source = err.source().map(ToString::to_string).unwrap_or_default();
     assert_eq!(
         source,
-        "the operation deadline of 200ms passed during attempt 1 (each attempt bounded by the request timeout of 30s)"
+        "the operation deadline of 200 ms passed during attempt 1 (each attempt bounded by the request timeout of 30 s)"
     );
     assert_eq!(err.url(), Some(format!("{base}/").as_str()), "the agent it was discovering");
 }

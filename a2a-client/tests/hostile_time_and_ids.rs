@@ -54,7 +54,7 @@ async fn the_operation_deadline_bounds_all_attempts_together_and_the_error_says_
     assert!(started.elapsed() < Duration::from_secs(2), "waited {:?}", started.elapsed());
     let said = chain(&err);
     assert!(
-        said.contains("operation deadline of 500ms") && said.contains("request timeout of 300ms"),
+        said.contains("operation deadline of 500 ms") && said.contains("request timeout of 300 ms"),
         "{said}"
     );
 }
@@ -68,7 +68,7 @@ async fn attempts_that_each_time_out_are_reported_with_their_count_and_total() {
     let connection = connect_over(&client, &agent, ProtocolVersion::V1_0, ProtocolBinding::JsonRpc).await;
     let err = connection.send_message(text("slow")).await.unwrap_err();
     let said = chain(&err);
-    assert!(said.contains("3 attempts") && said.contains("request timeout of 200ms"), "{said}");
+    assert!(said.contains("3 attempts") && said.contains("request timeout of 200 ms"), "{said}");
     assert!(said.contains("in all"), "{said}");
 }
 

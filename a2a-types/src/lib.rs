@@ -21,6 +21,7 @@
 
 pub mod discovery;
 pub mod error;
+pub mod human;
 pub mod ids;
 pub mod json_text;
 pub mod jsonrpc;

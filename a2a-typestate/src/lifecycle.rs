@@ -100,7 +100,7 @@ impl TransitionRule {
 
     fn explain(self) -> &'static str {
         match self {
-            Self::UnspecifiedState => "TASK_STATE_UNSPECIFIED is not a task state",
+            Self::UnspecifiedState => "unspecified (TASK_STATE_UNSPECIFIED) is not a task state",
             Self::TerminalIsFinal => "a terminal state is final",
             Self::NoReturnToSubmitted => "a started task never returns to submitted",
             Self::InputRequiredNeedsFollowUp => {
@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(err.rule, TransitionRule::InputRequiredNeedsFollowUp);
         assert_eq!(
             err.to_string(),
-            "transition TASK_STATE_INPUT_REQUIRED -> TASK_STATE_WORKING not allowed: input-required is left only \
+            "transition input-required -> working not allowed: input-required is left only \
              after a follow-up message with the same taskId and contextId"
         );
         assert_eq!(lifecycle.state(), Some(InputRequired), "a rejected transition changes nothing");
@@ -449,7 +449,7 @@ mod tests {
         );
         assert_eq!(
             try_to(&mut at(&[Working]), Unspecified).unwrap_err().to_string(),
-            "transition TASK_STATE_WORKING -> TASK_STATE_UNSPECIFIED not allowed: TASK_STATE_UNSPECIFIED is not a task state"
+            "transition working -> unspecified not allowed: unspecified (TASK_STATE_UNSPECIFIED) is not a task state"
         );
     }
 

@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use a2a_typestate_types::human::HumanDuration;
 use std::fmt;
 use std::time::Duration;
 
@@ -148,7 +149,7 @@ impl fmt::Display for Pending {
                 f.write_str("terminal state streamed without artifacts; GetTask decides")
             }
             PendingReason::AwaitingPushCallback { deadline: Some(deadline) } => {
-                write!(f, "waiting for a push callback until {deadline:?}")
+                write!(f, "waiting for a push callback until {}", HumanDuration(*deadline))
             }
             PendingReason::AwaitingPushCallback { deadline: None } => {
                 f.write_str("waiting for a push callback; the task has not ended")
@@ -288,11 +289,18 @@ impl fmt::Display for LifecycleFault {
         match self {
             Self::NoProgress { state, since, bound } => write!(
                 f,
-                "{}: no progress (new state, question or artifact) since {since:?}, past the {bound:?} bound",
-                StateWords(*state)
+                "{}: no progress (new state, question or artifact) since {}, past the {} bound",
+                StateWords(*state),
+                HumanDuration(*since),
+                HumanDuration(*bound)
             ),
             Self::DeadlineExceeded { state, deadline } => {
-                write!(f, "{}: the task ran past its {deadline:?} deadline", StateWords(*state))
+                write!(
+                    f,
+                    "{}: the task ran past its {} deadline",
+                    StateWords(*state),
+                    HumanDuration(*deadline)
+                )
             }
         }
     }
@@ -329,7 +337,7 @@ mod tests {
             at: Duration::from_millis(1500),
             observed: Observed::Artifact { via: Channel::Stream },
         });
-        assert_eq!(verified.to_string(), "verified by event #2 at 1.5s: artifact update via Stream");
+        assert_eq!(verified.to_string(), "verified by event #2 at 1.5 s: artifact update via Stream");
 
         let mut verifier = streaming_verifier();
         let fault = TransportFault::Unavailable(502);

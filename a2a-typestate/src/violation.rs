@@ -24,6 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use a2a_typestate_types::human::HumanDuration;
 use std::fmt;
 use std::time::Duration;
 
@@ -44,7 +45,7 @@ pub struct Evidence {
 
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "event #{} at {:?}: {}", self.seq, self.at, self.observed)
+        write!(f, "event #{} at {}: {}", self.seq, HumanDuration(self.at), self.observed)
     }
 }
 
@@ -106,7 +107,9 @@ impl fmt::Display for Contradiction {
             Self::NoPushCallback { waited, bound } => {
                 write!(
                     f,
-                    "no push callback within {bound:?} of the task's terminal transition (waited {waited:?})"
+                    "no push callback within {} of the task's terminal transition (waited {})",
+                    HumanDuration(*bound),
+                    HumanDuration(*waited)
                 )
             }
         }

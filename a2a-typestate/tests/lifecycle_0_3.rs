@@ -62,6 +62,6 @@ fn a_0_3_unknown_state_is_rejected_as_unspecified() {
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), status_update_0_3("working", false)).unwrap();
     let err = task.observe(ms(2), status_update_0_3("unknown", false)).unwrap_err();
-    assert!(err.to_string().contains("TASK_STATE_UNSPECIFIED is not a task state"), "{err}");
+    assert!(err.to_string().contains("unspecified (TASK_STATE_UNSPECIFIED) is not a task state"), "{err}");
     assert_eq!(task.state(), Some(TaskState::Working));
 }

@@ -671,7 +671,7 @@ fn violation_names_the_capability_the_contradiction_and_the_event() {
     assert_eq!(
         violation.to_string(),
         "card declares stateTransitionHistory but GetTask returned an empty history when it was relied on; \
-         evidence: event #2 at 250ms: GetTask history with 0 message(s)"
+         evidence: event #2 at 250 ms: GetTask history with 0 message(s)"
     );
 }
 

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use a2a_typestate_client::journal::{Durability, Journal, JournaledTask, Recovered};
 use a2a_typestate_client::negotiate::Negotiation;
-use a2a_typestate_client::{Capability, Client, Message};
+use a2a_typestate_client::{Capability, Client, Message, TaskState};
 use clap::Parser;
 use futures::StreamExt;
 use serde::Serialize;
@@ -206,7 +206,7 @@ impl Ctx<'_> {
         match self.client.resume(task).await {
             Ok(Recovered::Task(found)) => {
                 self.counts.recovered_to_a_task.fetch_add(1, Ordering::Relaxed);
-                self.outcomes.note(n, "recovered", &found.status.state.to_string());
+                self.outcomes.note(n, "recovered", found.status.state.as_str());
             }
             Ok(Recovered::NotStarted) => {
                 // This orchestrator's policy: a message the agent never received is sent again.
@@ -247,8 +247,8 @@ impl Ctx<'_> {
                 if outcome.durability != Durability::Journaled {
                     self.counts.not_durable.fetch_add(1, Ordering::Relaxed);
                 }
-                let state = outcome.state().map_or_else(|| "message".to_owned(), |s| s.to_string());
-                self.outcomes.note(n, "ran", &state);
+                let state = outcome.state().map_or("message", TaskState::as_str);
+                self.outcomes.note(n, "ran", state);
             }
             Err(error) => {
                 self.counts.run_errors.fetch_add(1, Ordering::Relaxed);

@@ -161,7 +161,9 @@ fn refused(violation: &AgentCardLifecycleViolation, attempts: &[PushRegistration
             (
                 format!("{field}: push accepted but never delivered"),
                 format!(
-                    "expected a callback at the webhook within {bound:?} of the task's terminal transition; none came in {waited:?} (registration: {})",
+                    "expected a callback at the webhook within {} of the task's terminal transition; none came in {} (registration: {})",
+                    a2a_typestate_types::human::HumanDuration(*bound),
+                    a2a_typestate_types::human::HumanDuration(*waited),
                     if tried.is_empty() { "inline".to_owned() } else { tried.join("; ") }
                 ),
             )
@@ -222,11 +224,13 @@ fn call_name(call: Call) -> &'static str {
 pub(super) fn lifecycle_fault(fault: &LifecycleFault) -> String {
     match fault {
         LifecycleFault::NoProgress { state, bound, .. } => format!(
-            "lifecycle fault: {} left unobservable past the {bound:?} bound",
-            state.map_or_else(|| "the task".to_owned(), |s| format!("`{s}`"))
+            "lifecycle fault: {} left unobservable past the {} bound",
+            state.map_or_else(|| "the task".to_owned(), |s| format!("`{s}`")),
+            a2a_typestate_types::human::HumanDuration(*bound)
         ),
         LifecycleFault::DeadlineExceeded { state, deadline } => format!(
-            "lifecycle fault: the task ran past its {deadline:?} deadline (last in {})",
+            "lifecycle fault: the task ran past its {} deadline (last in {})",
+            a2a_typestate_types::human::HumanDuration(*deadline),
             state.map_or_else(|| "no state".to_owned(), |s| s.to_string())
         ),
         other => format!("lifecycle fault: {other}"),

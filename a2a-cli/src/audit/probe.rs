@@ -270,7 +270,7 @@ pub(super) async fn probe_each_unsettled_claim(
 /// How an answer ended, in words: its task's state, or a direct message.
 fn answered(answer: &SendMessageResponse) -> String {
     match answer {
-        SendMessageResponse::Task(task) => crate::talk::state_word(task.state()),
+        SendMessageResponse::Task(task) => task.state().word().to_owned(),
         SendMessageResponse::Message(_) => "a direct message".to_owned(),
     }
 }

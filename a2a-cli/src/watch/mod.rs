@@ -414,7 +414,10 @@ impl Scheduler {
                 .await
                 {
                     Ok(result) => result,
-                    Err(_) => Err(format!("the card did not arrive within {timeout:?}")),
+                    Err(_) => Err(format!(
+                        "the card did not arrive within {}",
+                        a2a_typestate_types::human::HumanDuration(timeout)
+                    )),
                 };
                 let _ = done.send(Done::Card { index, result }).await;
             });

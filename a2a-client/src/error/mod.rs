@@ -226,7 +226,10 @@ impl Error {
 
     /// A request that found no complete answer within `bound`, the request timeout of one attempt.
     pub(crate) fn timeout(bound: std::time::Duration) -> Self {
-        let source = format!("no complete answer within the request timeout of {bound:?}");
+        let source = format!(
+            "no complete answer within the request timeout of {}",
+            a2a_typestate_types::human::HumanDuration(bound)
+        );
         let mut error = Self::transport(TransportFault::Timeout, Some(source.into()));
         error.inner.request_timeout = Some(bound);
         error
@@ -650,7 +653,11 @@ impl fmt::Display for Error {
         if let Some(Attempts { count, elapsed }) = self.inner.attempts.filter(|a| a.count > 1) {
             write!(f, " after {count} attempts in {:.1} s in all", elapsed.as_secs_f64())?;
             if let Some(bound) = self.inner.request_timeout {
-                write!(f, ", each bounded by the request timeout of {bound:?}")?;
+                write!(
+                    f,
+                    ", each bounded by the request timeout of {}",
+                    a2a_typestate_types::human::HumanDuration(bound)
+                )?;
             }
         }
         if let Some(url) = self.inner.url.as_ref().filter(|_| !self.inner.repr.names_its_url()) {
@@ -982,10 +989,10 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "transport fault: timed out after 3 attempts in 6.3 s in all, each bounded by the request \
-             timeout of 2s (http://a.example/rpc)"
+             timeout of 2 s (http://a.example/rpc)"
         );
         let source = err.source().map(ToString::to_string).unwrap_or_default();
-        assert_eq!(source, "no complete answer within the request timeout of 2s");
+        assert_eq!(source, "no complete answer within the request timeout of 2 s");
         let two = std::time::Duration::from_secs(2);
         let once = Error::timeout(two).with_attempts(1, two);
         assert_eq!(once.to_string(), "transport fault: timed out", "one attempt is not counted out loud");

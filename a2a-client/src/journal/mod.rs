@@ -341,7 +341,10 @@ impl Journal {
         };
         // Two reads of the store, each its own round trip: twice the bound each.
         tokio::time::timeout(bound * 4, read).await.map_err(|_| {
-            Error::config(format!("the task journal could not be read within {:?}", bound * 4))
+            Error::config(format!(
+                "the task journal could not be read within {}",
+                a2a_typestate_types::human::HumanDuration(bound * 4)
+            ))
         })?
     }
 
@@ -350,9 +353,10 @@ impl Journal {
         let bound = self.inner.commit_wait;
         match tokio::time::timeout(bound * 2, self.inner.store.find(message_id)).await {
             Ok(found) => Ok(found.map_err(|e| Self::failed("task", e))?.map(JournaledTask::from)),
-            Err(_) => {
-                Err(Error::config(format!("the task journal could not be read within {:?}", bound * 2)))
-            }
+            Err(_) => Err(Error::config(format!(
+                "the task journal could not be read within {}",
+                a2a_typestate_types::human::HumanDuration(bound * 2)
+            ))),
         }
     }
 

@@ -172,7 +172,9 @@ async fn run(
         let writes = batch.len() as u64;
         let result = match tokio::time::timeout(bound, store.commit(batch)).await {
             Ok(result) => result,
-            Err(_) => Err(format!("commit took longer than {bound:?}")),
+            Err(_) => {
+                Err(format!("commit took longer than {}", a2a_typestate_types::human::HumanDuration(bound)))
+            }
         };
         let ok = result.is_ok();
         match result {

@@ -117,7 +117,7 @@ pub struct TaskOutcome {
 }
 
 /// The outcome in one line: what the agent answered, on which path, what was verified and what was
-/// refused, as in `task TASK_STATE_COMPLETED (negotiated); verified: streaming`, and when the work
+/// refused, as in `task completed (negotiated); verified: streaming`, and when the work
 /// may have run twice, `; may have run twice`.
 impl fmt::Display for TaskOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -222,7 +222,7 @@ mod tests {
                 .unwrap();
         let mut negotiated = outcome(TaskPath::Negotiated, SendMessageResponse::Task(task.clone()));
         negotiated.verified = CapabilitySet::of(&[Capability::Streaming]);
-        assert_eq!(negotiated.to_string(), "task TASK_STATE_COMPLETED (negotiated); verified: streaming");
+        assert_eq!(negotiated.to_string(), "task completed (negotiated); verified: streaming");
 
         let mut fallback = outcome(TaskPath::Fallback, SendMessageResponse::Task(task));
         let violation = crate::test_support::streaming_violation();
@@ -230,7 +230,7 @@ mod tests {
         assert_eq!(
             fallback.to_string(),
             format!(
-                "task TASK_STATE_COMPLETED (single-shot fallback after a refused claim); verified: none; \
+                "task completed (single-shot fallback after a refused claim); verified: none; \
                  refused: {violation}"
             )
         );

@@ -69,7 +69,10 @@ impl Service<Uri> for Connector {
                 Ok(opened) => opened,
                 Err(_) => Err(Box::new(std::io::Error::new(
                     std::io::ErrorKind::TimedOut,
-                    format!("the connection was not opened within {bound:?} (name lookup and connect)"),
+                    format!(
+                        "the connection was not opened within {} (name lookup and connect)",
+                        a2a_typestate_types::human::HumanDuration(bound)
+                    ),
                 )) as BoxError),
             }
         })

@@ -245,7 +245,10 @@ fn past_deadline(
     if error.transport_fault().is_some() && started.elapsed() >= timeout {
         return Error::transport(
             TransportFault::Timeout,
-            Some(format!("no complete answer within {timeout:?}").into()),
+            Some(
+                format!("no complete answer within {}", a2a_typestate_types::human::HumanDuration(timeout))
+                    .into(),
+            ),
         )
         .with_url(url);
     }
@@ -320,7 +323,13 @@ fn events(
             let item = match tokio::time::timeout(idle, messages.message()).await {
                 Err(_) => Err(Error::transport(
                     TransportFault::Timeout,
-                    Some(format!("no stream message within the idle bound of {idle:?}").into()),
+                    Some(
+                        format!(
+                            "no stream message within the idle bound of {}",
+                            a2a_typestate_types::human::HumanDuration(idle)
+                        )
+                        .into(),
+                    ),
                 )
                 .with_url(&url)),
                 Ok(Ok(Some(message))) => {

@@ -40,9 +40,27 @@ impl TaskState {
         matches!(self, Self::InputRequired | Self::AuthRequired)
     }
 
-    /// The ProtoJSON name, such as `TASK_STATE_WORKING`.
+    /// The ProtoJSON name, such as `TASK_STATE_WORKING`: what JSON, metric labels and span
+    /// attributes carry.
     pub fn as_str(self) -> &'static str {
         crate::protojson::enum_name(self)
+    }
+
+    /// The state as people write it, and as [`Display`](std::fmt::Display) shows it: `working`,
+    /// `input-required`, `completed` (the 0.3 names, with `canceled` spelled as 1.0 does and
+    /// `unspecified` for the unset state).
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Unspecified => "unspecified",
+            Self::Submitted => "submitted",
+            Self::Working => "working",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Canceled => "canceled",
+            Self::InputRequired => "input-required",
+            Self::Rejected => "rejected",
+            Self::AuthRequired => "auth-required",
+        }
     }
 }
 
@@ -66,7 +84,7 @@ crate::proto_enum_serde!(TaskState);
 
 impl std::fmt::Display for TaskState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.word())
     }
 }
 
