@@ -117,10 +117,17 @@ fn main() {
     let streaming = Negotiation::depending_on(&[Capability::Streaming]);
     let (honest_url, refuser_url) = (honest.base_url(), refuser.base_url());
     for setup in &setups {
-        rt.block_on(setup.client.run_task(&honest_url, Message::user_text("warm", "hi"), &streaming))
-            .expect("task");
-        let first =
-            rt.block_on(setup.client.run_task(&refuser_url, Message::user_text("warm", "hi"), &streaming));
+        rt.block_on(setup.client.run_task(
+            &honest_url,
+            Message::user("hi").with_message_id("warm"),
+            &streaming,
+        ))
+        .expect("task");
+        let first = rt.block_on(setup.client.run_task(
+            &refuser_url,
+            Message::user("hi").with_message_id("warm"),
+            &streaming,
+        ));
         assert_eq!(first.expect("task").path, TaskPath::Fallback);
     }
 
@@ -131,7 +138,7 @@ fn main() {
         let client = &setup.client;
         group.bench_function(format!("suspect agent (single shot), {}", setup.name), |b| {
             b.iter(|| {
-                let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "hi");
+                let message = Message::user("hi");
                 let outcome = rt.block_on(client.run_task(&refuser_url, message, &streaming)).expect("task");
                 debug_assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)));
                 outcome
@@ -139,7 +146,7 @@ fn main() {
         });
         group.bench_function(format!("honest streaming agent, {}", setup.name), |b| {
             b.iter(|| {
-                let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "hi");
+                let message = Message::user("hi");
                 rt.block_on(client.run_task(&honest_url, message, &streaming)).expect("task")
             })
         });
@@ -186,7 +193,7 @@ fn main() {
 /// `AT_ONCE` single-shot tasks at once; returns how many were durable.
 async fn at_once(client: &Client, agent: &str, negotiation: &Negotiation) -> usize {
     let runs = (0..AT_ONCE).map(|_| {
-        let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "hi");
+        let message = Message::user("hi");
         client.run_task(agent, message, negotiation)
     });
     futures::future::join_all(runs)

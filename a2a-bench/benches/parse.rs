@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use a2a_bench::fixtures;
-use a2a_typestate::{Bounds, Channel, Deployment, DynTask, ExchangeModes, Observed};
+use a2a_typestate::{Bounds, Channel, Deployment, DynHandle, ExchangeModes, Observed};
 use a2a_typestate_client::sse::{SseLimits, SseStream};
 use a2a_typestate_client::{DiscoveredCard, WellKnownPath};
 use a2a_typestate_types::jsonrpc::JsonRpcResponse;
@@ -154,7 +154,7 @@ fn verifier(c: &mut Criterion) {
         .map(|data| parse::from_str::<JsonRpcResponse<StreamResponse>>(data).unwrap().into_result().unwrap())
         .collect();
     let fresh_task = || {
-        let mut task = DynTask::new(claims.clone(), Bounds::default());
+        let mut task = DynHandle::new(claims.clone(), Bounds::default());
         let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
         task.observe(Duration::ZERO, sent).unwrap();
         task

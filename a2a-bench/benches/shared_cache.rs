@@ -92,8 +92,10 @@ fn per_task(c: &mut Criterion, rt: &Runtime, url: &str, agents: &Agents) {
     let refuser = agents.refuser.base_url();
     for client in [&local, &shared] {
         // Warm: cards cached, the refuser marked suspect.
-        rt.block_on(client.run_task(&honest, Message::user_text("warm", "hi"), &streaming)).expect("task");
-        let first = rt.block_on(client.run_task(&refuser, Message::user_text("warm", "hi"), &streaming));
+        rt.block_on(client.run_task(&honest, Message::user("hi").with_message_id("warm"), &streaming))
+            .expect("task");
+        let first =
+            rt.block_on(client.run_task(&refuser, Message::user("hi").with_message_id("warm"), &streaming));
         assert_eq!(first.expect("task").path, TaskPath::Fallback);
     }
     let agent = AgentBaseUrl::parse(&honest).expect("url");
@@ -125,14 +127,14 @@ fn per_task(c: &mut Criterion, rt: &Runtime, url: &str, agents: &Agents) {
     for (name, client) in [("in-process cache", &local), ("redis-backed cache", &shared)] {
         group.bench_function(format!("honest streaming agent, {name}"), |b| {
             b.iter(|| {
-                rt.block_on(client.run_task(&honest, Message::user_text("m", "hi"), &streaming))
+                rt.block_on(client.run_task(&honest, Message::user("hi").with_message_id("m"), &streaming))
                     .expect("task")
             })
         });
         group.bench_function(format!("suspect agent (single shot), {name}"), |b| {
             b.iter(|| {
                 let outcome = rt
-                    .block_on(client.run_task(&refuser, Message::user_text("m", "hi"), &streaming))
+                    .block_on(client.run_task(&refuser, Message::user("hi").with_message_id("m"), &streaming))
                     .expect("task");
                 debug_assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)));
                 outcome
@@ -152,7 +154,8 @@ fn commands_per_task(rt: &Runtime, url: &str, agents: &Agents) {
     let client = Client::builder().discovery_cache(cache).build().expect("client");
     let streaming = Negotiation::depending_on(&[Capability::Streaming]);
     let refuser = agents.refuser.base_url();
-    let first = rt.block_on(client.run_task(&refuser, Message::user_text("warm", "hi"), &streaming));
+    let first =
+        rt.block_on(client.run_task(&refuser, Message::user("hi").with_message_id("warm"), &streaming));
     assert_eq!(first.expect("task").path, TaskPath::Fallback);
     rt.block_on(client.discovery_cache().flush_shared(Duration::from_secs(5)));
     let mut info = redis::Client::open(url).expect("url").get_connection().expect("connection");
@@ -167,7 +170,7 @@ fn commands_per_task(rt: &Runtime, url: &str, agents: &Agents) {
     let started = Instant::now();
     let mut tasks = 0_u64;
     while started.elapsed() < COMMAND_COUNT_WINDOW {
-        let message = Message::user_text(format!("c{tasks}"), "hi");
+        let message = Message::user("hi").with_message_id(format!("c{tasks}"));
         let outcome = rt.block_on(client.run_task(&refuser, message, &streaming)).expect("task");
         assert!(matches!(outcome.path, TaskPath::SingleShotBecauseSuspect(_)));
         tasks += 1;

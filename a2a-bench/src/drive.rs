@@ -303,7 +303,7 @@ async fn target(
 }
 
 fn request() -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), "bench"))
+    SendMessageRequest::new(Message::user("bench"))
 }
 
 /// Checks what the engine's run ended in (negotiated, nothing refused, completed) and returns the
@@ -441,7 +441,7 @@ async fn call(
             events
         }
         (Target::Engine { client, connection, negotiation }, _) => {
-            let message = Message::user_text(uuid::Uuid::new_v4().to_string(), "bench");
+            let message = Message::user("bench");
             let outcome = client.run_task_on(connection, message, negotiation).await?;
             engine_outcome(&outcome, workload, answer)?
         }

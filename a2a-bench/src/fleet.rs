@@ -377,9 +377,8 @@ async fn run_batch(
             let Some(agent) = options.agents.get(index) else { return (false, false, Duration::ZERO) };
             let plan = PLAN.iter().position(|m| *m == agent.member).unwrap_or(0);
             let negotiation = &negotiations[plan];
-            let message = Message::user_text(
+            let message = Message::user(format!("fleet task {batch} for agent {index}")).with_message_id(
                 format!("fleet-{}-{batch}-{index}", options.replica.as_deref().unwrap_or("solo")),
-                format!("fleet task {batch} for agent {index}"),
             );
             let began = Instant::now();
             let completed =

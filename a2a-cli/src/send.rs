@@ -103,7 +103,8 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let negotiation = Negotiation::depending_on(depends).on_update(OnUpdate::new(move |update| {
         let _ = updates_in.send(update.clone());
     }));
-    let message = Message::user_text(format!("a2a-send-{}", uuid::Uuid::new_v4()), args.text.as_str());
+    let message =
+        Message::user(args.text.as_str()).with_message_id(format!("a2a-send-{}", uuid::Uuid::new_v4()));
     let run = client.run_task_on(&connection, message, &negotiation);
     tokio::pin!(run);
     // Each update is written as it arrives, while the run goes on, and folded into the answer

@@ -84,7 +84,7 @@ async fn a_strict_client_still_refuses_to_read_0_3_shaped_events() {
     let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[
         a2a_typestate_client::Capability::Streaming,
     ]);
-    let message = a2a_typestate_types::Message::user_text("m-strict", "hi");
+    let message = a2a_typestate_types::Message::user("hi").with_message_id("m-strict");
     let error = client.run_task(&agent.base_url(), message, &negotiation).await.unwrap_err();
     assert_eq!(error.kind(), a2a_typestate_client::ErrorKind::BadInput, "{error}");
 }

@@ -27,7 +27,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::builder().replica_name("replica-1").build()?;
     let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
     for n in 1..=2 {
-        let message = Message::user_text(format!("m{n}"), "hello");
+        let message = Message::user("hello").with_message_id(format!("m{n}"));
         client.run_task(&agent.base_url(), message, &negotiation).await?;
     }
     agent.shutdown().await;

@@ -232,13 +232,14 @@ pub mod webhook;
 // and their traits (compiler diagnostics name them by these paths), the verdict model, and the
 // wire types every call takes or returns (the whole model is `types`).
 pub use a2a_typestate::{
-    Advice, AgentCardLifecycleViolation, Capability, CapabilitySet, ClaimSet, ClaimStatus, Claims,
-    Contradiction, Deployment, Evidence, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
+    Advice, AgentCardLifecycleViolation, Bounds, Capability, CapabilitySet, CardClaim, CardClaimVerdict,
+    CardClaimViolation, CardClaims, ClaimAnswer, ClaimKind, ClaimSet, ClaimStatus, Claims, Contradiction,
+    Deployment, Elapsed, Evidence, ExchangeModes, HasHistoryClaim, HasPushClaim, HasStreamingClaim,
     HasVerifiedHistory, HasVerifiedPush, HasVerifiedStreaming, History, HistorySettled, HistorySlot,
-    HistoryVerified, LifecycleFault, NarrowingError, NoHistory, NoPush, NoStreaming, Pending, PendingReason,
-    Push, PushSettled, PushSlot, PushVerified, Refusal, SettleResult, Settlement, SettlesHistory,
-    SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot, StreamingVerified,
-    Tracked, Verdict,
+    HistoryVerified, LifecycleFault, NarrowingError, NoHistory, NoPush, NoStreaming, Observed, Pending,
+    PendingReason, Push, PushSettled, PushSlot, PushVerified, Refusal, SettleResult, Settlement,
+    SettlesHistory, SettlesPush, SettlesStreaming, SingleShot, Streaming, StreamingSettled, StreamingSlot,
+    StreamingVerified, Tracked, Verdict,
 };
 /// The A2A wire model, re-exported whole from the `a2a-typestate-types` crate so that this crate is
 /// the only one to depend on: every request and answer a call takes or returns

@@ -31,7 +31,7 @@
 //! let client = Client::builder().replica_name("replica-1").build()?;
 //! let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
 //! let outcome =
-//!     client.run_task("http://agent.example", Message::user_text("m1", "hi"), &negotiation).await?;
+//!     client.run_task("http://agent.example", Message::user("hi").with_message_id("m1"), &negotiation).await?;
 //! # let _ = outcome;
 //! # Ok(()) }
 //! ```

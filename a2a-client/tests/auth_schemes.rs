@@ -153,7 +153,7 @@ async fn an_auth_failure_in_a_negotiated_run_is_no_refusal_and_no_suspect_mark()
     let err = client
         .run_task(
             &agent.base_url(),
-            Message::user_text("m1", "hi"),
+            Message::user("hi").with_message_id("m1"),
             &a2a_typestate_client::negotiate::Negotiation::default(),
         )
         .await

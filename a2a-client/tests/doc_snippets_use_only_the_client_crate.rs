@@ -131,7 +131,7 @@ fn the_check_names_the_line_that_imports_another_crate_and_passes_prose_and_hidd
 /// ```
 ///
 /// ```text
-/// a2a_typestate::Task in a compiler message
+/// a2a_typestate::Handle in a compiler message
 /// ```
 fn documented() {}
 /// ```

@@ -146,7 +146,7 @@ async fn streamed_data_chunks_are_kept_as_the_text_they_came_in() {
         a2a_typestate_client::Capability::Streaming,
     ]);
     let outcome = client
-        .run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation)
+        .run_task(&base, a2a_typestate_types::Message::user("zeros").with_message_id("m-1"), &negotiation)
         .await
         .unwrap();
     assert_eq!(outcome.state(), Some(a2a_typestate_types::TaskState::Completed));
@@ -204,7 +204,7 @@ async fn metadata_in_an_answer_is_kept_as_the_text_it_came_in() {
     let client = Client::builder().build().unwrap();
     let negotiation = a2a_typestate_client::negotiate::Negotiation::depending_on(&[]);
     let outcome = client
-        .run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation)
+        .run_task(&base, a2a_typestate_types::Message::user("zeros").with_message_id("m-1"), &negotiation)
         .await
         .unwrap();
     let a2a_typestate_types::SendMessageResponse::Task(task) = &outcome.result else { panic!("a task") };
@@ -224,14 +224,14 @@ async fn a_clean_answer_read_tolerantly_reports_nothing_and_an_escaped_0_3_kind_
         unary_agent(completed_task_with(r#","artifacts":[{"artifactId":"a","parts":[{"data":[0,0]}]}]"#))
             .await;
     let outcome = client
-        .run_task(&clean, a2a_typestate_types::Message::user_text("m-1", "x"), &negotiation)
+        .run_task(&clean, a2a_typestate_types::Message::user("x").with_message_id("m-1"), &negotiation)
         .await
         .unwrap();
     assert!(outcome.wire_deviations.is_empty(), "{:?}", outcome.wire_deviations);
     // `\u006bind` is `kind`: read straight into the task, it would be dropped without a word.
     let escaped = unary_agent(completed_task_with(r#","\u006bind":"task""#)).await;
     let outcome = client
-        .run_task(&escaped, a2a_typestate_types::Message::user_text("m-2", "x"), &negotiation)
+        .run_task(&escaped, a2a_typestate_types::Message::user("x").with_message_id("m-2"), &negotiation)
         .await
         .unwrap();
     let kinds: Vec<_> = outcome.wire_deviations.iter().map(|d| d.kind()).collect();
@@ -264,7 +264,7 @@ async fn a_stream_event_waits_for_room_while_a_body_holds_the_document_budget() 
         })
     };
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let message = a2a_typestate_types::Message::user_text("m-1", "zeros");
+    let message = a2a_typestate_types::Message::user("zeros").with_message_id("m-1");
     let outcome = client.run_task_on(&connection, message, &negotiation).await.unwrap();
     let streamed = started.elapsed();
     let first = first.await.unwrap().expect("the large card is read");

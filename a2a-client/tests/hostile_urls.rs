@@ -116,8 +116,9 @@ async fn a_push_url_at_a_metadata_address_is_never_handed_to_an_agent() {
     assert_eq!(err.kind(), ErrorKind::Config, "{err}");
     assert!(err.to_string().contains("169.254.169.254"), "{err}");
 
-    let mut request =
-        a2a_typestate_types::SendMessageRequest::new(a2a_typestate_types::Message::user_text("m", "hi"));
+    let mut request = a2a_typestate_types::SendMessageRequest::new(
+        a2a_typestate_types::Message::user("hi").with_message_id("m"),
+    );
     request.configuration = Some(a2a_typestate_types::SendMessageConfiguration {
         task_push_notification_config: Some(config),
         ..Default::default()

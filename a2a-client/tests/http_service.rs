@@ -144,11 +144,13 @@ async fn a_middleware_sees_every_request_the_client_sends() {
 
     let connection = client.connect(&agent.base_url()).await.unwrap();
     connection
-        .send_message(a2a_typestate_types::SendMessageRequest::new(Message::user_text("m-1", "hi")))
+        .send_message(a2a_typestate_types::SendMessageRequest::new(
+            Message::user("hi").with_message_id("m-1"),
+        ))
         .await
         .unwrap();
     let outcome = client
-        .run_task(&agent.base_url(), Message::user_text("m-2", "hi"), &Default::default())
+        .run_task(&agent.base_url(), Message::user("hi").with_message_id("m-2"), &Default::default())
         .await
         .unwrap();
     drop(outcome);

@@ -37,7 +37,7 @@ fn client(stack: HttpStack, token: Option<&str>) -> Client {
 }
 
 fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 async fn rest_connection(client: &Client, peer: &RunningPeer) -> AgentConnection {
@@ -116,7 +116,7 @@ async fn a_wrong_token_is_the_peers_401_as_an_auth_error_not_a_refusal_nor_a_ret
         let run = client
             .run_task(
                 peer.base_url(),
-                Message::user_text("m-auth", "hi"),
+                Message::user("hi").with_message_id("m-auth"),
                 &a2a_typestate_client::negotiate::Negotiation::default(),
             )
             .await

@@ -25,7 +25,7 @@ fn client() -> Client {
 }
 
 fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 async fn connect_over(client: &Client, peer: &RunningPeer, binding: &ProtocolBinding) -> AgentConnection {

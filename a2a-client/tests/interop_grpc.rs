@@ -51,7 +51,7 @@ fn tail(peer: &RunningPeer) -> String {
 }
 
 fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 fn returning_immediately(message: &str) -> SendMessageRequest {

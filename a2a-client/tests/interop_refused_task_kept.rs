@@ -23,7 +23,7 @@ async fn push_refused_by_the_python_silent_push_peer_keeps_the_completed_task_ru
         .build()
         .unwrap();
     let context = ContextId::new(uuid::Uuid::new_v4().to_string());
-    let mut message = Message::user_text(uuid::Uuid::new_v4().to_string(), "the work");
+    let mut message = Message::user("the work");
     message.context_id = Some(context.clone());
     let negotiation = Negotiation::depending_on(&[Capability::PushNotifications]);
 

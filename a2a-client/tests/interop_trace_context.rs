@@ -43,7 +43,7 @@ async fn connect(client: &Client, peer: &RunningPeer, binding: &ProtocolBinding)
 }
 
 fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 async fn the_callers_trace_id_reaches_the_python_server_over(binding: ProtocolBinding, label: &str) {

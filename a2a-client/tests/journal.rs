@@ -39,7 +39,11 @@ async fn a_journaled_run_is_durable_and_its_record_ends_with_the_task() {
     let path = scratch("durable");
     let client = Client::builder().journal(Journal::embedded(&path).build().unwrap()).build().unwrap();
     let outcome = client
-        .run_task(&agent.base_url(), Message::user_text("m-durable", "hi"), &Negotiation::default())
+        .run_task(
+            &agent.base_url(),
+            Message::user("hi").with_message_id("m-durable"),
+            &Negotiation::default(),
+        )
         .await
         .unwrap();
     assert_eq!(outcome.durability, Durability::Journaled);
@@ -73,7 +77,11 @@ async fn a_journal_that_cannot_be_written_degrades_and_the_task_goes_on_within_t
     let client = Client::builder().journal(journal).build().unwrap();
     let started = Instant::now();
     let outcome = client
-        .run_task(&agent.base_url(), Message::user_text("m-degraded", "hi"), &Negotiation::default())
+        .run_task(
+            &agent.base_url(),
+            Message::user("hi").with_message_id("m-degraded"),
+            &Negotiation::default(),
+        )
         .await
         .unwrap();
     assert_eq!(outcome.state(), Some(TaskState::Completed), "the task went on");
@@ -90,7 +98,7 @@ async fn without_a_journal_a_run_says_so_and_recover_is_misuse() {
     let agent = ScriptedAgent::builder().spawn().await.unwrap();
     let client = Client::builder().build().unwrap();
     let outcome = client
-        .run_task(&agent.base_url(), Message::user_text("m1", "hi"), &Negotiation::default())
+        .run_task(&agent.base_url(), Message::user("hi").with_message_id("m1"), &Negotiation::default())
         .await
         .unwrap();
     assert_eq!(outcome.durability, Durability::NoJournal);
@@ -124,8 +132,10 @@ async fn suspect_marks_survive_a_restart_of_the_client_with_the_time_left_of_the
         let journal = Journal::embedded(&path).build().unwrap();
         let client =
             Client::builder().suspect_ttl(Duration::from_secs(600)).journal(journal).build().unwrap();
-        let outcome =
-            client.run_task(&agent.base_url(), Message::user_text("m1", "hi"), &streaming).await.unwrap();
+        let outcome = client
+            .run_task(&agent.base_url(), Message::user("hi").with_message_id("m1"), &streaming)
+            .await
+            .unwrap();
         assert_eq!(outcome.path, TaskPath::KeptAfterRefusal, "{outcome}");
         assert!(client.discovery_cache().is_suspect(&base).is_some());
     }

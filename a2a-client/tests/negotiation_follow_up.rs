@@ -19,7 +19,7 @@ async fn input_required_is_answered_on_the_stream_with_the_tasks_ids() {
     let negotiation =
         Negotiation::depending_on(&[Capability::Streaming]).follow_up(FollowUp::with(move |request| {
             seen.lock().unwrap().push(request.question.as_ref().and_then(Message::text));
-            Some(Message::user_text("", "in metric units"))
+            Some(Message::user("in metric units").with_message_id(""))
         }));
 
     let outcome =
@@ -102,7 +102,7 @@ async fn an_agent_that_keeps_asking_gets_no_more_answers_than_the_budget() {
     let negotiation = Negotiation::depending_on(&[Capability::Streaming]).max_follow_ups(2).follow_up(
         FollowUp::with(move |_| {
             let given = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            (given < 5).then(|| Message::user_text("", "metric, but please clarify the units"))
+            (given < 5).then(|| Message::user("metric, but please clarify the units").with_message_id(""))
         }),
     );
 

@@ -26,7 +26,7 @@ impl Write for Captured {
 }
 
 fn text() -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), "hi"))
+    SendMessageRequest::new(Message::user("hi"))
 }
 
 /// Everything an error shows: `Display`, `Debug`, and each source's `Display`.

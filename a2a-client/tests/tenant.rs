@@ -40,7 +40,7 @@ async fn connection(client: &Client, agent: &RunningAgent, binding: ProtocolBind
 }
 
 async fn send_and_get(connection: &AgentConnection) {
-    let request = SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), "hi"));
+    let request = SendMessageRequest::new(Message::user("hi"));
     let SendMessageResponse::Task(task) = connection.send_message(request).await.unwrap() else {
         panic!("expected a task")
     };

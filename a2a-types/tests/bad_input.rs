@@ -159,7 +159,8 @@ fn int32_as_a_decimal_string_is_read() {
 #[test]
 fn oversize_document_is_refused_before_parsing() {
     let mut task = Task::new("t", a2a_typestate_types::TaskState::Working);
-    task.history = (0..200).map(|i| Message::user_text(format!("m{i}"), "x".repeat(100))).collect();
+    task.history =
+        (0..200).map(|i| Message::user("x".repeat(100)).with_message_id(format!("m{i}"))).collect();
     let json = serde_json::to_string(&task).unwrap();
     let err =
         parse::from_str_with::<Task>(&json, ParseOptions::default().max_document_bytes(1024)).unwrap_err();

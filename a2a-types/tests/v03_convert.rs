@@ -229,7 +229,7 @@ fn v1_data_that_is_not_an_object_is_wrapped_and_reported() {
 
 #[test]
 fn v1_message_losses_carry_the_path_inside_the_message() {
-    let mut message = v1::Message::user_text("m1", "hi");
+    let mut message = v1::Message::user("hi").with_message_id("m1");
     message.parts.push(v1::Part::text("second").with_filename("x"));
     message.role = v1::Role::Unspecified;
     let converted = v03::Message::from_v1(&message);
@@ -247,7 +247,7 @@ fn v1_task_without_context_id_is_reported_because_0_3_requires_one() {
 #[test]
 fn v1_stream_response_losses_are_under_the_member_name() {
     let mut task = v1::Task::new("t1", v1::TaskState::Working);
-    task.status.message = Some(v1::Message::agent_text("m", "hi").with_context_id("c"));
+    task.status.message = Some(v1::Message::agent("hi").with_message_id("m").with_context_id("c"));
     task.status.message.as_mut().unwrap().parts[0].media_type = Some("text/plain".into());
     let converted = v03::StreamResult::from_v1(&v1::StreamResponse::Task(task));
     assert_eq!(loss_paths(&converted), ["task.contextId", "task.status.message.parts[0].mediaType"]);
@@ -327,7 +327,7 @@ fn absent_blocking_is_the_v1_default_blocking_send() {
 
 #[test]
 fn v1_request_tenant_is_reported() {
-    let mut request = v1::SendMessageRequest::new(v1::Message::user_text("m", "hi"));
+    let mut request = v1::SendMessageRequest::new(v1::Message::user("hi").with_message_id("m"));
     request.tenant = Some("acme".into());
     assert_eq!(loss_paths(&v03::MessageSendParams::from_v1(&request)), ["tenant"]);
     let mut get = v1::GetTaskRequest::new("t1");

@@ -77,18 +77,18 @@ marker!(
 /// # The markers
 ///
 /// ```
-/// use a2a_typestate::{Claims, NoHistory, Push, SingleShot, StreamingVerified, Task};
+/// use a2a_typestate::{Claims, NoHistory, Push, SingleShot, StreamingVerified, Handle};
 ///
 /// // Streaming verified, no history claim, push claimed but not yet verified:
-/// type Watched = Task<Claims<StreamingVerified, NoHistory, Push>>;
+/// type Watched = Handle<Claims<StreamingVerified, NoHistory, Push>>;
 /// // What is left after a refusal:
-/// type Fallback = Task<SingleShot>;
+/// type Fallback = Handle<SingleShot>;
 /// // The markers cost nothing: the typed handle is as large as the dynamic one.
 /// assert_eq!(size_of::<Watched>(), size_of::<Fallback>());
-/// assert_eq!(size_of::<Watched>(), size_of::<a2a_typestate::DynTask>());
+/// assert_eq!(size_of::<Watched>(), size_of::<a2a_typestate::DynHandle>());
 /// ```
 ///
-/// A task handle is `Task<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
+/// A task handle is `Handle<C>` where `C` is either [`SingleShot`] (the lifecycle-agnostic fallback)
 /// or [`Claims<S, H, P>`](Claims), one slot per capability:
 ///
 /// | slot | no claim | declared, unverified | verified |
@@ -97,7 +97,7 @@ marker!(
 /// | `H`: state-transition history | [`NoHistory`] | [`History`] | [`HistoryVerified`] |
 /// | `P`: push notifications | [`NoPush`] | [`Push`] | [`PushVerified`] |
 ///
-/// One parameter holding the claim set (rather than `Task<S, H, P>`) keeps `Task<SingleShot>` a
+/// One parameter holding the claim set (rather than `Handle<S, H, P>`) keeps `Handle<SingleShot>` a
 /// single, distinct state and lets a fourth axis be added to `Claims` with a default, without
 /// touching code that names today's handles.
 ///
@@ -105,7 +105,7 @@ marker!(
 /// nobody can construct one. Every trait here is **sealed**: it cannot be implemented outside this
 /// crate, so no code can declare a claim of its own. Claims are lifted from a card in exactly one
 /// place, [`CardClaims::lift`](crate::CardClaims::lift); a `*Verified` marker is reached only through
-/// a `settle_*` method of [`Task`](crate::Task), after the verifier said so.
+/// a `settle_*` method of [`Handle`](crate::Handle), after the verifier said so.
 pub struct Claims<S = NoStreaming, H = NoHistory, P = NoPush> {
     _slots: PhantomData<SlotTypes<S, H, P>>,
     _uninhabited: Infallible,
@@ -195,12 +195,12 @@ impl PushSlot for PushVerified {
     type Settled = PushVerified;
 }
 
-/// The type parameter of [`Task`](crate::Task): [`SingleShot`] or a [`Claims`] set. Sealed.
+/// The type parameter of [`Handle`](crate::Handle): [`SingleShot`] or a [`Claims`] set. Sealed.
 ///
 /// Its associated types name the marker in each capability slot; [`SingleShot`] holds no claim
-/// in any of them. The gated methods of [`Task`](crate::Task) are bounded on these (`where
+/// in any of them. The gated methods of [`Handle`](crate::Handle) are bounded on these (`where
 /// C::Streaming: HasStreamingClaim`), so calling one on a handle that lacks the claim,
-/// `Task<SingleShot>` included, is the same domain-worded error rather than "method not found".
+/// `Handle<SingleShot>` included, is the same domain-worded error rather than "method not found".
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a task state",
     note = "a task handle is `Task<SingleShot>` or `Task<Claims<S, H, P>>`"
@@ -263,9 +263,9 @@ impl<S: StreamingSlot, H: HistorySlot, P: PushSlot> Tracked for Claims<S, H, P> 
 #[diagnostic::on_unimplemented(
     message = "this task handle has no streaming claim",
     label = "needs a streaming claim; this handle's streaming slot is `{Self}`",
-    note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: get the handle \
+    note = "a streaming claim comes only from a card declaring `capabilities.streaming: true`: get the task \
             as `Task<Claims<Streaming, ..>>` (`client.task::<Claims<Streaming>>(url)`, or `Task::try_from` on a \
-            `DynTask`)",
+            `DynTask`; `Handle` and `DynHandle` in `a2a-typestate` alone)",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
             single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]
@@ -278,8 +278,9 @@ impl HasStreamingClaim for StreamingVerified {}
     message = "this task handle has no state-transition history claim",
     label = "needs a history claim; this handle's history slot is `{Self}`",
     note = "a history claim comes only from a card declaring `stateTransitionHistory: true` (0.3, or a 1.0 \
-            card carrying it as a legacy field): get the handle as `Task<Claims<_, History, _>>` \
-            (`client.task::<Claims<NoStreaming, History>>(url)`, or `Task::try_from` on a `DynTask`)",
+            card carrying it as a legacy field): get the task as `Task<Claims<_, History, _>>` \
+            (`client.task::<Claims<NoStreaming, History>>(url)`, or `Task::try_from` on a `DynTask`; \
+            `Handle` and `DynHandle` in `a2a-typestate` alone)",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
             single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]
@@ -292,8 +293,9 @@ impl HasHistoryClaim for HistoryVerified {}
     message = "this task handle has no push-notification claim",
     label = "needs a push claim; this handle's push slot is `{Self}`",
     note = "a push claim comes only from a card declaring `capabilities.pushNotifications: true`: get the \
-            handle as `Task<Claims<_, _, Push>>` (`client.task::<Claims<NoStreaming, NoHistory, Push>>(url)`, \
-            or `Task::try_from` on a `DynTask`)",
+            task as `Task<Claims<_, _, Push>>` (`client.task::<Claims<NoStreaming, NoHistory, Push>>(url)`, \
+            or `Task::try_from` on a `DynTask`; \
+            `Handle` and `DynHandle` in `a2a-typestate` alone)",
     note = "a `Task<SingleShot>` (the fallback after a refusal) holds no claim at all: it offers only the \
             single-shot send (`send_message` on the client's handle, `single_shot_send` on the typestate's)"
 )]

@@ -5,26 +5,26 @@ use crate::claims::ClaimSet;
 use crate::lifecycle::{Lifecycle, Step};
 use crate::observe::{Elapsed, Observed};
 use crate::state::ObserveError;
-use crate::task::Task;
-use crate::task::dyn_task::DynTask;
+use crate::task::Handle;
+use crate::task::dyn_task::DynHandle;
 use crate::verify::Verifier;
 
 mod sealed {
     pub trait Sealed {}
-    impl<C: crate::ClaimSet> Sealed for crate::Task<C> {}
-    impl Sealed for crate::DynTask {}
+    impl<C: crate::ClaimSet> Sealed for crate::Handle<C> {}
+    impl Sealed for crate::DynHandle {}
 }
 
-/// A task handle, typed ([`Task<C>`](Task)) or dynamic ([`DynTask`]): the one interface an I/O
+/// A task handle, typed ([`Handle<C>`](Handle)) or dynamic ([`DynHandle`]): the one interface an I/O
 /// layer drives, so the calls that feed a handle are written once for both. Sealed.
 ///
 /// It records observations and answers what has been seen; it hands out no permit and settles
 /// nothing (those stay typed, on each handle).
 pub trait TaskHandle: sealed::Sealed {
-    /// Records what the client observed at `at`, as [`Task::observe`].
+    /// Records what the client observed at `at`, as [`Handle::observe`].
     ///
     /// # Errors
-    /// As [`Task::observe`]; [`ObserveError::SingleShot`] on a single-shot handle, which tracks no
+    /// As [`Handle::observe`]; [`ObserveError::SingleShot`] on a single-shot handle, which tracks no
     /// lifecycle (the observation is dropped).
     fn record(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError>;
 
@@ -38,7 +38,7 @@ pub trait TaskHandle: sealed::Sealed {
     fn lifecycle(&self) -> &Lifecycle;
 }
 
-impl<C: ClaimSet> TaskHandle for Task<C> {
+impl<C: ClaimSet> TaskHandle for Handle<C> {
     fn record(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError> {
         if C::SLOTS.is_none() {
             return Err(ObserveError::SingleShot);
@@ -59,7 +59,7 @@ impl<C: ClaimSet> TaskHandle for Task<C> {
     }
 }
 
-impl TaskHandle for DynTask {
+impl TaskHandle for DynHandle {
     fn record(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError> {
         self.observe(at, observed)
     }

@@ -3,14 +3,14 @@
 //!
 //! An Agent Card is a *claim*, not a contract. This crate
 //! - lifts `streaming`, `stateTransitionHistory` and `pushNotifications` from a card, once
-//!   ([`CardClaims::lift`]), into a [`DynTask`] and, by narrowing, a typed [`Task<C>`](Task) whose
+//!   ([`CardClaims::lift`]), into a [`DynHandle`] and, by narrowing, a typed [`Handle<C>`](Handle) whose
 //!   gated operations exist only when the claim does ([`Claims`]);
 //! - follows the task's [`Lifecycle`] over `TaskState`;
 //! - judges each claim from what the client observed ([`Verifier`], [`verify`] has the rules),
 //!   answering verified, pending or refused, with [`Advice`] on what to do;
 //! - judges the card's other claims (extended card, extensions, interfaces, output modes,
 //!   security) one at a time with a [`ClaimCheck`], under the same rules ([`card_claim`]);
-//! - on refusal, hands back the handle downgraded to `Task<SingleShot>` with an
+//! - on refusal, hands back the handle downgraded to `Handle<SingleShot>` with an
 //!   [`AgentCardLifecycleViolation`].
 //!
 //! It does no I/O and reads no clock: the client makes the calls and passes elapsed time.
@@ -19,8 +19,8 @@
 //! use std::{sync::Arc, time::Duration};
 //! use a2a_typestate_types::{TaskId, ContextId, TaskState};
 //! use a2a_typestate::{
-//!     Bounds, CardClaims, Channel, Claims, Deployment, DynTask, ExchangeModes, NoHistory, NoPush,
-//!     Observed, Settlement, Streaming, Task,
+//!     Bounds, CardClaims, Channel, Claims, Deployment, DynHandle, ExchangeModes, NoHistory, NoPush,
+//!     Observed, Settlement, Streaming, Handle,
 //! };
 //!
 //! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{
@@ -31,8 +31,8 @@
 //! let claims = Arc::new(CardClaims::lift(&card, Deployment::Direct));
 //!
 //! // The caller depends on streaming: narrow the dynamic handle (it comes back on failure).
-//! let mut task: Task<Claims<Streaming, NoHistory, NoPush>> =
-//!     Task::try_from(DynTask::new(claims, Bounds::default())).map_err(|e| e.to_string())?;
+//! let mut task: Handle<Claims<Streaming, NoHistory, NoPush>> =
+//!     Handle::try_from(DynHandle::new(claims, Bounds::default())).map_err(|e| e.to_string())?;
 //! let _permit = task.stream_permit(); // the client needs this to open the stream
 //!
 //! // The client reports what the stream delivered.
@@ -104,9 +104,9 @@ pub use permit::{
     CadenceBasis, HistoryPermit, PollPermit, PushPermit, Reliance, SendPermit, SingleShotSend, StreamPermit,
 };
 pub use state::ObserveError;
-pub use task::dyn_task::{DynTask, MissingClaim};
+pub use task::dyn_task::{DynHandle, MissingClaim};
 pub use task::refusal::Refusal;
-pub use task::{HistorySettled, PushSettled, SettleResult, Settlement, StreamingSettled, Task};
+pub use task::{Handle, HistorySettled, PushSettled, SettleResult, Settlement, StreamingSettled};
 pub use verdict::{LifecycleFault, Pending, PendingReason, Verdict};
 pub use verify::Verifier;
 pub use violation::{AgentCardLifecycleViolation, Contradiction, Evidence};

@@ -1,18 +1,18 @@
-//! Runtime-checked narrowing from [`DynTask`] to a typed [`Task`], handing the value back on failure.
+//! Runtime-checked narrowing from [`DynHandle`] to a typed [`Handle`], handing the value back on failure.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynTask, Streaming, Task};
+//! use a2a_typestate::{Bounds, CardClaims, Claims, Deployment, DynHandle, Streaming, Handle};
 //!
 //! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {"pushNotifications": true}}"#)?;
-//! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
+//! let handle = DynHandle::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
 //!
 //! // The card claims no streaming: narrowing fails and hands the handle back.
-//! let err = Task::<Claims<Streaming>>::try_from(handle).unwrap_err();
+//! let err = Handle::<Claims<Streaming>>::try_from(handle).unwrap_err();
 //! println!("{err}");
-//! let polling: Task<Claims> = Task::try_from(err.into_handle())?; // claims nothing: always fits
+//! let polling: Handle<Claims> = Handle::try_from(err.into_handle())?; // claims nothing: always fits
 //! # let _ = polling;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -21,16 +21,16 @@ use std::fmt;
 
 use crate::capability::{Capability, ClaimStatus};
 use crate::claims::ClaimSet;
-use crate::task::Task;
-use crate::task::dyn_task::DynTask;
+use crate::task::Handle;
+use crate::task::dyn_task::DynHandle;
 
 /// Why a dynamic handle could not be narrowed; holds the handle, so nothing is lost.
 ///
-/// `H` is the handle handed back: [`DynTask`] here, and the I/O layer's dynamic handle once it
+/// `H` is the handle handed back: [`DynHandle`] here, and the I/O layer's dynamic handle once it
 /// puts its connection back on it ([`NarrowingError::map_handle`]), so one error type serves
 /// every layer.
 #[derive(Debug)]
-pub struct NarrowingError<H = DynTask> {
+pub struct NarrowingError<H = DynHandle> {
     handle: H,
     mismatch: Mismatch,
 }
@@ -98,14 +98,14 @@ impl<H: fmt::Debug> std::error::Error for NarrowingError<H> {}
 
 /// Narrowing: every claimed slot of `C` must be held at least as far (verified satisfies
 /// claimed); an unclaimed slot of `C` drops the claim (the caller does not depend on it, which is
-/// always safe). `Task<SingleShot>` accepts any handle.
-impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
+/// always safe). `Handle<SingleShot>` accepts any handle.
+impl<C: ClaimSet> TryFrom<DynHandle> for Handle<C> {
     type Error = NarrowingError;
 
-    fn try_from(mut handle: DynTask) -> Result<Self, NarrowingError> {
+    fn try_from(mut handle: DynHandle) -> Result<Self, NarrowingError> {
         let Some(wanted) = C::SLOTS else {
             handle.state.set_slots(None);
-            return Ok(Task::from_state(handle.state));
+            return Ok(Handle::from_state(handle.state));
         };
         if handle.is_single_shot() {
             return Err(NarrowingError { handle, mismatch: Mismatch::SingleShot });
@@ -120,6 +120,6 @@ impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
             }
         }
         handle.state.set_slots(Some(wanted));
-        Ok(Task::from_state(handle.state))
+        Ok(Handle::from_state(handle.state))
     }
 }

@@ -2,13 +2,13 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use a2a_typestate::{Bounds, CadenceBasis, CardClaims, Claims, Deployment, DynTask, Task};
+//! use a2a_typestate::{Bounds, CadenceBasis, CardClaims, Claims, Deployment, DynHandle, Handle};
 //!
 //! let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(r#"{"name": "a", "description": "",
 //!     "version": "1", "supportedInterfaces": [], "skills": [], "defaultInputModes": ["text/plain"],
 //!     "defaultOutputModes": ["text/plain"], "capabilities": {}}"#)?;
-//! let handle = DynTask::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
-//! let task: Task<Claims> = Task::try_from(handle)?;
+//! let handle = DynHandle::new(Arc::new(CardClaims::lift(&card, Deployment::Direct)), Bounds::default());
+//! let task: Handle<Claims> = Handle::try_from(handle)?;
 //! // No streaming and no declared cadence: poll at the client's own bounded interval.
 //! let poll = task.poll_permit();
 //! assert_eq!(poll.basis(), CadenceBasis::Client);
@@ -16,7 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The handle does no I/O. A method such as [`Task::stream_permit`](crate::Task::stream_permit)
+//! The handle does no I/O. A method such as [`Handle::stream_permit`](crate::Handle::stream_permit)
 //! exists only on handles whose type holds the claim, and returns a permit with the ids the call
 //! needs. Code whose streaming, `GetTask`-with-history and push-registration calls take the permit
 //! as an argument cannot even write a call the card never claimed. Permits have private fields and

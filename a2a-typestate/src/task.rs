@@ -1,4 +1,4 @@
-//! The typed task handle [`Task`] and its transitions.
+//! The typed task handle [`Handle`] and its transitions.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -26,7 +26,7 @@ use crate::verify::Verifier;
 pub(crate) mod dyn_task;
 pub(crate) mod refusal;
 
-use dyn_task::DynTask;
+use dyn_task::DynHandle;
 use refusal::Refusal;
 
 /// A task handle whose type says which of the card's claims it holds and how far each has been
@@ -34,7 +34,7 @@ use refusal::Refusal;
 /// what it observed.
 ///
 /// `C` is [`SingleShot`] or [`Claims<S, H, P>`](crate::Claims); see [`Claims`](crate::Claims) for the markers.
-/// A `Task` is obtained by narrowing a [`DynTask`] (`Task::try_from(dyn_task)`), which comes from
+/// A `Handle` is obtained by narrowing a [`DynHandle`] (`Handle::try_from(dyn_task)`), which comes from
 /// [`CardClaims::lift`]; verified states come only out of the `settle_*` methods. It is not
 /// `Clone`: each transition takes `self`, so a handle consumed by a refusal cannot be used again.
 ///
@@ -42,47 +42,47 @@ use refusal::Refusal;
 ///
 /// | state | enables | how to get there |
 /// | --- | --- | --- |
-/// | `Task<Claims<..>>` (any slots) | [`send_permit`](Self::send_permit), [`poll_permit`](Self::poll_permit), [`observe`](Self::observe), [`verdict`](Self::verdict), [`lifecycle_fault`](Self::lifecycle_fault) | narrow a [`DynTask`] |
+/// | `Handle<Claims<..>>` (any slots) | [`send_permit`](Self::send_permit), [`poll_permit`](Self::poll_permit), [`observe`](Self::observe), [`verdict`](Self::verdict), [`lifecycle_fault`](Self::lifecycle_fault) | narrow a [`DynHandle`] |
 /// | streaming slot [`Streaming`](crate::Streaming) | [`stream_permit`](Self::stream_permit) (its first use is the check) | the card declares `streaming: true`; narrow |
 /// | [`StreamingVerified`](crate::StreamingVerified) | `stream_permit` without artifact confirmation, [`rely_on_streaming`](Self::rely_on_streaming) | [`settle_streaming`](Self::settle_streaming) after the first stream reached a terminal state with its artifacts |
 /// | history slot [`History`](crate::History) | [`history_permit`](Self::history_permit): reconstruct missed states with `GetTask` | the card declares `stateTransitionHistory: true` (0.3 or legacy field); narrow |
 /// | [`HistoryVerified`](crate::HistoryVerified) | [`rely_on_history`](Self::rely_on_history) | [`settle_history`](Self::settle_history) after the first relied-on history was not empty |
 /// | push slot [`Push`](crate::Push) | [`push_permit`](Self::push_permit): register a webhook | the card declares `pushNotifications: true`; narrow |
 /// | [`PushVerified`](crate::PushVerified) | [`rely_on_push`](Self::rely_on_push) | [`settle_push`](Self::settle_push) after a callback arrived within the bound |
-/// | `Task<SingleShot>` | only [`single_shot_send`](Task::single_shot_send) | a refusal ([`Refusal::into_task`]), or [`into_single_shot`](Self::into_single_shot) |
+/// | `Handle<SingleShot>` | only [`single_shot_send`](Handle::single_shot_send) | a refusal ([`Refusal::into_task`]), or [`into_single_shot`](Self::into_single_shot) |
 ///
 /// The gated methods are written once for every `C`, bounded on the slot they need
-/// (`C::Streaming: HasStreamingClaim`): on a handle whose slot lacks the claim, `Task<SingleShot>`
+/// (`C::Streaming: HasStreamingClaim`): on a handle whose slot lacks the claim, `Handle<SingleShot>`
 /// included, a call does not compile, and the error names the missing claim and how to get one.
 ///
 /// Moves between states:
 /// - `settle_*` takes the handle and returns [`Settlement::Verified`] with the slot upgraded,
 ///   [`Settlement::Pending`] with the same handle back, or `Err(`[`Refusal`]`)` carrying the handle
-///   downgraded to `Task<SingleShot>` with the [`AgentCardLifecycleViolation`](crate::AgentCardLifecycleViolation).
+///   downgraded to `Handle<SingleShot>` with the [`AgentCardLifecycleViolation`](crate::AgentCardLifecycleViolation).
 /// - [`into_dyn`](Self::into_dyn) forgets the type; narrowing back checks at run time and hands the
-///   [`DynTask`] back on failure. Narrowing may drop a claim (the caller does not depend on it) but
+///   [`DynHandle`] back on failure. Narrowing may drop a claim (the caller does not depend on it) but
 ///   never adds or upgrades one, and never turns a single-shot handle back into a tracked one.
-pub struct Task<C: ClaimSet = SingleShot> {
+pub struct Handle<C: ClaimSet = SingleShot> {
     pub(crate) state: HandleState,
     _claims: PhantomData<fn() -> C>,
 }
 
-impl<C: ClaimSet> fmt::Debug for Task<C> {
+impl<C: ClaimSet> fmt::Debug for Handle<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Task")
+        f.debug_struct("Handle")
             .field("claims", &std::any::type_name::<C>())
             .field("lifecycle", &self.state.lifecycle)
             .finish_non_exhaustive()
     }
 }
 
-impl<C: ClaimSet> Task<C> {
+impl<C: ClaimSet> Handle<C> {
     pub(crate) fn from_state(state: HandleState) -> Self {
         Self { state, _claims: PhantomData }
     }
 
-    fn retype<D: ClaimSet>(self) -> Task<D> {
-        Task { state: self.state, _claims: PhantomData }
+    fn retype<D: ClaimSet>(self) -> Handle<D> {
+        Handle { state: self.state, _claims: PhantomData }
     }
 
     /// The task id, once the agent assigned one.
@@ -100,13 +100,13 @@ impl<C: ClaimSet> Task<C> {
         self.state.verifier.card()
     }
 
-    /// Forgets the type: a [`DynTask`] for code that holds many agents.
-    pub fn into_dyn(self) -> DynTask {
-        DynTask { state: self.state }
+    /// Forgets the type: a [`DynHandle`] for code that holds many agents.
+    pub fn into_dyn(self) -> DynHandle {
+        DynHandle { state: self.state }
     }
 
     /// Gives up every claim and lifecycle tracking: the lifecycle-agnostic fallback.
-    pub fn into_single_shot(mut self) -> Task<SingleShot> {
+    pub fn into_single_shot(mut self) -> Handle<SingleShot> {
         self.state.set_slots(None);
         self.retype()
     }
@@ -114,9 +114,9 @@ impl<C: ClaimSet> Task<C> {
 
 // The gated operations, written once over every claim set and bounded on the slot they need
 // (rp-hal's `where MODE: Readable`). Bounding on `C`'s slots rather than implementing them for
-// `Claims<S, H, P>` alone means a `Task<SingleShot>` gets the same domain-worded error as a
+// `Claims<S, H, P>` alone means a `Handle<SingleShot>` gets the same domain-worded error as a
 // handle whose card never made the claim, instead of a bare "no method named ..." (E0599).
-impl<C: ClaimSet> Task<C> {
+impl<C: ClaimSet> Handle<C> {
     /// Permission to open a stream (`SendStreamingMessage` / `SubscribeToTask`). Needs a streaming
     /// claim; while it is unverified, the first stream is the check.
     pub fn stream_permit(&self) -> StreamPermit
@@ -170,7 +170,7 @@ impl<C: ClaimSet> Task<C> {
     }
 }
 
-impl Task<SingleShot> {
+impl Handle<SingleShot> {
     /// The single-shot send: one blocking `SendMessage`, no intermediate states expected.
     pub fn single_shot_send(&self) -> SingleShotSend {
         SingleShotSend { _private: () }
@@ -179,7 +179,7 @@ impl Task<SingleShot> {
 
 // Written once over every claim set and bounded on `Tracked`, so the fallback handle gets a
 // domain-worded error rather than "no method named ...".
-impl<C: ClaimSet> Task<C> {
+impl<C: ClaimSet> Handle<C> {
     /// The current task state, if any was observed.
     pub fn state(&self) -> Option<TaskState>
     where
@@ -251,12 +251,12 @@ impl<C: ClaimSet> Task<C> {
     }
 }
 
-impl<C: ClaimSet> Task<C> {
+impl<C: ClaimSet> Handle<C> {
     fn settle_into<V: ClaimSet>(
         mut self,
         capability: Capability,
         now: Elapsed,
-    ) -> SettleResult<Task<V>, Self> {
+    ) -> SettleResult<Handle<V>, Self> {
         match self.state.settle(capability, now) {
             Outcome::Verified => Ok(Settlement::Verified(self.retype())),
             Outcome::Pending(pending) => Ok(Settlement::Pending(self, pending)),
@@ -269,9 +269,9 @@ impl<C: ClaimSet> Task<C> {
 }
 
 /// What a `settle_*` call returns: the upgraded handle `V`, the same handle `U` still pending, or a
-/// [`Refusal`] carrying the downgraded one (`R`, a [`Task<SingleShot>`] unless a layer above wraps
+/// [`Refusal`] carrying the downgraded one (`R`, a [`Handle<SingleShot>`] unless a layer above wraps
 /// it in its own handle).
-pub type SettleResult<V, U, R = Task<SingleShot>> = Result<Settlement<V, U>, Refusal<R>>;
+pub type SettleResult<V, U, R = Handle<SingleShot>> = Result<Settlement<V, U>, Refusal<R>>;
 
 /// The type `settle_streaming` upgrades `C` to.
 pub type StreamingSettled<C> = <C as ClaimSet>::StreamingSettled;
@@ -282,15 +282,15 @@ pub type PushSettled<C> = <C as ClaimSet>::PushSettled;
 
 // The settles, written once over every claim set and bounded on a trait that names the slot: on a
 // handle without the unverified claim the error says so in these words instead of E0599.
-impl<C: ClaimSet> Task<C> {
+impl<C: ClaimSet> Handle<C> {
     /// Asks the verifier about the streaming claim at `now` and moves the handle accordingly.
     ///
     /// # Errors
     ///
-    /// A [`Refusal`] (with the handle downgraded to `Task<SingleShot>`) when all three refusal
+    /// A [`Refusal`] (with the handle downgraded to `Handle<SingleShot>`) when all three refusal
     /// conditions held; the violation it reports is the first by evidence among every claim this
-    /// handle checks, the same one [`DynTask::settle`] would report.
-    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Task<StreamingSettled<C>>, Self>
+    /// handle checks, the same one [`DynHandle::settle`] would report.
+    pub fn settle_streaming(self, now: Elapsed) -> SettleResult<Handle<StreamingSettled<C>>, Self>
     where
         C: SettlesStreaming,
     {
@@ -302,8 +302,8 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held (its advice: abandon, do not retry,
-    /// unless another claim's contradiction came first and decides: see [`Task::settle_streaming`]).
-    pub fn settle_history(self, now: Elapsed) -> SettleResult<Task<HistorySettled<C>>, Self>
+    /// unless another claim's contradiction came first and decides: see [`Handle::settle_streaming`]).
+    pub fn settle_history(self, now: Elapsed) -> SettleResult<Handle<HistorySettled<C>>, Self>
     where
         C: SettlesHistory,
     {
@@ -315,8 +315,8 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     ///
     /// A [`Refusal`] when all three refusal conditions held (deciding as in
-    /// [`Task::settle_streaming`]).
-    pub fn settle_push(self, now: Elapsed) -> SettleResult<Task<PushSettled<C>>, Self>
+    /// [`Handle::settle_streaming`]).
+    pub fn settle_push(self, now: Elapsed) -> SettleResult<Handle<PushSettled<C>>, Self>
     where
         C: SettlesPush,
     {

@@ -81,7 +81,7 @@ use crate::violation::{AgentCardLifecycleViolation, Contradiction, Evidence};
 /// Judges a task's claims from what was observed about it.
 ///
 /// Plain data: usable from async code (it is `Send + Sync`), cheap to clone, no I/O, and time is an
-/// argument. [`Task`](crate::Task) embeds one; it can also be used on its own.
+/// argument. [`Handle`](crate::Handle) embeds one; it can also be used on its own.
 ///
 /// Each rule reads the observations as they are recorded, once: an event loop asks for the verdicts
 /// and the lifecycle deadline after every event, so nothing here re-reads the whole log per question

@@ -4,7 +4,7 @@
 //! use a2a_typestate_types::{Message, StreamResponse, Task, TaskState};
 //! use a2a_typestate::{Channel, ExchangeModes, Observed};
 //!
-//! let message = Message::user_text("m1", "hello");
+//! let message = Message::user("hello").with_message_id("m1");
 //! assert_eq!(ExchangeModes::of_message(&message, &[]).input, ["text/plain"]);
 //!
 //! let snapshot = StreamResponse::Task(Task::new("t1", TaskState::Working));
@@ -12,7 +12,7 @@
 //! assert!(matches!(observed, Some(Observed::Status { state: TaskState::Working, artifacts: Some(0), .. })));
 //! ```
 
-use a2a_typestate_types::{Message, PartContent, SendMessageResponse, StreamResponse, Task as WireTask};
+use a2a_typestate_types::{Message, PartContent, SendMessageResponse, StreamResponse, Task};
 
 use crate::observe::{Channel, ExchangeModes, Observed};
 
@@ -55,7 +55,7 @@ impl Observed {
     }
 
     /// A whole task arrived through `via`: its status, with its artifact count.
-    pub fn task(task: &WireTask, via: Channel) -> Self {
+    pub fn task(task: &Task, via: Channel) -> Self {
         Self::Status {
             task_id: task.id.clone(),
             context_id: task.context_id.clone(),
@@ -68,7 +68,7 @@ impl Observed {
 
     /// The history a `GetTask` returned, relied on to reconstruct missed states; `requested_length`
     /// is the `historyLength` the request asked for.
-    pub fn history(task: &WireTask, requested_length: Option<u32>) -> Self {
+    pub fn history(task: &Task, requested_length: Option<u32>) -> Self {
         Self::History { requested_length, entries: task.history.len() }
     }
 
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn follow_up_message_is_observed_with_its_task_and_context() {
-        let message = Message::user_text("m2", "more").with_task_id("t1").with_context_id("c1");
+        let message = Message::user("more").with_message_id("m2").with_task_id("t1").with_context_id("c1");
         let Observed::MessageSent { task_id, context_id, .. } = Observed::message_sent(&message, &[]) else {
             panic!("expected MessageSent")
         };
@@ -156,13 +156,13 @@ mod tests {
             Observed::from_stream_response(&item, Channel::Stream),
             Some(Observed::Artifact { via: Channel::Stream })
         );
-        let direct = StreamResponse::Message(Message::agent_text("m", "hi"));
+        let direct = StreamResponse::Message(Message::agent("hi").with_message_id("m"));
         assert_eq!(Observed::from_stream_response(&direct, Channel::Stream), None);
     }
 
     #[test]
     fn get_task_history_is_counted() {
-        let task: WireTask = a2a_typestate_types::parse::from_str(
+        let task: Task = a2a_typestate_types::parse::from_str(
             r#"{"id":"t1","status":{"state":"TASK_STATE_COMPLETED"},"history":[]}"#,
         )
         .unwrap();

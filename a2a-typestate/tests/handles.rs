@@ -5,29 +5,29 @@ mod support;
 use std::sync::Arc;
 
 use a2a_typestate::{
-    Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynTask,
-    History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot, Streaming,
-    StreamingVerified, Task,
+    Advice, Bounds, CadenceBasis, Call, Capability, Channel, ClaimStatus, Claims, Deployment, DynHandle,
+    Handle, History, Mismatch, NoHistory, NoPush, NoStreaming, Observed, Push, Settlement, SingleShot,
+    Streaming, StreamingVerified,
 };
 use a2a_typestate_types::TaskState::*;
 use support::*;
 
 type Streams = Claims<Streaming, NoHistory, NoPush>;
 
-fn handle(capabilities: &str) -> DynTask {
-    DynTask::new(claims(capabilities), Bounds::default())
+fn handle(capabilities: &str) -> DynHandle {
+    DynHandle::new(claims(capabilities), Bounds::default())
 }
 
-fn streaming_task() -> Task<Streams> {
-    Task::try_from(handle(r#"{"streaming":true}"#)).unwrap()
+fn streaming_task() -> Handle<Streams> {
+    Handle::try_from(handle(r#"{"streaming":true}"#)).unwrap()
 }
 
 #[test]
 fn typed_handle_is_no_larger_than_the_dynamic_one() {
-    let dynamic = size_of::<DynTask>();
-    assert_eq!(size_of::<Task<SingleShot>>(), dynamic);
-    assert_eq!(size_of::<Task<Streams>>(), dynamic);
-    assert_eq!(size_of::<Task<Claims<StreamingVerified, History, Push>>>(), dynamic);
+    let dynamic = size_of::<DynHandle>();
+    assert_eq!(size_of::<Handle<SingleShot>>(), dynamic);
+    assert_eq!(size_of::<Handle<Streams>>(), dynamic);
+    assert_eq!(size_of::<Handle<Claims<StreamingVerified, History, Push>>>(), dynamic);
     assert_eq!(size_of::<Streaming>(), 0, "markers are zero-sized");
     assert_eq!(size_of::<Claims<StreamingVerified, History, Push>>(), 0);
 }
@@ -46,7 +46,7 @@ fn dynamic_handle_holds_every_claim_the_card_declares_unverified() {
 #[test]
 fn narrowing_hands_the_handle_back_on_failure() {
     let dynamic = handle(r#"{"pushNotifications":true}"#);
-    let err = Task::<Streams>::try_from(dynamic).unwrap_err();
+    let err = Handle::<Streams>::try_from(dynamic).unwrap_err();
     assert_eq!(
         err.mismatch(),
         Mismatch::Claim {
@@ -66,7 +66,7 @@ fn narrowing_hands_the_handle_back_on_failure() {
 #[test]
 fn narrowing_may_drop_a_claim_but_never_add_one() {
     let dynamic = handle(ALL_CLAIMS);
-    let only_streaming: Task<Streams> = Task::try_from(dynamic).unwrap();
+    let only_streaming: Handle<Streams> = Handle::try_from(dynamic).unwrap();
     let dynamic = only_streaming.into_dyn();
     assert_eq!(
         dynamic.status(Capability::PushNotifications),
@@ -74,12 +74,12 @@ fn narrowing_may_drop_a_claim_but_never_add_one() {
         "dropped claims stay dropped"
     );
     assert!(dynamic.push_permit().is_err());
-    assert!(Task::<Claims<NoStreaming, NoHistory, Push>>::try_from(dynamic).is_err());
+    assert!(Handle::<Claims<NoStreaming, NoHistory, Push>>::try_from(dynamic).is_err());
 }
 
 #[test]
 fn narrowing_never_upgrades_a_claim_to_verified() {
-    let err = Task::<Claims<StreamingVerified>>::try_from(handle(r#"{"streaming":true}"#)).unwrap_err();
+    let err = Handle::<Claims<StreamingVerified>>::try_from(handle(r#"{"streaming":true}"#)).unwrap_err();
     assert!(matches!(
         err.mismatch(),
         Mismatch::Claim { wanted: ClaimStatus::Verified, held: ClaimStatus::Claimed, .. }
@@ -90,9 +90,9 @@ fn narrowing_never_upgrades_a_claim_to_verified() {
 fn gateway_card_gives_a_handle_without_claims() {
     let card = card_json(ALL_CLAIMS, &["text/plain"], &["text/plain"]);
     let claims = Arc::new(a2a_typestate::CardClaims::lift(&card, Deployment::Gateway));
-    let dynamic = DynTask::new(claims, Bounds::default());
+    let dynamic = DynHandle::new(claims, Bounds::default());
     assert!(dynamic.held().is_empty());
-    assert!(Task::<Streams>::try_from(dynamic).is_err());
+    assert!(Handle::<Streams>::try_from(dynamic).is_err());
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn settling_a_verified_stream_upgrades_the_type() {
     task.observe(ms(2), Observed::Artifact { via: Channel::Stream }).unwrap();
     task.observe(ms(3), status(Completed, Channel::Stream)).unwrap();
     let Ok(Settlement::Verified(task)) = task.settle_streaming(ms(3)) else { panic!("expected verified") };
-    let task: Task<Claims<StreamingVerified, NoHistory, NoPush>> = task;
+    let task: Handle<Claims<StreamingVerified, NoHistory, NoPush>> = task;
     assert_eq!(task.rely_on_streaming().capability(), Capability::Streaming);
     assert!(!task.stream_permit().must_confirm_artifacts());
     assert_eq!(task.into_dyn().status(Capability::Streaming), ClaimStatus::Verified);
@@ -131,7 +131,7 @@ fn refusal_carries_the_handle_downgraded_to_single_shot_with_the_violation() {
     assert_eq!(refusal.violation().capability(), Capability::Streaming);
     assert_eq!(refusal.violation().advice(), Advice::FallBackToSingleShot);
     assert!(std::error::Error::source(&refusal).is_some(), "the violation is the error's source");
-    let (fallback, violation): (Task<SingleShot>, _) = refusal.into_parts();
+    let (fallback, violation): (Handle<SingleShot>, _) = refusal.into_parts();
     let _send = fallback.single_shot_send();
     assert_eq!(violation.evidence().seq, 1);
 }
@@ -141,13 +141,13 @@ fn a_refused_handle_never_becomes_tracked_again() {
     let mut task = streaming_task();
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), Observed::AgentError { call: Call::SubscribeToTask, code: -32004 }).unwrap();
-    let mut dynamic: DynTask = task.settle_streaming(ms(1)).unwrap_err().into();
+    let mut dynamic: DynHandle = task.settle_streaming(ms(1)).unwrap_err().into();
     assert!(dynamic.is_single_shot());
     assert!(dynamic.stream_permit().is_err());
     assert!(dynamic.observe(ms(2), sent_text()).is_err());
-    let err = Task::<Claims>::try_from(dynamic).unwrap_err();
+    let err = Handle::<Claims>::try_from(dynamic).unwrap_err();
     assert_eq!(err.mismatch(), Mismatch::SingleShot);
-    assert!(Task::<SingleShot>::try_from(err.into_handle()).is_ok());
+    assert!(Handle::<SingleShot>::try_from(err.into_handle()).is_ok());
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn follow_up_message_with_the_same_ids_lets_input_required_resume() {
 
 #[test]
 fn poll_permit_uses_the_client_bound_when_the_card_gives_no_basis() {
-    let task: Task<Claims> = Task::try_from(handle(r#"{}"#)).unwrap();
+    let task: Handle<Claims> = Handle::try_from(handle(r#"{}"#)).unwrap();
     let poll = task.poll_permit();
     assert_eq!(poll.basis(), CadenceBasis::Client);
     assert_eq!(poll.interval(), Bounds::default().poll_interval());
@@ -208,8 +208,8 @@ fn poll_permit_uses_the_client_bound_when_the_card_gives_no_basis() {
 /// claims stateTransitionHistory (carried as the legacy field) and push, with text/plain input.
 #[test]
 fn observed_run_from_the_design_note_is_refused_and_abandoned() {
-    let mut task: Task<Claims<NoStreaming, History, Push>> =
-        Task::try_from(handle(r#"{"pushNotifications":true,"stateTransitionHistory":true}"#)).unwrap();
+    let mut task: Handle<Claims<NoStreaming, History, Push>> =
+        Handle::try_from(handle(r#"{"pushNotifications":true,"stateTransitionHistory":true}"#)).unwrap();
     let _register = task.push_permit();
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), Observed::PushRegistered).unwrap();
@@ -231,8 +231,8 @@ fn observed_run_from_the_design_note_is_refused_and_abandoned() {
 
 #[test]
 fn stale_push_delivery_is_recorded_but_does_not_break_the_lifecycle() {
-    let mut task: Task<Claims<NoStreaming, NoHistory, Push>> =
-        Task::try_from(handle(r#"{"pushNotifications":true}"#)).unwrap();
+    let mut task: Handle<Claims<NoStreaming, NoHistory, Push>> =
+        Handle::try_from(handle(r#"{"pushNotifications":true}"#)).unwrap();
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), snapshot(Completed, Channel::SendResponse, 1)).unwrap();
     let step = task.observe(ms(2), status(Working, Channel::Push)).unwrap();
@@ -257,9 +257,9 @@ fn follow_up_without_a_context_id_is_refused_by_the_lifecycle() {
 #[test]
 fn handles_and_errors_cross_threads_and_tasks() {
     fn assert_send_sync_static<T: Send + Sync + 'static>() {}
-    assert_send_sync_static::<Task<Streams>>();
-    assert_send_sync_static::<Task<SingleShot>>();
-    assert_send_sync_static::<DynTask>();
+    assert_send_sync_static::<Handle<Streams>>();
+    assert_send_sync_static::<Handle<SingleShot>>();
+    assert_send_sync_static::<DynHandle>();
     assert_send_sync_static::<a2a_typestate::Refusal>();
     assert_send_sync_static::<a2a_typestate::AgentCardLifecycleViolation>();
     assert_send_sync_static::<a2a_typestate::NarrowingError>();
@@ -279,7 +279,8 @@ fn every_settle_reports_the_refusal_whose_evidence_came_first_and_keeps_the_othe
         observe(ms(3), snapshot(Completed, Channel::GetTask, 1));
         observe(ms(4), Observed::History { requested_length: Some(10), entries: 0 });
     };
-    let mut typed: Task<Claims<Streaming, History, NoPush>> = Task::try_from(handle(lying_twice)).unwrap();
+    let mut typed: Handle<Claims<Streaming, History, NoPush>> =
+        Handle::try_from(handle(lying_twice)).unwrap();
     run(&mut |at, observed| {
         typed.observe(at, observed).unwrap();
     });

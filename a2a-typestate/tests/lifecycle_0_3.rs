@@ -3,7 +3,7 @@
 
 mod support;
 
-use a2a_typestate::{Channel, Claims, DynTask, Observed, Step, Task, TaskEnd};
+use a2a_typestate::{Channel, Claims, DynHandle, Handle, Observed, Step, TaskEnd};
 use a2a_typestate_types::v03::StreamResult;
 use a2a_typestate_types::{TaskState, parse};
 use support::*;
@@ -21,8 +21,8 @@ fn status_update_0_3(state: &str, is_final: bool) -> Observed {
     ))
 }
 
-fn polling_task() -> Task<Claims> {
-    Task::try_from(DynTask::new(claims("{}"), Default::default())).unwrap()
+fn polling_task() -> Handle<Claims> {
+    Handle::try_from(DynHandle::new(claims("{}"), Default::default())).unwrap()
 }
 
 #[test]

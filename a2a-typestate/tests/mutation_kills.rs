@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_typestate::{
-    Advice, Bounds, Call, Capability, CapabilitySet, CardClaims, Channel, Contradiction, Deployment, DynTask,
-    ExchangeModes, Lifecycle, LifecycleFault, ObserveError, Observed, PendingReason, TransitionRule,
-    TransportFault, Verdict, Verifier,
+    Advice, Bounds, Call, Capability, CapabilitySet, CardClaims, Channel, Contradiction, Deployment,
+    DynHandle, ExchangeModes, Lifecycle, LifecycleFault, ObserveError, Observed, PendingReason,
+    TransitionRule, TransportFault, Verdict, Verifier,
 };
 use a2a_typestate_types::TaskState::{self, *};
 use a2a_typestate_types::{ContextId, TaskId};
@@ -82,7 +82,7 @@ fn only_another_task_or_context_is_a_question_of_identity() {
 /// still a deviation.
 #[test]
 fn a_push_delivery_about_another_task_is_rejected_not_taken_as_stale() {
-    let mut task = DynTask::new(claims(r#"{"pushNotifications":true}"#), Bounds::default());
+    let mut task = DynHandle::new(claims(r#"{"pushNotifications":true}"#), Bounds::default());
     task.observe(ms(0), sent_text()).unwrap();
     task.observe(ms(1), snapshot(Working, Channel::SendResponse, 0)).unwrap();
     let other = Observed::Status {
@@ -141,7 +141,7 @@ fn the_verifier_and_the_push_permit_use_the_bounds_the_caller_set() {
     let bounds = Bounds::default().with_push_arrival(secs(3)).with_unobservable(secs(7));
     let verifier = Verifier::new(claims(ALL_CLAIMS), CapabilitySet::ALL, bounds);
     assert_eq!(verifier.bounds(), bounds);
-    let task = DynTask::new(claims(ALL_CLAIMS), bounds);
+    let task = DynHandle::new(claims(ALL_CLAIMS), bounds);
     assert_eq!(task.push_permit().unwrap().arrival_bound(), secs(3));
 }
 
@@ -149,7 +149,7 @@ fn the_verifier_and_the_push_permit_use_the_bounds_the_caller_set() {
 /// contradiction refuses nothing.
 #[test]
 fn a_claim_the_caller_stops_depending_on_is_no_longer_checked() {
-    let mut task = DynTask::new(claims(ALL_CLAIMS), Bounds::default());
+    let mut task = DynHandle::new(claims(ALL_CLAIMS), Bounds::default());
     task.depend_only_on(CapabilitySet::of(&[Capability::Streaming]));
     assert_eq!(task.verifier().checked(), CapabilitySet::of(&[Capability::Streaming]));
     task.observe(ms(0), sent_text()).unwrap();

@@ -6,7 +6,7 @@ mod support;
 use std::time::Duration;
 
 use a2a_typestate::{
-    Bounds, Call, Capability, CapabilitySet, Channel, DynTask, ExchangeModes, Observed, TransportFault,
+    Bounds, Call, Capability, CapabilitySet, Channel, DynHandle, ExchangeModes, Observed, TransportFault,
     Verdict, Verifier,
 };
 use a2a_typestate_types::TaskState;
@@ -117,7 +117,7 @@ proptest! {
     #[test]
     fn arbitrary_observations_never_panic(events in run("text/plain"), now in 0u64..600_000) {
         let now = Duration::from_millis(now);
-        let mut task = DynTask::new(claims(ALL_CLAIMS), Bounds::default());
+        let mut task = DynHandle::new(claims(ALL_CLAIMS), Bounds::default());
         for (at, o) in &events {
             let _ = task.observe(*at, o.clone());
         }

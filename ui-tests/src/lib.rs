@@ -23,7 +23,7 @@
 
 use std::sync::Arc;
 
-use a2a_typestate::{Bounds, CardClaims, Deployment, DynTask};
+use a2a_typestate::{Bounds, CardClaims, Deployment, DynHandle};
 use a2a_typestate_types::AgentCard;
 
 /// A plain-text agent card with the given `capabilities` JSON object; `None` when it does not
@@ -51,8 +51,8 @@ pub fn claims(capabilities: &str) -> Arc<CardClaims> {
 }
 
 /// A fresh dynamic task handle against an agent with the given capabilities.
-pub fn dyn_task(capabilities: &str) -> DynTask {
-    DynTask::new(claims(capabilities), Bounds::default())
+pub fn dyn_task(capabilities: &str) -> DynHandle {
+    DynHandle::new(claims(capabilities), Bounds::default())
 }
 
 /// The workspace README's code blocks, compiled as doctests so its quickstart cannot rot. They live

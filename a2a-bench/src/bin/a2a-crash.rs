@@ -110,7 +110,7 @@ fn main() -> ExitCode {
 }
 
 fn message(label: &str, n: usize) -> Message {
-    Message::user_text(format!("{label}-{n}"), format!("crash task {label}-{n}"))
+    Message::user(format!("crash task {label}-{n}")).with_message_id(format!("{label}-{n}"))
 }
 
 fn index_of(label: &str, message_id: &str) -> Option<usize> {

@@ -361,8 +361,9 @@ async fn stream_zeros(events: usize) {
     ]);
     memory::reset_peak();
     let started = Instant::now();
-    let outcome =
-        client.run_task(&base, a2a_typestate_types::Message::user_text("m-1", "zeros"), &negotiation).await;
+    let outcome = client
+        .run_task(&base, a2a_typestate_types::Message::user("zeros").with_message_id("m-1"), &negotiation)
+        .await;
     let outcome = match outcome {
         Ok(outcome) => format!("{:?} after {events} events of 8 MiB", outcome.state()),
         Err(e) => format!("refused: {}", e.to_string().chars().take(300).collect::<String>()),

@@ -67,7 +67,7 @@ pub(crate) async fn run_batch(
 
 async fn run_one(client: &Client, target: &Target, label: &str, n: u32) -> TaskRecord {
     let id = format!("demo-{label}-{}-{n}", target.name).replace(' ', "-");
-    let message = Message::user_text(id, format!("demo task {n} for {}", target.name));
+    let message = Message::user(format!("demo task {n} for {}", target.name)).with_message_id(id);
     match tokio::time::timeout(TASK_BOUND, client.run_task(&target.url, message, &target.negotiation)).await {
         Ok(result) => TaskRecord::from_result(&result),
         Err(_) => TaskRecord::failed(&format!("no ending within {TASK_BOUND:?}")),

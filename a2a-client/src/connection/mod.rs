@@ -18,7 +18,7 @@
 //! # async fn demo() -> Result<(), a2a_typestate_client::Error> {
 //! let client = Client::builder().build()?;
 //! let agent = client.connect("http://localhost:9999").await?;
-//! let mut events = agent.send_streaming_message(SendMessageRequest::new(Message::user_text("m1", "hi"))).await?;
+//! let mut events = agent.send_streaming_message(SendMessageRequest::new(Message::user("hi").with_message_id("m1"))).await?;
 //! while let Some(event) = events.next().await {
 //!     println!("{}", event?.kind());
 //! }

@@ -9,7 +9,6 @@ use a2a_typestate::{
 };
 use a2a_typestate_types::{
     CancelTaskRequest, Message, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
-    Task as WireTask,
 };
 
 use super::answer::Answer;
@@ -19,6 +18,7 @@ use super::session::{Session, SingleShotReason, with_an_id};
 use super::snapshot::Snapshot;
 use super::{DynTask, OnUpdate, Task, TaskCall};
 use crate::Error;
+use crate::types;
 use crate::webhook::{PushReceiver, PushRegistration};
 
 impl Session {
@@ -113,7 +113,7 @@ impl Session {
         &mut self,
         handle: &mut H,
         history: Option<u32>,
-    ) -> Result<WireTask, Error> {
+    ) -> Result<types::Task, Error> {
         self.fetch_task(handle, history).await?;
         self.snapshot
             .task()
@@ -121,7 +121,7 @@ impl Session {
             .ok_or_else(|| Error::misuse("no task to fetch yet: send a message first"))
     }
 
-    async fn cancel<H: TaskHandle>(&mut self, handle: &mut H) -> Result<WireTask, Error> {
+    async fn cancel<H: TaskHandle>(&mut self, handle: &mut H) -> Result<types::Task, Error> {
         let Some(id) = self.task_id() else {
             return Err(Error::misuse("no task to cancel yet: send a message first"));
         };
@@ -200,7 +200,7 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
     /// otherwise as [`AgentConnection::get_task`](crate::AgentConnection::get_task).
-    pub fn get_task_history(&mut self, history_length: u32) -> TaskCall<'_, Answer<WireTask>>
+    pub fn get_task_history(&mut self, history_length: u32) -> TaskCall<'_, Answer<types::Task>>
     where
         C::History: HasHistoryClaim,
     {
@@ -318,7 +318,7 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
     /// otherwise as [`AgentConnection::get_task`](crate::AgentConnection::get_task).
-    pub fn get_task(&mut self) -> TaskCall<'_, WireTask>
+    pub fn get_task(&mut self) -> TaskCall<'_, types::Task>
     where
         C: Tracked,
     {
@@ -330,7 +330,7 @@ impl<C: ClaimSet> Task<C> {
     /// # Errors
     /// [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) before the agent assigned a task id;
     /// otherwise as [`AgentConnection::cancel_task`](crate::AgentConnection::cancel_task).
-    pub fn cancel_task(&mut self) -> TaskCall<'_, WireTask>
+    pub fn cancel_task(&mut self) -> TaskCall<'_, types::Task>
     where
         C: Tracked,
     {
@@ -468,7 +468,7 @@ impl DynTask {
     /// # Errors
     /// As [`Task::get_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
     /// handle.
-    pub async fn get_task(&mut self) -> Result<WireTask, Error> {
+    pub async fn get_task(&mut self) -> Result<types::Task, Error> {
         self.require_tracked()?;
         self.session.fetch(&mut self.handle, None).await
     }
@@ -478,7 +478,7 @@ impl DynTask {
     /// # Errors
     /// As [`Task::get_task_history`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) without a
     /// history claim.
-    pub async fn get_task_history(&mut self, history_length: u32) -> Result<Answer<WireTask>, Error> {
+    pub async fn get_task_history(&mut self, history_length: u32) -> Result<Answer<types::Task>, Error> {
         self.require(Capability::StateTransitionHistory)?;
         let fetched = self.session.fetch(&mut self.handle, Some(history_length.max(1))).await;
         self.session.answer(&self.handle, fetched)
@@ -521,7 +521,7 @@ impl DynTask {
     /// # Errors
     /// As [`Task::cancel_task`]; [`ErrorKind::Misuse`](crate::ErrorKind::Misuse) on a single-shot
     /// handle.
-    pub async fn cancel_task(&mut self) -> Result<WireTask, Error> {
+    pub async fn cancel_task(&mut self) -> Result<types::Task, Error> {
         self.require_tracked()?;
         self.session.cancel(&mut self.handle).await
     }

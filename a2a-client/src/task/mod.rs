@@ -42,7 +42,7 @@
 //!     unreachable!("a new client holds no suspect mark");
 //! };
 //!
-//! let answer = task.send_streaming_message(Message::user_text("m1", "hi")).await?; // no error
+//! let answer = task.send_streaming_message(Message::user("hi").with_message_id("m1")).await?; // no error
 //! assert!(answer.is_contradicted());
 //! match task.settle_streaming() {
 //!     Ok(Settlement::Verified(task)) => { let _ = task.handle().rely_on_streaming(); }
@@ -51,7 +51,7 @@
 //!         println!("{}", refusal.violation());
 //!         // Only the single-shot send is left (`single_shot.send_streaming_message(..)` does not compile).
 //!         let mut single_shot: Task = refusal.into_task();
-//!         let answer = single_shot.send_message(Message::user_text("m2", "hi")).await?;
+//!         let answer = single_shot.send_message(Message::user("hi").with_message_id("m2")).await?;
 //!         assert!(answer.answered().is_some()); // the fallback's result
 //!     }
 //! }
@@ -96,12 +96,12 @@ pub type TaskCall<'a, T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send 
 
 /// One task against one agent whose type says which of the card's claims it holds: the calls
 /// that exercise a claim exist only when the type holds it. See [the module docs](self) and
-/// [`a2a_typestate::Task`] for the states.
+/// [`a2a_typestate::Handle`] for the states.
 ///
 /// Not `Clone`: each `settle_*` takes the handle, so one consumed by a refusal cannot be used again.
 pub struct Task<C: ClaimSet = SingleShot> {
     session: Session,
-    handle: a2a_typestate::Task<C>,
+    handle: a2a_typestate::Handle<C>,
 }
 
 /// A task against one agent holding every claim its card makes, known only at run time: for code
@@ -109,7 +109,7 @@ pub struct Task<C: ClaimSet = SingleShot> {
 /// back on failure). The same calls as [`Task`], checked at run time.
 pub struct DynTask {
     session: Session,
-    handle: a2a_typestate::DynTask,
+    handle: a2a_typestate::DynHandle,
 }
 
 impl<C: ClaimSet> fmt::Debug for Task<C> {
@@ -136,14 +136,14 @@ impl AgentConnection {
     /// (`deployment`) yields none. The handle's clock starts now.
     pub fn dyn_task(&self, deployment: Deployment) -> DynTask {
         let claims = self.card().claims(deployment);
-        let handle = a2a_typestate::DynTask::new(claims, self.client().config().verifier_bounds());
+        let handle = a2a_typestate::DynHandle::new(claims, self.client().config().verifier_bounds());
         DynTask { session: Session::new(self.clone()), handle }
     }
 }
 
 impl<C: ClaimSet> Task<C> {
     /// The typestate handle: its type, permits, verdicts and `rely_on_*`.
-    pub fn handle(&self) -> &a2a_typestate::Task<C> {
+    pub fn handle(&self) -> &a2a_typestate::Handle<C> {
         &self.handle
     }
 
@@ -210,7 +210,7 @@ impl<C: ClaimSet> Task<C> {
     fn resettle<V: ClaimSet>(
         mut session: Session,
         capability: Capability,
-        settled: SettleResult<a2a_typestate::Task<V>, a2a_typestate::Task<C>>,
+        settled: SettleResult<a2a_typestate::Handle<V>, a2a_typestate::Handle<C>>,
     ) -> SettleResult<Task<V>, Self, Task<SingleShot>> {
         match settled {
             Ok(Settlement::Verified(handle)) => {
@@ -311,7 +311,7 @@ impl<C: ClaimSet> TaskEntry<C> {
 
 impl DynTask {
     /// The typestate handle: which claims it holds, its verdicts.
-    pub fn handle(&self) -> &a2a_typestate::DynTask {
+    pub fn handle(&self) -> &a2a_typestate::DynHandle {
         &self.handle
     }
 
@@ -435,13 +435,13 @@ impl DynTask {
     pub fn into_single_shot(self) -> Task<SingleShot> {
         let DynTask { mut session, handle } = self;
         session.single_shot.get_or_insert(SingleShotReason::Chosen);
-        let handle = a2a_typestate::Task::<SingleShot>::try_from(handle)
+        let handle = a2a_typestate::Handle::<SingleShot>::try_from(handle)
             .unwrap_or_else(|error| error.into_handle().into_single_shot());
         Task { session, handle }
     }
 }
 
-/// Narrowing, as [`a2a_typestate::Task::try_from`]: every claim `C` holds must be held by the card;
+/// Narrowing, as [`a2a_typestate::Handle::try_from`]: every claim `C` holds must be held by the card;
 /// an unclaimed slot drops the claim (the caller does not depend on it). The error hands the
 /// [`DynTask`] back.
 impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
@@ -449,7 +449,7 @@ impl<C: ClaimSet> TryFrom<DynTask> for Task<C> {
 
     fn try_from(dyn_task: DynTask) -> Result<Self, NarrowingError<DynTask>> {
         let DynTask { session, handle } = dyn_task;
-        match a2a_typestate::Task::<C>::try_from(handle) {
+        match a2a_typestate::Handle::<C>::try_from(handle) {
             Ok(handle) => Ok(Task { session, handle }),
             Err(error) => Err(error.map_handle(|handle| DynTask { session, handle })),
         }
@@ -463,7 +463,7 @@ impl<C: ClaimSet> From<Task<C>> for DynTask {
 }
 
 /// The claims a dynamic handle holds as verified (upgraded by a settle).
-fn upgraded(handle: &a2a_typestate::DynTask) -> CapabilitySet {
+fn upgraded(handle: &a2a_typestate::DynHandle) -> CapabilitySet {
     a2a_typestate::Capability::ALL
         .iter()
         .copied()

@@ -23,7 +23,7 @@ pub async fn guarded(guard: Guard) -> RunningAgent {
 }
 
 pub fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 pub async fn completes(connection: &AgentConnection) {

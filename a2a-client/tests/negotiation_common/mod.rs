@@ -31,7 +31,7 @@ pub async fn spawn(capabilities: Capabilities, script: Script) -> RunningAgent {
 }
 
 pub fn text(body: &str) -> Message {
-    Message::user_text(uuid::Uuid::new_v4().to_string(), body)
+    Message::user(body)
 }
 
 /// A message whose only part is a PNG image.

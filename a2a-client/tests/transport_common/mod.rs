@@ -51,7 +51,7 @@ pub async fn connect_over(
 
 /// A user message with a fresh id.
 pub fn text(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::user_text(uuid::Uuid::new_v4().to_string(), text))
+    SendMessageRequest::new(Message::user(text))
 }
 
 /// The artifact texts of a stream's events.

@@ -8,7 +8,7 @@
 //! ).unwrap();
 //! assert_eq!(msg.role, Role::User);
 //! assert_eq!(msg.parts[0].content, PartContent::Text("hello".into()));
-//! assert_eq!(msg, Message::user_text("m1", "hello"));
+//! assert_eq!(msg, Message::user("hello").with_message_id("m1"));
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -67,14 +67,12 @@ impl Message {
         Self { message_id: message_id.into(), role, parts, ..Self::default() }
     }
 
-    /// A client message holding one text part: the common way to start or continue a task.
-    pub fn user_text(message_id: impl Into<MessageId>, text: impl Into<String>) -> Self {
-        Self::new(message_id, Role::User, vec![Part::text(text)])
-    }
-
-    /// An agent message holding one text part.
-    pub fn agent_text(message_id: impl Into<MessageId>, text: impl Into<String>) -> Self {
-        Self::new(message_id, Role::Agent, vec![Part::text(text)])
+    /// Sets the message id, for a sender with its own id scheme (the short constructors
+    /// [`Message::user`] and [`Message::agent`] give each message a random one).
+    #[must_use]
+    pub fn with_message_id(mut self, message_id: impl Into<MessageId>) -> Self {
+        self.message_id = message_id.into();
+        self
     }
 
     /// Sets the task this message continues.

@@ -27,8 +27,10 @@ impl Message {
         MessageBuilder::new(role)
     }
 
-    /// A client message holding one text part, with a fresh [`MessageId::random`] id: the short
-    /// form of [`Message::user_text`] for a sender without an id scheme.
+    /// A client message holding one text part, with a fresh [`MessageId::random`] id: the common
+    /// way to start or continue a task. [`with_message_id`](Message::with_message_id) sets an id of
+    /// your own, [`with_task_id`](Message::with_task_id) and
+    /// [`with_context_id`](Message::with_context_id) the task and conversation it continues.
     ///
     /// ```
     /// use a2a_typestate_types::{Message, Role};
@@ -38,7 +40,7 @@ impl Message {
     /// assert_ne!(msg.message_id, Message::user("hello").message_id, "each message its own id");
     /// ```
     pub fn user(text: impl Into<String>) -> Self {
-        Self::user_text(MessageId::random(), text)
+        Self::new(MessageId::random(), Role::User, vec![Part::text(text)])
     }
 
     /// An agent message holding one text part, with a fresh [`MessageId::random`] id.
@@ -49,7 +51,7 @@ impl Message {
     /// assert_eq!(Message::agent("done").role, Role::Agent);
     /// ```
     pub fn agent(text: impl Into<String>) -> Self {
-        Self::agent_text(MessageId::random(), text)
+        Self::new(MessageId::random(), Role::Agent, vec![Part::text(text)])
     }
 }
 

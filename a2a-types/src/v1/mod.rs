@@ -7,7 +7,7 @@
 //! use a2a_typestate_types::{parse, Message, SendMessageRequest, Task, TaskState};
 //!
 //! // Written in lowerCamelCase, enums by name, defaults left out.
-//! let request = SendMessageRequest::new(Message::user_text("m-1", "hello"));
+//! let request = SendMessageRequest::new(Message::user("hello").with_message_id("m-1"));
 //! assert_eq!(
 //!     serde_json::to_string(&request).unwrap(),
 //!     r#"{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}"#

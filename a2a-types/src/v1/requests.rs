@@ -4,7 +4,7 @@
 //! ```
 //! use a2a_typestate_types::{Message, SendMessageConfiguration, SendMessageRequest};
 //!
-//! let request = SendMessageRequest::new(Message::user_text("m1", "hi"))
+//! let request = SendMessageRequest::new(Message::user("hi").with_message_id("m1"))
 //!     .with_configuration(SendMessageConfiguration { return_immediately: true, ..Default::default() });
 //! assert_eq!(
 //!     serde_json::to_string(&request).unwrap(),

@@ -1,11 +1,11 @@
-//! The dynamic task handle [`DynTask`], for code that holds many agents.
+//! The dynamic task handle [`DynHandle`], for code that holds many agents.
 
 use std::fmt;
 use std::sync::Arc;
 
 use a2a_typestate_types::TaskState;
 
-use super::Task;
+use super::Handle;
 use super::refusal::Refusal;
 use crate::bounds::Bounds;
 use crate::capability::{Capability, CapabilitySet, ClaimStatus};
@@ -21,15 +21,15 @@ use crate::verify::Verifier;
 
 /// A task handle whose claims are known only at run time, for code that holds many agents.
 ///
-/// Made from a card's claims with [`DynTask::new`] (holding every claim the card declares);
-/// narrowed to a typed [`Task`] with `Task::try_from`, which hands the `DynTask` back on failure.
+/// Made from a card's claims with [`DynHandle::new`] (holding every claim the card declares);
+/// narrowed to a typed [`Handle`] with `Handle::try_from`, which hands the `DynHandle` back on failure.
 /// The same gated operations exist here as fallible methods.
 #[derive(Debug)]
-pub struct DynTask {
+pub struct DynHandle {
     pub(crate) state: HandleState,
 }
 
-/// A gated operation refused at run time on a [`DynTask`]: the handle lacks the claim (or its
+/// A gated operation refused at run time on a [`DynHandle`]: the handle lacks the claim (or its
 /// verification).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MissingClaim {
@@ -53,7 +53,7 @@ impl fmt::Display for MissingClaim {
 
 impl std::error::Error for MissingClaim {}
 
-impl DynTask {
+impl DynHandle {
     /// A tracked handle for a new task against the agent whose card gave `card`, holding every
     /// claim the card declares (unverified).
     pub fn new(card: Arc<CardClaims>, bounds: Bounds) -> Self {
@@ -90,11 +90,11 @@ impl DynTask {
         &self.state.verifier
     }
 
-    /// Records an observation, as [`Task::observe`].
+    /// Records an observation, as [`Handle::observe`].
     ///
     /// # Errors
     ///
-    /// As [`Task::observe`]; [`ObserveError::SingleShot`] on a single-shot handle.
+    /// As [`Handle::observe`]; [`ObserveError::SingleShot`] on a single-shot handle.
     pub fn observe(&mut self, at: Elapsed, observed: Observed) -> Result<Option<Step>, ObserveError> {
         if self.is_single_shot() {
             return Err(ObserveError::SingleShot);
@@ -107,7 +107,7 @@ impl DynTask {
         if held >= needed { Ok(()) } else { Err(MissingClaim { capability, needed, held }) }
     }
 
-    /// As [`Task::stream_permit`].
+    /// As [`Handle::stream_permit`].
     ///
     /// # Errors
     ///
@@ -116,7 +116,7 @@ impl DynTask {
         self.require(Capability::Streaming, ClaimStatus::Claimed).map(|()| self.state.stream_permit())
     }
 
-    /// As [`Task::history_permit`].
+    /// As [`Handle::history_permit`].
     ///
     /// # Errors
     ///
@@ -126,7 +126,7 @@ impl DynTask {
             .map(|()| self.state.history_permit())
     }
 
-    /// As [`Task::push_permit`].
+    /// As [`Handle::push_permit`].
     ///
     /// # Errors
     ///
@@ -135,7 +135,7 @@ impl DynTask {
         self.require(Capability::PushNotifications, ClaimStatus::Claimed).map(|()| self.state.push_permit())
     }
 
-    /// As the `rely_on_*` methods of [`Task`].
+    /// As the `rely_on_*` methods of [`Handle`].
     ///
     /// # Errors
     ///
@@ -168,9 +168,9 @@ impl DynTask {
     }
 
     /// Gives up every claim and lifecycle tracking: the lifecycle-agnostic fallback.
-    pub fn into_single_shot(mut self) -> Task<SingleShot> {
+    pub fn into_single_shot(mut self) -> Handle<SingleShot> {
         self.state.set_slots(None);
-        Task::from_state(self.state)
+        Handle::from_state(self.state)
     }
 
     /// The single-shot send, always available.
@@ -192,7 +192,7 @@ impl DynTask {
             }
             if let Outcome::Refused(violation) = self.state.settle(capability, now) {
                 let refusals = self.state.verifier.deciding_refusal(violation, now);
-                let task: Task<SingleShot> = Task::from_state(self.state);
+                let task: Handle<SingleShot> = Handle::from_state(self.state);
                 return Err(Refusal::new(task.into_single_shot(), refusals));
             }
         }
@@ -200,13 +200,13 @@ impl DynTask {
     }
 }
 
-impl<C: ClaimSet> From<Task<C>> for DynTask {
-    fn from(task: Task<C>) -> Self {
+impl<C: ClaimSet> From<Handle<C>> for DynHandle {
+    fn from(task: Handle<C>) -> Self {
         task.into_dyn()
     }
 }
 
-impl From<Refusal> for DynTask {
+impl From<Refusal> for DynHandle {
     fn from(refusal: Refusal) -> Self {
         refusal.into_task().into_dyn()
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::Task;
+use super::Handle;
 use crate::claims::SingleShot;
 use crate::violation::AgentCardLifecycleViolation;
 
@@ -14,10 +14,10 @@ use crate::violation::AgentCardLifecycleViolation;
 /// same one, and nothing above this crate re-orders them.
 ///
 /// The refused typed handle was consumed by the `settle_*` call that refused it; this is the only
-/// way on. `T` is the downgraded handle: [`Task<SingleShot>`] here, and the I/O layer's own
+/// way on. `T` is the downgraded handle: [`Handle<SingleShot>`] here, and the I/O layer's own
 /// single-shot handle once it puts its connection back on it ([`Refusal::map_task`]), so one
 /// refusal type serves every layer (compare hyper's `TrySendError<T>`).
-pub struct Refusal<T = Task<SingleShot>> {
+pub struct Refusal<T = Handle<SingleShot>> {
     // Boxed so `Result<_, Refusal>` stays small (reqwest and hyper box their errors likewise).
     inner: Box<(T, AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>)>,
 }
@@ -25,7 +25,7 @@ pub struct Refusal<T = Task<SingleShot>> {
 impl Refusal {
     /// `deciding` and `others` as the verifier named them (`Verifier::deciding_refusal`).
     pub(crate) fn new(
-        task: Task<SingleShot>,
+        task: Handle<SingleShot>,
         (deciding, others): (AgentCardLifecycleViolation, Vec<AgentCardLifecycleViolation>),
     ) -> Self {
         Self { inner: Box::new((task, deciding, others)) }

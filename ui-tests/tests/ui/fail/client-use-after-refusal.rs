@@ -5,7 +5,7 @@ use a2a_typestate_types::Message;
 async fn stream_again(mut task: Task<Claims<Streaming>>) {
     if let Err(refusal) = task.settle_streaming() {
         let _fallback = refusal.into_task();
-        let _answer = task.send_streaming_message(Message::user_text("m2", "hi")).await; //~ ERROR E0382
+        let _answer = task.send_streaming_message(Message::user("hi").with_message_id("m2")).await; //~ ERROR E0382
     }
 }
 

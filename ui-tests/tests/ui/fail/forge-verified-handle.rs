@@ -2,8 +2,8 @@
 #![allow(unreachable_code)]
 use std::marker::PhantomData;
 
-use a2a_typestate::{Claims, StreamingVerified, Task};
+use a2a_typestate::{Claims, StreamingVerified, Handle};
 
 fn main() {
-    let _forged = Task::<Claims<StreamingVerified>> { state: unreachable!(), _claims: PhantomData }; //~ ERROR E0451
+    let _forged = Handle::<Claims<StreamingVerified>> { state: unreachable!(), _claims: PhantomData }; //~ ERROR E0451
 }

@@ -1,8 +1,8 @@
 // Reconstructing missed states from `GetTask` history needs a stateTransitionHistory claim.
-use a2a_typestate::{Claims, NoHistory, NoPush, Streaming, Task};
+use a2a_typestate::{Claims, NoHistory, NoPush, Streaming, Handle};
 
 fn main() {
-    let task: Task<Claims<Streaming, NoHistory, NoPush>> =
-        Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    let task: Handle<Claims<Streaming, NoHistory, NoPush>> =
+        Handle::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     let _permit = task.history_permit(); //~ ERROR E0277
 }

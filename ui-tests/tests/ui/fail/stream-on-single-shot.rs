@@ -1,7 +1,7 @@
-// After a refusal the handle is `Task<SingleShot>`: it offers only the single-shot send.
-use a2a_typestate::{SingleShot, Task};
+// After a refusal the handle is `Handle<SingleShot>`: it offers only the single-shot send.
+use a2a_typestate::{SingleShot, Handle};
 
 fn main() {
-    let task: Task<SingleShot> = Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    let task: Handle<SingleShot> = Handle::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     let _permit = task.stream_permit(); //~ ERROR E0277
 }

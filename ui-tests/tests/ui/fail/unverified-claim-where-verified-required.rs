@@ -1,12 +1,12 @@
 // Code written for a verified streaming claim does not accept an unverified one.
-use a2a_typestate::{Claims, HasVerifiedStreaming, NoHistory, NoPush, Streaming, Task};
+use a2a_typestate::{Claims, HasVerifiedStreaming, NoHistory, NoPush, Streaming, Handle};
 
-fn watch_by_stream_only<S: HasVerifiedStreaming>(task: &Task<Claims<S, NoHistory, NoPush>>) {
+fn watch_by_stream_only<S: HasVerifiedStreaming>(task: &Handle<Claims<S, NoHistory, NoPush>>) {
     let _ = task.rely_on_streaming();
 }
 
 fn main() {
-    let task: Task<Claims<Streaming, NoHistory, NoPush>> =
-        Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    let task: Handle<Claims<Streaming, NoHistory, NoPush>> =
+        Handle::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     watch_by_stream_only(&task); //~ ERROR E0277
 }

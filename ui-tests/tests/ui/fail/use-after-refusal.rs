@@ -1,11 +1,11 @@
 // `settle_streaming` takes the handle: after a refusal only the downgraded one is left.
 use std::time::Duration;
 
-use a2a_typestate::{Claims, NoHistory, NoPush, Streaming, Task};
+use a2a_typestate::{Claims, NoHistory, NoPush, Streaming, Handle};
 
 fn main() {
-    let task: Task<Claims<Streaming, NoHistory, NoPush>> =
-        Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    let task: Handle<Claims<Streaming, NoHistory, NoPush>> =
+        Handle::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     if let Err(refusal) = task.settle_streaming(Duration::ZERO) {
         let _fallback = refusal.into_task().single_shot_send();
         let _again = task.stream_permit(); //~ ERROR E0382

@@ -5,12 +5,12 @@ use std::time::Duration;
 use a2a_typestate_types::{ContextId, TaskId, TaskState};
 use a2a_typestate::{
     Channel, Claims, ExchangeModes, NoHistory, NoPush, Observed, Settlement, Streaming, StreamingVerified,
-    Task,
+    Handle,
 };
 
 fn main() {
-    let mut task: Task<Claims<Streaming, NoHistory, NoPush>> =
-        Task::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
+    let mut task: Handle<Claims<Streaming, NoHistory, NoPush>> =
+        Handle::try_from(ui_tests::dyn_task(r#"{"streaming":true}"#)).unwrap();
     let permit = task.stream_permit();
     assert!(permit.must_confirm_artifacts());
 
@@ -31,7 +31,7 @@ fn main() {
 
     match task.settle_streaming(ms(3)) {
         Ok(Settlement::Verified(task)) => {
-            let task: Task<Claims<StreamingVerified, NoHistory, NoPush>> = task;
+            let task: Handle<Claims<StreamingVerified, NoHistory, NoPush>> = task;
             let _ = task.rely_on_streaming();
         }
         Ok(Settlement::Pending(task, pending)) => {
