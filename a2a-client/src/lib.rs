@@ -23,6 +23,7 @@
 //! "not supported" (the scripted agent stands in for a real one):
 //!
 //! ```
+//! use a2a_typestate_client::negotiate::AfterRefusal;
 //! use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task, TaskEntry};
 //! # use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 //!
@@ -38,10 +39,10 @@
 //!
 //! let mut task: Task<Claims<Streaming>> = match client.task(&url).await? {
 //!     TaskEntry::Claimed(task) => task,
-//!     TaskEntry::Suspect(mut single_shot, mark) => {
+//!     TaskEntry::Suspect(single_shot, mark) => {
 //!         // Caught lying before, and the mark has not expired: no negotiation at all.
 //!         println!("{mark}");
-//!         single_shot.send_message(Message::user("weather in Lisbon")).await?;
+//!         single_shot.fall_back(Message::user("weather in Lisbon"), AfterRefusal::SendAgain).await?;
 //!         return Ok(());
 //!     }
 //! };
@@ -54,9 +55,10 @@
 //!     Err(refusal) => {
 //!         // The card lied. The agent is marked suspect; the refusal carries the fallback.
 //!         println!("refused: {}", refusal.violation());
-//!         let mut single_shot = refusal.into_task();
-//!         let answer = single_shot.send_message(Message::user("weather in Lisbon")).await?;
-//!         assert!(answer.answered().is_some());
+//!         let question = Message::user("weather in Lisbon");
+//!         let fallback = refusal.into_task().fall_back(question, AfterRefusal::SendAgain).await?;
+//!         assert_eq!(fallback.text().as_deref(), Some("echo: weather in Lisbon"));
+//!         assert!(!fallback.may_have_run_twice(), "refused before the agent accepted a task");
 //!     }
 //! }
 //!
@@ -68,12 +70,13 @@
 //! # }
 //! ```
 //!
-//! On a typed handle the single-shot send after a refusal is yours to make: here the agent refused
-//! the stream before accepting a task, so the send is the work's first run. A refusal can also come
+//! [`Task::fall_back`] on the single-shot handle never runs finished work twice: a refusal that came
 //! after the task ended (a stream without the artifact `GetTask` has, a push callback that never
-//! came): [`Task::result`] on the single-shot handle is the refused task as last seen, and a task
-//! that ended there already holds the answer, where sending again would run the work a second
-//! time. [`Client::run_task`] makes that choice itself.
+//! came) keeps that task's answer and sends nothing ([`negotiate::Fallback::Kept`]); a task the
+//! agent never accepted (here, refused at the stream) is sent once; one still running is canceled
+//! and sent again, or left, as [`negotiate::AfterRefusal`] says. [`Client::run_task`] acts on its
+//! refusals through the same call. `send_message` on the single-shot handle is the raw send, which
+//! reads nothing the refused task left.
 //!
 //! A claim the card does not make is not silently dropped: `client.task::<C>` is an
 //! [`ErrorKind::Misuse`] error naming the missing claim. To hold whatever the card claims, take a

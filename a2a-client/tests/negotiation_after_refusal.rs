@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script};
 use a2a_typestate::Contradiction;
-use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::negotiate::{AfterRefusal, Fallback, Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client};
 use a2a_typestate_types::{GetTaskRequest, SendMessageResponse, TaskState};
 use negotiation_common::{client, count, ms, spawn, text};
@@ -312,4 +312,55 @@ async fn run_case(client: &Client, case: Case) -> (Case, TaskOutcome, u64, usize
     let executions = agent.executions();
     agent.shutdown().await;
     (case, outcome, executions, single_shots)
+}
+
+/// The typed handle's refusal, settled after one streamed turn.
+async fn refused_typed(agent: &RunningAgent, client: &Client) -> a2a_typestate_client::Task {
+    use a2a_typestate_client::{Claims, Streaming, TaskEntry};
+    let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap() else {
+        panic!("a new client holds no mark")
+    };
+    task.send_streaming_message(text("the work")).await.unwrap();
+    match task.settle_streaming() {
+        Err(refusal) => refusal.into_task(),
+        Ok(_) => panic!("the lie was not refused"),
+    }
+}
+
+#[tokio::test]
+async fn the_typed_fallback_keeps_a_task_refused_at_the_end_of_its_stream_and_sends_nothing() {
+    for after in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+        let agent =
+            spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
+        let client = client();
+
+        let fallback = refused_typed(&agent, &client).await.fall_back(text("the work"), after).await.unwrap();
+
+        let Fallback::Kept(result) = &fallback else { panic!("{after:?}: {fallback:?}") };
+        assert_eq!(result.state(), Some(TaskState::Completed), "{after:?}");
+        assert_eq!(fallback.text().as_deref(), Some("echo: the work"), "{after:?}: the artifact GetTask had");
+        assert!(!fallback.may_have_run_twice());
+        assert_eq!(agent.executions(), 1, "{after:?}: the agent ran the work once");
+        assert_eq!(count(&agent, "SendMessage"), 0, "{after:?}: nothing sent again");
+        assert_eq!(client.metrics().snapshot().refused_results_kept, 1, "{after:?}");
+        agent.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn the_typed_fallback_sends_once_a_task_the_agent_never_accepted() {
+    for after in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+        let agent =
+            spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamingRefused)).await;
+        let client = client();
+
+        let fallback = refused_typed(&agent, &client).await.fall_back(text("the work"), after).await.unwrap();
+
+        let Fallback::Sent { answer, refused_task: None } = &fallback else { panic!("{after:?}: {fallback:?}") };
+        assert_eq!(answer.state(), Some(TaskState::Completed), "{after:?}");
+        assert_eq!(fallback.text().as_deref(), Some("echo: the work"), "{after:?}");
+        assert!(!fallback.may_have_run_twice(), "{after:?}: the send is the work's first run");
+        assert_eq!((agent.executions(), count(&agent, "SendMessage")), (1, 1), "{after:?}");
+        agent.shutdown().await;
+    }
 }

@@ -95,11 +95,11 @@ use a2a_typestate_types::Message;
 pub use crate::task::follow_up::{DEFAULT_HISTORY_LENGTH, DEFAULT_MAX_FOLLOW_UPS, FollowUp, InputRequest};
 pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{AfterRefusal, Negotiation};
+pub use refused::Fallback;
 
 use crate::journal::Durability;
 use crate::task::DynTask;
 use crate::{Client, Error, SuspectMarks};
-use refused::RefusedTask;
 
 /// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,
 /// or a connection already open, whose card is the one every decision of the run is made on.
@@ -312,44 +312,28 @@ async fn run_on(
     };
     // The settle named the deciding refusal (first by evidence) and the others: reported as given.
     let other_refusals = refusal.others().to_vec();
-    let (mut single_shot, first) = refusal.into_parts();
+    let (single_shot, first) = refusal.into_parts();
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
         return Err(Error::from(first).with_negotiation_round_trips(round_trips).into());
     }
-    let metrics = client.metrics();
-    let mut refused = RefusedTask::of(single_shot.take_result());
-    if let RefusedTask::Unfinished(task) = refused {
-        if negotiation.after_refusal_policy() == AfterRefusal::EndWithRefusal {
-            tracing::warn!(agent = %base.as_str(), violation = %first, task = %task.id, "ended with the refusal, the task unfinished");
-            metrics.record_ended_with_refusal();
-            crate::task_events::ended_with_refusal(task.state());
-            let result = a2a_typestate_types::SendMessageResponse::Task(task);
-            return Ok((report(TaskPath::EndedWithRefusal, result, Some(first), other_refusals, None), conn));
-        }
-        refused = refused::cancel(single_shot.connection(), task, negotiation.update_observer()).await;
-    }
-    let refused_task = match refused {
-        RefusedTask::Ended(result) => {
-            // Finished work is never sent again: its result is the outcome's.
-            tracing::warn!(agent = %base.as_str(), violation = %first, "refused after the task ended: its result is kept");
-            metrics.record_refused_result_kept();
-            crate::task_events::result_kept(result.state());
-            return Ok((report(TaskPath::KeptAfterRefusal, result, Some(first), other_refusals, None), conn));
-        }
-        RefusedTask::Unfinished(task) => Some(task),
-        RefusedTask::NotAccepted => None,
-    };
-    tracing::warn!(agent = %base.as_str(), violation = %first, second_run = refused_task.is_some(), "falling back to a single-shot send");
-    if refused_task.is_some() {
-        metrics.record_may_have_run_twice();
-    }
-    let mut fallback = message;
-    fallback.message_id = a2a_typestate_types::MessageId::random();
-    fallback.task_id = None;
-    let result = answered(single_shot.send_message(fallback).await)
+    tracing::warn!(agent = %base.as_str(), violation = %first, "refused");
+    let fallback = single_shot
+        .fall_back(message, negotiation.after_refusal_policy())
+        .await
         .map_err(|error| error.with_negotiation_round_trips(round_trips))?;
-    Ok((report(TaskPath::Fallback, result, Some(first), other_refusals, refused_task), conn))
+    let refused = Some(first);
+    Ok(match fallback {
+        // Finished work is never sent again: its result is the outcome's.
+        Fallback::Kept(result) => (report(TaskPath::KeptAfterRefusal, result, refused, other_refusals, None), conn),
+        Fallback::Sent { answer, refused_task } => {
+            (report(TaskPath::Fallback, answer, refused, other_refusals, refused_task), conn)
+        }
+        Fallback::EndedWithRefusal(task) => {
+            let result = a2a_typestate_types::SendMessageResponse::Task(task);
+            (report(TaskPath::EndedWithRefusal, result, refused, other_refusals, None), conn)
+        }
+    })
 }
 
 /// The negotiated path, over the handle's calls: turns until the task ends, a claim is refused, or

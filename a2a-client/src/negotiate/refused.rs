@@ -1,20 +1,133 @@
-//! What becomes of a task whose claim was refused: a task that had ended keeps its result (sending
-//! it again would run finished work twice); an unfinished one is canceled and sent again, or left
-//! as it is, as [`AfterRefusal`](super::AfterRefusal) says; a refusal before the agent accepted
-//! any task sends the message once.
+//! What becomes of a task whose claim was refused ([`Task::fall_back`](crate::Task::fall_back), which
+//! `run_task` calls too): a task that had ended keeps its result (sending it again would run
+//! finished work twice); an unfinished one is canceled and sent again, or left as it is, as
+//! [`AfterRefusal`] says; a refusal before the agent accepted any task sends the message once.
 
+use a2a_typestate::SingleShot;
 use a2a_typestate_types::error::A2aErrorCode;
 use a2a_typestate_types::{
-    CancelTaskRequest, GetTaskRequest, SendMessageResponse, StreamResponse, Task, TaskState,
+    CancelTaskRequest, GetTaskRequest, Message, MessageId, SendMessageResponse, StreamResponse, Task, TaskState,
 };
 
-use crate::AgentConnection;
+use super::AfterRefusal;
 use crate::task::OnUpdate;
+use crate::{AgentConnection, Answer, Error};
+
+/// What [`Task::fall_back`](crate::Task::fall_back) did after a refusal, and the answer it gives.
+///
+/// ```
+/// use a2a_typestate_client::negotiate::Fallback;
+/// use a2a_typestate_client::{Message, SendMessageResponse};
+///
+/// let kept = Fallback::Kept(SendMessageResponse::Message(Message::agent("sunny")));
+/// assert_eq!(kept.text().as_deref(), Some("sunny"));
+/// assert!(!kept.may_have_run_twice());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Fallback {
+    /// The refused task had ended (a terminal state, or the agent answered with a message): its
+    /// result as the client last read it. Nothing was sent: the work ran once.
+    Kept(SendMessageResponse),
+    /// The message was sent once more, single-shot, and this is the answer. `refused_task` is the
+    /// refused task when the agent had accepted it and it had not ended (it was asked to cancel
+    /// first, best effort): the work may then have run twice. `None` when the agent had accepted no
+    /// task (its "not supported" to the stream, say): this send is the work's first run.
+    Sent {
+        /// The single-shot send's answer.
+        answer: SendMessageResponse,
+        /// The refused task, when it existed and had not ended.
+        refused_task: Option<Task>,
+    },
+    /// Under [`AfterRefusal::EndWithRefusal`], the refused task had not ended: it as last seen.
+    /// Nothing was sent.
+    EndedWithRefusal(Task),
+}
+
+impl Fallback {
+    /// The answer's text, whichever way it came (see [`SendMessageResponse::text`]).
+    pub fn text(&self) -> Option<String> {
+        match self {
+            Self::Kept(answer) | Self::Sent { answer, .. } => answer.text(),
+            Self::EndedWithRefusal(task) => task.text(),
+        }
+    }
+
+    /// `true` when the message was sent again while the refused task had been accepted and had
+    /// not ended: the agent may have run the work twice.
+    pub fn may_have_run_twice(&self) -> bool {
+        matches!(self, Self::Sent { refused_task: Some(_), .. })
+    }
+
+    /// The answer, whichever way it came: the kept result, the single-shot send's answer, or the
+    /// unfinished task.
+    pub fn into_answer(self) -> SendMessageResponse {
+        match self {
+            Self::Kept(answer) | Self::Sent { answer, .. } => answer,
+            Self::EndedWithRefusal(task) => SendMessageResponse::Task(task),
+        }
+    }
+}
+
+impl crate::Task<SingleShot> {
+    /// The fallback after a refusal, which never runs finished work twice: what the refused task
+    /// came to, as the client last read it (the stream's end, a send's answer, `GetTask`), decides.
+    /// - It had ended: its result is kept and nothing is sent ([`Fallback::Kept`]).
+    /// - The agent had accepted no task, or this handle is a suspect agent's: `message` is sent
+    ///   once, single-shot ([`Fallback::Sent`], the work's first run).
+    /// - It had not ended: as `after` says. [`AfterRefusal::SendAgain`] asks the agent to cancel
+    ///   it (best effort; a task that ended meanwhile is kept instead) and sends `message`
+    ///   single-shot, a second run that [`Fallback::may_have_run_twice`] reports;
+    ///   [`AfterRefusal::EndWithRefusal`] sends nothing ([`Fallback::EndedWithRefusal`]).
+    ///
+    /// `message` goes with a fresh id and no task id: the single-shot send starts its own task.
+    /// [`Client::run_task`](crate::Client::run_task) acts on its refusals through this same call.
+    ///
+    /// # Errors
+    /// As [`send_message`](crate::Task::send_message) on the single-shot handle.
+    pub async fn fall_back(mut self, message: Message, after: AfterRefusal) -> Result<Fallback, Error> {
+        let conn = self.connection().clone();
+        let agent = conn.agent().as_str().to_owned();
+        let metrics = conn.client().metrics();
+        let mut refused = RefusedTask::of(self.take_result());
+        if let RefusedTask::Unfinished(task) = refused {
+            if after == AfterRefusal::EndWithRefusal {
+                tracing::warn!(%agent, task = %task.id, "ended with the refusal, the task unfinished");
+                metrics.record_ended_with_refusal();
+                crate::task_events::ended_with_refusal(task.state());
+                return Ok(Fallback::EndedWithRefusal(task));
+            }
+            refused = cancel(&conn, task, self.on_update()).await;
+        }
+        let refused_task = match refused {
+            RefusedTask::Ended(result) => {
+                tracing::warn!(%agent, "refused after the task ended: its result is kept");
+                metrics.record_refused_result_kept();
+                crate::task_events::result_kept(result.state());
+                return Ok(Fallback::Kept(result));
+            }
+            RefusedTask::Unfinished(task) => Some(task),
+            RefusedTask::NotAccepted => None,
+        };
+        tracing::warn!(%agent, second_run = refused_task.is_some(), "falling back to a single-shot send");
+        if refused_task.is_some() {
+            metrics.record_may_have_run_twice();
+        }
+        let mut message = message;
+        message.message_id = MessageId::random();
+        message.task_id = None;
+        match self.send_message(message).await? {
+            Answer::Answered(answer) => Ok(Fallback::Sent { answer, refused_task }),
+            // A single-shot handle holds no claim, so nothing can be contradicted.
+            Answer::Contradicted(violation) => Err(Error::from(violation)),
+        }
+    }
+}
 
 /// The refused task as the client last read it (the stream's end, a send's answer, `GetTask`;
 /// never a push callback, which may come late).
 #[derive(Debug)]
-pub(super) enum RefusedTask {
+enum RefusedTask {
     /// The agent answered nothing that names a task: it accepted none, as far as the client knows.
     NotAccepted,
     /// A terminal state, or a direct message (the agent's whole answer): the work is done.
@@ -26,7 +139,7 @@ pub(super) enum RefusedTask {
 
 impl RefusedTask {
     /// Reads what the refused handle had seen.
-    pub(super) fn of(seen: Option<SendMessageResponse>) -> Self {
+    fn of(seen: Option<SendMessageResponse>) -> Self {
         match seen {
             None => Self::NotAccepted,
             Some(SendMessageResponse::Task(task)) if !task.is_terminal() => Self::Unfinished(task),
@@ -40,7 +153,7 @@ impl RefusedTask {
 /// it was. When the agent says the task can no longer be canceled, one `GetTask` reads what it
 /// ended in. Returns the task as the agent last reported it, [`Ended`](RefusedTask::Ended) when it
 /// had ended on its own meanwhile (its result is then kept: nothing is sent).
-pub(super) async fn cancel(conn: &AgentConnection, task: Task, on_update: Option<&OnUpdate>) -> RefusedTask {
+async fn cancel(conn: &AgentConnection, task: Task, on_update: Option<&OnUpdate>) -> RefusedTask {
     let id = task.id.clone();
     let request = CancelTaskRequest { id: id.clone(), ..CancelTaskRequest::default() };
     let answer = match conn.cancel_task(request).await {

@@ -28,6 +28,7 @@
 //! driver over these same calls.
 //!
 //! ```
+//! use a2a_typestate_client::negotiate::AfterRefusal;
 //! use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task, TaskEntry};
 //! # use a2a_testkit::{Lie, Script, ScriptedAgent};
 //!
@@ -49,10 +50,11 @@
 //!     Ok(Settlement::Pending(_task, why)) => println!("pending: {why}"),
 //!     Err(refusal) => {
 //!         println!("{}", refusal.violation());
-//!         // Only the single-shot send is left (`single_shot.send_streaming_message(..)` does not compile).
-//!         let mut single_shot: Task = refusal.into_task();
-//!         let answer = single_shot.send_message(Message::user("hi").with_message_id("m2")).await?;
-//!         assert!(answer.answered().is_some()); // the fallback's result
+//!         // Only the single-shot calls are left (`single_shot.send_streaming_message(..)` does not
+//!         // compile); `fall_back` keeps a finished task's answer, or sends the message once.
+//!         let single_shot: Task = refusal.into_task();
+//!         let fallback = single_shot.fall_back(Message::user("hi"), AfterRefusal::SendAgain).await?;
+//!         assert_eq!(fallback.text().as_deref(), Some("echo: hi")); // the fallback's result
 //!     }
 //! }
 //! // The agent is suspect now: the next typed entry is the single-shot handle, with the mark.
@@ -167,6 +169,11 @@ impl<C: ClaimSet> Task<C> {
     /// single-shot send forgets it anyway.
     pub(crate) fn take_result(&mut self) -> Option<SendMessageResponse> {
         self.session.snapshot.take_response()
+    }
+
+    /// The observer set with `set_on_update`, which the refused task's cancel reports to as well.
+    pub(crate) fn on_update(&self) -> Option<&OnUpdate> {
+        self.session.on_update.as_ref()
     }
 
     /// The task's state as last seen outside push.
