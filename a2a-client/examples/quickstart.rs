@@ -1,8 +1,8 @@
 //! The README quickstart, runnable: the typed handle, a refusal and its fallback, and the suspect
 //! mark that makes the next task go single-shot at once.
 //!
-//! `cargo run -p a2a-typestate-client --example quickstart -- URL [QUESTION] [NEXT_QUESTION]` asks
-//! the agent at URL (its base URL, or its card's URL) two questions on a path that depends on
+//! `cargo run -p a2a-typestate-client --example quickstart -- URL QUESTION...` asks the agent at
+//! URL (its base URL, or its card's URL) each question in turn, on a path that depends on
 //! streaming. CI runs the built program against the official Python and JS SDK servers, honest
 //! and lying (`a2a-client/tests/quickstart.rs`).
 
@@ -13,18 +13,18 @@ use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task,
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let agent = args.next().ok_or("usage: quickstart AGENT_URL [QUESTION] [NEXT_QUESTION]")?;
-    let first = args.next().unwrap_or_else(|| "What is the weather in Lisbon?".to_owned());
-    let next = args.next().unwrap_or_else(|| "And in Porto?".to_owned());
+    let agent = args.next().ok_or("usage: quickstart AGENT_URL QUESTION...")?;
 
     let client = Client::builder().build()?;
-    for question in [first, next] {
+    // One task per question. After a refusal the agent is marked suspect: the next goes single-shot.
+    for question in args {
         // The claim this code relies on is in the handle's type: `client.task` checks the card makes it.
         let mut task: Task<Claims<Streaming>> = match client.task(&agent).await? {
             TaskEntry::Claimed(task) => task,
             TaskEntry::Suspect(single_shot, mark) => {
                 println!("suspect, single-shot at once: {mark}");
-                let fallback = single_shot.fall_back(Message::user(question), AfterRefusal::SendAgain).await?;
+                let fallback =
+                    single_shot.fall_back(Message::user(question), AfterRefusal::SendAgain).await?;
                 println!("{}", fallback.text().unwrap_or_default());
                 continue;
             }
@@ -37,7 +37,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Err(refusal) => {
                 // The agent is marked suspect; a task that had finished keeps its answer (no resend).
                 println!("refused: {}", refusal.violation());
-                let fallback = refusal.into_task().fall_back(Message::user(question), AfterRefusal::SendAgain);
+                let fallback =
+                    refusal.into_task().fall_back(Message::user(question), AfterRefusal::SendAgain);
                 fallback.await?.text()
             }
         };

@@ -317,7 +317,8 @@ async fn run_case(client: &Client, case: Case) -> (Case, TaskOutcome, u64, usize
 /// The typed handle's refusal, settled after one streamed turn.
 async fn refused_typed(agent: &RunningAgent, client: &Client) -> a2a_typestate_client::Task {
     use a2a_typestate_client::{Claims, Streaming, TaskEntry};
-    let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap() else {
+    let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap()
+    else {
         panic!("a new client holds no mark")
     };
     task.send_streaming_message(text("the work")).await.unwrap();
@@ -331,7 +332,8 @@ async fn refused_typed(agent: &RunningAgent, client: &Client) -> a2a_typestate_c
 async fn the_typed_fallback_keeps_a_task_refused_at_the_end_of_its_stream_and_sends_nothing() {
     for after in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
         let agent =
-            spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
+            spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact))
+                .await;
         let client = client();
 
         let fallback = refused_typed(&agent, &client).await.fall_back(text("the work"), after).await.unwrap();
@@ -356,7 +358,9 @@ async fn the_typed_fallback_sends_once_a_task_the_agent_never_accepted() {
 
         let fallback = refused_typed(&agent, &client).await.fall_back(text("the work"), after).await.unwrap();
 
-        let Fallback::Sent { answer, refused_task: None } = &fallback else { panic!("{after:?}: {fallback:?}") };
+        let Fallback::Sent { answer, refused_task: None } = &fallback else {
+            panic!("{after:?}: {fallback:?}")
+        };
         assert_eq!(answer.state(), Some(TaskState::Completed), "{after:?}");
         assert_eq!(fallback.text().as_deref(), Some("echo: the work"), "{after:?}");
         assert!(!fallback.may_have_run_twice(), "{after:?}: the send is the work's first run");

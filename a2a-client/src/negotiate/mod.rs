@@ -325,10 +325,13 @@ async fn run_on(
     let refused = Some(first);
     Ok(match fallback {
         // Finished work is never sent again: its result is the outcome's.
-        Fallback::Kept(result) => (report(TaskPath::KeptAfterRefusal, result, refused, other_refusals, None), conn),
-        Fallback::Sent { answer, refused_task } => {
-            (report(TaskPath::Fallback, answer, refused, other_refusals, refused_task), conn)
+        Fallback::Kept(result) => {
+            (report(TaskPath::KeptAfterRefusal, result, refused, other_refusals, None), conn)
         }
+        Fallback::Sent { answer, refused_task } => (
+            report(TaskPath::Fallback, answer, refused, other_refusals, refused_task.map(|task| *task)),
+            conn,
+        ),
         Fallback::EndedWithRefusal(task) => {
             let result = a2a_typestate_types::SendMessageResponse::Task(task);
             (report(TaskPath::EndedWithRefusal, result, refused, other_refusals, None), conn)

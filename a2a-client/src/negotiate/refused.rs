@@ -6,7 +6,8 @@
 use a2a_typestate::SingleShot;
 use a2a_typestate_types::error::A2aErrorCode;
 use a2a_typestate_types::{
-    CancelTaskRequest, GetTaskRequest, Message, MessageId, SendMessageResponse, StreamResponse, Task, TaskState,
+    CancelTaskRequest, GetTaskRequest, Message, MessageId, SendMessageResponse, StreamResponse, Task,
+    TaskState,
 };
 
 use super::AfterRefusal;
@@ -36,8 +37,9 @@ pub enum Fallback {
     Sent {
         /// The single-shot send's answer.
         answer: SendMessageResponse,
-        /// The refused task, when it existed and had not ended.
-        refused_task: Option<Task>,
+        /// The refused task, when it existed and had not ended (boxed: a task is large beside the
+        /// other variants).
+        refused_task: Option<Box<Task>>,
     },
     /// Under [`AfterRefusal::EndWithRefusal`], the refused task had not ended: it as last seen.
     /// Nothing was sent.
@@ -106,7 +108,7 @@ impl crate::Task<SingleShot> {
                 crate::task_events::result_kept(result.state());
                 return Ok(Fallback::Kept(result));
             }
-            RefusedTask::Unfinished(task) => Some(task),
+            RefusedTask::Unfinished(task) => Some(Box::new(task)),
             RefusedTask::NotAccepted => None,
         };
         tracing::warn!(%agent, second_run = refused_task.is_some(), "falling back to a single-shot send");
