@@ -42,12 +42,14 @@ use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
 mod claim;
+mod flight;
 mod replica;
 // The backend interface the cache writes through: the cache hands each backend a handle on
 // itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
 pub mod shared;
 
 pub use claim::SuspectClaim;
+pub(crate) use flight::Turn;
 use replica::summary;
 pub use replica::{LocalReplica, MAX_SHARED_EVIDENCE_CHARS};
 
@@ -337,6 +339,8 @@ pub struct DiscoveryCache {
     state: Arc<Mutex<State>>,
     /// One gate per agent, held while its card is fetched.
     flights: Arc<Mutex<HashMap<AgentBaseUrl, Arc<tokio::sync::Mutex<()>>>>>,
+    /// The negotiation under way per agent, which other tasks wait for (`flight.rs`).
+    negotiations: Arc<flight::Flights>,
     clock: Clock,
     default_ttl: Duration,
     suspect_ttl: Duration,
@@ -377,6 +381,7 @@ impl DiscoveryCache {
         Self {
             state: Arc::default(),
             flights: Arc::default(),
+            negotiations: Arc::default(),
             clock: Clock::Tokio,
             default_ttl,
             suspect_ttl,

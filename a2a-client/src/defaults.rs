@@ -44,6 +44,9 @@ pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(10);
 pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
 /// Default lifetime of a capability-suspect mark: 1 h.
 pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
+/// Default longest wait of a task for another task's negotiation of the same claims with the same
+/// agent (single-flight negotiation, [`ClientBuilder::negotiation_wait`](crate::ClientBuilder::negotiation_wait)): 10 s.
+pub const DEFAULT_NEGOTIATION_WAIT: Duration = Duration::from_secs(10);
 /// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
 pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 

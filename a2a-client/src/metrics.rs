@@ -41,6 +41,7 @@ struct Counters {
     ended_with_refusal: AtomicU64,
     may_have_run_twice: AtomicU64,
     suspect_single_shots: AtomicU64,
+    negotiation_waits: AtomicU64,
     negotiated_tasks: AtomicU64,
     suspect_marks_set: AtomicU64,
     wasted_round_trips: AtomicU64,
@@ -98,6 +99,9 @@ pub struct MetricsSnapshot {
     /// no negotiation round trip), whether `run_task` or [`Client::task`](crate::Client::task)
     /// found the mark.
     pub suspect_single_shots: u64,
+    /// Tasks `run_task` held back while another task negotiated the same claims with the same
+    /// agent (single-flight negotiation, [`ClientBuilder::negotiation_wait`](crate::ClientBuilder::negotiation_wait)).
+    pub negotiation_waits: u64,
     /// Tasks [`Client::run_task`](crate::Client::run_task) ran on the negotiated path to a result
     /// (every claim it depended on kept).
     pub negotiated_tasks: u64,
@@ -263,6 +267,11 @@ impl Metrics {
         }
     }
 
+    /// Counts one task that waited for another task's negotiation with the same agent.
+    pub fn record_negotiation_waited(&self) {
+        self.inner.negotiation_waits.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Counts one discovery that went on to the legacy `/.well-known/agent.json` path.
     pub fn record_legacy_card_fetch(&self) {
         self.inner.legacy_card_fetches.fetch_add(1, Ordering::Relaxed);
@@ -357,6 +366,7 @@ impl Metrics {
             ended_with_refusal: self.inner.ended_with_refusal.load(Ordering::Relaxed),
             may_have_run_twice: self.inner.may_have_run_twice.load(Ordering::Relaxed),
             suspect_single_shots: self.inner.suspect_single_shots.load(Ordering::Relaxed),
+            negotiation_waits: self.inner.negotiation_waits.load(Ordering::Relaxed),
             negotiated_tasks: self.inner.negotiated_tasks.load(Ordering::Relaxed),
             suspect_marks_set: self.inner.suspect_marks_set.load(Ordering::Relaxed),
             wasted_round_trips: self.inner.wasted_round_trips.load(Ordering::Relaxed),

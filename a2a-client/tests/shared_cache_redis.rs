@@ -484,3 +484,85 @@ async fn a_stalled_server_costs_a_task_at_most_the_op_timeout() {
     agent.shutdown().await;
     drop(server);
 }
+
+/// Four tasks from each of three replicas, all at once, to one agent; each task's outcome.
+async fn at_once_from_every_replica(clients: &[Client], agent: &RunningAgent) -> Vec<TaskPath> {
+    let mut runs = Vec::new();
+    for (r, client) in clients.iter().enumerate() {
+        for n in 0..4 {
+            let (client, url) = (client.clone(), agent.base_url());
+            runs.push(tokio::spawn(async move {
+                client.run_task(&url, text(&format!("replica {r} task {n}")), &streaming()).await
+            }));
+        }
+    }
+    let mut paths = Vec::new();
+    for run in runs {
+        let outcome = run.await.unwrap().expect("every task ends in an outcome");
+        assert!(outcome.text().is_some(), "every task has its answer: {outcome}");
+        paths.push(outcome.path);
+    }
+    paths
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_negotiating_with_a_lying_agent_at_once_are_refused_once_and_the_rest_go_single_shot() {
+    let Some((url, _server)) = redis_common::shared_server() else { return };
+    let prefix = redis_common::prefix("single-flight");
+    // The lie shows at the stream's end: the first negotiation takes the whole task.
+    let script = Script::honest().with(Lie::StreamWithoutArtifact).step_delay(ms(50));
+    let liar = spawn(Capabilities::none().with_streaming(), script).await;
+    let clients = replicas(&url, &prefix, Duration::from_secs(3600));
+    connected(&clients).await;
+
+    let paths = at_once_from_every_replica(&clients, &liar).await;
+
+    let refusals: u64 = clients.iter().map(|c| c.metrics().snapshot().refusals.values().sum::<u64>()).sum();
+    assert_eq!(refusals, 1, "one refusal across the replicas: {paths:?}");
+    assert_eq!(count(&liar, "SendStreamingMessage"), 1, "one negotiation reached the agent");
+    let single_shot = paths.iter().filter(|p| matches!(p, TaskPath::SingleShotBecauseSuspect(_))).count();
+    assert_eq!(single_shot, paths.len() - 1, "{paths:?}");
+    assert_eq!(liar.executions(), paths.len() as u64, "each task's work ran once");
+    liar.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_negotiating_with_an_honest_agent_at_once_all_negotiate_and_none_marks_it() {
+    let Some((url, _server)) = redis_common::shared_server() else { return };
+    let prefix = redis_common::prefix("single-flight-honest");
+    let honest = spawn(Capabilities::none().with_streaming(), Script::honest().step_delay(ms(50))).await;
+    let clients = replicas(&url, &prefix, Duration::from_secs(3600));
+    connected(&clients).await;
+
+    let paths = at_once_from_every_replica(&clients, &honest).await;
+
+    assert!(paths.iter().all(|p| *p == TaskPath::Negotiated), "{paths:?}");
+    assert!(clients.iter().all(|c| c.discovery_cache().suspect_agents().is_empty()));
+    assert_eq!(count(&honest, "SendStreamingMessage"), paths.len(), "each task checks what it relies on");
+    honest.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_whose_holder_died_holds_no_replica_up_past_its_bound() {
+    let Some((url, _server)) = redis_common::shared_server() else { return };
+    let prefix = redis_common::prefix("dead-holder");
+    let agent = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let backend = RedisBackend::builder(&url).key_prefix(&prefix).build().unwrap();
+    let cache = DiscoveryCache::default().with_backend(backend).unwrap();
+    let client = builder().negotiation_wait(ms(300)).discovery_cache(cache).build().unwrap();
+    connected(std::slice::from_ref(&client)).await;
+    // A replica that took the lease and died: its key lives out the bound it was taken for.
+    let mut conn = redis_conn(&url).await;
+    let lease = format!("{prefix}:lease:{}", base(&agent).as_str());
+    redis::cmd("SET").arg(&lease).arg("a-dead-replica").arg("PX").arg(300).query_async::<()>(&mut conn).await.unwrap();
+    let started = Instant::now();
+
+    let outcome = client.run_task(&agent.base_url(), text("after the dead"), &streaming()).await.unwrap();
+
+    assert_eq!(outcome.path, TaskPath::Negotiated, "{outcome}");
+    assert!(outcome.verified.contains(Capability::Streaming));
+    let took = started.elapsed();
+    assert!(took >= ms(250), "a live lease was respected: {took:?}");
+    assert!(took < Duration::from_secs(5), "and no longer than its bound: {took:?}");
+    agent.shutdown().await;
+}

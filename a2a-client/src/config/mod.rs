@@ -143,6 +143,7 @@ pub struct ClientConfig {
     pub(crate) discovery_ttl: Duration,
     pub(crate) suspect_ttl: Duration,
     pub(crate) suspect_marks: SuspectMarks,
+    pub(crate) negotiation_wait: Duration,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) webhook_limits: webhook_limits::WebhookLimits,
@@ -174,6 +175,7 @@ impl Default for ClientConfig {
             discovery_ttl: DEFAULT_DISCOVERY_TTL,
             suspect_ttl: DEFAULT_SUSPECT_TTL,
             suspect_marks: SuspectMarks::On,
+            negotiation_wait: DEFAULT_NEGOTIATION_WAIT,
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
             webhook_limits: webhook_limits::WebhookLimits::default(),
@@ -247,6 +249,10 @@ impl ClientConfig {
     /// Lifetime of a capability-suspect mark ([`DEFAULT_SUSPECT_TTL`]).
     pub fn suspect_ttl(&self) -> Duration {
         self.suspect_ttl
+    }
+    /// Longest wait for another task's negotiation of the same claims ([`DEFAULT_NEGOTIATION_WAIT`]).
+    pub fn negotiation_wait(&self) -> Duration {
+        self.negotiation_wait
     }
     /// Whether refusals mark agents suspect and marks are acted on ([`SuspectMarks::On`] by default).
     pub fn suspect_marks(&self) -> SuspectMarks {
@@ -414,6 +420,19 @@ impl ClientBuilder {
     /// Sets how long a capability-suspect mark lasts ([`DEFAULT_SUSPECT_TTL`] by default).
     pub fn suspect_ttl(mut self, ttl: Duration) -> Self {
         self.config.suspect_ttl = ttl;
+        self
+    }
+
+    /// Sets how long `run_task` waits for another task's negotiation ([`DEFAULT_NEGOTIATION_WAIT`]).
+    ///
+    /// Negotiation is single-flight per agent: while one task negotiates claims with an agent on
+    /// whose claims no task has settled yet, the other tasks to it that depend on those claims wait
+    /// for its verdict, then go single-shot at once if it was a refusal (the mark), or negotiate if
+    /// the claims held, so a card that lies is refused once, not once per task in flight. Past
+    /// this wait they go on as if no task had been first. Zero turns the wait off. Only with
+    /// suspect marks on (a wait would gain nothing without the mark).
+    pub fn negotiation_wait(mut self, wait: Duration) -> Self {
+        self.config.negotiation_wait = wait;
         self
     }
 

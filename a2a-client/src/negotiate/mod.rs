@@ -99,6 +99,7 @@ pub use refused::Fallback;
 
 use crate::journal::Durability;
 use crate::task::DynTask;
+use crate::cache::Turn;
 use crate::{Client, Error, SuspectMarks};
 
 /// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,
@@ -226,6 +227,22 @@ async fn run_on(
     if let Some(on_update) = negotiation.update_observer() {
         task.set_on_update(on_update.clone());
     }
+    // Single-flight: behind another task negotiating the same claims with this agent, wait for its
+    // verdict (bounded); a refusal's mark then sends this task single-shot at once, below.
+    let at_stake = negotiation
+        .depends()
+        .iter()
+        .filter(|capability| task.handle().status(*capability) != ClaimStatus::Unclaimed)
+        .fold(CapabilitySet::EMPTY, CapabilitySet::with);
+    let wait = client.config().negotiation_wait();
+    let turn = if marks_on && !wait.is_zero() && client.discovery_cache().is_suspect(&base).is_none() {
+        client.discovery_cache().negotiation_turn(&base, at_stake, wait).await
+    } else {
+        Turn::GoOn { waited: false }
+    };
+    if matches!(turn, Turn::GoOn { waited: true }) {
+        client.metrics().record_negotiation_waited();
+    }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
         let mut single_shot = task.into_suspect_single_shot();
         let result = answered(single_shot.send_message(message).await).map_err(|error| Failed {
@@ -299,6 +316,9 @@ async fn run_on(
     let conn = task.connection().clone();
     let refusal = match task.settle() {
         Ok(task) => {
+            if let Turn::Lead(lead) = turn {
+                lead.verified(task.verified().intersection(at_stake), client.config().discovery_ttl());
+            }
             // Moved, not copied: a streamed result can be large, and the handle ends here.
             let result = task.into_result().ok_or_else(|| {
                 Error::protocol_answer("the agent answered neither a task nor a message")
@@ -310,6 +330,10 @@ async fn run_on(
         }
         Err(refusal) => refusal,
     };
+    // The agent is marked now: the tasks that waited for this negotiation go single-shot at once.
+    if let Turn::Lead(lead) = turn {
+        lead.refused();
+    }
     // The settle named the deciding refusal (first by evidence) and the others: reported as given.
     let other_refusals = refusal.others().to_vec();
     let (single_shot, first) = refusal.into_parts();

@@ -119,6 +119,40 @@ pub enum CacheUpdate {
         /// The card and its freshness.
         card: SharedCard,
     },
+    /// This replica's negotiation with an agent ended ([`CacheBackend::lease`]): its lease ends
+    /// with the verdict, written after every update handed over before it (a refusal's mark is
+    /// shared before the lease says "refused").
+    LeaseEnd {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// What the negotiation came to.
+        verdict: LeaseVerdict,
+    },
+}
+
+/// What [`CacheBackend::lease`] answers: the shared half of single-flight negotiation (see
+/// [`ClientBuilder::negotiation_wait`](crate::ClientBuilder::negotiation_wait)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Lease {
+    /// This replica holds the lease now: it negotiates, the others wait.
+    Held,
+    /// Another replica holds it: wait, and ask again.
+    Other,
+    /// The last holder's negotiation ended with this verdict (no one holds it now).
+    Ended(LeaseVerdict),
+}
+
+/// How a negotiation under a lease ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LeaseVerdict {
+    /// The claims negotiated held: the others negotiate as usual.
+    Verified,
+    /// A claim was refused: the agent is marked, and the mark is shared.
+    Refused,
+    /// No verdict (an error, a transport fault): the next replica to ask leads.
+    None,
 }
 
 /// Whether a shared backend is reachable.
@@ -168,4 +202,13 @@ pub trait CacheBackend: Send + Sync + fmt::Debug + 'static {
 
     /// Whether the backend is reachable now.
     fn status(&self) -> BackendStatus;
+
+    /// Asks for `agent`'s negotiation lease, held for at most `ttl` unless ended before (with
+    /// [`CacheUpdate::LeaseEnd`]): so a holder that dies holds no one up past `ttl`. `None` when
+    /// the backend cannot say (unreachable, slow, or it has no leases, as by default): the replica
+    /// then negotiates on its own.
+    fn lease<'a>(&'a self, agent: &'a AgentBaseUrl, ttl: Duration) -> BoxFuture<'a, Option<Lease>> {
+        let _ = (agent, ttl);
+        Box::pin(async { None })
+    }
 }

@@ -16,10 +16,16 @@
 //!   re-read every mark each [`resync_interval`](RedisBackendBuilder::resync_interval)
 //!   ([`DEFAULT_RESYNC_INTERVAL`]), which also catches what was published while they were away. So
 //!   a mark set by one replica is seen by a connected other within one resync interval at worst.
+//! - Negotiation is single-flight across replicas: a replica about to negotiate with an agent takes
+//!   its lease (`{prefix}:lease:{agent}`, `PX` the negotiation wait, so a holder that dies holds no
+//!   one up past it); the others ask again every few milliseconds and, when it ends, read its
+//!   verdict: a refusal (whose mark was shared before the lease ended) sends them single-shot at
+//!   once, a verification lets them negotiate, no verdict lets the next one lead.
 //! - A fetched card is stored with its `ETag` and freshness; another replica that misses it locally
 //!   reads it (one `GET`, bounded by [`op_timeout`](RedisBackendBuilder::op_timeout)) instead of
 //!   fetching it from the agent, and keeps it locally for the rest of its freshness. A task whose
-//!   card is cached locally sends Redis nothing.
+//!   card is cached locally sends Redis nothing but, before a negotiation whose claims no task of
+//!   this replica settled lately, one lease request (below).
 //! - Down or slow: every command is bounded by the op timeout ([`DEFAULT_OP_TIMEOUT`]); after a
 //!   failure the backend is [`Degraded`](BackendStatus::Degraded), card reads answer `None` at once,
 //!   updates wait in a bounded queue ([`DEFAULT_QUEUE_LIMIT`], oldest dropped and counted beyond it),
@@ -60,7 +66,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::Error;
 use crate::agent_url::AgentBaseUrl;
-use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, LocalReplica, SharedCard};
+use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, Lease, LocalReplica, SharedCard};
 use wire::Keys;
 
 /// Default bound on one Redis command (and on a card read on a task's path): 100 ms.
@@ -283,6 +289,10 @@ impl CacheBackend for RedisBackend {
 
     fn status(&self) -> BackendStatus {
         self.inner.status()
+    }
+
+    fn lease<'a>(&'a self, agent: &'a AgentBaseUrl, ttl: Duration) -> BoxFuture<'a, Option<Lease>> {
+        Box::pin(tasks::lease(&self.inner, agent, ttl))
     }
 }
 

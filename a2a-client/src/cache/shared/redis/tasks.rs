@@ -14,7 +14,7 @@ use super::wire::{Event, StoredCard, StoredMark, px};
 use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
 use crate::SuspectClaim;
 use crate::agent_url::AgentBaseUrl;
-use crate::shared::{CacheUpdate, LocalReplica, SharedCard};
+use crate::shared::{CacheUpdate, Lease, LeaseVerdict, LocalReplica, SharedCard};
 
 /// The first wait before a reconnect attempt; doubled up to the configured cap.
 const BACKOFF_START: Duration = Duration::from_millis(50);
@@ -214,6 +214,22 @@ impl Inner {
                     .arg(serde_json::to_string(&event).unwrap_or_default())
                     .ignore();
                 bounded(limit, "redis route write", pipe.query_async::<()>(&mut conn)).await
+            }
+            CacheUpdate::LeaseEnd { agent, verdict } => {
+                let ended = match verdict {
+                    LeaseVerdict::Verified => "done:verified",
+                    LeaseVerdict::Refused => "done:refused",
+                    _ => "done:none",
+                };
+                let command = redis::cmd("EVAL")
+                    .arg(END_LEASE)
+                    .arg(1)
+                    .arg(self.keys.lease(agent))
+                    .arg(&origin)
+                    .arg(ended)
+                    .arg(px(LEASE_VERDICT_TTL))
+                    .to_owned();
+                bounded(limit, "redis lease end", command.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Card { agent, card } => {
                 let fresh_for = card.fresh_for.saturating_sub(elapsed);
@@ -510,6 +526,50 @@ async fn listen(inner: &Inner, mut stream: redis::aio::PubSubStream) -> bool {
 
 /// The shared card of `agent`: `None` at once while degraded or not yet connected, else one `GET`
 /// bounded by the op timeout.
+/// Takes the lease when no one holds it (or its last holder ended with no verdict), else says who
+/// holds it or how it ended. The value is the holder's replica id, or `done:` and the verdict.
+const TAKE_LEASE: &str = r"
+local held = redis.call('GET', KEYS[1])
+if (not held) or held == 'done:none' or held == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 'held'
+end
+return held
+";
+
+/// Ends the lease only if this replica holds it: the verdict stays readable for `ARGV[3]` ms.
+const END_LEASE: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 1
+";
+
+/// How long a lease's verdict stays readable after it ended: long enough for every waiter to read
+/// it (they ask every few milliseconds); after that a refusal is carried by the mark itself.
+const LEASE_VERDICT_TTL: Duration = Duration::from_secs(30);
+
+pub(super) async fn lease(inner: &Inner, agent: &AgentBaseUrl, ttl: Duration) -> Option<Lease> {
+    if inner.status.load(Ordering::Relaxed) != CONNECTED {
+        return None;
+    }
+    let mut conn = inner.cached_conn()?;
+    let holder = inner.replica()?.id().to_owned();
+    let take = redis::cmd("EVAL").arg(TAKE_LEASE).arg(1).arg(inner.keys.lease(agent)).arg(&holder).arg(px(ttl)).to_owned();
+    match bounded(inner.options.op_timeout, "redis lease", take.query_async::<String>(&mut conn)).await {
+        Ok(answer) => Some(match answer.as_str() {
+            "held" => Lease::Held,
+            "done:verified" => Lease::Ended(LeaseVerdict::Verified),
+            "done:refused" => Lease::Ended(LeaseVerdict::Refused),
+            _ => Lease::Other,
+        }),
+        Err(fault) => {
+            inner.degrade(&fault);
+            None
+        }
+    }
+}
+
 pub(super) async fn load_card(inner: &Inner, agent: &AgentBaseUrl) -> Option<SharedCard> {
     if inner.status.load(Ordering::Relaxed) != CONNECTED {
         return None;

@@ -67,6 +67,10 @@ impl Keys {
         format!("{}:route:{}", self.prefix, agent.as_str())
     }
 
+    pub(super) fn lease(&self, agent: &AgentBaseUrl) -> String {
+        format!("{}:lease:{}", self.prefix, agent.as_str())
+    }
+
     pub(super) fn epoch(&self) -> String {
         format!("{}:epoch", self.prefix)
     }
