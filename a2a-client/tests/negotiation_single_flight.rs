@@ -37,7 +37,8 @@ async fn tasks_at_once_to_a_lying_agent_are_refused_once_and_the_rest_go_single_
     let outcomes = at_once(&client, &agent).await;
 
     let refused = outcomes.iter().filter(|o| o.refusal.is_some()).count();
-    let single_shot = outcomes.iter().filter(|o| matches!(o.path, TaskPath::SingleShotBecauseSuspect(_))).count();
+    let single_shot =
+        outcomes.iter().filter(|o| matches!(o.path, TaskPath::SingleShotBecauseSuspect(_))).count();
     assert_eq!((refused, single_shot), (1, TASKS - 1), "{outcomes:#?}");
     assert_eq!(count(&agent, "SendStreamingMessage"), 1, "one negotiation reached the agent");
     assert_eq!(agent.executions(), TASKS as u64, "each task's work ran once");

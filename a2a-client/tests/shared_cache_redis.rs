@@ -554,7 +554,14 @@ async fn a_lease_whose_holder_died_holds_no_replica_up_past_its_bound() {
     // A replica that took the lease and died: its key lives out the bound it was taken for.
     let mut conn = redis_conn(&url).await;
     let lease = format!("{prefix}:lease:{}", base(&agent).as_str());
-    redis::cmd("SET").arg(&lease).arg("a-dead-replica").arg("PX").arg(300).query_async::<()>(&mut conn).await.unwrap();
+    redis::cmd("SET")
+        .arg(&lease)
+        .arg("a-dead-replica")
+        .arg("PX")
+        .arg(300)
+        .query_async::<()>(&mut conn)
+        .await
+        .unwrap();
     let started = Instant::now();
 
     let outcome = client.run_task(&agent.base_url(), text("after the dead"), &streaming()).await.unwrap();

@@ -100,7 +100,12 @@ impl DiscoveryCache {
     /// The turn of a task about to negotiate `at_stake` (the claims it depends on that the card
     /// makes) with `agent`: lead when no task is negotiating them, wait at most `bound` for the
     /// one that is, or go on at once when they were verified lately.
-    pub(crate) async fn negotiation_turn(&self, agent: &AgentBaseUrl, at_stake: CapabilitySet, bound: Duration) -> Turn {
+    pub(crate) async fn negotiation_turn(
+        &self,
+        agent: &AgentBaseUrl,
+        at_stake: CapabilitySet,
+        bound: Duration,
+    ) -> Turn {
         if at_stake.is_empty() {
             return Turn::GoOn { waited: false };
         }
@@ -128,7 +133,12 @@ impl DiscoveryCache {
     }
 
     /// One look at this cache's flights: the lead under way to wait for (`Ok`), or the turn.
-    fn local_turn(&self, agent: &AgentBaseUrl, at_stake: CapabilitySet, waited: bool) -> Result<Arc<Notify>, Turn> {
+    fn local_turn(
+        &self,
+        agent: &AgentBaseUrl,
+        at_stake: CapabilitySet,
+        waited: bool,
+    ) -> Result<Arc<Notify>, Turn> {
         let now = self.clock.now();
         let mut agents = self.negotiations.agents.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = agents.entry(agent.clone()).or_default();
@@ -165,7 +175,13 @@ impl DiscoveryCache {
     /// The lead of this cache's tasks, before it negotiates: with a backend that has leases, the
     /// replicas' lead too. While another replica holds the lease this task waits (asking again every
     /// few milliseconds, at most until `deadline`), and the tasks waiting on it here wait with it.
-    async fn shared_turn(&self, mut lead: Lead, at_stake: CapabilitySet, bound: Duration, deadline: Instant) -> Turn {
+    async fn shared_turn(
+        &self,
+        mut lead: Lead,
+        at_stake: CapabilitySet,
+        bound: Duration,
+        deadline: Instant,
+    ) -> Turn {
         let Some(backend) = self.backend.get().cloned() else { return Turn::Lead(lead) };
         loop {
             match backend.lease(&lead.agent, bound).await {
@@ -228,7 +244,9 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn one_task_leads_and_the_others_wait_until_it_ends_then_go_on_without_leading() {
         let cache = DiscoveryCache::default();
-        let Turn::Lead(lead) = cache.negotiation_turn(&agent(), STREAMING, WAIT).await else { panic!("first leads") };
+        let Turn::Lead(lead) = cache.negotiation_turn(&agent(), STREAMING, WAIT).await else {
+            panic!("first leads")
+        };
         let waiters: Vec<_> = (0..5)
             .map(|_| {
                 let cache = cache.clone();
@@ -264,7 +282,10 @@ mod tests {
         let Turn::Lead(lead) = cache.negotiation_turn(&agent(), STREAMING, WAIT).await else { panic!() };
         lead.verified(STREAMING, Duration::from_secs(60));
 
-        assert!(matches!(cache.negotiation_turn(&agent(), STREAMING, WAIT).await, Turn::GoOn { waited: false }));
+        assert!(matches!(
+            cache.negotiation_turn(&agent(), STREAMING, WAIT).await,
+            Turn::GoOn { waited: false }
+        ));
         // Push was not verified: a task depending on it leads its own negotiation.
         let both = STREAMING.with(Capability::PushNotifications);
         assert!(matches!(cache.negotiation_turn(&agent(), both, WAIT).await, Turn::Lead(_)));

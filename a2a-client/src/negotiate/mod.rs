@@ -97,9 +97,9 @@ pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{AfterRefusal, Negotiation};
 pub use refused::Fallback;
 
+use crate::cache::Turn;
 use crate::journal::Durability;
 use crate::task::DynTask;
-use crate::cache::Turn;
 use crate::{Client, Error, SuspectMarks};
 
 /// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,

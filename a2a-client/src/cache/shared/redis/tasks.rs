@@ -555,7 +555,13 @@ pub(super) async fn lease(inner: &Inner, agent: &AgentBaseUrl, ttl: Duration) ->
     }
     let mut conn = inner.cached_conn()?;
     let holder = inner.replica()?.id().to_owned();
-    let take = redis::cmd("EVAL").arg(TAKE_LEASE).arg(1).arg(inner.keys.lease(agent)).arg(&holder).arg(px(ttl)).to_owned();
+    let take = redis::cmd("EVAL")
+        .arg(TAKE_LEASE)
+        .arg(1)
+        .arg(inner.keys.lease(agent))
+        .arg(&holder)
+        .arg(px(ttl))
+        .to_owned();
     match bounded(inner.options.op_timeout, "redis lease", take.query_async::<String>(&mut conn)).await {
         Ok(answer) => Some(match answer.as_str() {
             "held" => Lease::Held,
