@@ -450,8 +450,8 @@ impl Scheduler {
                         name: None,
                         claims: Vec::new(),
                         error: Some(format!(
-                            "the audit did not end within {:?} and was abandoned",
-                            self.options.audit_timeout
+                            "the audit did not end within {} and was abandoned",
+                            a2a_typestate_types::human::HumanDuration(self.options.audit_timeout)
                         )),
                         evidence: None,
                     },
