@@ -46,8 +46,9 @@ pub(crate) enum Turn {
     },
 }
 
-/// Held by the task negotiating first. Dropped without [`Lead::verified`], it settles nothing (a
-/// refusal's mark, or an error): the waiters wake and read the cache.
+/// Held by the task negotiating first. However it ends ([`Lead::verified`], [`Lead::refused`], or
+/// dropped after an error), the waiters wake and read the cache: the mark, the verified claims, or
+/// nothing.
 #[derive(Debug)]
 pub(crate) struct Lead {
     cache: DiscoveryCache,
@@ -72,7 +73,8 @@ impl Lead {
         let entry = agents.entry(self.agent.clone()).or_default();
         entry.verified = claims.iter().fold(entry.verified, CapabilitySet::with);
         entry.verified_until = Some(until);
-        // `Drop` wakes the waiters.
+        // Released before `Drop` (which wakes the waiters) takes it again.
+        drop(agents);
     }
 }
 
@@ -91,7 +93,7 @@ impl Drop for Lead {
                 agents.remove(&self.agent);
             }
         }
-        // Under the lock: a waiter registers under it too, so none can miss the wake-up.
+        // Under the lock, which a waiter's check after registering takes too: none misses it.
         self.notify.notify_waiters();
     }
 }
@@ -183,6 +185,7 @@ impl DiscoveryCache {
         deadline: Instant,
     ) -> Turn {
         let Some(backend) = self.backend.get().cloned() else { return Turn::Lead(lead) };
+        let mut poll = LEASE_POLL_FIRST;
         loop {
             match backend.lease(&lead.agent, bound).await {
                 // No answer (unreachable, no leases): lead alone, as without a backend.
@@ -199,7 +202,7 @@ impl DiscoveryCache {
                 Some(Lease::Ended(LeaseVerdict::Refused)) => {
                     // The mark was shared before the verdict: wait (bounded) until it is here too.
                     while self.is_suspect(&lead.agent).is_none() && Instant::now() < deadline {
-                        tokio::time::sleep(LEASE_POLL).await;
+                        tokio::time::sleep(LEASE_POLL_FIRST).await;
                     }
                     drop(lead);
                     return Turn::GoOn { waited: true };
@@ -208,14 +211,20 @@ impl DiscoveryCache {
                     tracing::debug!(agent = %lead.agent.as_str(), "waited the bound for another replica's negotiation; going on");
                     return Turn::Lead(lead);
                 }
-                Some(_) => tokio::time::sleep(LEASE_POLL).await,
+                Some(_) => {
+                    tokio::time::sleep(poll).await;
+                    poll = (poll * 2).min(LEASE_POLL_MAX);
+                }
             }
         }
     }
 }
 
-/// How often a replica waiting for another's negotiation asks whether it ended.
-const LEASE_POLL: Duration = Duration::from_millis(10);
+/// How often a replica waiting for another's negotiation asks whether it ended: first after 5 ms,
+/// then twice as long each time up to 50 ms (a negotiation that ends at once is seen at once; one
+/// that waits out a push bound costs a few dozen requests, not hundreds).
+const LEASE_POLL_FIRST: Duration = Duration::from_millis(5);
+const LEASE_POLL_MAX: Duration = Duration::from_millis(50);
 
 impl Flights {
     /// Whether `notify`'s lead is still the one under way for `agent`.
