@@ -223,8 +223,9 @@ impl SuspectMark {
     }
 }
 
-/// The mark in words: the claim, what was observed, the seconds left of its TTL and who set
-/// it, as in `streaming contradicted: <evidence> (3600 s left of its ttl, marked by replica-a)`.
+/// The mark in words: the claim, what was observed, the time left of its TTL (in whole seconds,
+/// as people write it) and who set it, as in
+/// `streaming contradicted: <evidence> (1 h 0 min left of its ttl, marked by replica-a)`.
 ///
 /// The time left is read from tokio's clock (a mark set on the `test-util` feature's `ManualClock`
 /// shows at most its TTL): never an `Instant` in its debug form.
@@ -236,8 +237,9 @@ impl fmt::Display for SuspectMark {
         if left.is_zero() {
             f.write_str("expired")?;
         } else {
-            // Rounded up: a live mark never reads "0 s left".
-            write!(f, "{} s left of its ttl", left.as_secs() + u64::from(left.subsec_nanos() > 0))?;
+            // Rounded up to the second: a live mark never reads "0 s left".
+            let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            write!(f, "{} left of its ttl", a2a_typestate_types::human::HumanDuration(Duration::from_secs(secs)))?;
         }
         match (&self.marked_by, self.shared) {
             (Some(name), _) => write!(f, ", marked by {name}")?,

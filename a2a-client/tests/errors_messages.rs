@@ -290,17 +290,17 @@ fn a_lifecycle_violation_error_names_the_capability_and_the_contradiction() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_suspect_mark_displays_its_capability_evidence_and_seconds_left() {
+async fn a_suspect_mark_displays_its_capability_evidence_and_time_left() {
     let cache = DiscoveryCache::new(Duration::from_secs(300), Duration::from_secs(3600));
     let agent = AgentBaseUrl::parse("http://agent.example").unwrap();
     cache.mark_suspect(&agent, Capability::Streaming, "completed with no streamed artifact");
     let mark = cache.is_suspect(&agent).unwrap();
     assert_eq!(
         mark.to_string(),
-        "streaming contradicted: completed with no streamed artifact (3600 s left of its ttl, marked by this client)"
+        "streaming contradicted: completed with no streamed artifact (1 h 0 min left of its ttl, marked by this client)"
     );
     tokio::time::advance(Duration::from_millis(1500)).await;
-    assert!(mark.to_string().contains("(3599 s left of its ttl"), "rounded up: {mark}");
+    assert!(mark.to_string().contains("(59 min 59 s left of its ttl"), "rounded up: {mark}");
     tokio::time::advance(Duration::from_secs(3600)).await;
     assert!(mark.to_string().contains("(expired, "), "{mark}");
     assert!(!mark.to_string().contains("Instant"), "{mark}");
@@ -317,7 +317,7 @@ async fn a_task_path_displays_in_words() {
     assert_eq!(
         path.to_string(),
         "single-shot, the agent being capability-suspect (pushNotifications contradicted: no callback \
-         (60 s left of its ttl, marked by this client))"
+         (1 min 0 s left of its ttl, marked by this client))"
     );
 }
 
