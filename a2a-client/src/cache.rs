@@ -239,7 +239,11 @@ impl fmt::Display for SuspectMark {
         } else {
             // Rounded up to the second: a live mark never reads "0 s left".
             let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-            write!(f, "{} left of its ttl", a2a_typestate_types::human::HumanDuration(Duration::from_secs(secs)))?;
+            write!(
+                f,
+                "{} left of its ttl",
+                a2a_typestate_types::human::HumanDuration(Duration::from_secs(secs))
+            )?;
         }
         match (&self.marked_by, self.shared) {
             (Some(name), _) => write!(f, ", marked by {name}")?,
