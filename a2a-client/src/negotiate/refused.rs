@@ -12,7 +12,7 @@ use a2a_typestate_types::{
 
 use super::AfterRefusal;
 use crate::task::OnUpdate;
-use crate::{AgentConnection, Answer, Error};
+use crate::{AgentConnection, Error};
 
 /// What [`Task::fall_back`](crate::Task::fall_back) did after a refusal, and the answer it gives.
 ///
@@ -118,11 +118,8 @@ impl crate::Task<SingleShot> {
         let mut message = message;
         message.message_id = MessageId::random();
         message.task_id = None;
-        match self.send_message(message).await? {
-            Answer::Answered(answer) => Ok(Fallback::Sent { answer, refused_task }),
-            // A single-shot handle holds no claim, so nothing can be contradicted.
-            Answer::Contradicted(violation) => Err(Error::from(violation)),
-        }
+        let answer = super::answered(self.send_message(message).await)?;
+        Ok(Fallback::Sent { answer, refused_task })
     }
 }
 
