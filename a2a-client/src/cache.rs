@@ -41,6 +41,7 @@ use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, Shared
 use crate::signing::CardSigner;
 use crate::{Capability, Error, Metrics};
 
+mod availability;
 mod claim;
 mod flight;
 mod replica;
@@ -48,6 +49,8 @@ mod replica;
 // itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
 pub mod shared;
 
+pub use availability::{Breaker, Unavailable};
+pub(crate) use availability::{Change as AvailabilityChange, Gate};
 pub use claim::SuspectClaim;
 pub(crate) use flight::Turn;
 use replica::summary;
@@ -307,6 +310,8 @@ struct State {
     versions: HashMap<AgentBaseUrl, String>,
     /// The interface that answered after another of the agent's interfaces could not be reached.
     routes: HashMap<AgentBaseUrl, Route>,
+    /// Each agent's availability breaker, while it counts faults or is open (`availability.rs`).
+    availability: HashMap<AgentBaseUrl, availability::Availability>,
 }
 
 /// An interface known to answer, until `expires_at`.

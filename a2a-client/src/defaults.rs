@@ -47,6 +47,12 @@ pub const DEFAULT_SUSPECT_TTL: Duration = Duration::from_secs(3600);
 /// Default longest wait of a task for another task's negotiation of the same claims with the same
 /// agent (single-flight negotiation, [`ClientBuilder::negotiation_wait`](crate::ClientBuilder::negotiation_wait)): 10 s.
 pub const DEFAULT_NEGOTIATION_WAIT: Duration = Duration::from_secs(10);
+/// Default count of tasks in a row to one agent ending in a transport fault that opens its
+/// availability breaker ([`Breaker`](crate::Breaker)): 3.
+pub const DEFAULT_BREAKER_FAILURES: u32 = 3;
+/// Default time an open availability breaker holds an agent unavailable before one task probes it:
+/// 30 s.
+pub const DEFAULT_BREAKER_COOL_DOWN: Duration = Duration::from_secs(30);
 /// Default address of the push webhook receiver: `127.0.0.1:0` (loopback, any free port).
 pub const DEFAULT_WEBHOOK_ADDR: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 

@@ -260,7 +260,7 @@ pub use agent_url::{AgentBaseUrl, WellKnownPath};
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
 pub use cache::ManualClock;
 pub use cache::shared;
-pub use cache::{CachedCard, DiscoveryCache, SuspectClaim, SuspectMark};
+pub use cache::{Breaker, CachedCard, DiscoveryCache, SuspectClaim, SuspectMark, Unavailable};
 pub use card::DiscoveredCard;
 pub use client::Client;
 pub use config::{CallOptions, ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};

@@ -49,11 +49,22 @@ struct Counters {
     cards_changed: AtomicU64,
     retries: AtomicU64,
     interface_failovers: AtomicU64,
+    breaker: BreakerCounters,
     replica: OnceLock<String>,
     shared: SharedCounters,
     /// The OpenTelemetry instruments the same counts feed, once a client installed them.
     #[cfg(feature = "otel")]
     otel: OnceLock<crate::otel::Instruments>,
+}
+
+/// Counters of the availability breaker (see [`crate::Breaker`]).
+#[derive(Debug, Default)]
+struct BreakerCounters {
+    opened: AtomicU64,
+    closed: AtomicU64,
+    probes: AtomicU64,
+    fail_fast: AtomicU64,
+    received: AtomicU64,
 }
 
 /// Counters of a shared cache backend (see [`crate::shared`]).
@@ -121,6 +132,17 @@ pub struct MetricsSnapshot {
     /// Calls moved to the agent's next declared interface because the one in use could not be
     /// reached (a transport fallback: no refusal, no mark).
     pub interface_failovers: u64,
+    /// Availability breakers this client opened (tasks in a row to an agent ended in a transport
+    /// fault, or a probe did; see [`Breaker`](crate::Breaker)). Never a mark.
+    pub breakers_opened: u64,
+    /// Breakers this client closed: the agent answered a probe (or a task already under way).
+    pub breakers_closed: u64,
+    /// Tasks sent as the one probe of a half-open breaker.
+    pub breaker_probes: u64,
+    /// Tasks that failed at once, nothing sent, because the agent's breaker was open.
+    pub breaker_fail_fast: u64,
+    /// Breakers other replicas opened that this one applied as they were published.
+    pub shared_breakers_received: u64,
     /// The replica these counters belong to ([`crate::ClientBuilder::replica_name`]), if named.
     pub replica: Option<String>,
     /// Failed or timed-out commands to the shared cache backend (each one degraded it).
@@ -291,6 +313,40 @@ impl Metrics {
         }
     }
 
+    /// Counts one transition of an agent's availability breaker made here: `open` (opened), or not
+    /// (closed).
+    pub fn record_breaker(&self, open: bool) {
+        let counter = if open { &self.inner.breaker.opened } else { &self.inner.breaker.closed };
+        counter.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.breaker(if open { "open" } else { "closed" });
+        }
+    }
+
+    /// Counts one task sent as the probe of a half-open breaker.
+    pub fn record_breaker_probe(&self) {
+        self.inner.breaker.probes.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.breaker("probe");
+        }
+    }
+
+    /// Counts one task failed at once because the agent's breaker was open.
+    pub fn record_breaker_fail_fast(&self) {
+        self.inner.breaker.fail_fast.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "otel")]
+        if let Some(otel) = self.inner.otel.get() {
+            otel.task("failed_fast_unavailable");
+        }
+    }
+
+    /// Counts one breaker another replica opened, applied here.
+    pub fn record_shared_breaker_received(&self) {
+        self.inner.breaker.received.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Counts one call moved to the next declared interface because its interface was unreachable.
     pub fn record_interface_failover(&self) {
         self.inner.interface_failovers.fetch_add(1, Ordering::Relaxed);
@@ -374,6 +430,11 @@ impl Metrics {
             cards_changed: self.inner.cards_changed.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
             interface_failovers: self.inner.interface_failovers.load(Ordering::Relaxed),
+            breakers_opened: self.inner.breaker.opened.load(Ordering::Relaxed),
+            breakers_closed: self.inner.breaker.closed.load(Ordering::Relaxed),
+            breaker_probes: self.inner.breaker.probes.load(Ordering::Relaxed),
+            breaker_fail_fast: self.inner.breaker.fail_fast.load(Ordering::Relaxed),
+            shared_breakers_received: self.inner.breaker.received.load(Ordering::Relaxed),
             replica: self.inner.replica.get().cloned(),
             shared_cache_errors: self.inner.shared.errors.load(Ordering::Relaxed),
             shared_cache_reconnects: self.inner.shared.reconnects.load(Ordering::Relaxed),

@@ -22,12 +22,13 @@
 //! | instrument | kind | attributes | fed by |
 //! |---|---|---|---|
 //! | [`CALL_DURATION`] (`s`) | histogram | `rpc.method`, `a2a.binding`, `a2a.protocol.version`, `a2a.call.outcome`, `error.type` on failure | every operation on an [`AgentConnection`](crate::AgentConnection) |
-//! | [`TASKS`] | counter | `a2a.task.path` (`negotiated`, `single_shot_suspect`, `kept_after_refusal`, `fallback`, `ended_with_refusal`) | `record_negotiated_task`, `record_suspect_single_shot`, `record_refused_result_kept`, `record_fallback`, `record_ended_with_refusal` |
+//! | [`TASKS`] | counter | `a2a.task.path` (`negotiated`, `single_shot_suspect`, `kept_after_refusal`, `fallback`, `ended_with_refusal`, `failed_fast_unavailable`) | `record_negotiated_task`, `record_suspect_single_shot`, `record_refused_result_kept`, `record_fallback`, `record_ended_with_refusal`, `record_breaker_fail_fast` |
 //! | [`REFUSALS`] | counter | `a2a.capability` | `record_refusal` |
 //! | [`SUSPECT_MARKS_SET`] | counter | `a2a.capability` | `record_suspect_mark` |
 //! | [`SUSPECT_MARKS_ACTIVE`] | observable gauge | `a2a.capability` | the client's discovery cache, read at each collection |
 //! | [`WASTED_ROUND_TRIPS`] | counter | — | `record_wasted_round_trips` |
 //! | [`RETRIES`] | counter | — | `record_retry` |
+//! | [`BREAKER_TRANSITIONS`] | counter | `a2a.breaker.transition` (`open`, `closed`, `probe`) | `record_breaker`, `record_breaker_probe` |
 //!
 //! No attribute holds a URL, a header or a credential.
 //!
@@ -68,6 +69,8 @@ pub const SUSPECT_MARKS_ACTIVE: &str = "a2a.client.suspect_marks.active";
 pub const WASTED_ROUND_TRIPS: &str = "a2a.client.wasted_round_trips";
 /// Counter of attempts repeated after a transport fault.
 pub const RETRIES: &str = "a2a.client.retries";
+/// Counter of availability breaker transitions this client made (`a2a.breaker.transition`).
+pub const BREAKER_TRANSITIONS: &str = "a2a.client.breaker.transitions";
 
 /// Writes the W3C trace context of the current context into `headers`; nothing when there is no
 /// valid span context.
@@ -115,6 +118,7 @@ pub(crate) struct Instruments {
     suspect_marks_set: Counter<u64>,
     wasted_round_trips: Counter<u64>,
     retries: Counter<u64>,
+    breaker: Counter<u64>,
     /// Kept so its callback stays registered as long as the counters live.
     _suspect_marks_active: ObservableGauge<u64>,
 }
@@ -170,6 +174,10 @@ impl Instruments {
                 .u64_counter(RETRIES)
                 .with_description("Attempts repeated after a transport fault")
                 .build(),
+            breaker: meter
+                .u64_counter(BREAKER_TRANSITIONS)
+                .with_description("Availability breaker transitions: opened, closed, probe sent")
+                .build(),
             _suspect_marks_active: meter
                 .u64_observable_gauge(SUSPECT_MARKS_ACTIVE)
                 .with_description("Unexpired capability-suspect marks in the discovery cache")
@@ -213,6 +221,10 @@ impl Instruments {
 
     pub(crate) fn retry(&self) {
         self.retries.add(1, &[]);
+    }
+
+    pub(crate) fn breaker(&self, transition: &'static str) {
+        self.breaker.add(1, &[KeyValue::new("a2a.breaker.transition", transition)]);
     }
 }
 

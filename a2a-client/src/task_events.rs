@@ -13,6 +13,7 @@
 //! | [`FALLBACK`] | a single-shot `SendMessage` was sent after a refusal | `a2a.negotiation.round_trips` |
 //! | [`ENDED_WITH_REFUSAL`] | a refused, unfinished task was left as it was ([`AfterRefusal::EndWithRefusal`](crate::negotiate::AfterRefusal::EndWithRefusal)) | `a2a.task.state` |
 //! | [`SUSPECT_SINGLE_SHOT`] | a task went single-shot at once because the agent was suspect | — |
+//! | [`BREAKER`] | the task opened or closed the agent's availability breaker, or was its probe | `a2a.breaker.transition` (`open`, `closed`, `probe`) |
 //!
 //! `a2a.capability` is the card field (`streaming`, `pushNotifications`, `stateTransitionHistory`);
 //! the evidence is the observation that decided (its number, time and what was observed). No event
@@ -43,6 +44,8 @@ pub const REFUSED_TASK_CANCEL: &str = "a2a.refused_task.cancel";
 pub const ENDED_WITH_REFUSAL: &str = "a2a.refused_task.ended_with_refusal";
 /// A task sent single-shot at once to a capability-suspect agent.
 pub const SUSPECT_SINGLE_SHOT: &str = "a2a.suspect.single_shot";
+/// The agent's availability breaker changed because of this task ([`crate::Breaker`]).
+pub const BREAKER: &str = "a2a.breaker";
 
 pub(crate) fn claim_verified(capability: Capability, evidence: &Evidence) {
     tracing::info!(
@@ -84,4 +87,8 @@ pub(crate) fn ended_with_refusal(state: TaskState) {
 
 pub(crate) fn suspect_single_shot() {
     tracing::info!("{SUSPECT_SINGLE_SHOT}");
+}
+
+pub(crate) fn breaker(transition: &'static str) {
+    tracing::info!(a2a.breaker.transition = transition, "{BREAKER}");
 }

@@ -5,6 +5,8 @@
 //! - `a2a_watch_verdicts_total{agent,url,claim,verdict}`: verdicts given since the watch started;
 //! - `a2a_watch_marks_active{agent,url}`: claims refused now (the suspect marks a client would hold);
 //! - `a2a_watch_shared_marks_active{agent,url}`: marks the replicas hold in Redis (with `--redis`);
+//! - `a2a_watch_shared_unavailable{agent,url}`: 1 while the replicas' availability breaker on the
+//!   agent is open (with `--redis`);
 //! - `a2a_watch_audits_total`, `a2a_watch_audit_errors_total{kind}`, `a2a_watch_card_changes_total`;
 //! - `a2a_watch_audit_duration_seconds`: a histogram per agent.
 //!
@@ -92,6 +94,21 @@ pub(super) fn render(fleet: &Fleet) -> String {
             label(&agent.label),
             label(&agent.url),
             agent.shared_marks.len()
+        );
+    }
+    head(
+        &mut out,
+        "a2a_watch_shared_unavailable",
+        "gauge",
+        "1 while the replicas hold the agent unavailable (an open availability breaker in Redis).",
+    );
+    for agent in &fleet.agents {
+        let _ = writeln!(
+            out,
+            "a2a_watch_shared_unavailable{{agent=\"{}\",url=\"{}\"}} {}",
+            label(&agent.label),
+            label(&agent.url),
+            u8::from(agent.shared_breaker.is_some())
         );
     }
     head(&mut out, "a2a_watch_audits_total", "counter", "Audits ended, whatever they found.");

@@ -203,6 +203,20 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>) -> String {
         }
         out.push_str("</table>");
     }
+    if let Some(breaker) = &agent.shared_breaker {
+        let _ = write!(
+            out,
+            "<h2>Held unavailable by the replicas (Redis)</h2><p class=\"breaker\">{} tasks in a row reached nothing{}; \
+             the last: {}. A replica probes it again in {}. Not a mark: it says nothing about the card.</p>",
+            breaker.failures,
+            breaker.opened_by.as_deref().map(|by| format!(" on {}", esc(by))).unwrap_or_default(),
+            esc(&breaker.evidence),
+            breaker
+                .ttl_ms
+                .map(|ms| format!("{} s", ms.div_ceil(1000)))
+                .unwrap_or_else(|| "a moment".to_owned())
+        );
+    }
     out.push_str("<h2>Timeline</h2><ol id=\"timeline\">");
     for (_, entry) in agent.history.iter().rev() {
         match entry {

@@ -4,6 +4,9 @@
 //!   `{prefix}:suspect:{claim}:...{agent}` (a capability, or a card claim with its subject) that
 //!   [`RedisBackend`](a2a_typestate_client::shared::redis::RedisBackend) writes, each a JSON mark
 //!   expiring with it. The watch never writes or clears a replica's mark;
+//! - the availability breakers they opened (`{prefix}:unavailable:{agent}`, a JSON record expiring
+//!   with the cool-down), read in the same pass: an agent that answered none of their tasks for a
+//!   while, which says nothing about its card;
 //! - the watch's own history, one list per agent, `{prefix}:watch:history:{agent}`: each entry as
 //!   JSON, the newest last, trimmed to the retained count and expiring the retained age after the
 //!   last write; read back when a watch starts, so another watch (or a restarted one) knows since when
@@ -17,7 +20,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::Shared;
-use super::store::{Entry, Retention, SharedMarkSeen, agent_key};
+use super::store::{Entry, Retention, SharedBreakerSeen, SharedMarkSeen, agent_key};
 
 /// The most marks read in one pass (a fleet's marks, not a whole keyspace).
 const MAX_MARKS: usize = 10_000;
@@ -165,7 +168,7 @@ pub(super) async fn follow(
         if let Ok(client) = &client
             && let Ok(Ok(marks)) = tokio::time::timeout(READ_BOUND, read(client, &prefix)).await
         {
-            shared.update(|fleet| fleet.set_shared_marks(marks));
+            shared.update(|fleet| fleet.set_shared(marks.0, marks.1));
         }
         tokio::select! {
             () = tokio::time::sleep(period) => {}
@@ -174,23 +177,46 @@ pub(super) async fn follow(
     }
 }
 
-/// Every mark under `prefix`, by agent.
-async fn read(
-    client: &redis::Client,
-    prefix: &str,
-) -> Result<BTreeMap<String, Vec<SharedMarkSeen>>, redis::RedisError> {
+/// Every mark and open breaker under `prefix`, by agent.
+async fn read(client: &redis::Client, prefix: &str) -> Result<Held, redis::RedisError> {
     let mut conn = client.get_multiplexed_async_connection().await?;
-    let pattern = format!("{prefix}:suspect:*");
+    let marks = marks_among(&scan(&mut conn, &format!("{prefix}:suspect:*")).await?);
+    let mut breakers = BTreeMap::new();
+    for (value, ttl_ms) in scan(&mut conn, &format!("{prefix}:unavailable:*")).await? {
+        let Some(breaker) = value.and_then(|v| serde_json::from_str::<Value>(&v).ok()) else { continue };
+        let text = |name: &str| breaker.get(name).and_then(Value::as_str).map(str::to_owned);
+        let Some(agent) = text("agent") else { continue };
+        breakers.insert(
+            agent_key(&agent).to_owned(),
+            SharedBreakerSeen {
+                failures: breaker.get("failures").and_then(Value::as_u64).unwrap_or(0),
+                evidence: text("evidence").unwrap_or_default(),
+                opened_by: text("by"),
+                ttl_ms: u64::try_from(ttl_ms).ok(),
+            },
+        );
+    }
+    Ok((marks, breakers))
+}
+
+/// What one pass reads: marks, and open breakers, by agent.
+type Held = (BTreeMap<String, Vec<SharedMarkSeen>>, BTreeMap<String, SharedBreakerSeen>);
+
+/// The value and milliseconds left of every key matching `pattern` (at most [`MAX_MARKS`]).
+async fn scan(
+    conn: &mut redis::aio::MultiplexedConnection,
+    pattern: &str,
+) -> Result<Vec<(Option<String>, i64)>, redis::RedisError> {
     let mut keys: Vec<String> = Vec::new();
     let mut cursor = 0_u64;
     loop {
         let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
             .arg(cursor)
             .arg("MATCH")
-            .arg(&pattern)
+            .arg(pattern)
             .arg("COUNT")
             .arg(1000)
-            .query_async(&mut conn)
+            .query_async(conn)
             .await?;
         keys.extend(batch);
         cursor = next;
@@ -198,17 +224,22 @@ async fn read(
             break;
         }
     }
-    let mut marks: BTreeMap<String, Vec<SharedMarkSeen>> = BTreeMap::new();
     if keys.is_empty() {
-        return Ok(marks);
+        return Ok(Vec::new());
     }
     let mut pipe = redis::pipe();
     for key in &keys {
         pipe.cmd("GET").arg(key).cmd("PTTL").arg(key);
     }
-    let values: Vec<(Option<String>, i64)> = pipe.query_async(&mut conn).await?;
+    pipe.query_async(conn).await
+}
+
+/// The marks among `values`, by agent.
+fn marks_among(values: &[(Option<String>, i64)]) -> BTreeMap<String, Vec<SharedMarkSeen>> {
+    let mut marks: BTreeMap<String, Vec<SharedMarkSeen>> = BTreeMap::new();
     for (value, ttl_ms) in values {
-        let Some(mark) = value.and_then(|v| serde_json::from_str::<Value>(&v).ok()) else { continue };
+        let (value, ttl_ms) = (value.as_deref(), *ttl_ms);
+        let Some(mark) = value.and_then(|v| serde_json::from_str::<Value>(v).ok()) else { continue };
         let text = |name: &str| mark.get(name).and_then(Value::as_str).map(str::to_owned);
         let (Some(agent), Some(capability)) = (text("agent"), text("capability")) else { continue };
         // A card claim's mark names its subject (an extension URI, an interface URL) apart.
@@ -226,5 +257,5 @@ async fn read(
     for list in marks.values_mut() {
         list.sort_by(|a, b| a.capability.cmp(&b.capability));
     }
-    Ok(marks)
+    marks
 }

@@ -128,6 +128,17 @@ pub(super) struct SharedMarkSeen {
     pub(super) ttl_ms: Option<u64>,
 }
 
+/// An availability breaker the replicas share in Redis, open as last read: the agent answered
+/// nothing for a run of tasks (never a mark: it says nothing about the card).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct SharedBreakerSeen {
+    pub(super) failures: u64,
+    pub(super) evidence: String,
+    pub(super) opened_by: Option<String>,
+    /// Milliseconds left before a replica probes the agent again, when Redis said.
+    pub(super) ttl_ms: Option<u64>,
+}
+
 /// One watched agent.
 #[derive(Debug)]
 pub(super) struct AgentState {
@@ -143,6 +154,8 @@ pub(super) struct AgentState {
     next_seq: u64,
     pub(super) counters: Counters,
     pub(super) shared_marks: Vec<SharedMarkSeen>,
+    /// The replicas' open availability breaker on this agent, if any.
+    pub(super) shared_breaker: Option<SharedBreakerSeen>,
 }
 
 impl AgentState {
@@ -158,6 +171,7 @@ impl AgentState {
             next_seq: 0,
             counters: Counters::default(),
             shared_marks: Vec::new(),
+            shared_breaker: None,
         }
     }
 
@@ -367,12 +381,18 @@ impl Fleet {
         }
     }
 
-    /// Replaces every agent's shared marks (read from Redis).
-    pub(super) fn set_shared_marks(&mut self, mut marks: BTreeMap<String, Vec<SharedMarkSeen>>) {
+    /// Replaces every agent's shared marks and open breakers (read from Redis).
+    pub(super) fn set_shared(
+        &mut self,
+        mut marks: BTreeMap<String, Vec<SharedMarkSeen>>,
+        mut breakers: BTreeMap<String, SharedBreakerSeen>,
+    ) {
         for agent in &mut self.agents {
             let now = marks.remove(agent_key(&agent.url)).unwrap_or_default();
-            if now != agent.shared_marks {
+            let breaker = breakers.remove(agent_key(&agent.url));
+            if now != agent.shared_marks || breaker != agent.shared_breaker {
                 agent.shared_marks = now;
+                agent.shared_breaker = breaker;
                 self.version += 1;
             }
         }

@@ -144,6 +144,7 @@ pub struct ClientConfig {
     pub(crate) suspect_ttl: Duration,
     pub(crate) suspect_marks: SuspectMarks,
     pub(crate) negotiation_wait: Duration,
+    pub(crate) breaker: crate::Breaker,
     pub(crate) webhook_addr: SocketAddr,
     pub(crate) webhook_public_url: Option<String>,
     pub(crate) webhook_limits: webhook_limits::WebhookLimits,
@@ -176,6 +177,7 @@ impl Default for ClientConfig {
             suspect_ttl: DEFAULT_SUSPECT_TTL,
             suspect_marks: SuspectMarks::On,
             negotiation_wait: DEFAULT_NEGOTIATION_WAIT,
+            breaker: crate::Breaker::default(),
             webhook_addr: DEFAULT_WEBHOOK_ADDR,
             webhook_public_url: None,
             webhook_limits: webhook_limits::WebhookLimits::default(),
@@ -253,6 +255,11 @@ impl ClientConfig {
     /// Longest wait for another task's negotiation of the same claims ([`DEFAULT_NEGOTIATION_WAIT`]).
     pub fn negotiation_wait(&self) -> Duration {
         self.negotiation_wait
+    }
+
+    /// When an agent that does not answer is held unavailable ([`Breaker::default`](crate::Breaker)).
+    pub fn availability_breaker(&self) -> crate::Breaker {
+        self.breaker
     }
     /// Whether refusals mark agents suspect and marks are acted on ([`SuspectMarks::On`] by default).
     pub fn suspect_marks(&self) -> SuspectMarks {
@@ -433,6 +440,22 @@ impl ClientBuilder {
     /// suspect marks on (a wait would gain nothing without the mark).
     pub fn negotiation_wait(mut self, wait: Duration) -> Self {
         self.config.negotiation_wait = wait;
+        self
+    }
+
+    /// Sets the availability breaker ([`Breaker::default`](crate::Breaker): open after
+    /// [`DEFAULT_BREAKER_FAILURES`] tasks in a row to one agent ended in a transport fault, for
+    /// [`DEFAULT_BREAKER_COOL_DOWN`]).
+    ///
+    /// While an agent's breaker is open, `run_task` to it fails at once with an
+    /// [`ErrorKind::Transport`](crate::ErrorKind) error naming the breaker and when it lets a task
+    /// through ([`Error::unavailable`](crate::Error::unavailable)); nothing is sent. Past the
+    /// cool-down one task probes the agent: any answer closes it. With a shared backend
+    /// ([`crate::shared`]) an opened breaker reaches the other replicas as a mark does, but it is
+    /// never a mark: it says nothing about the card. [`Breaker::off`](crate::Breaker::off) turns it
+    /// off.
+    pub fn availability_breaker(mut self, breaker: crate::Breaker) -> Self {
+        self.config.breaker = breaker;
         self
     }
 

@@ -132,6 +132,9 @@ enum Repr {
         #[source]
         source: Option<BoxError>,
     },
+    /// The agent's availability breaker is open: nothing was sent.
+    #[error("the agent at {agent} is held unavailable, nothing was sent: {unavailable}")]
+    Unavailable { agent: String, unavailable: crate::Unavailable },
     /// The card marks an extension `required` that the call does not ask for.
     #[error(
         "the agent requires extension {uri} (capabilities.extensions[{index}] is marked required) and this call \
@@ -170,7 +173,7 @@ impl fmt::Display for Tried<'_> {
 impl Repr {
     /// Whether the message already names the URL (so `Display` does not add it again).
     fn names_its_url(&self) -> bool {
-        matches!(self, Repr::NoCard { .. } | Repr::NotJson { .. })
+        matches!(self, Repr::NoCard { .. } | Repr::NotJson { .. } | Repr::Unavailable { .. })
     }
 }
 
@@ -325,6 +328,11 @@ impl Error {
         Self::new(Repr::Misuse { message: message.into() }, None)
     }
 
+    /// A task not sent because `agent`'s availability breaker is open.
+    pub(crate) fn breaker_open(agent: &crate::AgentBaseUrl, unavailable: crate::Unavailable) -> Self {
+        Self::new(Repr::Unavailable { agent: redact_url(agent.as_str()), unavailable }, None)
+    }
+
     /// A card whose signatures did not satisfy the signature policy.
     pub(crate) fn card_signature(error: card_signature::CardSignatureError) -> Self {
         Self::new(Repr::CardSignature(error), None)
@@ -428,7 +436,7 @@ impl Error {
     /// Which kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match &self.inner.repr {
-            Repr::Transport { .. } => ErrorKind::Transport,
+            Repr::Transport { .. } | Repr::Unavailable { .. } => ErrorKind::Transport,
             Repr::Status { .. } | Repr::NoCard { .. } => ErrorKind::Status,
             Repr::Protocol(_) => ErrorKind::Protocol,
             Repr::Auth { .. } => ErrorKind::Auth,
@@ -454,6 +462,17 @@ impl Error {
     pub fn transport_fault(&self) -> Option<TransportFault> {
         match &self.inner.repr {
             Repr::Transport { fault, .. } => Some(*fault),
+            _ => None,
+        }
+    }
+
+    /// Why the task was not sent, when the agent's availability breaker held it unavailable (see
+    /// [`Breaker`](crate::Breaker)): an [`ErrorKind::Transport`] error with no
+    /// [`transport_fault`](Self::transport_fault) of its own, not retryable before
+    /// [`Unavailable::reopens_in`](crate::Unavailable::reopens_in).
+    pub fn unavailable(&self) -> Option<&crate::Unavailable> {
+        match &self.inner.repr {
+            Repr::Unavailable { unavailable, .. } => Some(unavailable),
             _ => None,
         }
     }
@@ -606,6 +625,9 @@ impl Error {
                 Repr::ExtensionRequired { uri: uri.clone(), index: *index }
             }
             Repr::Listing(fault) => Repr::Listing(fault.clone()),
+            Repr::Unavailable { agent, unavailable } => {
+                Repr::Unavailable { agent: agent.clone(), unavailable: unavailable.clone() }
+            }
         };
         let inner = &self.inner;
         Self {

@@ -97,10 +97,10 @@ pub use outcome::{TaskOutcome, TaskPath};
 pub use plan::{AfterRefusal, Negotiation};
 pub use refused::Fallback;
 
-use crate::cache::Turn;
+use crate::cache::{AvailabilityChange, Gate, Turn};
 use crate::journal::Durability;
 use crate::task::DynTask;
-use crate::{Client, Error, SuspectMarks};
+use crate::{Client, Error, ErrorKind, SuspectMarks};
 
 /// Which agent a run goes to: an address, discovered (through the cache) and connected for the run,
 /// or a connection already open, whose card is the one every decision of the run is made on.
@@ -126,6 +126,58 @@ impl Target<'_> {
 /// card-claim verdicts the run reached are in [`TaskOutcome::card_claims`]; a refused security
 /// claim is on the error ([`Error::card_claim_violation`]).
 pub(crate) async fn run_task(
+    client: &Client,
+    target: Target<'_>,
+    message: Message,
+    negotiation: &Negotiation,
+) -> Result<TaskOutcome, Error> {
+    let agent = match target {
+        Target::Address(agent) => crate::AgentBaseUrl::parse(agent).ok(),
+        Target::Connection(conn) => Some(conn.agent().clone()),
+    };
+    let Some(agent) = agent else { return run_reachable(client, target, message, negotiation).await };
+    let breaker = client.config().availability_breaker();
+    let cache = client.discovery_cache();
+    match cache.availability_gate(&agent, breaker) {
+        Ok(Gate::Closed) => {}
+        Ok(Gate::Probe) => {
+            client.metrics().record_breaker_probe();
+            crate::task_events::breaker("probe");
+        }
+        Err(unavailable) => {
+            client.metrics().record_breaker_fail_fast();
+            return Err(Error::breaker_open(&agent, unavailable));
+        }
+    }
+    let run = run_reachable(client, target, message, negotiation).await;
+    let change = match &run {
+        Err(error) if error.unavailable().is_some() => AvailabilityChange::None,
+        Err(error) if error.transport_fault().is_some() => {
+            cache.task_unreached(&agent, breaker, &error.to_string())
+        }
+        // Nothing reached the agent: it says nothing of it either way.
+        Err(error) if matches!(error.kind(), ErrorKind::Config | ErrorKind::Misuse) => {
+            AvailabilityChange::None
+        }
+        _ => cache.task_reached(&agent),
+    };
+    match change {
+        AvailabilityChange::Opened => {
+            client.metrics().record_breaker(true);
+            crate::task_events::breaker("open");
+            tracing::warn!(agent = %agent.as_str(), "availability breaker opened: tasks to this agent fail fast until one probes it");
+        }
+        AvailabilityChange::Closed => {
+            client.metrics().record_breaker(false);
+            crate::task_events::breaker("closed");
+        }
+        AvailabilityChange::None => {}
+    }
+    run
+}
+
+/// [`run_task`] once the agent's breaker let the task through.
+async fn run_reachable(
     client: &Client,
     target: Target<'_>,
     message: Message,

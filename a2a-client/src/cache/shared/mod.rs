@@ -119,6 +119,23 @@ pub enum CacheUpdate {
         /// The card and its freshness.
         card: SharedCard,
     },
+    /// An agent's availability breaker opened here: tasks in a row to it ended in a transport
+    /// fault (see [`Breaker`](crate::Breaker)). Never a mark: it says nothing about the card.
+    Unavailable {
+        /// The agent.
+        agent: AgentBaseUrl,
+        /// Tasks in a row that ended in a transport fault.
+        failures: u32,
+        /// The last fault, in words (at most [`MAX_SHARED_EVIDENCE_CHARS`] characters).
+        evidence: String,
+        /// How long it stays open.
+        ttl: Duration,
+    },
+    /// An agent's breaker closed here: the agent answered.
+    Available {
+        /// The agent.
+        agent: AgentBaseUrl,
+    },
     /// This replica's negotiation with an agent ended ([`CacheBackend::lease`]): its lease ends
     /// with the verdict, written after every update handed over before it (a refusal's mark is
     /// shared before the lease says "refused").

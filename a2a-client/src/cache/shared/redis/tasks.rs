@@ -10,7 +10,7 @@ use futures::StreamExt;
 use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
 
-use super::wire::{Event, StoredCard, StoredMark, px};
+use super::wire::{Event, StoredCard, StoredMark, StoredUnavailable, px};
 use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
 use crate::SuspectClaim;
 use crate::agent_url::AgentBaseUrl;
@@ -215,6 +215,53 @@ impl Inner {
                     .ignore();
                 bounded(limit, "redis route write", pipe.query_async::<()>(&mut conn)).await
             }
+            CacheUpdate::Unavailable { agent, failures, evidence, ttl } => {
+                let ttl = ttl.saturating_sub(elapsed);
+                if ttl.is_zero() {
+                    return Ok(());
+                }
+                let by = self.replica().and_then(|r| r.name().map(str::to_owned));
+                let stored = StoredUnavailable {
+                    agent: agent.as_str().to_owned(),
+                    failures: *failures,
+                    evidence: evidence.clone(),
+                    by: by.clone(),
+                };
+                let event = Event::Unavailable {
+                    origin,
+                    agent: agent.as_str().to_owned(),
+                    failures: *failures,
+                    evidence: evidence.clone(),
+                    by,
+                    ttl_ms: px(ttl),
+                };
+                let mut pipe = redis::pipe();
+                pipe.atomic()
+                    .cmd("SET")
+                    .arg(self.keys.unavailable(agent))
+                    .arg(serde_json::to_string(&stored).unwrap_or_default())
+                    .arg("PX")
+                    .arg(px(ttl))
+                    .ignore()
+                    .cmd("PUBLISH")
+                    .arg(self.keys.channel())
+                    .arg(serde_json::to_string(&event).unwrap_or_default())
+                    .ignore();
+                bounded(limit, "redis breaker write", pipe.query_async::<()>(&mut conn)).await
+            }
+            CacheUpdate::Available { agent } => {
+                let event = Event::Available { origin, agent: agent.as_str().to_owned() };
+                let mut pipe = redis::pipe();
+                pipe.atomic()
+                    .cmd("DEL")
+                    .arg(self.keys.unavailable(agent))
+                    .ignore()
+                    .cmd("PUBLISH")
+                    .arg(self.keys.channel())
+                    .arg(serde_json::to_string(&event).unwrap_or_default())
+                    .ignore();
+                bounded(limit, "redis breaker clear", pipe.query_async::<()>(&mut conn)).await
+            }
             CacheUpdate::LeaseEnd { agent, verdict } => {
                 let ended = match verdict {
                     LeaseVerdict::Verified => "done:verified",
@@ -417,6 +464,31 @@ impl Inner {
                     && replica.apply_route(&agent, &interface_url, Duration::from_millis(ttl_ms))
                 {
                     tracing::debug!(agent = %agent, %interface_url, "answering interface shared by another replica");
+                }
+            }
+            Event::Unavailable { origin, agent, failures, evidence, by, ttl_ms }
+                if origin != replica.id() =>
+            {
+                if let Ok(agent) = AgentBaseUrl::parse(&agent)
+                    && replica.apply_unavailable(
+                        &agent,
+                        failures,
+                        &evidence,
+                        Duration::from_millis(ttl_ms),
+                        by,
+                    )
+                {
+                    if let Some(metrics) = replica.metrics() {
+                        metrics.record_shared_breaker_received();
+                    }
+                    tracing::debug!(agent = %agent, "availability breaker opened by another replica");
+                }
+            }
+            Event::Available { origin, agent } if origin != replica.id() => {
+                if let Ok(agent) = AgentBaseUrl::parse(&agent)
+                    && replica.apply_available(&agent)
+                {
+                    tracing::debug!(agent = %agent, "availability breaker closed by another replica");
                 }
             }
             _ => {}

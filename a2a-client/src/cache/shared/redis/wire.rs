@@ -67,6 +67,12 @@ impl Keys {
         format!("{}:route:{}", self.prefix, agent.as_str())
     }
 
+    /// An agent's open availability breaker (what `a2a watch --redis` lists): the JSON of
+    /// [`StoredUnavailable`], expiring with the cool-down.
+    pub(super) fn unavailable(&self, agent: &AgentBaseUrl) -> String {
+        format!("{}:unavailable:{}", self.prefix, agent.as_str())
+    }
+
     pub(super) fn lease(&self, agent: &AgentBaseUrl) -> String {
         format!("{}:lease:{}", self.prefix, agent.as_str())
     }
@@ -142,6 +148,18 @@ pub(super) enum Event {
     /// `interface_url` answered for `agent` after another of its interfaces could not be reached;
     /// `ttl_ms` is how long to go there first. Replicas that predate routes ignore the event.
     Route { origin: String, agent: String, interface_url: String, ttl_ms: u64 },
+    /// `agent`'s availability breaker opened on replica `origin` (named `by`) for `ttl_ms`.
+    /// Replicas that predate breakers ignore the event.
+    Unavailable {
+        origin: String,
+        agent: String,
+        failures: u32,
+        evidence: String,
+        by: Option<String>,
+        ttl_ms: u64,
+    },
+    /// `agent`'s breaker closed on replica `origin`: the agent answered.
+    Available { origin: String, agent: String },
 }
 
 /// A card as stored under its key.
@@ -346,4 +364,17 @@ mod tests {
         let odd = AgentBaseUrl::parse("http://a.example/x*y").unwrap();
         assert!(keys.agent_marks_pattern(&odd).ends_with(r"x\*y"), "{}", keys.agent_marks_pattern(&odd));
     }
+}
+
+/// An open availability breaker as stored under its key.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct StoredUnavailable {
+    /// The agent's base URL.
+    pub(super) agent: String,
+    /// Tasks in a row that ended in a transport fault.
+    pub(super) failures: u32,
+    /// The last fault, in words.
+    pub(super) evidence: String,
+    /// The replica that opened it, when named.
+    pub(super) by: Option<String>,
 }
