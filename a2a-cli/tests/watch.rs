@@ -367,6 +367,81 @@ async fn a_mark_replicas_share_through_redis_is_shown_on_the_agent_page_and_in_m
     watch.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_breaker_and_a_takeover_the_replicas_share_through_redis_are_shown_and_neither_is_a_mark() {
+    use a2a_testkit::{Fault, Times};
+    use a2a_typestate_client::journal::Journal;
+    use a2a_typestate_client::negotiate::Negotiation;
+    use a2a_typestate_client::shared::redis::RedisBackend;
+    use a2a_typestate_client::{Breaker, Client, DiscoveryCache, Message, RetryPolicy};
+    // An empty variable means unset, as in a shell's `${A2A_TEST_REDIS_URL:-}`.
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-watch-breaker-{}", std::process::id());
+    // Down for its first three operations; the card stays readable.
+    let agent = ScriptedAgent::builder()
+        .name("down")
+        .script(Script::honest().step_delay(Duration::from_millis(200)).with_fault(Fault::ServiceUnavailable(Times::First(3))))
+        .spawn()
+        .await
+        .unwrap();
+    let replica = |name: &str, lease: Duration| {
+        let backend = RedisBackend::builder(url.clone()).key_prefix(prefix.clone()).build().unwrap();
+        let cache = DiscoveryCache::default().with_backend(backend).unwrap();
+        let journal =
+            Journal::redis(url.clone()).key_prefix(prefix.clone()).replica_lease(lease).build().unwrap();
+        Client::builder()
+            .replica_name(name)
+            .discovery_cache(cache)
+            .journal(journal)
+            .retry_policy(RetryPolicy::no_retry())
+            .availability_breaker(Breaker::after(3).cool_down(Duration::from_secs(60)))
+            .build()
+            .unwrap()
+    };
+    let lease = Duration::from_millis(300);
+    let opener = replica("replica-a", lease);
+    for _ in 0..3 {
+        opener.run_task(&agent.base_url(), Message::user("hello"), &Negotiation::default()).await.unwrap_err();
+    }
+    // A replica dies with a task in flight (to an agent of its own, so the breaker does not stand
+    // in the way); another takes it over once its lease ran out.
+    let slow = ScriptedAgent::builder().script(Script::honest().step_delay(Duration::from_millis(300))).spawn().await.unwrap();
+    let dying = replica("replica-b", lease);
+    let run = {
+        let (dying, url) = (dying.clone(), slow.base_url());
+        tokio::spawn(async move { dying.run_task(&url, Message::user("hi"), &Negotiation::default()).await })
+    };
+    while slow.executions() == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    run.abort();
+    drop(dying);
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    assert_eq!(opener.take_over().await.unwrap().len(), 1);
+
+    let mut options = options(Duration::from_secs(60), None);
+    options.redis = Some((url, prefix));
+    let watch = Watch::start(vec![(agent.base_url(), Deployment::Direct)], options).await.unwrap();
+    let held = format!("a2a_watch_shared_unavailable{{agent=\"down\",url=\"{}\"}}", agent.base_url());
+    metrics_until(&watch, &held, 1.0).await;
+    let marks = format!("a2a_watch_shared_marks_active{{agent=\"down\",url=\"{}\"}}", agent.base_url());
+    assert_eq!(sample(&metrics(&watch).await, &marks), Some(0.0), "a breaker is never a mark");
+    let page =
+        get(&format!("{}agent?url={}", watch.url(), agent.base_url()), None).await.text().await.unwrap();
+    assert!(page.contains("Held unavailable by the replicas"), "{page}");
+    assert!(page.contains("3 tasks in a row reached nothing on replica-a"), "{page}");
+    assert!(!page.contains("Marks the replicas hold"), "{page}");
+    let fleet = get(&watch.url(), None).await.text().await.unwrap();
+    assert!(fleet.contains("Replicas (Redis journal)"), "{fleet}");
+    assert!(fleet.contains("<td>replica-a</td><td>replica-b (its lease ran out)</td><td>1</td>"), "{fleet}");
+    watch.stop().await;
+    slow.shutdown().await;
+}
+
 #[tokio::test]
 async fn an_agent_is_never_audited_twice_within_the_minimum_interval_however_short_the_schedule() {
     let agent = ScriptedAgent::builder().name("rested").spawn().await.unwrap();

@@ -49,6 +49,7 @@ struct Counters {
     cards_changed: AtomicU64,
     retries: AtomicU64,
     interface_failovers: AtomicU64,
+    taken_over: AtomicU64,
     breaker: BreakerCounters,
     replica: OnceLock<String>,
     shared: SharedCounters,
@@ -132,6 +133,9 @@ pub struct MetricsSnapshot {
     /// Calls moved to the agent's next declared interface because the one in use could not be
     /// reached (a transport fallback: no refusal, no mark).
     pub interface_failovers: u64,
+    /// Unfinished tasks this replica took over from replicas whose lease ran out
+    /// ([`Client::take_over`](crate::Client::take_over)).
+    pub tasks_taken_over: u64,
     /// Availability breakers this client opened (tasks in a row to an agent ended in a transport
     /// fault, or a probe did; see [`Breaker`](crate::Breaker)). Never a mark.
     pub breakers_opened: u64,
@@ -324,6 +328,11 @@ impl Metrics {
         }
     }
 
+    /// Counts tasks taken over from replicas whose lease ran out.
+    pub fn record_taken_over(&self, tasks: u64) {
+        self.inner.taken_over.fetch_add(tasks, Ordering::Relaxed);
+    }
+
     /// Counts one task sent as the probe of a half-open breaker.
     pub fn record_breaker_probe(&self) {
         self.inner.breaker.probes.fetch_add(1, Ordering::Relaxed);
@@ -430,6 +439,7 @@ impl Metrics {
             cards_changed: self.inner.cards_changed.load(Ordering::Relaxed),
             retries: self.inner.retries.load(Ordering::Relaxed),
             interface_failovers: self.inner.interface_failovers.load(Ordering::Relaxed),
+            tasks_taken_over: self.inner.taken_over.load(Ordering::Relaxed),
             breakers_opened: self.inner.breaker.opened.load(Ordering::Relaxed),
             breakers_closed: self.inner.breaker.closed.load(Ordering::Relaxed),
             breaker_probes: self.inner.breaker.probes.load(Ordering::Relaxed),

@@ -40,6 +40,28 @@ impl Client {
         self.journal_or_misuse()?.unfinished(self.discovery_cache()).await
     }
 
+    /// The unfinished tasks of other replicas whose lease ran out (a replica killed, scaled down
+    /// or cut off for longer than [`JournalBuilder::replica_lease`](crate::journal::JournalBuilder::replica_lease)),
+    /// now this replica's, oldest first: follow each with [`Client::resume`], as after a restart.
+    /// Each task goes to one replica however many ask at once, and
+    /// [`JournaledTask::taken_over_from`] names the one that began it. Nothing is sent again.
+    /// Call it every lease or so; with a journal that is not shared (a file) it finds nothing.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::Misuse`] when the client has no journal or no
+    /// [replica name](crate::ClientBuilder::replica_name) (its tasks would be nobody's);
+    /// [`crate::ErrorKind::Config`] when the journal cannot be read within four times its commit
+    /// wait.
+    pub async fn take_over(&self) -> Result<Vec<JournaledTask>, Error> {
+        let journal = self.journal_or_misuse()?;
+        if journal.owner().is_empty() {
+            return Err(Error::misuse("a takeover needs a replica name (ClientBuilder::replica_name)"));
+        }
+        let taken = journal.take_over().await?;
+        self.metrics().record_taken_over(taken.len() as u64);
+        Ok(taken)
+    }
+
     /// The journal's record of the task whose first message is `message_id`, ended or not (ended
     /// ones are kept for the journal's retention): how an application tells whether it already
     /// started a task before sending it again.

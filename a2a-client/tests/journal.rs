@@ -148,3 +148,61 @@ async fn suspect_marks_survive_a_restart_of_the_client_with_the_time_left_of_the
     assert!(left > Duration::from_secs(590) && left <= Duration::from_secs(600), "{left:?}");
     agent.shutdown().await;
 }
+
+/// A replica on the shared Redis journal, with a short lease.
+fn replica_on(url: &str, prefix: &str, name: &str, lease: Duration) -> Client {
+    let journal = Journal::redis(url).key_prefix(prefix).replica_lease(lease).build().unwrap();
+    Client::builder().replica_name(name).journal(journal).build().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_of_a_replica_whose_lease_ran_out_go_to_exactly_one_replica_asking_and_are_followed_to_their_end() {
+    // An empty variable means unset, as in a shell's `${A2A_TEST_REDIS_URL:-}`.
+    let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
+        eprintln!("skipped: A2A_TEST_REDIS_URL names no redis-server");
+        return;
+    };
+    let prefix = format!("a2a-takeover-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
+    let lease = Duration::from_millis(300);
+    // Slow enough that the task is still running when its replica goes.
+    let agent = ScriptedAgent::builder().script(Script::honest().step_delay(Duration::from_millis(300))).spawn().await.unwrap();
+    let (first, second) = (replica_on(&url, &prefix, "replica-b", lease), replica_on(&url, &prefix, "replica-c", lease));
+    assert!(first.take_over().await.unwrap().is_empty() && second.take_over().await.unwrap().is_empty());
+
+    // A replica begins a task and dies with it in flight: its run is dropped, its lease no longer
+    // renewed (nothing of it runs again: the journal's renewal ends with the client).
+    let dying = replica_on(&url, &prefix, "replica-a", lease);
+    let run = {
+        let dying = dying.clone();
+        let url = agent.base_url();
+        tokio::spawn(async move { dying.run_task(&url, Message::user("taken over"), &Negotiation::default()).await })
+    };
+    let started = Instant::now();
+    while agent.executions() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "the task never started");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(first.take_over().await.unwrap().is_empty(), "a live replica's tasks are not taken");
+    run.abort();
+    drop(dying);
+
+    // Past the lease, both live replicas ask at once: one takes the task, the other nothing.
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    let (a, b) = tokio::join!(first.take_over(), second.take_over());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.len() + b.len(), 1, "one task, one taker: {a:?} {b:?}");
+    let (taker, taken) = if a.is_empty() { (&second, &b[0]) } else { (&first, &a[0]) };
+    assert_eq!(taken.taken_over_from(), Some("replica-a"));
+    assert_eq!(taker.metrics().snapshot().tasks_taken_over, 1);
+    assert!(first.take_over().await.unwrap().is_empty() && second.take_over().await.unwrap().is_empty());
+
+    let recovered = taker.resume(taken).await.unwrap();
+    let a2a_typestate_client::journal::Recovered::Task(task) = recovered else { panic!("{recovered}") };
+    assert_eq!(task.status.state, TaskState::Completed);
+    assert_eq!(agent.executions(), 1, "followed, never sent again");
+    // Ended in the taker's journal: not found unfinished again by anyone.
+    assert!(taker.journal().unwrap().flush(Duration::from_secs(2)).await);
+    assert!(taker.recover().await.unwrap().is_empty());
+    agent.shutdown().await;
+}

@@ -7,6 +7,11 @@
 //! policy), one that may have started is not. Then it runs each task of its share that the
 //! journal has never seen (`Client::journaled`), so a task is begun at most once per journal.
 //!
+//! With `--take-over-for`, once its own share is done it keeps taking over (`Client::take_over`)
+//! the unfinished tasks of replicas whose lease ran out, for that long, following each to its end
+//! as after a restart, and runs the never-begun share of a replica it took over (the work queue's
+//! part in an application).
+//!
 //! Task `n` is the message `<label>-<n>` with the text `crash task <label>-<n>`, sent to the
 //! `n mod agents`-th agent; a replica `r` of `R` runs the tasks with `n mod R == r`. Each outcome is
 //! appended to `--outcomes` as `n<TAB>kind<TAB>detail`; the last stdout line is one JSON object
@@ -59,6 +64,12 @@ struct Cli {
     /// Where each outcome is appended.
     #[arg(long)]
     outcomes: PathBuf,
+    /// The replica's lease on its tasks in the Redis journal, in milliseconds.
+    #[arg(long)]
+    replica_lease_ms: Option<u64>,
+    /// After its own share, take over dead replicas' tasks for this many milliseconds.
+    #[arg(long, default_value_t = 0)]
+    take_over_for_ms: u64,
 }
 
 #[derive(Debug, Default, Serialize)]
@@ -70,6 +81,7 @@ struct Report {
     not_started_resent: u64,
     may_have_started: u64,
     resume_errors: u64,
+    taken_over: u64,
     ran: u64,
     skipped: u64,
     run_errors: u64,
@@ -82,6 +94,7 @@ struct Counts {
     not_started_resent: AtomicU64,
     may_have_started: AtomicU64,
     resume_errors: AtomicU64,
+    taken_over: AtomicU64,
     ran: AtomicU64,
     skipped: AtomicU64,
     run_errors: AtomicU64,
@@ -136,7 +149,13 @@ async fn run(cli: &Cli) -> Result<Report, String> {
     }
     let journal = match (&cli.journal_file, &cli.redis) {
         (Some(path), None) => Journal::embedded(path).build(),
-        (None, Some(url)) => Journal::redis(url).key_prefix(&cli.key_prefix).build(),
+        (None, Some(url)) => {
+            let journal = Journal::redis(url).key_prefix(&cli.key_prefix);
+            match cli.replica_lease_ms {
+                Some(ms) => journal.replica_lease(Duration::from_millis(ms)).build(),
+                None => journal.build(),
+            }
+        }
         _ => return Err("give --journal-file or --redis".into()),
     }
     .map_err(|e| e.to_string())?;
@@ -171,6 +190,7 @@ async fn run(cli: &Cli) -> Result<Report, String> {
         .buffer_unordered(cli.in_flight)
         .collect::<Vec<()>>()
         .await;
+    ctx.take_over_for(Duration::from_millis(cli.take_over_for_ms)).await;
     // The last ends are written in the background: let them reach the store before exiting.
     if let Some(journal) = client.journal()
         && !journal.flush(Duration::from_secs(5)).await
@@ -185,6 +205,7 @@ async fn run(cli: &Cli) -> Result<Report, String> {
         not_started_resent: load(&counts.not_started_resent),
         may_have_started: load(&counts.may_have_started),
         resume_errors: load(&counts.resume_errors),
+        taken_over: load(&counts.taken_over),
         ran: load(&counts.ran),
         skipped: load(&counts.skipped),
         run_errors: load(&counts.run_errors),
@@ -206,7 +227,8 @@ impl Ctx<'_> {
         match self.client.resume(task).await {
             Ok(Recovered::Task(found)) => {
                 self.counts.recovered_to_a_task.fetch_add(1, Ordering::Relaxed);
-                self.outcomes.note(n, "recovered", found.status.state.as_str());
+                let kind = if task.taken_over_from().is_some() { "taken-over" } else { "recovered" };
+                self.outcomes.note(n, kind, found.status.state.as_str());
             }
             Ok(Recovered::NotStarted) => {
                 // This orchestrator's policy: a message the agent never received is sent again.
@@ -222,6 +244,35 @@ impl Ctx<'_> {
                 self.counts.resume_errors.fetch_add(1, Ordering::Relaxed);
                 self.outcomes.note(n, "resume-error", &error.to_string());
             }
+        }
+    }
+
+    /// Takes over what dead replicas left, every 100 ms for `window`.
+    async fn take_over_for(&self, window: Duration) {
+        let until = tokio::time::Instant::now() + window;
+        while tokio::time::Instant::now() < until {
+            match self.client.take_over().await {
+                Ok(taken) if !taken.is_empty() => {
+                    self.counts.taken_over.fetch_add(taken.len() as u64, Ordering::Relaxed);
+                    let from: std::collections::BTreeSet<String> =
+                        taken.iter().filter_map(|t| t.taken_over_from().map(str::to_owned)).collect();
+                    futures::stream::iter(taken.iter().map(|task| self.resume(task)))
+                        .buffer_unordered(self.cli.in_flight)
+                        .collect::<Vec<()>>()
+                        .await;
+                    // The share those replicas never began is this one's now.
+                    let dead: Vec<usize> =
+                        from.iter().filter_map(|name| name.strip_prefix("replica-")?.parse().ok()).collect();
+                    let theirs = (0..self.cli.tasks).filter(|n| dead.contains(&(n % self.cli.replicas)));
+                    futures::stream::iter(theirs.map(|n| self.start(n)))
+                        .buffer_unordered(self.cli.in_flight)
+                        .collect::<Vec<()>>()
+                        .await;
+                }
+                Ok(_) => {}
+                Err(error) => eprintln!("a2a-crash: takeover: {error}"),
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 

@@ -161,7 +161,36 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>) -> String {
         let _ = write!(out, "<td>{last}</td></tr>");
     }
     out.push_str("</table>");
+    replicas_html(&mut out, &fleet.replicas);
     out
+}
+
+/// The replicas' journal (with `--redis`): who is alive, and the last takeovers.
+fn replicas_html(out: &mut String, replicas: &super::store::ReplicasSeen) {
+    if replicas.alive.is_empty() && replicas.takeovers.is_empty() {
+        return;
+    }
+    let alive: Vec<String> = replicas.alive.iter().map(|name| esc(name)).collect();
+    let _ = write!(
+        out,
+        "<h2>Replicas (Redis journal)</h2><p id=\"replicas\">alive: {}</p>",
+        if alive.is_empty() { "none".to_owned() } else { alive.join(", ") }
+    );
+    if replicas.takeovers.is_empty() {
+        return;
+    }
+    out.push_str("<table id=\"takeovers\"><tr><th>at</th><th>replica</th><th>took over the tasks of</th><th>tasks</th></tr>");
+    for takeover in &replicas.takeovers {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{} (its lease ran out)</td><td>{}</td></tr>",
+            utc(takeover.at_ms),
+            esc(&takeover.to),
+            esc(&takeover.from),
+            takeover.tasks
+        );
+    }
+    out.push_str("</table>");
 }
 
 /// One agent: its claims now, the marks the replicas hold, and its timeline, newest first, with

@@ -7,6 +7,9 @@
 //! - the availability breakers they opened (`{prefix}:unavailable:{agent}`, a JSON record expiring
 //!   with the cool-down), read in the same pass: an agent that answered none of their tasks for a
 //!   while, which says nothing about its card;
+//! - the replicas' task journal (`{prefix}:journal:alive:{replica}`, each replica's lease, and
+//!   `{prefix}:journal:takeovers`, the last takeovers of a dead replica's tasks), read in the same
+//!   pass: which replicas are alive, and which took over whose tasks;
 //! - the watch's own history, one list per agent, `{prefix}:watch:history:{agent}`: each entry as
 //!   JSON, the newest last, trimmed to the retained count and expiring the retained age after the
 //!   last write; read back when a watch starts, so another watch (or a restarted one) knows since when
@@ -20,7 +23,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::Shared;
-use super::store::{Entry, Retention, SharedBreakerSeen, SharedMarkSeen, agent_key};
+use super::store::{Entry, ReplicasSeen, Retention, SharedBreakerSeen, SharedMarkSeen, TakeoverSeen, agent_key};
 
 /// The most marks read in one pass (a fleet's marks, not a whole keyspace).
 const MAX_MARKS: usize = 10_000;
@@ -168,7 +171,7 @@ pub(super) async fn follow(
         if let Ok(client) = &client
             && let Ok(Ok(marks)) = tokio::time::timeout(READ_BOUND, read(client, &prefix)).await
         {
-            shared.update(|fleet| fleet.set_shared(marks.0, marks.1));
+            shared.update(|fleet| fleet.set_shared(marks.0, marks.1, marks.2));
         }
         tokio::select! {
             () = tokio::time::sleep(period) => {}
@@ -196,17 +199,46 @@ async fn read(client: &redis::Client, prefix: &str) -> Result<Held, redis::Redis
             },
         );
     }
-    Ok((marks, breakers))
+    let alive_prefix = format!("{prefix}:journal:alive:");
+    let mut alive: Vec<String> = keys(&mut conn, &format!("{alive_prefix}*"))
+        .await?
+        .into_iter()
+        .filter_map(|key| key.strip_prefix(&alive_prefix).map(str::to_owned))
+        .collect();
+    alive.sort();
+    let logged: Vec<String> = redis::cmd("LRANGE")
+        .arg(format!("{prefix}:journal:takeovers"))
+        .arg(0)
+        .arg(TAKEOVERS_SHOWN - 1)
+        .query_async(&mut conn)
+        .await?;
+    let takeovers = logged
+        .iter()
+        .filter_map(|entry| {
+            let entry: Value = serde_json::from_str(entry).ok()?;
+            let text = |name: &str| entry.get(name).and_then(Value::as_str).map(str::to_owned);
+            Some(TakeoverSeen {
+                from: text("from")?,
+                to: text("to")?,
+                tasks: entry.get("tasks").and_then(Value::as_u64)?,
+                at_ms: entry.get("atMs").and_then(Value::as_u64)?,
+            })
+        })
+        .collect();
+    Ok((marks, breakers, ReplicasSeen { alive, takeovers }))
 }
 
-/// What one pass reads: marks, and open breakers, by agent.
-type Held = (BTreeMap<String, Vec<SharedMarkSeen>>, BTreeMap<String, SharedBreakerSeen>);
+/// Takeovers the page lists.
+const TAKEOVERS_SHOWN: isize = 20;
 
-/// The value and milliseconds left of every key matching `pattern` (at most [`MAX_MARKS`]).
-async fn scan(
+/// What one pass reads: marks and open breakers by agent, and the replicas' journal.
+type Held = (BTreeMap<String, Vec<SharedMarkSeen>>, BTreeMap<String, SharedBreakerSeen>, ReplicasSeen);
+
+/// Every key matching `pattern` (at most [`MAX_MARKS`]).
+async fn keys(
     conn: &mut redis::aio::MultiplexedConnection,
     pattern: &str,
-) -> Result<Vec<(Option<String>, i64)>, redis::RedisError> {
+) -> Result<Vec<String>, redis::RedisError> {
     let mut keys: Vec<String> = Vec::new();
     let mut cursor = 0_u64;
     loop {
@@ -224,6 +256,15 @@ async fn scan(
             break;
         }
     }
+    Ok(keys)
+}
+
+/// The value and milliseconds left of every key matching `pattern` (at most [`MAX_MARKS`]).
+async fn scan(
+    conn: &mut redis::aio::MultiplexedConnection,
+    pattern: &str,
+) -> Result<Vec<(Option<String>, i64)>, redis::RedisError> {
+    let keys = keys(conn, pattern).await?;
     if keys.is_empty() {
         return Ok(Vec::new());
     }

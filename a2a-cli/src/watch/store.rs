@@ -139,6 +139,23 @@ pub(super) struct SharedBreakerSeen {
     pub(super) ttl_ms: Option<u64>,
 }
 
+/// The orchestrator replicas as their Redis journal shows them, as last read: those whose lease
+/// is alive, and the last takeovers of a dead replica's tasks, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct ReplicasSeen {
+    pub(super) alive: Vec<String>,
+    pub(super) takeovers: Vec<TakeoverSeen>,
+}
+
+/// One takeover: `to` took `tasks` unfinished tasks of `from`, whose lease had run out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct TakeoverSeen {
+    pub(super) from: String,
+    pub(super) to: String,
+    pub(super) tasks: u64,
+    pub(super) at_ms: u64,
+}
+
 /// One watched agent.
 #[derive(Debug)]
 pub(super) struct AgentState {
@@ -219,6 +236,8 @@ pub(super) struct Fleet {
     to_redis: Option<tokio::sync::mpsc::Sender<(String, Vec<u8>)>>,
     /// Why the history could not be written, last time it could not (the watch goes on in memory).
     pub(super) store_error: Option<String>,
+    /// The replicas' journal, read from Redis (`--redis`).
+    pub(super) replicas: ReplicasSeen,
 }
 
 impl Fleet {
@@ -247,6 +266,7 @@ impl Fleet {
             version: 0,
             to_redis: None,
             store_error: None,
+            replicas: ReplicasSeen::default(),
         };
         if let (Some(db), Some(path)) = (&fleet.disk, store) {
             let read =
@@ -386,7 +406,12 @@ impl Fleet {
         &mut self,
         mut marks: BTreeMap<String, Vec<SharedMarkSeen>>,
         mut breakers: BTreeMap<String, SharedBreakerSeen>,
+        replicas: ReplicasSeen,
     ) {
+        if replicas != self.replicas {
+            self.replicas = replicas;
+            self.version += 1;
+        }
         for agent in &mut self.agents {
             let now = marks.remove(agent_key(&agent.url)).unwrap_or_default();
             let breaker = breakers.remove(agent_key(&agent.url));

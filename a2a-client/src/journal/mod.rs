@@ -79,6 +79,10 @@ pub const DEFAULT_QUEUE_LIMIT: usize = 4096;
 /// [`Recovered::NotStarted`]: 5 s. A request the killed process had written may still reach the
 /// agent after the kill, and an agent may store its task a little after it read the request.
 pub const DEFAULT_START_GRACE: Duration = Duration::from_secs(5);
+/// Default lease of a replica on the tasks it runs, in a journal shared by replicas (Redis): 10 s,
+/// renewed every third of it while the replica lives and with every commit. Past it, another
+/// replica may take its unfinished tasks over ([`Client::take_over`](crate::Client::take_over)).
+pub const DEFAULT_REPLICA_LEASE: Duration = Duration::from_secs(10);
 /// Default key prefix of the Redis journal: `a2a`, as the Redis cache backend's.
 pub const DEFAULT_KEY_PREFIX: &str = "a2a";
 
@@ -124,9 +128,20 @@ pub struct JournalBuilder {
     queue_limit: usize,
     key_prefix: Option<String>,
     start_grace: Duration,
+    replica_lease: Duration,
 }
 
 impl JournalBuilder {
+    /// Sets how long a replica's hold on its tasks outlives its last sign of life, in a journal
+    /// shared by replicas ([`DEFAULT_REPLICA_LEASE`]): the time after a replica dies before
+    /// another may take its tasks over. Longer than any pause a live replica may take (a stop of
+    /// the world, a slow network), or a paused replica's tasks are followed by two (never sent
+    /// twice: a takeover only follows).
+    pub fn replica_lease(mut self, lease: Duration) -> Self {
+        self.replica_lease = lease;
+        self
+    }
+
     /// Sets how long after a send began an agent is given to list the task it started, before
     /// the send is judged not started ([`DEFAULT_START_GRACE`]).
     pub fn start_grace(mut self, grace: Duration) -> Self {
@@ -168,8 +183,14 @@ impl JournalBuilder {
     /// journal), when the URL is not a Redis URL, or a key prefix is given to the embedded journal
     /// or is empty. An unreachable Redis server is not an error: the journal starts degraded.
     pub fn build(self) -> Result<Journal, Error> {
-        if self.commit_wait.is_zero() || self.retention.is_zero() || self.queue_limit == 0 {
-            return Err(Error::config("journal commit wait, retention and queue limit must be positive"));
+        if self.commit_wait.is_zero()
+            || self.retention.is_zero()
+            || self.queue_limit == 0
+            || self.replica_lease.is_zero()
+        {
+            return Err(Error::config(
+                "journal commit wait, retention, queue limit and replica lease must be positive",
+            ));
         }
         let store: Arc<dyn Store> = match &self.target {
             Target::Embedded(path) => {
@@ -184,7 +205,7 @@ impl JournalBuilder {
                 if prefix.is_empty() {
                     return Err(Error::config("the journal key prefix must not be empty"));
                 }
-                Arc::new(redis::RedisStore::new(url, prefix, self.commit_wait, self.retention)?)
+                Arc::new(redis::RedisStore::new(url, prefix, self.commit_wait, self.retention, self.replica_lease)?)
             }
         };
         let writer = Writer::start(Arc::clone(&store), self.queue_limit, self.commit_wait)?;
@@ -196,6 +217,7 @@ impl JournalBuilder {
             marks_written: Mutex::new(HashMap::new()),
             target: self.target,
             start_grace: self.start_grace,
+            replica_lease: self.replica_lease,
         };
         Ok(Journal { inner: Arc::new(inner) })
     }
@@ -217,6 +239,7 @@ struct Inner {
     marks_written: Mutex<HashMap<String, u64>>,
     target: Target,
     start_grace: Duration,
+    replica_lease: Duration,
 }
 
 impl fmt::Debug for Journal {
@@ -274,6 +297,7 @@ impl Journal {
             queue_limit: DEFAULT_QUEUE_LIMIT,
             key_prefix: None,
             start_grace: DEFAULT_START_GRACE,
+            replica_lease: DEFAULT_REPLICA_LEASE,
         }
     }
 
@@ -313,9 +337,41 @@ impl Journal {
         self.inner.start_grace
     }
 
-    /// Set once by the client builder, from the replica name.
+    /// Set once by the client builder, from the replica name; from then on the replica's lease
+    /// is renewed every third of it until the journal is dropped (a store shared by replicas).
     pub(crate) fn set_owner(&self, owner: &str) {
-        let _ = self.inner.owner.set(owner.to_owned());
+        if self.inner.owner.set(owner.to_owned()).is_err() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let store = Arc::downgrade(&self.inner.store);
+        let (owner, lease) = (owner.to_owned(), self.inner.replica_lease);
+        runtime.spawn(async move {
+            loop {
+                // Held only while renewing: dropping the journal ends the loop.
+                let Some(store) = store.upgrade() else { return };
+                if let Err(error) = store.alive(&owner, lease).await {
+                    tracing::debug!(%error, "the replica lease could not be renewed");
+                }
+                drop(store);
+                tokio::time::sleep(lease / 3).await;
+            }
+        });
+    }
+
+    /// The unfinished tasks of replicas whose lease ran out, now this owner's.
+    pub(crate) async fn take_over(&self) -> Result<Vec<JournaledTask>, Error> {
+        let bound = self.inner.commit_wait * 4;
+        let taken = tokio::time::timeout(bound, self.inner.store.take_over(self.owner()))
+            .await
+            .map_err(|_| {
+                Error::config(format!(
+                    "the task journal could not be read within {}",
+                    a2a_typestate_types::human::HumanDuration(bound)
+                ))
+            })?
+            .map_err(|e| Self::failed("takeover", e))?;
+        Ok(taken.into_iter().map(JournaledTask::from).collect())
     }
 
     fn failed(what: &str, error: String) -> Error {
@@ -487,6 +543,12 @@ impl JournaledTask {
     /// The error the run ended with, if it ended with one.
     pub fn error(&self) -> Option<&str> {
         self.record.ended.as_ref().and_then(|e| e.error.as_deref())
+    }
+
+    /// The replica that began the task, when this one took it over
+    /// ([`Client::take_over`](crate::Client::take_over)).
+    pub fn taken_over_from(&self) -> Option<&str> {
+        self.record.taken_over_from.as_deref()
     }
 }
 

@@ -67,6 +67,9 @@ pub(crate) struct TaskRecord {
     /// How the run ended, once it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ended: Option<Ended>,
+    /// The replica that began it, when another took it over after that one's lease ran out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) taken_over_from: Option<String>,
 }
 
 /// How a run ended: its last state (none for a direct message), or the error it ended with.
@@ -98,6 +101,7 @@ impl TaskRecord {
             begun_at_ms: now,
             updated_at_ms: now,
             ended: None,
+            taken_over_from: None,
         }
     }
 

@@ -44,6 +44,18 @@ pub(crate) trait Store: Send + Sync + fmt::Debug + 'static {
     fn find(&self, message_id: &str) -> BoxFuture<'_, Result<Option<TaskRecord>, String>>;
     /// Every stored mark (expired ones included; the reader drops them).
     fn marks(&self) -> BoxFuture<'_, Result<Vec<MarkRecord>, String>>;
+    /// Says `owner` is alive for `lease` more (a store shared by replicas; nothing by default).
+    fn alive(&self, owner: &str, lease: Duration) -> BoxFuture<'_, Result<(), String>> {
+        let _ = (owner, lease);
+        Box::pin(async { Ok(()) })
+    }
+    /// Moves to `owner` the unfinished records of every other owner whose lease ran out, each to
+    /// exactly one taker, and returns them rewritten as `owner`'s (a store shared by replicas;
+    /// none by default: one process owns an embedded file).
+    fn take_over(&self, owner: &str) -> BoxFuture<'_, Result<Vec<TaskRecord>, String>> {
+        let _ = owner;
+        Box::pin(async { Ok(Vec::new()) })
+    }
 }
 
 /// A write waiting for the writer, or (`None`) a flush: answered once every write before it is
