@@ -384,7 +384,11 @@ async fn an_open_breaker_and_a_takeover_the_replicas_share_through_redis_are_sho
     // Down for its first three operations; the card stays readable.
     let agent = ScriptedAgent::builder()
         .name("down")
-        .script(Script::honest().step_delay(Duration::from_millis(200)).with_fault(Fault::ServiceUnavailable(Times::First(3))))
+        .script(
+            Script::honest()
+                .step_delay(Duration::from_millis(200))
+                .with_fault(Fault::ServiceUnavailable(Times::First(3))),
+        )
         .spawn()
         .await
         .unwrap();
@@ -405,11 +409,18 @@ async fn an_open_breaker_and_a_takeover_the_replicas_share_through_redis_are_sho
     let lease = Duration::from_millis(300);
     let opener = replica("replica-a", lease);
     for _ in 0..3 {
-        opener.run_task(&agent.base_url(), Message::user("hello"), &Negotiation::default()).await.unwrap_err();
+        opener
+            .run_task(&agent.base_url(), Message::user("hello"), &Negotiation::default())
+            .await
+            .unwrap_err();
     }
     // A replica dies with a task in flight (to an agent of its own, so the breaker does not stand
     // in the way); another takes it over once its lease ran out.
-    let slow = ScriptedAgent::builder().script(Script::honest().step_delay(Duration::from_millis(300))).spawn().await.unwrap();
+    let slow = ScriptedAgent::builder()
+        .script(Script::honest().step_delay(Duration::from_millis(300)))
+        .spawn()
+        .await
+        .unwrap();
     let dying = replica("replica-b", lease);
     let run = {
         let (dying, url) = (dying.clone(), slow.base_url());

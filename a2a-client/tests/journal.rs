@@ -156,7 +156,8 @@ fn replica_on(url: &str, prefix: &str, name: &str, lease: Duration) -> Client {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tasks_of_a_replica_whose_lease_ran_out_go_to_exactly_one_replica_asking_and_are_followed_to_their_end() {
+async fn the_tasks_of_a_replica_whose_lease_ran_out_go_to_exactly_one_replica_asking_and_are_followed_to_their_end()
+ {
     // An empty variable means unset, as in a shell's `${A2A_TEST_REDIS_URL:-}`.
     let Some(url) = std::env::var("A2A_TEST_REDIS_URL").ok().filter(|url| !url.is_empty()) else {
         assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI must set A2A_TEST_REDIS_URL");
@@ -166,8 +167,13 @@ async fn the_tasks_of_a_replica_whose_lease_ran_out_go_to_exactly_one_replica_as
     let prefix = format!("a2a-takeover-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
     let lease = Duration::from_millis(300);
     // Slow enough that the task is still running when its replica goes.
-    let agent = ScriptedAgent::builder().script(Script::honest().step_delay(Duration::from_millis(300))).spawn().await.unwrap();
-    let (first, second) = (replica_on(&url, &prefix, "replica-b", lease), replica_on(&url, &prefix, "replica-c", lease));
+    let agent = ScriptedAgent::builder()
+        .script(Script::honest().step_delay(Duration::from_millis(300)))
+        .spawn()
+        .await
+        .unwrap();
+    let (first, second) =
+        (replica_on(&url, &prefix, "replica-b", lease), replica_on(&url, &prefix, "replica-c", lease));
     assert!(first.take_over().await.unwrap().is_empty() && second.take_over().await.unwrap().is_empty());
 
     // A replica begins a task and dies with it in flight: its run is dropped, its lease no longer
@@ -176,7 +182,9 @@ async fn the_tasks_of_a_replica_whose_lease_ran_out_go_to_exactly_one_replica_as
     let run = {
         let dying = dying.clone();
         let url = agent.base_url();
-        tokio::spawn(async move { dying.run_task(&url, Message::user("taken over"), &Negotiation::default()).await })
+        tokio::spawn(async move {
+            dying.run_task(&url, Message::user("taken over"), &Negotiation::default()).await
+        })
     };
     let started = Instant::now();
     while agent.executions() == 0 {

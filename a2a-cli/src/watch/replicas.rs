@@ -23,7 +23,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::Shared;
-use super::store::{Entry, ReplicasSeen, Retention, SharedBreakerSeen, SharedMarkSeen, TakeoverSeen, agent_key};
+use super::store::{
+    Entry, ReplicasSeen, Retention, SharedBreakerSeen, SharedMarkSeen, TakeoverSeen, agent_key,
+};
 
 /// The most marks read in one pass (a fleet's marks, not a whole keyspace).
 const MAX_MARKS: usize = 10_000;

@@ -205,7 +205,13 @@ impl JournalBuilder {
                 if prefix.is_empty() {
                     return Err(Error::config("the journal key prefix must not be empty"));
                 }
-                Arc::new(redis::RedisStore::new(url, prefix, self.commit_wait, self.retention, self.replica_lease)?)
+                Arc::new(redis::RedisStore::new(
+                    url,
+                    prefix,
+                    self.commit_wait,
+                    self.retention,
+                    self.replica_lease,
+                )?)
             }
         };
         let writer = Writer::start(Arc::clone(&store), self.queue_limit, self.commit_wait)?;

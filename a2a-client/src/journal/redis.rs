@@ -271,7 +271,8 @@ impl Store for RedisStore {
                             .await
                     })
                     .await?;
-                owners.extend(batch.iter().filter_map(|key| key.strip_prefix(&open_prefix)).map(str::to_owned));
+                owners
+                    .extend(batch.iter().filter_map(|key| key.strip_prefix(&open_prefix)).map(str::to_owned));
                 cursor = next;
                 if cursor == 0 || owners.len() >= MAX_OWNERS {
                     break;
