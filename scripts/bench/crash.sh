@@ -9,16 +9,20 @@
 # Each process is killed with SIGKILL at a random point of its run (after a random number of new
 # outcomes) KILLS times, started again each time, then left to finish; on each start it recovers what
 # its journal holds.
+# 3. three replicas with the Redis journal (a replica lease of 1 s), one of them killed once at a
+#    random point of the first half of its share and never started again: the two others, once their
+#    own share is done, take its tasks over (`Client::take_over`) for TAKEOVER_MS and run the part of
+#    its share it never began.
 # The agents count every execution themselves: each must serve GET /test/executions, a JSON object
 # of message text to the number of tasks that text started (the testkit's agents and the official
 # Python SDK peer in scripts/peers/ do). Lost: a task no agent executed; executed twice: a task
 # executed more than once.
 # Without URLs it starts its own: a testkit agent (`a2a-bench serve --kind testkit`) and the Python
 # SDK peer (`python-honest`, scripts/peers/install.sh first).
-# Environment: TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts),
+# Environment: TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts), TAKEOVER_MS (10000),
 # STREAMING (1: the tasks depend on streaming), RESULTS (target/bench/crash.jsonl: the summary line).
 # The last line on stdout is one JSON object: tasks, lost, executedTwice, undetermined (may have
-# started), noOutcome (tasks with no `ran` or `recovered` outcome line), and per phase the same with
+# started), noOutcome (tasks with no `ran`, `recovered` or `taken-over` outcome line), and per phase the same with
 # what the orchestrators that were not killed reported (recovered, resent because never started).
 set -euo pipefail
 
@@ -29,6 +33,7 @@ tasks="${TASKS:-1000}"
 kills="${KILLS:-6}"
 in_flight="${IN_FLIGHT:-32}"
 step_ms="${STEP_MS:-50}"
+takeover_ms="${TAKEOVER_MS:-10000}"
 streaming="${STREAMING:-1}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 mkdir -p "$target/bench"
@@ -129,7 +134,7 @@ tasks = int(sys.argv[1])
 done = set()
 for line in sys.stdin:
     fields = line.rstrip("\n").split("\t")
-    if len(fields) >= 2 and fields[0].isdigit() and fields[1] in ("ran", "recovered"):
+    if len(fields) >= 2 and fields[0].isdigit() and fields[1] in ("ran", "recovered", "taken-over"):
         done.add(int(fields[0]))
 print(sum(1 for n in range(tasks) if n not in done))
 ' "$tasks"
@@ -139,7 +144,7 @@ print(sum(1 for n in range(tasks) if n not in done))
 reported() {
     cat "$@" | python3 -c '
 import json, sys
-keys = ["recovered", "recoveredToATask", "notStartedResent", "mayHaveStarted", "resumeErrors", "runErrors", "notDurable"]
+keys = ["recovered", "recoveredToATask", "notStartedResent", "mayHaveStarted", "resumeErrors", "takenOver", "runErrors", "notDurable"]
 total = {k: 0 for k in keys}
 for line in sys.stdin:
     line = line.strip()
@@ -186,24 +191,52 @@ phase2_reports="$(reported "$work"/replica-*.reports)"
 phase2_seconds=$((SECONDS - started))
 echo "replicas: $phase2 $phase2_reports (${phase2_seconds} s)" >&2
 
+# 3. Three replicas, the Redis journal; replica 1 killed once and never started again.
+label3="t$run_id"
+started=$SECONDS
+takeover_pids=()
+for r in 0 1 2; do
+    touch "$work/takeover-$r.tsv"
+    "$crash" "${url_args[@]}" --tasks "$tasks" --in-flight "$in_flight" "${stream_arg[@]}" --label "$label3" \
+        --redis "redis://127.0.0.1:$port/" --key-prefix "takeover-$run_id" --replica "$r" --replicas 3 \
+        --replica-lease-ms 1000 --take-over-for-ms "$takeover_ms" --outcomes "$work/takeover-$r.tsv" \
+        >>"$work/takeover-$r.reports" 2>>"$work/takeover-$r.err" &
+    takeover_pids+=("$!")
+done
+share=$(((tasks + 1) / 3))
+goal=$((1 + RANDOM % (share / 2 > 1 ? share / 2 : 1)))
+while kill -0 "${takeover_pids[1]}" 2>/dev/null && (($(wc -l <"$work/takeover-1.tsv") < goal)); do sleep 0.01; done
+if kill -KILL "${takeover_pids[1]}" 2>/dev/null; then
+    echo "takeover: replica-1 killed after $(wc -l <"$work/takeover-1.tsv") outcomes, not started again" >&2
+fi
+phase3_kills=1
+wait "${takeover_pids[1]}" 2>/dev/null || true
+for r in 0 2; do wait "${takeover_pids[$r]}" || { echo "takeover: replica-$r failed" >&2; cat "$work/takeover-$r.err" >&2; }; done
+phase3_open="$(no_outcome "$work"/takeover-*.tsv)"
+phase3="$(count "$label3")"
+phase3_reports="$(reported "$work"/takeover-0.reports "$work"/takeover-2.reports)"
+phase3_seconds=$((SECONDS - started))
+echo "takeover: $phase3 $phase3_reports (${phase3_seconds} s)" >&2
+
 summary="$(python3 -c '
 import json, sys
-p1, r1, p2, r2 = (json.loads(a) for a in sys.argv[1:5])
-s1, s2, k1, k2, o1, o2 = (int(a) for a in sys.argv[5:11])
-agents = sys.argv[11:]
+p1, r1, p2, r2, p3, r3 = (json.loads(a) for a in sys.argv[1:7])
+s1, s2, s3, k1, k2, k3, o1, o2, o3 = (int(a) for a in sys.argv[7:16])
+agents = sys.argv[16:]
 phases = [
     dict(p1, name="one process, embedded journal", kills=k1, seconds=s1, noOutcome=o1, **r1),
     dict(p2, name="three replicas, redis journal", kills=k2, seconds=s2, noOutcome=o2, **r2),
+    dict(p3, name="three replicas, one killed for good, taken over", kills=k3, seconds=s3, noOutcome=o3, **r3),
 ]
 print(json.dumps({
-    "tasks": p1["tasks"] + p2["tasks"],
-    "lost": p1["lost"] + p2["lost"],
-    "executedTwice": p1["executedTwice"] + p2["executedTwice"],
-    "undetermined": r1["mayHaveStarted"] + r2["mayHaveStarted"],
-    "noOutcome": o1 + o2,
+    "tasks": p1["tasks"] + p2["tasks"] + p3["tasks"],
+    "lost": p1["lost"] + p2["lost"] + p3["lost"],
+    "executedTwice": p1["executedTwice"] + p2["executedTwice"] + p3["executedTwice"],
+    "undetermined": r1["mayHaveStarted"] + r2["mayHaveStarted"] + r3["mayHaveStarted"],
+    "noOutcome": o1 + o2 + o3,
     "agents": agents,
     "phases": phases,
 }))
-' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase1_seconds" "$phase2_seconds" "$phase1_kills" "$phase2_kills" "$phase1_open" "$phase2_open" "${urls[@]}")"
+' "$phase1" "$phase1_reports" "$phase2" "$phase2_reports" "$phase3" "$phase3_reports" "$phase1_seconds" "$phase2_seconds" "$phase3_seconds" "$phase1_kills" "$phase2_kills" "$phase3_kills" "$phase1_open" "$phase2_open" "$phase3_open" "${urls[@]}")"
 echo "$summary" >>"$results"
 echo "$summary"
