@@ -111,6 +111,31 @@ impl RedisStore {
         Ok(conn)
     }
 
+    /// The keys matching `pattern`, at most about `most` (a bound on the loop).
+    async fn keys(&self, pattern: &str, most: usize) -> Result<Vec<String>, String> {
+        let mut keys: Vec<String> = Vec::new();
+        let mut cursor = 0_u64;
+        loop {
+            let (next, batch): (u64, Vec<String>) = self
+                .with(async |conn| {
+                    redis::cmd("SCAN")
+                        .arg(cursor)
+                        .arg("MATCH")
+                        .arg(pattern)
+                        .arg("COUNT")
+                        .arg(1000)
+                        .query_async(conn)
+                        .await
+                })
+                .await?;
+            keys.extend(batch);
+            cursor = next;
+            if cursor == 0 || keys.len() >= most {
+                return Ok(keys);
+            }
+        }
+    }
+
     /// Runs `f` on the connection within the bound; a failure drops the connection.
     async fn with<T>(
         &self,
@@ -211,27 +236,7 @@ impl Store for RedisStore {
     fn marks(&self) -> BoxFuture<'_, Result<Vec<MarkRecord>, String>> {
         let pattern = format!("{}:journal:mark:*", self.prefix);
         Box::pin(async move {
-            let mut keys: Vec<String> = Vec::new();
-            let mut cursor = 0_u64;
-            loop {
-                let (next, batch): (u64, Vec<String>) = self
-                    .with(async |conn| {
-                        redis::cmd("SCAN")
-                            .arg(cursor)
-                            .arg("MATCH")
-                            .arg(&pattern)
-                            .arg("COUNT")
-                            .arg(1000)
-                            .query_async(conn)
-                            .await
-                    })
-                    .await?;
-                keys.extend(batch);
-                cursor = next;
-                if cursor == 0 || keys.len() >= MAX_MARK_KEYS {
-                    break;
-                }
-            }
+            let keys = self.keys(&pattern, MAX_MARK_KEYS).await?;
             if keys.is_empty() {
                 return Ok(Vec::new());
             }
@@ -256,28 +261,12 @@ impl Store for RedisStore {
         Box::pin(async move {
             let pattern = format!("{}:journal:open:*", self.prefix);
             let open_prefix = self.open_key("");
-            let mut owners: Vec<String> = Vec::new();
-            let mut cursor = 0_u64;
-            loop {
-                let (next, batch): (u64, Vec<String>) = self
-                    .with(async |conn| {
-                        redis::cmd("SCAN")
-                            .arg(cursor)
-                            .arg("MATCH")
-                            .arg(&pattern)
-                            .arg("COUNT")
-                            .arg(1000)
-                            .query_async(conn)
-                            .await
-                    })
-                    .await?;
-                owners
-                    .extend(batch.iter().filter_map(|key| key.strip_prefix(&open_prefix)).map(str::to_owned));
-                cursor = next;
-                if cursor == 0 || owners.len() >= MAX_OWNERS {
-                    break;
-                }
-            }
+            let owners: Vec<String> = self
+                .keys(&pattern, MAX_OWNERS)
+                .await?
+                .iter()
+                .filter_map(|key| key.strip_prefix(&open_prefix).map(str::to_owned))
+                .collect();
             let mine = self.open_key(&owner);
             let mut taken = Vec::new();
             for from in owners.into_iter().filter(|from| *from != owner) {

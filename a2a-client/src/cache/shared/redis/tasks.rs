@@ -124,6 +124,23 @@ impl Inner {
         (backoff * 2).min(self.options.reconnect_backoff_max)
     }
 
+    /// One transaction that stores `value` under `key` for `ttl` and tells the other replicas.
+    fn set_and_publish(&self, key: &str, value: &str, ttl: Duration, event: &Event) -> redis::Pipeline {
+        let mut pipe = redis::pipe();
+        pipe.atomic()
+            .cmd("SET")
+            .arg(key)
+            .arg(value)
+            .arg("PX")
+            .arg(px(ttl))
+            .ignore()
+            .cmd("PUBLISH")
+            .arg(self.keys.channel())
+            .arg(serde_json::to_string(event).unwrap_or_default())
+            .ignore();
+        pipe
+    }
+
     /// Writes one update: a mark with its TTL, a clear, or a card.
     async fn write(&self, queued: &Queued) -> Result<(), Fault> {
         let mut conn = self.connection().await?;
@@ -139,18 +156,7 @@ impl Inner {
                 let stored = StoredMark::new(agent, mark);
                 let value = serde_json::to_string(&stored).unwrap_or_default();
                 let event = Event::Mark { origin, mark: stored, ttl_ms: px(ttl) };
-                let mut pipe = redis::pipe();
-                pipe.atomic()
-                    .cmd("SET")
-                    .arg(self.keys.mark(&mark.claim, agent))
-                    .arg(value)
-                    .arg("PX")
-                    .arg(px(ttl))
-                    .ignore()
-                    .cmd("PUBLISH")
-                    .arg(self.keys.channel())
-                    .arg(serde_json::to_string(&event).unwrap_or_default())
-                    .ignore();
+                let pipe = self.set_and_publish(&self.keys.mark(&mark.claim, agent), &value, ttl, &event);
                 bounded(limit, "redis mark write", pipe.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Clear { agent, keep_card_version } => {
@@ -201,18 +207,7 @@ impl Inner {
                     interface_url: interface_url.clone(),
                     ttl_ms: px(ttl),
                 };
-                let mut pipe = redis::pipe();
-                pipe.atomic()
-                    .cmd("SET")
-                    .arg(self.keys.route(agent))
-                    .arg(interface_url)
-                    .arg("PX")
-                    .arg(px(ttl))
-                    .ignore()
-                    .cmd("PUBLISH")
-                    .arg(self.keys.channel())
-                    .arg(serde_json::to_string(&event).unwrap_or_default())
-                    .ignore();
+                let pipe = self.set_and_publish(&self.keys.route(agent), interface_url, ttl, &event);
                 bounded(limit, "redis route write", pipe.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Unavailable { agent, failures, evidence, ttl } => {
@@ -235,18 +230,8 @@ impl Inner {
                     by,
                     ttl_ms: px(ttl),
                 };
-                let mut pipe = redis::pipe();
-                pipe.atomic()
-                    .cmd("SET")
-                    .arg(self.keys.unavailable(agent))
-                    .arg(serde_json::to_string(&stored).unwrap_or_default())
-                    .arg("PX")
-                    .arg(px(ttl))
-                    .ignore()
-                    .cmd("PUBLISH")
-                    .arg(self.keys.channel())
-                    .arg(serde_json::to_string(&event).unwrap_or_default())
-                    .ignore();
+                let value = serde_json::to_string(&stored).unwrap_or_default();
+                let pipe = self.set_and_publish(&self.keys.unavailable(agent), &value, ttl, &event);
                 bounded(limit, "redis breaker write", pipe.query_async::<()>(&mut conn)).await
             }
             CacheUpdate::Available { agent } => {
