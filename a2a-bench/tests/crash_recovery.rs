@@ -85,7 +85,8 @@ fn assert_each_completed(outcomes: &Path) {
             let n = fields.next()?.parse().ok()?;
             let kind = fields.next()?;
             let state = fields.next()?;
-            (matches!(kind, "ran" | "recovered" | "taken-over") && state == "TASK_STATE_COMPLETED").then_some(n)
+            (matches!(kind, "ran" | "recovered" | "taken-over") && state == "TASK_STATE_COMPLETED")
+                .then_some(n)
         })
         .collect();
     let open: Vec<_> = (0..TASKS).filter(|n| !completed.contains(n)).collect();
@@ -182,9 +183,17 @@ async fn tasks_of_a_replica_killed_and_never_restarted_are_taken_over_by_another
     let killed_ended = std::fs::read_to_string(&outcomes)
         .unwrap_or_default()
         .lines()
-        .filter(|line| line.split('\t').next().and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n % REPLICAS == KILLED))
+        .filter(|line| {
+            line.split('\t')
+                .next()
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n % REPLICAS == KILLED)
+        })
         .count();
-    assert!(killed_ended < TASKS / REPLICAS, "every task of the killed replica had ended: nothing to take over");
+    assert!(
+        killed_ended < TASKS / REPLICAS,
+        "every task of the killed replica had ended: nothing to take over"
+    );
 
     let mut taken_over = 0;
     let mut reports = Vec::new();
