@@ -49,7 +49,7 @@ mod replica;
 // itself (`LocalReplica`), so the two are one module; the crate root re-exports it as `shared`.
 pub mod shared;
 
-pub use availability::{Breaker, Unavailable};
+pub use availability::Breaker;
 pub(crate) use availability::{Change as AvailabilityChange, Gate};
 pub use claim::SuspectClaim;
 pub(crate) use flight::Turn;

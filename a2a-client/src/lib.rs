@@ -260,12 +260,12 @@ pub use agent_url::{AgentBaseUrl, WellKnownPath};
 #[cfg_attr(docsrs, doc(cfg(feature = "test-util")))]
 pub use cache::ManualClock;
 pub use cache::shared;
-pub use cache::{Breaker, CachedCard, DiscoveryCache, SuspectClaim, SuspectMark, Unavailable};
+pub use cache::{Breaker, CachedCard, DiscoveryCache, SuspectClaim, SuspectMark};
 pub use card::DiscoveredCard;
 pub use client::Client;
 pub use config::{CallOptions, ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
 pub use connection::AgentConnection;
-pub use error::{Error, ErrorKind, ListingFault, ProtocolError, TransportFault};
+pub use error::{Error, ErrorKind, ListingFault, ProtocolError, TransportFault, Unavailable};
 pub use extensions::ActivatedExtensions;
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;

@@ -28,8 +28,10 @@ mod body_snippet;
 pub(crate) use body_snippet::SNIPPET_BYTES;
 pub(crate) mod card_signature;
 mod listing;
+mod unavailable;
 
 pub use listing::ListingFault;
+pub use unavailable::Unavailable;
 
 /// A boxed error from below the client (hyper, rustls, io), kept as the source.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -134,7 +136,7 @@ enum Repr {
     },
     /// The agent's availability breaker is open: nothing was sent.
     #[error("the agent at {agent} is held unavailable, nothing was sent: {unavailable}")]
-    Unavailable { agent: String, unavailable: crate::Unavailable },
+    Unavailable { agent: String, unavailable: Unavailable },
     /// The card marks an extension `required` that the call does not ask for.
     #[error(
         "the agent requires extension {uri} (capabilities.extensions[{index}] is marked required) and this call \
@@ -329,8 +331,8 @@ impl Error {
     }
 
     /// A task not sent because `agent`'s availability breaker is open.
-    pub(crate) fn breaker_open(agent: &crate::AgentBaseUrl, unavailable: crate::Unavailable) -> Self {
-        Self::new(Repr::Unavailable { agent: redact_url(agent.as_str()), unavailable }, None)
+    pub(crate) fn breaker_open(agent: &str, unavailable: Unavailable) -> Self {
+        Self::new(Repr::Unavailable { agent: redact_url(agent), unavailable }, None)
     }
 
     /// A card whose signatures did not satisfy the signature policy.
@@ -470,7 +472,7 @@ impl Error {
     /// [`Breaker`](crate::Breaker)): an [`ErrorKind::Transport`] error with no
     /// [`transport_fault`](Self::transport_fault) of its own, not retryable before
     /// [`Unavailable::reopens_in`](crate::Unavailable::reopens_in).
-    pub fn unavailable(&self) -> Option<&crate::Unavailable> {
+    pub fn unavailable(&self) -> Option<&Unavailable> {
         match &self.inner.repr {
             Repr::Unavailable { unavailable, .. } => Some(unavailable),
             _ => None,

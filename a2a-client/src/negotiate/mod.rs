@@ -146,7 +146,7 @@ pub(crate) async fn run_task(
         }
         Err(unavailable) => {
             client.metrics().record_breaker_fail_fast();
-            return Err(Error::breaker_open(&agent, unavailable));
+            return Err(Error::breaker_open(agent.as_str(), unavailable));
         }
     }
     let run = run_reachable(client, target, message, negotiation).await;
