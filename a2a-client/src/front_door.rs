@@ -66,7 +66,9 @@ impl Client {
     ///
     /// # Errors
     /// - [`ErrorKind::Transport`](crate::ErrorKind): a fault outlived the retry budget (retry later;
-    ///   the agent is not marked);
+    ///   the agent is not marked), or the agent's availability breaker holds it unavailable after
+    ///   such faults and nothing was sent ([`Error::unavailable`](crate::Error::unavailable) says
+    ///   when a task may go again; see [`Breaker`](crate::Breaker));
     /// - [`ErrorKind::LifecycleViolation`](crate::ErrorKind): a refused claim whose advice is to
     ///   abandon the task (the agent is marked suspect, nothing was retried);
     /// - [`ErrorKind::LifecycleFault`](crate::ErrorKind): no progress past the unobservable bound,

@@ -37,7 +37,8 @@
 //! mark: every task is negotiated, refusals are still counted and still settled as above.
 //!
 //! Never refused: transport faults (retried by the transports, streams reattached; an exhausted
-//! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked), a first
+//! budget is an [`ErrorKind::Transport`](crate::ErrorKind) error, the agent unmarked; a run of them
+//! holds the agent unavailable for a cool-down, [`Breaker`](crate::Breaker), which is no mark), a first
 //! `working`, an agent doing more than its card says, a gateway. A task that shows no progress past
 //! the unobservable bound (the same state, the same question again, keep-alive comments), or runs
 //! past the task deadline, is an [`ErrorKind::LifecycleFault`](crate::ErrorKind).
