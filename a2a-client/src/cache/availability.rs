@@ -94,6 +94,24 @@ pub(super) struct Availability {
     opened_by: Option<String>,
 }
 
+impl Availability {
+    /// What an open breaker (`until` its end) says at `now`: past its end, a probe is under way.
+    fn unavailable(&self, until: Instant, now: Instant) -> Unavailable {
+        let probing = until <= now;
+        let reopens_at = match self.probe_since {
+            Some(since) if probing => since + self.cool_down,
+            _ => until,
+        };
+        Unavailable {
+            failures: self.failures,
+            evidence: self.evidence.clone(),
+            reopens_in: reopens_at.saturating_duration_since(now),
+            probing,
+            opened_by: self.opened_by.clone(),
+        }
+    }
+}
+
 /// What [`DiscoveryCache::availability_gate`] lets through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Gate {
@@ -119,17 +137,11 @@ impl DiscoveryCache {
         let state = self.lock();
         let held = state.availability.get(agent)?;
         let until = held.open_until?;
-        let (reopens_in, probing) = match held.probe_since {
-            Some(since) if until <= now => ((since + held.cool_down).saturating_duration_since(now), true),
-            _ => (until.saturating_duration_since(now), false),
-        };
-        (until > now || probing).then(|| Unavailable {
-            failures: held.failures,
-            evidence: held.evidence.clone(),
-            reopens_in,
-            probing,
-            opened_by: held.opened_by.clone(),
-        })
+        // Half-open with no probe under way: the next task goes.
+        if until <= now && held.probe_since.is_none() {
+            return None;
+        }
+        Some(held.unavailable(until, now))
     }
 
     /// Every agent held unavailable now.
@@ -149,31 +161,16 @@ impl DiscoveryCache {
             return Ok(Gate::Closed);
         }
         let now = self.clock.now();
-        {
-            let mut state = self.lock();
-            let Some(held) = state.availability.get_mut(agent) else { return Ok(Gate::Closed) };
-            match (held.open_until, held.probe_since) {
-                (None, _) => return Ok(Gate::Closed),
-                (Some(until), _) if until > now => {}
-                // Half-open, and no probe under way, or one that never reported for a cool-down.
-                (Some(_), None) => {
-                    held.probe_since = Some(now);
-                    return Ok(Gate::Probe);
-                }
-                (Some(_), Some(since)) if since + held.cool_down <= now => {
-                    held.probe_since = Some(now);
-                    return Ok(Gate::Probe);
-                }
-                (Some(_), Some(_)) => {}
-            }
+        let mut state = self.lock();
+        let Some(held) = state.availability.get_mut(agent) else { return Ok(Gate::Closed) };
+        let Some(until) = held.open_until else { return Ok(Gate::Closed) };
+        // Half-open, and no probe under way, or one that never reported for a cool-down.
+        let probe_under_way = held.probe_since.is_some_and(|since| now < since + held.cool_down);
+        if until <= now && !probe_under_way {
+            held.probe_since = Some(now);
+            return Ok(Gate::Probe);
         }
-        Err(self.unavailable(agent).unwrap_or_else(|| Unavailable {
-            failures: 0,
-            evidence: String::new(),
-            reopens_in: Duration::ZERO,
-            probing: true,
-            opened_by: None,
-        }))
+        Err(held.unavailable(until, now))
     }
 
     /// A task to `agent` got an answer of any kind: the breaker closes (shared when it was open).
