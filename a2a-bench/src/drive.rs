@@ -13,11 +13,13 @@ use std::time::{Duration, Instant};
 use a2a_typestate::{Capability, Channel, Observed};
 use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{AgentConnection, Client};
+use a2a_typestate_types::discovery::ProtocolBinding;
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, StreamResponse};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::fixtures::Wire;
 use crate::floor::{self, FloorError};
 use crate::memory;
 
@@ -48,6 +50,21 @@ pub enum ClientKind {
     /// As [`ClientKind::Sdk`], sending through a reqwest client of the user's
     /// (`ClientBuilder::http_service` with `ReqwestService`) instead of the built-in hyper-util stack.
     SdkReqwest,
+    /// As [`ClientKind::FloorHyper`], over the agent's HTTP+JSON interface (`message:send`,
+    /// `message:stream`).
+    FloorRest,
+    /// As [`ClientKind::Sdk`], over the agent's HTTP+JSON interface.
+    SdkRest,
+    /// `a2a-client-lf` 0.2.9 over HTTP+JSON (its REST transport, preferred by name).
+    A2aClientLfRest,
+    /// `a2a-protocol-client` 0.15.0 over HTTP+JSON (its `RestTransport`).
+    A2aProtocolClientRest,
+    /// As [`ClientKind::FloorHyper`], speaking 0.3 JSON-RPC (`message/send`, `message/stream`) to the
+    /// 0.3 face of the agent: the agent's URL with [`crate::agent::V03_PATH`] appended, as the bench
+    /// agent serves it.
+    FloorV03,
+    /// As [`ClientKind::Sdk`], against the same 0.3 face (the SDK reads its 0.3 card and speaks 0.3).
+    SdkV03,
 }
 
 impl ClientKind {
@@ -64,6 +81,23 @@ impl ClientKind {
             ClientKind::FloorGrpc => "tonic + prost (hand-written gRPC)",
             ClientKind::A2aProtocolClientGrpc => "a2a-protocol-client 0.15.0 over gRPC",
             ClientKind::SdkReqwest => "a2a-client over reqwest (adapter)",
+            ClientKind::FloorRest => "hyper-util + serde_json over HTTP+JSON (hand-written)",
+            ClientKind::SdkRest => "a2a-client over HTTP+JSON",
+            ClientKind::A2aClientLfRest => "a2a-client-lf 0.2.9 over HTTP+JSON",
+            ClientKind::A2aProtocolClientRest => "a2a-protocol-client 0.15.0 over HTTP+JSON",
+            ClientKind::FloorV03 => "hyper-util + serde_json over 0.3 JSON-RPC (hand-written)",
+            ClientKind::SdkV03 => "a2a-client over 0.3 JSON-RPC",
+        }
+    }
+
+    /// The agent this client is pointed at, for an agent's base URL: the 0.3 kinds speak to the
+    /// bench agent's 0.3 face below it.
+    fn agent_url(self, agent: &str) -> String {
+        match self {
+            ClientKind::FloorV03 | ClientKind::SdkV03 => {
+                format!("{}{}", agent.trim_end_matches('/'), crate::agent::V03_PATH)
+            }
+            _ => agent.to_owned(),
         }
     }
 }
@@ -161,7 +195,7 @@ type LfClient = a2a_client_lf::A2AClient<Box<dyn a2a_client_lf::Transport>>;
 #[derive(Clone)]
 enum Target {
     Floor { http: reqwest::Client, jsonrpc_url: String },
-    FloorHyper { http: Arc<floor::HyperClient>, uri: hyper::Uri, jsonrpc_url: String },
+    FloorHyper { http: Arc<floor::HyperClient>, uri: hyper::Uri, url: String, wire: Wire },
     Sdk { connection: AgentConnection },
     Engine { client: Client, connection: AgentConnection, negotiation: Arc<Negotiation> },
     Lf { client: Arc<LfClient> },
@@ -188,6 +222,22 @@ impl Answer {
         let value = serde_json::to_value(event).map_err(|e| DriveError::Outcome(e.to_string()))?;
         self.record_value(&value);
         Ok(())
+    }
+
+    /// Records a 0.3 result or event (`kind`-tagged, lower-case states) as its 1.0 form would be.
+    fn record_v03(&mut self, value: &Value) {
+        let kind = match value["kind"].as_str() {
+            Some("artifact-update") => "artifactUpdate",
+            Some("status-update") => "statusUpdate",
+            Some(other) => other,
+            None => "(no kind)",
+        };
+        let mut body = value.clone();
+        if let Some(state) = body.pointer_mut("/status/state") {
+            let upper = state.as_str().unwrap_or_default().replace('-', "_").to_uppercase();
+            *state = Value::String(format!("TASK_STATE_{upper}"));
+        }
+        self.record_value(&serde_json::json!({ kind: body }));
     }
 
     fn record_value(&mut self, value: &Value) {
@@ -229,20 +279,55 @@ async fn target(
     agent: &str,
 ) -> Result<Target, DriveError> {
     match client {
-        ClientKind::Floor | ClientKind::FloorHyper => {
-            let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
-            let http_err = |source| FloorError::Http { url: card_url.clone(), source };
-            let card: Value =
-                http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
-            let jsonrpc_url = jsonrpc_url_of(&card, &card_url)?;
-            if client == ClientKind::FloorHyper {
-                let uri = jsonrpc_url
-                    .parse()
-                    .map_err(|e| DriveError::Outcome(format!("{jsonrpc_url} is not a URI: {e}")))?;
-                return Ok(Target::FloorHyper { http: Arc::new(floor::hyper_client()), uri, jsonrpc_url });
-            }
-            Ok(Target::Floor { http: http.clone(), jsonrpc_url })
+        ClientKind::Floor => {
+            let card = fetch_card(http, &format!("{agent}/.well-known/agent-card.json")).await?;
+            Ok(Target::Floor { http: http.clone(), jsonrpc_url: jsonrpc_url_of(&card.0, &card.1)? })
         }
+        ClientKind::FloorHyper | ClientKind::FloorRest | ClientKind::FloorV03 => {
+            let card_url =
+                format!("{}/.well-known/agent-card.json", client.agent_url(agent).trim_end_matches('/'));
+            let (card, card_url) = fetch_card(http, &card_url).await?;
+            let (url, wire) = match client {
+                ClientKind::FloorRest => {
+                    let route = match workload {
+                        Workload::Send => "message:send",
+                        Workload::Stream => "message:stream",
+                    };
+                    let rest = interface_url_of(&card, &card_url, "HTTP+JSON")?;
+                    (format!("{}/{route}", rest.trim_end_matches('/')), Wire::HttpJson)
+                }
+                ClientKind::FloorV03 => {
+                    let url = card["url"]
+                        .as_str()
+                        .ok_or_else(|| DriveError::Outcome(format!("{card_url} has no 0.3 url")))?;
+                    (url.to_owned(), Wire::JsonRpcV03)
+                }
+                _ => (jsonrpc_url_of(&card, &card_url)?, Wire::JsonRpc),
+            };
+            let uri = url.parse().map_err(|e| DriveError::Outcome(format!("{url} is not a URI: {e}")))?;
+            Ok(Target::FloorHyper { http: Arc::new(floor::hyper_client()), uri, url, wire })
+        }
+        ClientKind::A2aClientLfRest => {
+            let card = a2a_client_lf::agent_card::AgentCardResolver::new(None).resolve(agent).await?;
+            let client = a2a_client_lf::A2AClientFactory::builder()
+                .preferred_bindings(vec!["HTTP+JSON".to_owned()])
+                .build()
+                .create_from_card(&card)
+                .await?;
+            Ok(Target::Lf { client: Arc::new(client) })
+        }
+        ClientKind::A2aProtocolClientRest => {
+            let (card, card_url) = fetch_card(http, &format!("{agent}/.well-known/agent-card.json")).await?;
+            let url = interface_url_of(&card, &card_url, "HTTP+JSON")?;
+            let transport = a2a_protocol_client::transport::rest::RestTransport::new(url.clone())?;
+            let client =
+                a2a_protocol_client::ClientBuilder::new(url).with_custom_transport(transport).build()?;
+            Ok(Target::Protocol { client: Arc::new(client) })
+        }
+        ClientKind::SdkRest => {
+            Ok(Target::Sdk { connection: sdk_over(sdk, agent, ProtocolBinding::HttpJson).await? })
+        }
+        ClientKind::SdkV03 => Ok(Target::Sdk { connection: sdk.connect(&client.agent_url(agent)).await? }),
         ClientKind::A2aClientLf => {
             let card = a2a_client_lf::agent_card::AgentCardResolver::new(None).resolve(agent).await?;
             let client = a2a_client_lf::A2AClientFactory::builder().build().create_from_card(&card).await?;
@@ -287,19 +372,34 @@ async fn target(
             Ok(Target::Engine { client: sdk.clone(), connection, negotiation })
         }
         ClientKind::SdkGrpc => {
-            let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
-            let card = sdk.discover_agent(&base).await?;
-            let interface = card
-                .offered_interfaces()
-                .map_err(|e| DriveError::Outcome(format!("{agent}: {e}")))?
-                .iter()
-                .find(|i| i.binding == a2a_typestate_types::discovery::ProtocolBinding::Grpc)
-                .cloned()
-                .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no GRPC interface")))?;
-            let connection = AgentConnection::open(sdk, base, card, interface)?;
-            Ok(Target::Sdk { connection })
+            Ok(Target::Sdk { connection: sdk_over(sdk, agent, ProtocolBinding::Grpc).await? })
         }
     }
+}
+
+/// The card at `card_url`, read by hand (the floors' and the rivals' discovery), and its URL.
+async fn fetch_card(http: &reqwest::Client, card_url: &str) -> Result<(Value, String), DriveError> {
+    let http_err = |source| FloorError::Http { url: card_url.to_owned(), source };
+    let card = http.get(card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
+    Ok((card, card_url.to_owned()))
+}
+
+/// An SDK connection over the agent's interface of `binding` (which the SDK would not pick first).
+async fn sdk_over(
+    sdk: &Client,
+    agent: &str,
+    binding: ProtocolBinding,
+) -> Result<AgentConnection, DriveError> {
+    let base = a2a_typestate_client::AgentBaseUrl::parse(agent)?;
+    let card = sdk.discover_agent(&base).await?;
+    let interface = card
+        .offered_interfaces()
+        .map_err(|e| DriveError::Outcome(format!("{agent}: {e}")))?
+        .iter()
+        .find(|i| i.binding == binding)
+        .cloned()
+        .ok_or_else(|| DriveError::Outcome(format!("{agent} offers no {binding:?} interface")))?;
+    Ok(AgentConnection::open(sdk, base, card, interface)?)
 }
 
 fn request() -> SendMessageRequest {
@@ -372,11 +472,20 @@ async fn call(
             }
             1
         }
-        (Target::FloorHyper { http, uri, jsonrpc_url }, Workload::Send) => {
-            let result = floor::send_message_hyper(http, uri, jsonrpc_url, "bench").await?;
-            completed(result["task"]["status"]["state"].as_str().unwrap_or_default())?;
-            if let Some(answer) = answer {
-                answer.record_value(&result);
+        (Target::FloorHyper { http, uri, url, wire }, Workload::Send) => {
+            let result = floor::send_message_hyper(http, uri, url, *wire, "bench").await?;
+            if *wire == Wire::JsonRpcV03 {
+                if result["status"]["state"] != "completed" {
+                    return Err(DriveError::Outcome(format!("task ended {}", result["status"]["state"])));
+                }
+                if let Some(answer) = answer {
+                    answer.record_v03(&result);
+                }
+            } else {
+                completed(result["task"]["status"]["state"].as_str().unwrap_or_default())?;
+                if let Some(answer) = answer {
+                    answer.record_value(&result);
+                }
             }
             1
         }
@@ -388,13 +497,17 @@ async fn call(
             };
             floor::send_streaming_message(http, jsonrpc_url, "bench", on_event).await? as u64
         }
-        (Target::FloorHyper { http, uri, jsonrpc_url }, Workload::Stream) => {
+        (Target::FloorHyper { http, uri, url, wire }, Workload::Stream) => {
             let on_event = |event: &Value| {
                 if let Some(answer) = answer.as_deref_mut() {
-                    answer.record_value(event);
+                    if *wire == Wire::JsonRpcV03 {
+                        answer.record_v03(event)
+                    } else {
+                        answer.record_value(event)
+                    }
                 }
             };
-            floor::send_streaming_message_hyper(http, uri, jsonrpc_url, "bench", on_event).await? as u64
+            floor::send_streaming_message_hyper(http, uri, url, *wire, "bench", on_event).await? as u64
         }
         (Target::FloorGrpc { client, url }, Workload::Send) => {
             let response = floor::send_message_grpc(client, url, "bench").await?;

@@ -41,33 +41,84 @@ pub fn sse_frame(id: &Value, result: Value) -> String {
     format!("data: {envelope}\n\n")
 }
 
-/// The SSE frames of a stream, rendered with `format!` instead of building `Value`s, so that the
-/// bench agent spends as little as possible per event. `id` is the request's JSON-RPC id as JSON;
-/// the ids must be JSON-string-safe (UUIDs are). Equal, as JSON, to [`stream_results`] in
-/// [`sse_frame`]s (tested).
-pub fn render_stream(id: &str, task_id: &str, context_id: &str, events: usize) -> Vec<String> {
+/// The wire shapes the bench agent answers in, one per binding it serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// A2A 1.0 JSON-RPC: each answer and event a JSON-RPC result holding a 1.0 `StreamResponse`.
+    JsonRpc,
+    /// A2A 1.0 HTTP+JSON: the `SendMessageResponse` and each `StreamResponse` as the body or `data:`.
+    HttpJson,
+    /// A2A 0.3 JSON-RPC: `kind`-tagged results (`task`, `artifact-update`, `status-update` with
+    /// `final`), lower-case states, `kind`-tagged parts.
+    JsonRpcV03,
+}
+
+/// The SSE frames of a stream in `wire`'s shape, rendered with `format!` instead of building
+/// `Value`s, so that the bench agent spends as little as possible per event. `id` is the request's
+/// JSON-RPC id as JSON (unused over HTTP+JSON); the ids must be JSON-string-safe (UUIDs are). Over
+/// 1.0 JSON-RPC equal, as JSON, to [`stream_results`] in [`sse_frame`]s (tested).
+pub fn render_stream(wire: Wire, id: &str, task_id: &str, context_id: &str, events: usize) -> Vec<String> {
     let chunks = events.max(2) - 2;
     let mut frames = Vec::with_capacity(chunks + 2);
-    let head = format!(r#"data: {{"jsonrpc":"2.0","id":{id},"result":"#);
-    frames.push(format!(
-        r#"{head}{{"task":{{"id":"{task_id}","contextId":"{context_id}","status":{{"state":"TASK_STATE_SUBMITTED"}}}}}}}}
-
-"#
-    ));
+    let (head, tail) = match wire {
+        Wire::HttpJson => ("data: ".to_owned(), "\n\n"),
+        Wire::JsonRpc | Wire::JsonRpcV03 => {
+            (format!(r#"data: {{"jsonrpc":"2.0","id":{id},"result":"#), "}\n\n")
+        }
+    };
+    let v03 = wire == Wire::JsonRpcV03;
+    frames.push(if v03 {
+        format!(
+            r#"{head}{{"kind":"task","id":"{task_id}","contextId":"{context_id}","status":{{"state":"submitted"}}}}{tail}"#
+        )
+    } else {
+        format!(
+            r#"{head}{{"task":{{"id":"{task_id}","contextId":"{context_id}","status":{{"state":"TASK_STATE_SUBMITTED"}}}}}}{tail}"#
+        )
+    });
     for n in 0..chunks {
         let (append, last) = (n > 0, n + 1 == chunks);
-        frames.push(format!(
-            r#"{head}{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{context_id}","artifact":{{"artifactId":"answer","parts":[{{"text":"chunk {n} "}}]}},"append":{append},"lastChunk":{last}}}}}}}
-
-"#
-        ));
+        frames.push(if v03 {
+            format!(
+                r#"{head}{{"kind":"artifact-update","taskId":"{task_id}","contextId":"{context_id}","artifact":{{"artifactId":"answer","parts":[{{"kind":"text","text":"chunk {n} "}}]}},"append":{append},"lastChunk":{last}}}{tail}"#
+            )
+        } else {
+            format!(
+                r#"{head}{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{context_id}","artifact":{{"artifactId":"answer","parts":[{{"text":"chunk {n} "}}]}},"append":{append},"lastChunk":{last}}}}}{tail}"#
+            )
+        });
     }
-    frames.push(format!(
-        r#"{head}{{"statusUpdate":{{"taskId":"{task_id}","contextId":"{context_id}","status":{{"state":"TASK_STATE_COMPLETED"}}}}}}}}
-
-"#
-    ));
+    frames.push(if v03 {
+        format!(
+            r#"{head}{{"kind":"status-update","taskId":"{task_id}","contextId":"{context_id}","status":{{"state":"completed"}},"final":true}}{tail}"#
+        )
+    } else {
+        format!(
+            r#"{head}{{"statusUpdate":{{"taskId":"{task_id}","contextId":"{context_id}","status":{{"state":"TASK_STATE_COMPLETED"}}}}}}{tail}"#
+        )
+    });
     frames
+}
+
+/// The answer to a `SendMessage` in `wire`'s shape: a completed task whose one artifact says
+/// `echo: {text}` (`text` JSON-escaped here).
+pub fn render_answer(wire: Wire, id: &str, task_id: &str, context_id: &str, text: &str) -> String {
+    let echo = Value::String(format!("echo: {text}"));
+    match wire {
+        Wire::JsonRpc | Wire::HttpJson => {
+            let task = format!(
+                r#"{{"task":{{"id":"{task_id}","contextId":"{context_id}","status":{{"state":"TASK_STATE_COMPLETED"}},"artifacts":[{{"artifactId":"answer","name":"answer","parts":[{{"text":{echo}}}]}}]}}}}"#
+            );
+            if wire == Wire::HttpJson {
+                task
+            } else {
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{task}}}"#)
+            }
+        }
+        Wire::JsonRpcV03 => format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"kind":"task","id":"{task_id}","contextId":"{context_id}","status":{{"state":"completed"}},"artifacts":[{{"artifactId":"answer","name":"answer","parts":[{{"kind":"text","text":{echo}}}]}}]}}}}"#
+        ),
+    }
 }
 
 /// The `data:` of each event of a bench-agent stream of `events` events.
@@ -118,11 +169,35 @@ mod tests {
     }
 
     #[test]
+    fn http_json_frames_are_the_built_results_without_the_envelope() {
+        let built = stream_results("t1", "c1", 5);
+        let rendered = render_stream(Wire::HttpJson, "", "t1", "c1", 5);
+        assert_eq!(rendered.len(), built.len());
+        for (rendered, built) in rendered.iter().zip(&built) {
+            let data = rendered.strip_prefix("data: ").and_then(|d| d.strip_suffix("\n\n")).unwrap();
+            assert_eq!(&serde_json::from_str::<Value>(data).unwrap(), built);
+        }
+    }
+
+    #[test]
+    fn every_answer_and_frame_is_json_and_the_echo_is_escaped() {
+        for wire in [Wire::JsonRpc, Wire::HttpJson, Wire::JsonRpcV03] {
+            let answer = render_answer(wire, "7", "t1", "c1", "say \"hi\"");
+            let answer: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{wire:?}: {e}"));
+            assert!(answer.to_string().contains(r#"echo: say \"hi\""#), "{wire:?}: {answer}");
+            for frame in render_stream(wire, "7", "t1", "c1", 4) {
+                let data = frame.strip_prefix("data: ").and_then(|d| d.strip_suffix("\n\n")).unwrap();
+                serde_json::from_str::<Value>(data).unwrap_or_else(|e| panic!("{wire:?}: {e}: {data}"));
+            }
+        }
+    }
+
+    #[test]
     fn rendered_frames_are_the_built_frames() {
         let id = json!("req-7");
         let built: Vec<String> =
             stream_results("t1", "c1", 5).into_iter().map(|result| sse_frame(&id, result)).collect();
-        let rendered = render_stream(&id.to_string(), "t1", "c1", 5);
+        let rendered = render_stream(Wire::JsonRpc, &id.to_string(), "t1", "c1", 5);
         assert_eq!(rendered.len(), built.len());
         for (rendered, built) in rendered.iter().zip(&built) {
             assert!(rendered.starts_with("data: ") && rendered.ends_with("\n\n"), "{rendered:?}");

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use a2a_testkit::{Capabilities, CardPath, Lie, Protocol, RunningAgent, Script, ScriptedAgent, TestkitError};
 use a2a_typestate::Capability;
 use a2a_typestate_client::config::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
+use a2a_typestate_client::journal::{Durability, Journal};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 use a2a_typestate_client::shared::redis::RedisBackend;
 use a2a_typestate_client::{BackendStatus, Client, DiscoveryCache, MetricsSnapshot, PollCadence};
@@ -197,6 +198,54 @@ pub struct FleetOptions {
     pub replica: Option<String>,
     /// The push-arrival bound: how long a push-dependent task waits for the first callback.
     pub push_arrival_bound: Duration,
+    /// The task journal the client writes, if any (figure 10 in the fleet).
+    pub journal: Option<FleetJournal>,
+}
+
+/// Where the fleet's client journals its tasks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FleetJournal {
+    /// The embedded store, a redb file at this path (created; an existing one is reopened).
+    Embedded(std::path::PathBuf),
+    /// Redis at this URL, under this key prefix.
+    Redis(String, String),
+}
+
+impl FleetJournal {
+    /// Reads `embedded:PATH` or `redis:URL` (the key prefix is then `prefix`).
+    ///
+    /// # Errors
+    ///
+    /// What was expected, when `spec` is neither.
+    pub fn parse(spec: &str, prefix: &str) -> Result<Self, String> {
+        match spec.split_once(':') {
+            Some(("embedded", path)) if !path.is_empty() => Ok(Self::Embedded(path.into())),
+            Some(("redis", _)) => Ok(Self::Redis(spec["redis:".len()..].to_owned(), prefix.to_owned())),
+            _ => Err(format!("--journal {spec:?}: expected embedded:PATH or redis:redis://HOST:PORT")),
+        }
+    }
+}
+
+/// What the journal wrote over the run (its own counts) and how the tasks came out of it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetJournalReport {
+    /// `embedded` or `redis`.
+    pub store: &'static str,
+    /// Commits (each one write to the store, holding one or more records).
+    pub commits: u64,
+    /// Records written.
+    pub writes: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Commits that failed.
+    pub failed: u64,
+    /// Records dropped (the writer's queue full).
+    pub dropped: u64,
+    /// Tasks whose first record was committed before their first byte was sent.
+    pub journaled_tasks: u64,
+    /// Tasks that went on without it (the journal unreachable or slow past its bound).
+    pub not_durable_tasks: u64,
 }
 
 /// The longest one fleet task may take before it is counted as failed.
@@ -278,6 +327,8 @@ pub struct FleetReport {
     /// (RSS after batch 1 - RSS before) / agents: what one more agent costs in memory, its cached
     /// card, marks, counters and idle connection included. KiB.
     pub memory_per_agent_kib: f64,
+    /// The journal's writes, when the client had one.
+    pub journal: Option<FleetJournalReport>,
     /// Agents this replica holds a suspect mark for at the end.
     pub marked_agents: usize,
     /// Of those, agents that do not lie (must be zero).
@@ -312,9 +363,33 @@ pub async fn run(options: &FleetOptions) -> Result<FleetReport, a2a_typestate_cl
     let before = memory::resident().unwrap_or_default();
     let open_files_before = memory::open_files().unwrap_or(0);
     let mut batches = Vec::new();
+    let mut durability = (0, 0);
     for batch in 1..=options.batches {
-        batches.push(run_batch(&client, options, &negotiations, batch).await);
+        let (figures, journaled, not_durable) = run_batch(&client, options, &negotiations, batch).await;
+        batches.push(figures);
+        durability = (durability.0 + journaled, durability.1 + not_durable);
     }
+    let journal = match (client.journal(), &options.journal) {
+        (Some(journal), Some(spec)) => {
+            // The states and ends are written in the background: wait for them, bounded.
+            journal.flush(Duration::from_secs(30)).await;
+            let stats = journal.stats();
+            Some(FleetJournalReport {
+                store: match spec {
+                    FleetJournal::Embedded(_) => "embedded",
+                    FleetJournal::Redis(..) => "redis",
+                },
+                commits: stats.commits,
+                writes: stats.writes,
+                bytes: stats.bytes,
+                failed: stats.failed,
+                dropped: stats.dropped,
+                journaled_tasks: durability.0,
+                not_durable_tasks: durability.1,
+            })
+        }
+        _ => None,
+    };
     let marked: Vec<_> = client.discovery_cache().suspect_agents();
     let honest_marked = marked
         .iter()
@@ -339,6 +414,7 @@ pub async fn run(options: &FleetOptions) -> Result<FleetReport, a2a_typestate_cl
             after_first.saturating_sub(before.current_kib) as f64 / count as f64
         },
         batches,
+        journal,
         marked_agents: marked.len(),
         honest_marked,
     })
@@ -358,6 +434,13 @@ fn client(options: &FleetOptions) -> Result<Client, a2a_typestate_client::Error>
         let cache = DiscoveryCache::new(DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL).with_backend(backend)?;
         builder = builder.discovery_cache(cache);
     }
+    match &options.journal {
+        Some(FleetJournal::Embedded(path)) => builder = builder.journal(Journal::embedded(path).build()?),
+        Some(FleetJournal::Redis(url, prefix)) => {
+            builder = builder.journal(Journal::redis(url).key_prefix(prefix.clone()).build()?);
+        }
+        None => {}
+    }
     builder.build()
 }
 
@@ -366,31 +449,34 @@ async fn run_batch(
     options: &FleetOptions,
     negotiations: &[Arc<Negotiation>],
     batch: u32,
-) -> FleetBatch {
+) -> (FleetBatch, u64, u64) {
     let count = options.agents.len();
     let before = client.metrics().snapshot();
     let cpu_before = memory::cpu_ns().unwrap_or(0);
     let started = Instant::now();
     let order = (0..count).map(|n| (n + options.offset) % count.max(1));
-    let ends: Vec<(bool, bool, Duration)> = futures::stream::iter(order)
+    let ends: Vec<(bool, bool, Duration, Durability)> = futures::stream::iter(order)
         .map(|index| async move {
-            let Some(agent) = options.agents.get(index) else { return (false, false, Duration::ZERO) };
+            let Some(agent) = options.agents.get(index) else {
+                return (false, false, Duration::ZERO, Durability::NoJournal);
+            };
             let plan = PLAN.iter().position(|m| *m == agent.member).unwrap_or(0);
             let negotiation = &negotiations[plan];
             let message = Message::user(format!("fleet task {batch} for agent {index}")).with_message_id(
                 format!("fleet-{}-{batch}-{index}", options.replica.as_deref().unwrap_or("solo")),
             );
             let began = Instant::now();
-            let completed =
+            let (completed, durability) =
                 match tokio::time::timeout(TASK_BOUND, client.run_task(&agent.url, message, negotiation))
                     .await
                 {
-                    Ok(Ok(outcome)) => {
-                        matches!(outcome.state(), None | Some(a2a_typestate_types::TaskState::Completed))
-                    }
-                    _ => false,
+                    Ok(Ok(outcome)) => (
+                        matches!(outcome.state(), None | Some(a2a_typestate_types::TaskState::Completed)),
+                        outcome.durability,
+                    ),
+                    _ => (false, Durability::NoJournal),
                 };
-            (completed, agent.member.lies(), began.elapsed())
+            (completed, agent.member.lies(), began.elapsed(), durability)
         })
         .buffer_unordered(options.in_flight.max(1))
         .collect()
@@ -400,19 +486,20 @@ async fn run_batch(
     let resident = memory::resident().unwrap_or_default();
     let delta = |f: fn(&MetricsSnapshot) -> u64| f(&after).saturating_sub(f(&before));
     let requests = |s: &MetricsSnapshot| s.requests_per_agent.values().sum::<u64>();
-    FleetBatch {
+    let durable = |d: Durability| ends.iter().filter(|end| end.3 == d).count() as u64;
+    let figures = FleetBatch {
         batch,
         tasks: ends.len(),
         seconds,
         tasks_per_second: if seconds > 0.0 { ends.len() as f64 / seconds } else { 0.0 },
-        slowest_task_ms: ends.iter().map(|(_, _, took)| took.as_secs_f64() * 1e3).fold(0.0, f64::max),
+        slowest_task_ms: ends.iter().map(|end| end.2.as_secs_f64() * 1e3).fold(0.0, f64::max),
         negotiated: delta(|s| s.negotiated_tasks),
         single_shot_at_once: delta(|s| s.suspect_single_shots),
         kept_after_refusal: delta(|s| s.refused_results_kept),
         fallbacks: delta(|s| s.fallbacks),
         refusals: delta(|s| s.refusals.values().sum()),
-        not_completed: ends.iter().filter(|(completed, _, _)| !completed).count() as u64,
-        honest_not_completed: ends.iter().filter(|(completed, lies, _)| !completed && !lies).count() as u64,
+        not_completed: ends.iter().filter(|end| !end.0).count() as u64,
+        honest_not_completed: ends.iter().filter(|end| !end.0 && !end.1).count() as u64,
         negotiation_round_trips: delta(|s| s.negotiation_round_trips),
         wasted_round_trips: delta(|s| s.wasted_round_trips),
         requests: requests(&after).saturating_sub(requests(&before)),
@@ -424,7 +511,8 @@ async fn run_batch(
         shared_cards_loaded: delta(|s| s.shared_cards_loaded),
         shared_cache_errors: delta(|s| s.shared_cache_errors),
         shared_cache_reconnects: delta(|s| s.shared_cache_reconnects),
-    }
+    };
+    (figures, durable(Durability::Journaled), durable(Durability::NotDurable))
 }
 
 #[cfg(test)]

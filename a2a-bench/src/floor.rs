@@ -1,5 +1,6 @@
 //! The floors: what a hand-written client does with `reqwest` and `serde_json` alone, and the same
-//! on `hyper-util` alone (no reqwest).
+//! on `hyper-util` alone (no reqwest) in each wire shape the SDK speaks over HTTP: 1.0 JSON-RPC,
+//! 1.0 HTTP+JSON and 0.3 JSON-RPC.
 //!
 //! No discovery cache, no typed model, no verifier, no retries, no bounds beyond the HTTP stack's:
 //! one POST, the body parsed to a `serde_json::Value`, and for streams a blank-line split of the
@@ -12,6 +13,8 @@ use bytes::Bytes;
 use futures::StreamExt;
 use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
+
+use crate::fixtures::Wire;
 
 /// Why a hand-written request failed.
 #[derive(Debug, thiserror::Error)]
@@ -110,14 +113,50 @@ pub async fn send_message(
     task_result(jsonrpc_url, &body)
 }
 
-/// The `result` of a `SendMessage` answer, which must be a task with a state.
+/// The `result` of a 1.0 JSON-RPC `SendMessage` answer, which must be a task with a state.
 fn task_result(jsonrpc_url: &str, body: &[u8]) -> Result<Value, FloorError> {
-    let mut answer: Value = serde_json::from_slice(body)
-        .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
-    if answer["result"]["task"]["status"]["state"].is_string() {
-        Ok(answer["result"].take())
+    answer_of(Wire::JsonRpc, jsonrpc_url, body)
+}
+
+/// The answer of a `SendMessage` in `wire`'s shape: the JSON-RPC `result` (the whole body over
+/// HTTP+JSON), which must hold a task with a state (`task.status.state`; `status.state` in 0.3).
+fn answer_of(wire: Wire, url: &str, body: &[u8]) -> Result<Value, FloorError> {
+    let mut answer: Value =
+        serde_json::from_slice(body).map_err(|source| FloorError::Json { url: url.to_owned(), source })?;
+    let (result, state, expected) = match wire {
+        Wire::JsonRpc => (answer["result"].take(), "/task/status/state", "task.status.state"),
+        Wire::HttpJson => (answer.take(), "/task/status/state", "task.status.state"),
+        Wire::JsonRpcV03 => (answer["result"].take(), "/status/state", "status.state"),
+    };
+    if result.pointer(state).is_some_and(Value::is_string) {
+        Ok(result)
     } else {
-        Err(unexpected(jsonrpc_url, "task.status.state", &answer))
+        Err(unexpected(url, expected, if wire == Wire::HttpJson { &result } else { &answer }))
+    }
+}
+
+/// A `SendMessage` (or streaming) request in `wire`'s shape, with a fresh message id.
+pub fn request_body(wire: Wire, streaming: bool, text: &str) -> Value {
+    match wire {
+        Wire::JsonRpc => {
+            send_message_body(if streaming { "SendStreamingMessage" } else { "SendMessage" }, text)
+        }
+        Wire::HttpJson => json!({"message": {
+            "messageId": uuid::Uuid::new_v4().to_string(),
+            "role": "ROLE_USER",
+            "parts": [{"text": text}]
+        }}),
+        Wire::JsonRpcV03 => json!({
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": if streaming { "message/stream" } else { "message/send" },
+            "params": {"message": {
+                "kind": "message",
+                "messageId": uuid::Uuid::new_v4().to_string(),
+                "role": "user",
+                "parts": [{"kind": "text", "text": text}]
+            }}
+        }),
     }
 }
 
@@ -145,7 +184,7 @@ pub async fn send_streaming_message(
     let mut body = response.bytes_stream();
     let mut frames = Frames::default();
     while let Some(chunk) = body.next().await {
-        frames.push(jsonrpc_url, &chunk.map_err(http_err)?, &mut on_event)?;
+        frames.push(Wire::JsonRpc, jsonrpc_url, &chunk.map_err(http_err)?, &mut on_event)?;
     }
     Ok(frames.events)
 }
@@ -158,10 +197,12 @@ struct Frames {
 }
 
 impl Frames {
-    /// Adds a chunk of the body; parses every `data:` frame it completes.
+    /// Adds a chunk of the body; parses every `data:` frame it completes and gives `on_event` its
+    /// JSON-RPC `result` (its whole `data` over HTTP+JSON).
     fn push(
         &mut self,
-        jsonrpc_url: &str,
+        wire: Wire,
+        url: &str,
         chunk: &[u8],
         on_event: &mut impl FnMut(&Value),
     ) -> Result<(), FloorError> {
@@ -177,10 +218,11 @@ impl Frames {
             let frame = pending.get(start..end).unwrap_or_default();
             if let Some(data) = frame.strip_prefix(b"data: ") {
                 let event: Value = serde_json::from_slice(data)
-                    .map_err(|source| FloorError::Json { url: jsonrpc_url.to_owned(), source })?;
-                match event.get("result") {
-                    Some(result) => on_event(result),
-                    None => return Err(unexpected(jsonrpc_url, "(any)", &event)),
+                    .map_err(|source| FloorError::Json { url: url.to_owned(), source })?;
+                match (wire, event.get("result")) {
+                    (Wire::HttpJson, _) => on_event(&event),
+                    (_, Some(result)) => on_event(result),
+                    (_, None) => return Err(unexpected(url, "(any)", &event)),
                 }
                 self.events += 1;
             }
@@ -220,7 +262,8 @@ fn hyper_post(
         .map_err(|e| FloorError::Hyper { url: uri.to_string(), source: e.into() })
 }
 
-/// As [`send_message`], on hyper-util.
+/// As [`send_message`], on hyper-util, in `wire`'s shape: `uri` is the JSON-RPC endpoint, or the
+/// HTTP+JSON `message:send` route; the answer as [`answer_of`] reads it.
 ///
 /// # Errors
 ///
@@ -229,17 +272,19 @@ pub async fn send_message_hyper(
     http: &HyperClient,
     uri: &hyper::Uri,
     url: &str,
+    wire: Wire,
     text: &str,
 ) -> Result<Value, FloorError> {
     let hyper_err =
         |e: Box<dyn std::error::Error + Send + Sync>| FloorError::Hyper { url: url.to_owned(), source: e };
-    let request = hyper_post(uri, "application/json", &send_message_body("SendMessage", text))?;
+    let request = hyper_post(uri, "application/json", &request_body(wire, false, text))?;
     let response = http.request(request).await.map_err(|e| hyper_err(e.into()))?;
     let body = response.into_body().collect().await.map_err(|e| hyper_err(e.into()))?.to_bytes();
-    task_result(url, &body)
+    answer_of(wire, url, &body)
 }
 
-/// As [`send_streaming_message`], on hyper-util.
+/// As [`send_streaming_message`], on hyper-util, in `wire`'s shape (`uri` the JSON-RPC endpoint or
+/// the HTTP+JSON `message:stream` route).
 ///
 /// # Errors
 ///
@@ -248,18 +293,19 @@ pub async fn send_streaming_message_hyper(
     http: &HyperClient,
     uri: &hyper::Uri,
     url: &str,
+    wire: Wire,
     text: &str,
     mut on_event: impl FnMut(&Value),
 ) -> Result<usize, FloorError> {
     let hyper_err =
         |e: Box<dyn std::error::Error + Send + Sync>| FloorError::Hyper { url: url.to_owned(), source: e };
-    let request = hyper_post(uri, "text/event-stream", &send_message_body("SendStreamingMessage", text))?;
+    let request = hyper_post(uri, "text/event-stream", &request_body(wire, true, text))?;
     let response = http.request(request).await.map_err(|e| hyper_err(e.into()))?;
     let mut body = response.into_body();
     let mut frames = Frames::default();
     while let Some(frame) = body.frame().await {
         if let Ok(chunk) = frame.map_err(|e| hyper_err(e.into()))?.into_data() {
-            frames.push(url, &chunk, &mut on_event)?;
+            frames.push(wire, url, &chunk, &mut on_event)?;
         }
     }
     Ok(frames.events)

@@ -149,3 +149,82 @@ async fn the_grpc_floor_the_sdk_and_the_rival_give_the_same_answers_over_grpc() 
     }
     agent.shutdown().await;
 }
+
+/// Every binding the bench agent serves has its floor, the SDK and the rivals that speak it; within
+/// each binding all give the same answers (the comparison checks this before it times anything)
+/// and count every streamed event.
+#[tokio::test]
+async fn on_every_binding_the_floor_the_sdk_and_the_rivals_give_the_same_answers() {
+    use a2a_bench::drive::{CompareOptions, compare};
+    let agent = BenchAgent::spawn(BenchAgentConfig { stream_events: EVENTS }).await.unwrap();
+    let bindings = [
+        vec![ClientKind::FloorHyper, ClientKind::Sdk, ClientKind::A2aClientLf, ClientKind::A2aProtocolClient],
+        vec![
+            ClientKind::FloorRest,
+            ClientKind::SdkRest,
+            ClientKind::A2aClientLfRest,
+            ClientKind::A2aProtocolClientRest,
+        ],
+        vec![ClientKind::FloorGrpc, ClientKind::SdkGrpc, ClientKind::A2aProtocolClientGrpc],
+        vec![ClientKind::FloorV03, ClientKind::SdkV03],
+    ];
+    for clients in bindings {
+        for workload in [Workload::Send, Workload::Stream] {
+            let options = CompareOptions {
+                clients: clients.clone(),
+                workload,
+                agents: vec![agent.base_url()],
+                rounds: 2,
+                block: 2,
+                in_flight: 2,
+                expect_events: EVENTS,
+            };
+            let report =
+                compare(&options).await.unwrap_or_else(|e| panic!("{clients:?} {workload:?}: {e:?}"));
+            let per_call = if workload == Workload::Send { 1 } else { EVENTS as u64 };
+            for row in &report.clients {
+                assert_eq!((row.requests, row.events), (4, 4 * per_call), "{workload:?} {row:?}");
+            }
+        }
+    }
+}
+
+/// The 1.0 faces require the version header on every binding, as the official servers do; the
+/// 0.3 face does not know it.
+#[tokio::test]
+async fn the_bench_agent_requires_the_version_header_on_http_json_and_not_on_its_0_3_face() {
+    let agent = BenchAgent::spawn(BenchAgentConfig::default()).await.unwrap();
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let rest = format!("{}/a2a/rest/message:send", agent.base_url());
+    let message = json!({"message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}});
+    let refused = http.post(&rest).json(&message).send().await.unwrap();
+    assert_eq!(refused.status(), 400);
+    let answer: Value = http
+        .post(&rest)
+        .header("A2A-Version", "1.0")
+        .json(&message)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["task"]["artifacts"][0]["parts"][0]["text"], "echo: hi");
+    let card: Value = http
+        .get(format!("{}/.well-known/agent-card.json", agent.v03_base_url()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(card["protocolVersion"], "0.3.0");
+    let request = json!({"jsonrpc": "2.0", "id": "x", "method": "message/send", "params": {
+        "message": {"kind": "message", "messageId": "m2", "role": "user", "parts": [{"kind": "text", "text": "hi"}]}}});
+    let answer: Value =
+        http.post(card["url"].as_str().unwrap()).json(&request).send().await.unwrap().json().await.unwrap();
+    assert_eq!(
+        (answer["id"].as_str(), answer["result"]["status"]["state"].as_str()),
+        (Some("x"), Some("completed"))
+    );
+}

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use a2a_bench::fleet::{self, FleetAgent, FleetOptions, Member};
+use a2a_bench::fleet::{self, FleetAgent, FleetJournal, FleetOptions, Member};
 
 async fn small_fleet() -> (Vec<a2a_testkit::RunningAgent>, Vec<FleetAgent>) {
     let mut running = Vec::new();
@@ -19,6 +19,31 @@ async fn small_fleet() -> (Vec<a2a_testkit::RunningAgent>, Vec<FleetAgent>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_liar_is_refused_once_then_sent_single_shot_and_no_honest_agent_is_marked() {
+    let report = run_small_fleet(None).await;
+    assert!(report.journal.is_none());
+}
+
+/// The journal changes no verdict and no outcome; every task of the fleet is journaled before its
+/// first byte, and the journal's own counts reach the report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_embedded_journal_every_fleet_task_is_journaled_and_judged_alike() {
+    let dir = std::env::temp_dir().join(format!("a2a-bench-fleet-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = run_small_fleet(Some(FleetJournal::Embedded(dir.join("journal.redb")))).await;
+    let journal = report.journal.clone().expect("the journal's figures");
+    assert_eq!(journal.store, "embedded");
+    // Every task that ended in an outcome says it was journaled (the abandoned one ends in an
+    // error, which carries no durability).
+    let tasks: u64 = report.batches.iter().map(|b| b.tasks as u64).sum();
+    let errors: u64 = report.batches.iter().map(|b| b.not_completed).sum();
+    assert_eq!((journal.journaled_tasks, journal.not_durable_tasks), (tasks - errors, 0), "{journal:?}");
+    assert_eq!((journal.failed, journal.dropped), (0, 0), "{journal:?}");
+    assert!(journal.writes >= 2 * 20 && journal.bytes > 0 && journal.commits > 0, "{journal:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ten agents (the plan once), two batches; asserts what must hold whatever the journal.
+async fn run_small_fleet(journal: Option<FleetJournal>) -> fleet::FleetReport {
     let (running, agents) = small_fleet().await;
     let options = FleetOptions {
         agents,
@@ -28,6 +53,7 @@ async fn each_liar_is_refused_once_then_sent_single_shot_and_no_honest_agent_is_
         redis: None,
         replica: None,
         push_arrival_bound: Duration::from_millis(500),
+        journal,
     };
     let report = fleet::run(&options).await.expect("fleet runs");
     assert_eq!(report.agents, 10);
@@ -51,4 +77,5 @@ async fn each_liar_is_refused_once_then_sent_single_shot_and_no_honest_agent_is_
     for agent in running {
         agent.shutdown().await;
     }
+    report
 }

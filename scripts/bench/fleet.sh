@@ -6,6 +6,9 @@
 # Environment: BENCH (a built a2a-bench; default: build it), SERVERS (default 4), IN_FLIGHT (default 256), RESULTS (default
 # target/bench/fleet.jsonl). One JSON line per size is appended to RESULTS, with the load average
 # before and after the run. Everything started here is stopped on exit.
+# The journal's cost in the fleet (BENCHMARKS.md figure 10): JOURNALS="none embedded redis" runs the
+# client once per variant against the same agents, ROUNDS times in turn (default 1); `embedded` is
+# a fresh redb file under target/bench, `redis` needs REDIS_URL (a fresh key prefix per run).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -63,17 +66,36 @@ for size in "${sizes[@]}"; do
         done
         [[ "$(wc -l <"$file")" -ge "${expected[i]}" ]] || { echo "fleet.sh: server $i too slow" >&2; exit 1; }
     done
-    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "+ $bench fleet ${files[*]} --in-flight $in_flight" >&2
-    line="$("$bench" fleet "${files[@]}" --in-flight "$in_flight")"
-    load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
-    python3 - "$line" "$size" "$servers" "$load_before" "$load_after" >>"$results" <<'PY'
+    for ((round = 1; round <= ${ROUNDS:-1}; round++)); do
+        for journal in ${JOURNALS:-none}; do
+            flags=()
+            case "$journal" in
+                none) ;;
+                embedded)
+                    rm -f "$out/fleet-journal-$$.redb"
+                    flags=(--journal "embedded:$out/fleet-journal-$$.redb")
+                    ;;
+                redis)
+                    [[ -n "${REDIS_URL:-}" ]] || { echo "fleet.sh: JOURNALS=redis needs REDIS_URL" >&2; exit 2; }
+                    flags=(--journal "redis:$REDIS_URL" --key-prefix "a2a-bench-fleet-$$-$size-$round")
+                    ;;
+                *) echo "fleet.sh: unknown journal $journal (none, embedded, redis)" >&2; exit 2 ;;
+            esac
+            load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+            echo "+ $bench fleet ${files[*]} --in-flight $in_flight ${flags[*]}" >&2
+            line="$("$bench" fleet "${files[@]}" --in-flight "$in_flight" "${flags[@]}")"
+            load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+            python3 - "$line" "$size" "$servers" "$load_before" "$load_after" "$journal" "$round" >>"$results" <<'PY'
 import json, sys
 report = json.loads(sys.argv[1])
-report.update(size=int(sys.argv[2]), servers=int(sys.argv[3]), loadBefore=sys.argv[4], loadAfter=sys.argv[5])
+report.update(size=int(sys.argv[2]), servers=int(sys.argv[3]), loadBefore=sys.argv[4], loadAfter=sys.argv[5],
+              journalStore=sys.argv[6], round=int(sys.argv[7]))
 print(json.dumps(report))
 PY
-    tail -1 "$results"
+            tail -1 "$results"
+        done
+    done
+    rm -f "$out/fleet-journal-$$.redb"
     stop_servers
 done
 echo "fleet.sh: results in $results" >&2

@@ -89,6 +89,10 @@ enum Command {
         replica: Option<String>,
         #[arg(long, default_value_t = 2_000)]
         push_arrival_bound_ms: u64,
+        /// Journal every task: `embedded:PATH` (a redb file) or `redis:redis://HOST:PORT` (under
+        /// `--key-prefix`).
+        #[arg(long)]
+        journal: Option<String>,
     },
     /// One side of the mark propagation probe between replica processes; prints its timestamps as
     /// JSON.
@@ -176,7 +180,10 @@ fn main() -> ExitCode {
                 key_prefix,
                 replica,
                 push_arrival_bound_ms,
+                journal,
             } => {
+                let journal =
+                    journal.map(|spec| fleet::FleetJournal::parse(&spec, &key_prefix)).transpose()?;
                 let mut agents = Vec::new();
                 for path in &agents_files {
                     let text = std::fs::read_to_string(path)
@@ -194,6 +201,7 @@ fn main() -> ExitCode {
                     redis: redis.map(|url| (url, key_prefix)),
                     replica,
                     push_arrival_bound: Duration::from_millis(push_arrival_bound_ms),
+                    journal,
                 };
                 let report = fleet::run(&options).await.map_err(|e| error_chain(&e))?;
                 println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
