@@ -68,6 +68,35 @@ async fn a_journaled_run_is_durable_and_its_record_ends_with_the_task() {
     agent.shutdown().await;
 }
 
+/// A state that does not wait on the caller (submitted, working, the terminal state the end
+/// writes) costs no write of its own: a streamed run, whatever its events, is at most three records
+/// (what identifies it, its task id, its end; fewer when two share a commit), and the end carries
+/// the last state. The agent's steps are further apart than the writer's linger, so a write per
+/// state would not be folded away.
+#[tokio::test]
+async fn states_that_do_not_wait_on_the_caller_cost_no_write_of_their_own() {
+    let agent = ScriptedAgent::builder()
+        .capabilities(Capabilities::none().with_streaming())
+        .script(Script::honest().step_delay(Duration::from_millis(60)))
+        .spawn()
+        .await
+        .unwrap();
+    let path = scratch("states");
+    let client = Client::builder().journal(Journal::embedded(&path).build().unwrap()).build().unwrap();
+    let negotiation = Negotiation::depending_on(&[Capability::Streaming]);
+    let outcome = client
+        .run_task(&agent.base_url(), Message::user("hi").with_message_id("m-states"), &negotiation)
+        .await
+        .unwrap();
+    assert_eq!(outcome.path, TaskPath::Negotiated);
+    let journal = client.journal().unwrap();
+    assert!(journal.flush(Duration::from_secs(5)).await);
+    assert!(journal.stats().writes <= 3, "{:?}", journal.stats());
+    let record = client.journaled("m-states").await.unwrap().expect("journaled");
+    assert_eq!(record.last_state(), Some(TaskState::Completed));
+    assert!(record.task_id().is_some());
+}
+
 #[tokio::test]
 async fn a_journal_that_cannot_be_written_degrades_and_the_task_goes_on_within_the_commit_wait() {
     let agent = ScriptedAgent::builder().spawn().await.unwrap();

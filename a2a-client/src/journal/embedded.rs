@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 use redb::{Database, ReadableTable, TableDefinition};
 
 use super::record::{MarkRecord, TaskRecord, now_ms};
-use super::writer::{Store, Write};
+use super::writer::{Encoded, Store, Write};
 use crate::Error;
 
 const TASKS: TableDefinition<'_, &str, &[u8]> = TableDefinition::new("tasks");
@@ -102,18 +102,18 @@ fn prune(db: &Database, retention: Duration) -> Result<usize, String> {
 }
 
 impl Store for Embedded {
-    fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>> {
+    fn commit(&self, batch: Vec<Encoded>) -> BoxFuture<'_, Result<(), String>> {
         self.blocking(move |db| {
             let txn = db.begin_write().map_err(failed)?;
             {
                 let mut tasks = txn.open_table(TASKS).map_err(failed)?;
                 let mut open = txn.open_table(OPEN).map_err(failed)?;
                 let mut marks = txn.open_table(MARKS).map_err(failed)?;
-                for write in &batch {
+                for Encoded { write, bytes } in &batch {
                     match write {
                         Write::Task(record) => {
                             let key = record.message_id.as_str();
-                            tasks.insert(key, record.to_bytes().as_slice()).map_err(failed)?;
+                            tasks.insert(key, bytes.as_slice()).map_err(failed)?;
                             if record.ended.is_some() {
                                 open.remove(key).map_err(failed)?;
                             } else {
@@ -121,7 +121,7 @@ impl Store for Embedded {
                             }
                         }
                         Write::Mark(mark) => {
-                            marks.insert(mark.key().as_str(), mark.to_bytes().as_slice()).map_err(failed)?;
+                            marks.insert(mark.key().as_str(), bytes.as_slice()).map_err(failed)?;
                         }
                     }
                 }

@@ -15,13 +15,15 @@
 //!   id (the client chooses one when the message has none, so the agent can list the task by it
 //!   if its answer never arrives), the path the run takes and the claims it depends on. The run
 //!   waits for this write at most the commit wait ([`DEFAULT_COMMIT_WAIT`]);
-//! - each **state** the client reads (a change of state or task id, not every event), and the
-//!   **end**, written in the background;
+//! - the **task id** once the client reads it, each **state that waits on the caller**
+//!   (input-required, auth-required) entered or left, and the **end** with the last state, written
+//!   in the background;
 //! - the agent's **suspect marks** after the run, with the wall-clock end of their TTL, so a
 //!   restarted client still avoids what it caught an agent lying about.
 //!
 //! Writes are batched: one writer takes every write waiting, keeps the newest of each record and
-//! commits them in one transaction (group commit). A journal that cannot be written degrades as
+//! commits them in one transaction (group commit). States, ends and marks, which nobody waits for,
+//! wait up to 20 ms for a task's first record to take them along before they are committed alone. A journal that cannot be written degrades as
 //! the shared cache does: the task goes on, its [`TaskOutcome::durability`](crate::negotiate::TaskOutcome::durability)
 //! says it is [`Durability::NotDurable`], [`Journal::status`] says
 //! [`Degraded`](crate::BackendStatus::Degraded), and no wait is longer than the commit wait.
@@ -621,8 +623,10 @@ impl Recorder {
         self.durability
     }
 
-    /// An update the run read: a new task id or state is written (in the background), anything
-    /// else is not.
+    /// An update the run read. Written (in the background) when it tells recovery or an operator
+    /// something new: a new task id, or a state that waits on the caller (input-required,
+    /// auth-required) entered or left. Other changes (submitted to working, a terminal state the
+    /// end will write) are kept for the next write without one of their own.
     pub(crate) fn observe(&self, update: &StreamResponse) {
         let (task_id, state) = match update {
             StreamResponse::Task(task) => (&task.id, task.status.state),
@@ -634,12 +638,19 @@ impl Recorder {
         if same_task && record.state == Some(state) {
             return;
         }
-        if !task_id.is_empty() && !same_task {
+        let new_task = !task_id.is_empty() && !same_task;
+        if new_task {
             record.task_id = Some(bounded(task_id.as_str()));
         }
+        let waits_on_caller = |state: Option<TaskState>| {
+            matches!(state, Some(TaskState::InputRequired | TaskState::AuthRequired))
+        };
+        let worth_a_write = new_task || waits_on_caller(record.state) || waits_on_caller(Some(state));
         record.state = Some(state);
         record.updated_at_ms = now_ms();
-        self.journal.write_later(record.clone());
+        if worth_a_write {
+            self.journal.write_later(record.clone());
+        }
     }
 
     /// The run ended: with its last state (none for a direct message) or an error.

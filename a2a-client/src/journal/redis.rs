@@ -21,7 +21,7 @@ use redis::AsyncConnectionConfig;
 use redis::aio::MultiplexedConnection;
 
 use super::record::{MarkRecord, TaskRecord};
-use super::writer::{Store, Write};
+use super::writer::{Encoded, Store, Write};
 use crate::Error;
 
 /// Most mark keys one read takes (a bound on its loop).
@@ -155,11 +155,11 @@ impl RedisStore {
 }
 
 impl Store for RedisStore {
-    fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>> {
+    fn commit(&self, batch: Vec<Encoded>) -> BoxFuture<'_, Result<(), String>> {
         Box::pin(async move {
             let mut pipe = redis::pipe();
             pipe.atomic();
-            for write in &batch {
+            for Encoded { write, bytes } in &batch {
                 match write {
                     Write::Task(record) => {
                         let key = self.task_key(&record.message_id);
@@ -167,13 +167,13 @@ impl Store for RedisStore {
                         if record.ended.is_some() {
                             pipe.cmd("SET")
                                 .arg(&key)
-                                .arg(record.to_bytes())
+                                .arg(bytes.as_slice())
                                 .arg("PX")
                                 .arg(px(self.retention))
                                 .ignore();
                             pipe.cmd("SREM").arg(&open).arg(&record.message_id).ignore();
                         } else {
-                            pipe.cmd("SET").arg(&key).arg(record.to_bytes()).ignore();
+                            pipe.cmd("SET").arg(&key).arg(bytes.as_slice()).ignore();
                             pipe.cmd("SADD").arg(&open).arg(&record.message_id).ignore();
                             // In the same transaction as the open task: no moment holds an open
                             // task without its owner's lease.
@@ -190,7 +190,7 @@ impl Store for RedisStore {
                         if !ttl.is_zero() {
                             pipe.cmd("SET")
                                 .arg(self.mark_key(&mark.key()))
-                                .arg(mark.to_bytes())
+                                .arg(bytes.as_slice())
                                 .arg("PX")
                                 .arg(px(ttl))
                                 .ignore();

@@ -2,6 +2,13 @@
 //! waits, keeps the newest write of each record, and commits them in one transaction (group
 //! commit). A write that cannot be queued or committed in time is reported, never waited for past
 //! its bound.
+//!
+//! Writes nobody waits for (a task's states and its end, marks) wait up to [`LINGER`] for company
+//! before they are committed: the next write somebody waits for (a task's first record, a flush)
+//! takes them along, or the linger ends. A task's states then cost a share of one commit instead
+//! of a commit each (BENCHMARKS.md figure 10, the fleet), and what a crash can lose is the last
+//! [`LINGER`] of states and ends, never a task's first record; recovery follows such a task as it
+//! follows one whose end was not yet written.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -17,6 +24,10 @@ use crate::shared::BackendStatus;
 
 /// The most writes one commit takes.
 const MAX_BATCH: usize = 1024;
+
+/// How long writes nobody waits for wait for a write that somebody does, before they are
+/// committed on their own.
+pub(crate) const LINGER: Duration = Duration::from_millis(20);
 
 /// One write: a task's whole record, or a mark.
 #[derive(Clone, Debug)]
@@ -34,10 +45,27 @@ impl Write {
     }
 }
 
+/// A write with its record's bytes, serialized once by the writer for the store and its count.
+#[derive(Debug)]
+pub(crate) struct Encoded {
+    pub(crate) write: Write,
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl Encoded {
+    fn of(write: Write) -> Self {
+        let bytes = match &write {
+            Write::Task(record) => record.to_bytes(),
+            Write::Mark(mark) => mark.to_bytes(),
+        };
+        Self { write, bytes }
+    }
+}
+
 /// Where the journal keeps its records: a file, or a Redis server.
 pub(crate) trait Store: Send + Sync + fmt::Debug + 'static {
     /// Writes `batch` at once (one transaction, one pipeline); an error in words.
-    fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>>;
+    fn commit(&self, batch: Vec<Encoded>) -> BoxFuture<'_, Result<(), String>>;
     /// The records of `owner` that did not end.
     fn unfinished(&self, owner: &str) -> BoxFuture<'_, Result<Vec<TaskRecord>, String>>;
     /// The record whose first message is `message_id`, ended or not.
@@ -153,6 +181,7 @@ async fn run(
 ) {
     let mut waiting = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut waiting, MAX_BATCH).await > 0 {
+        linger(&mut rx, &mut waiting).await;
         let mut acks = Vec::new();
         let mut newest: HashMap<(bool, String), usize> = HashMap::new();
         let mut batch: Vec<Write> = Vec::with_capacity(waiting.len());
@@ -174,13 +203,8 @@ async fn run(
             }
             continue;
         }
-        let bytes: usize = batch
-            .iter()
-            .map(|w| match w {
-                Write::Task(record) => record.to_bytes().len(),
-                Write::Mark(mark) => mark.to_bytes().len(),
-            })
-            .sum();
+        let batch: Vec<Encoded> = batch.into_iter().map(Encoded::of).collect();
+        let bytes: usize = batch.iter().map(|encoded| encoded.bytes.len()).sum();
         let writes = batch.len() as u64;
         let result = match tokio::time::timeout(bound, store.commit(batch)).await {
             Ok(result) => result,
@@ -211,6 +235,23 @@ async fn run(
     }
 }
 
+/// While nobody waits for what `waiting` holds, takes more for up to [`LINGER`]: until a write
+/// somebody waits for arrives, the batch is full, or the queue closes.
+async fn linger(rx: &mut mpsc::Receiver<Pending>, waiting: &mut Vec<Pending>) {
+    if waiting.iter().any(|pending| pending.ack.is_some()) {
+        return;
+    }
+    let until = tokio::time::Instant::now() + LINGER;
+    while waiting.len() < MAX_BATCH {
+        let before = waiting.len();
+        match tokio::time::timeout_at(until, rx.recv_many(waiting, MAX_BATCH - before)).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) if waiting[before..].iter().any(|pending| pending.ack.is_some()) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
@@ -226,7 +267,7 @@ mod tests {
     }
 
     impl Store for Batches {
-        fn commit(&self, batch: Vec<Write>) -> BoxFuture<'_, Result<(), String>> {
+        fn commit(&self, batch: Vec<Encoded>) -> BoxFuture<'_, Result<(), String>> {
             Box::pin(async move {
                 if self.failing.load(Ordering::Relaxed) {
                     return Err("disk full".to_owned());
@@ -265,6 +306,31 @@ mod tests {
         assert_eq!(*store.batches.lock().unwrap(), [100]);
         assert_eq!(writer.status(), BackendStatus::Connected);
         assert_eq!(writer.counters.writes.load(Ordering::Relaxed), 100);
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn writes_nobody_waits_for_are_taken_along_by_the_next_write_somebody_waits_for() {
+        let store = Arc::new(Batches::default());
+        let writer = Writer::start(store.clone(), 1024, Duration::from_secs(1)).unwrap();
+        writer.send(record(1), false).unwrap();
+        tokio::time::sleep(LINGER / 4).await;
+        writer.send(record(2), false).unwrap();
+        tokio::time::sleep(LINGER / 4).await;
+        assert!(store.batches.lock().unwrap().is_empty(), "still lingering");
+        let ack = writer.send(record(3), true).unwrap().unwrap();
+        assert!(ack.await.unwrap());
+        assert_eq!(*store.batches.lock().unwrap(), [3], "one commit took all three");
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn writes_nobody_waits_for_are_committed_alone_once_the_linger_ends() {
+        let store = Arc::new(Batches::default());
+        let writer = Writer::start(store.clone(), 1024, Duration::from_secs(1)).unwrap();
+        writer.send(record(1), false).unwrap();
+        tokio::time::sleep(LINGER / 2).await;
+        assert!(store.batches.lock().unwrap().is_empty(), "still lingering");
+        tokio::time::sleep(LINGER).await;
+        assert_eq!(*store.batches.lock().unwrap(), [1], "committed without a waiter or a flush");
     }
 
     #[tokio::test(flavor = "current_thread")]

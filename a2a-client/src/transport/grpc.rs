@@ -334,8 +334,7 @@ fn events(
                 .with_url(&url)),
                 Ok(Ok(Some(message))) => {
                     let _room = budget.reserve(prost::Message::encoded_len(&message)).await;
-                    from_proto("stream event", &message)
-                        .and_then(|value| read("stream event", value))
+                    convert::stream_event(message)
                         .map(|event| Decoded { event: Box::new(event), last: false })
                 }
                 Ok(Ok(None)) => return None,

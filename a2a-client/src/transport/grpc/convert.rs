@@ -6,10 +6,18 @@
 //! model's own lenient reader (and its JSON paths in errors) on the way in. Nothing field by field
 //! is written here, so nothing can drift from the proto: a field the proto gains is carried as soon
 //! as both sides know it.
+//!
+//! A stream event, the one answer that comes a thousand times a call, skips the JSON value: its
+//! ProtoJSON is written as bytes and read by the model's one-pass reader, as an SSE event's `data`
+//! is (BENCHMARKS.md figure 11). Only an event holding a timestamp goes through the value, whose
+//! UTC offset pbjson writes as `+00:00` and the value path as `Z`.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use a2a_proto::v1 as pb;
+use a2a_typestate_types::StreamResponse;
 
 use crate::Error;
 
@@ -26,6 +34,93 @@ pub(crate) fn from_proto<P: Serialize>(what: &'static str, message: &P) -> Resul
     })?;
     utc_as_z(&mut value);
     Ok(value)
+}
+
+/// A stream event as the model reads it: an artifact chunk of plain text parts moved field by
+/// field ([`text_chunk`]); any other event straight from its ProtoJSON bytes unless it holds a
+/// timestamp (see the module's doc), through [`from_proto`] then. The same model every way.
+pub(crate) fn stream_event(mut message: pb::StreamResponse) -> Result<StreamResponse, Error> {
+    if let Some(event) = text_chunk(&mut message) {
+        return Ok(event);
+    }
+    if !rewritten_by_value(&message)
+        && let Ok(bytes) = serde_json::to_vec(&message)
+        && let Ok(event) = a2a_typestate_types::parse::from_slice_fast(&bytes)
+    {
+        return Ok(event);
+    }
+    super::read("stream event", from_proto("stream event", &message)?)
+}
+
+/// The event most of a long stream is made of, an artifact chunk whose parts are plain text (no
+/// metadata, file name or media type, on the parts, the artifact or the event), moved into the
+/// model without a JSON text in between (taken out of `message`); `None`, `message` untouched, for
+/// any other event. Every field of the protobuf messages is named, so a field the proto gains stops
+/// this from compiling instead of being dropped.
+fn text_chunk(message: &mut pb::StreamResponse) -> Option<StreamResponse> {
+    use a2a_typestate_types::{Artifact, ArtifactId, ContextId, Part, TaskArtifactUpdateEvent, TaskId};
+    let plain = |part: &pb::Part| {
+        let pb::Part { content, metadata, filename, media_type } = part;
+        matches!(content, Some(pb::part::Content::Text(_)))
+            && metadata.is_none()
+            && filename.is_empty()
+            && media_type.is_empty()
+    };
+    let eligible = match &message.payload {
+        Some(pb::stream_response::Payload::ArtifactUpdate(update)) => {
+            update.metadata.is_none()
+                && update
+                    .artifact
+                    .as_ref()
+                    .is_some_and(|artifact| artifact.metadata.is_none() && artifact.parts.iter().all(plain))
+        }
+        _ => false,
+    };
+    if !eligible {
+        return None;
+    }
+    let Some(pb::stream_response::Payload::ArtifactUpdate(update)) = message.payload.take() else {
+        return None;
+    };
+    let pb::TaskArtifactUpdateEvent { task_id, context_id, artifact, append, last_chunk, metadata: _ } =
+        update;
+    let pb::Artifact { artifact_id, name, description, parts, metadata: _, extensions } =
+        artifact.unwrap_or_default();
+    let non_empty = |text: String| Some(text).filter(|t| !t.is_empty());
+    let parts = parts
+        .into_iter()
+        .filter_map(|part| match part.content {
+            Some(pb::part::Content::Text(text)) => Some(Part::text(text)),
+            _ => None,
+        })
+        .collect();
+    Some(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+        task_id: TaskId::from(task_id),
+        context_id: non_empty(context_id).map(ContextId::from),
+        artifact: Artifact {
+            artifact_id: ArtifactId::from(artifact_id),
+            name: non_empty(name),
+            description: non_empty(description),
+            parts,
+            metadata: None,
+            extensions,
+        },
+        append,
+        last_chunk,
+        metadata: None,
+    }))
+}
+
+/// Whether the event holds a timestamp, which the value path writes differently from pbjson's
+/// bytes (its UTC offset as `Z`).
+fn rewritten_by_value(message: &pb::StreamResponse) -> bool {
+    use pb::stream_response::Payload;
+    let timestamped = |s: &Option<pb::TaskStatus>| s.as_ref().is_some_and(|s| s.timestamp.is_some());
+    match &message.payload {
+        Some(Payload::Task(task)) => timestamped(&task.status),
+        Some(Payload::StatusUpdate(update)) => timestamped(&update.status),
+        Some(Payload::ArtifactUpdate(_) | Payload::Message(_)) | None => false,
+    }
 }
 
 /// The timestamp fields of the binding (`TaskStatus.timestamp`, `ListTasksRequest.statusTimestampAfter`)
@@ -295,5 +390,51 @@ mod tests {
         let error = to_proto::<pb::GetTaskRequest>("GetTaskRequest", json!({"id": 5})).unwrap_err();
         assert_eq!(error.kind(), crate::ErrorKind::Config);
         assert!(error.to_string().contains("GetTaskRequest"), "{error}");
+    }
+
+    /// The straight read of a stream event is the read through a value, event kind by event kind,
+    /// with and without a timestamp (the one field the value path rewrites).
+    #[test]
+    fn a_stream_event_read_straight_is_the_event_read_through_a_value() {
+        let status = |timestamp: bool| {
+            let mut status = json!({"state": "TASK_STATE_WORKING", "message": message_json()});
+            if timestamp {
+                status["timestamp"] = json!("2026-01-02T03:04:05.678Z");
+            }
+            status
+        };
+        let mut events = vec![
+            json!({"task": task_json()}),
+            json!({"message": message_json()}),
+            json!({"artifactUpdate": {"taskId": "t1", "contextId": "c1", "append": true, "lastChunk": false,
+                "artifact": {"artifactId": "a1", "parts": [{"text": "chunk"}, {"data": {"n": 2}}]},
+                "metadata": {"k": 1.0}}}),
+            // Plain text chunks, moved field by field: every field set, none set, and each thing
+            // that sends a chunk the ProtoJSON way instead.
+            json!({"artifactUpdate": {"taskId": "t1", "contextId": "c1", "append": true, "lastChunk": true,
+                "artifact": {"artifactId": "a1", "name": "n", "description": "d", "extensions": ["e"],
+                    "parts": [{"text": "one "}, {"text": "two"}]}}}),
+            json!({"artifactUpdate": {"artifact": {"parts": [{"text": ""}]}}}),
+            json!({"artifactUpdate": {"taskId": "t1", "artifact": {"artifactId": "a1",
+                "parts": [{"text": "x", "mediaType": "text/markdown", "filename": "f.md"}]}}}),
+            json!({"artifactUpdate": {"taskId": "t1", "artifact": {"artifactId": "a1", "metadata": {"k": "v"},
+                "parts": [{"text": "x", "metadata": {"k": "v"}}]}}}),
+            json!({"artifactUpdate": {"taskId": "t1", "artifact": {"artifactId": "a1",
+                "parts": [{"url": "https://example.com/a.png"}, {"raw": "aGk="}]}}}),
+        ];
+        for timestamp in [true, false] {
+            events.push(
+                json!({"statusUpdate": {"taskId": "t1", "contextId": "c1", "status": status(timestamp)}}),
+            );
+            let mut task = task_json();
+            task["status"] = status(timestamp);
+            events.push(json!({"task": task}));
+        }
+        for event in events {
+            let message: pb::StreamResponse = wire(&to_proto("event", event.clone()).unwrap());
+            let through_value: t::StreamResponse =
+                crate::transport::read("event", from_proto("event", &message).unwrap()).unwrap();
+            assert_eq!(stream_event(message).unwrap(), through_value, "{event}");
+        }
     }
 }
