@@ -263,7 +263,8 @@ fn hyper_post(
 }
 
 /// As [`send_message`], on hyper-util, in `wire`'s shape: `uri` is the JSON-RPC endpoint, or the
-/// HTTP+JSON `message:send` route; the answer as [`answer_of`] reads it.
+/// HTTP+JSON `message:send` route; returns the JSON-RPC `result` (the whole body over HTTP+JSON),
+/// which must hold a task with a state.
 ///
 /// # Errors
 ///
