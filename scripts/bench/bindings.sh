@@ -36,19 +36,8 @@ clients+=",floor-rest,sdk-rest,a2a-client-lf-rest,a2a-protocol-client-rest"
 clients+=",floor-grpc,sdk-grpc,a2a-protocol-client-grpc"
 clients+=",floor-v03,sdk-v03"
 
-urls="$(mktemp)"
-"$bench" serve --kind bench --events 1000 >"$urls" &
-agent=$!
-trap 'kill $agent 2>/dev/null || true; rm -f "$urls"' EXIT
-for _ in $(seq 1 100); do [[ -s "$urls" ]] && break; sleep 0.05; done
-url="$(head -1 "$urls")"
-
-record() { # tag, command...
-    local tag="$1"; shift
-    local load; load="$(cut -d' ' -f1 /proc/loadavg)"
-    echo "+ $* (load $load)" >&2
-    "$@" | python3 -c "import json,sys; r=json.load(sys.stdin); r['tag']='$tag'; r['load']=$load; print(json.dumps(r))" >>"$out"
-}
+# shellcheck source=compare_common.sh
+source "$here/compare_common.sh"
 
 for _ in $(seq 1 "$runs"); do
     record "send-1" "$bench" compare --clients "$clients" --workload send --url "$url" --rounds 20 --block 200
