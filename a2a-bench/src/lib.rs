@@ -3,8 +3,9 @@
 //! Python and JS clients. See `BENCHMARKS.md` at the workspace root for the figures and how to
 //! reproduce each one.
 //!
-//! The pieces: a minimal agent to call ([`BenchAgent`]), the hand-written floor ([`floor`]), the
-//! drivers that time a workload through each client ([`drive`]), the fleet workload ([`fleet`]), the
+//! The pieces: a minimal agent to call on every binding ([`BenchAgent`]), the hand-written floors,
+//! one per binding ([`floor`]), the drivers that time a workload through each client ([`drive`]),
+//! the fleet workload, with or without a task journal ([`fleet`]), the
 //! replicas' mark latency ([`marks`]), and the process's peak memory
 //! ([`memory`]).
 //!

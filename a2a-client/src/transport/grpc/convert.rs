@@ -3,14 +3,15 @@
 //! The model's JSON is ProtoJSON, the proto3 JSON mapping of the same `a2a.proto` messages; the
 //! generated messages carry that mapping too (`a2a-proto`, through pbjson). So a request goes
 //! model → ProtoJSON → protobuf message, and an answer protobuf message → ProtoJSON → model, with the
-//! model's own lenient reader (and its JSON paths in errors) on the way in. Nothing field by field
-//! is written here, so nothing can drift from the proto: a field the proto gains is carried as soon
-//! as both sides know it.
+//! model's own lenient reader (and its JSON paths in errors) on the way in. So nothing can drift
+//! from the proto: a field the proto gains is carried as soon as both sides know it.
 //!
-//! A stream event, the one answer that comes a thousand times a call, skips the JSON value: its
-//! ProtoJSON is written as bytes and read by the model's one-pass reader, as an SSE event's `data`
-//! is (BENCHMARKS.md figure 11). Only an event holding a timestamp goes through the value, whose
-//! UTC offset pbjson writes as `+00:00` and the value path as `Z`.
+//! A stream event, the one answer that comes a thousand times a call, skips the JSON value
+//! (BENCHMARKS.md figure 11). A text chunk, what most of a long stream is, is the one message moved
+//! field by field, with every protobuf field named so that a field the proto gains fails to compile
+//! here; any other event's ProtoJSON is written as bytes and read by the model's one-pass reader, as
+//! an SSE event's `data` is. Only an event holding a timestamp goes through the value, whose UTC
+//! offset pbjson writes as `+00:00` and the value path as `Z`.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
