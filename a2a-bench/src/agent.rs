@@ -180,16 +180,16 @@ fn card_v03(base: &str) -> Value {
     })
 }
 
-fn json_body(body: String) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+fn json_body(body: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body.into()).into_response()
 }
 
 async fn serve_card(State(state): State<Arc<AgentState>>) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], state.card.clone()).into_response()
+    json_body(state.card.clone())
 }
 
 async fn serve_card_v03(State(state): State<Arc<AgentState>>) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], state.card_v03.clone()).into_response()
+    json_body(state.card_v03.clone())
 }
 
 fn jsonrpc_error(id: &Value, code: i64, message: &str) -> Response {

@@ -280,13 +280,11 @@ async fn target(
 ) -> Result<Target, DriveError> {
     match client {
         ClientKind::Floor => {
-            let card = fetch_card(http, &format!("{agent}/.well-known/agent-card.json")).await?;
-            Ok(Target::Floor { http: http.clone(), jsonrpc_url: jsonrpc_url_of(&card.0, &card.1)? })
+            let (card, card_url) = fetch_card(http, agent).await?;
+            Ok(Target::Floor { http: http.clone(), jsonrpc_url: jsonrpc_url_of(&card, &card_url)? })
         }
         ClientKind::FloorHyper | ClientKind::FloorRest | ClientKind::FloorV03 => {
-            let card_url =
-                format!("{}/.well-known/agent-card.json", client.agent_url(agent).trim_end_matches('/'));
-            let (card, card_url) = fetch_card(http, &card_url).await?;
+            let (card, card_url) = fetch_card(http, &client.agent_url(agent)).await?;
             let (url, wire) = match client {
                 ClientKind::FloorRest => {
                     let route = match workload {
@@ -317,7 +315,7 @@ async fn target(
             Ok(Target::Lf { client: Arc::new(client) })
         }
         ClientKind::A2aProtocolClientRest => {
-            let (card, card_url) = fetch_card(http, &format!("{agent}/.well-known/agent-card.json")).await?;
+            let (card, card_url) = fetch_card(http, agent).await?;
             let url = interface_url_of(&card, &card_url, "HTTP+JSON")?;
             let transport = a2a_protocol_client::transport::rest::RestTransport::new(url.clone())?;
             let client =
@@ -339,10 +337,7 @@ async fn target(
             Ok(Target::Protocol { client: Arc::new(client) })
         }
         ClientKind::FloorGrpc | ClientKind::A2aProtocolClientGrpc => {
-            let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
-            let http_err = |source| FloorError::Http { url: card_url.clone(), source };
-            let card: Value =
-                http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
+            let (card, card_url) = fetch_card(http, agent).await?;
             let url = interface_url_of(&card, &card_url, "GRPC")?;
             if client == ClientKind::FloorGrpc {
                 return Ok(Target::FloorGrpc { client: floor::grpc_client(&url).await?, url });
@@ -377,11 +372,13 @@ async fn target(
     }
 }
 
-/// The card at `card_url`, read by hand (the floors' and the rivals' discovery), and its URL.
-async fn fetch_card(http: &reqwest::Client, card_url: &str) -> Result<(Value, String), DriveError> {
-    let http_err = |source| FloorError::Http { url: card_url.to_owned(), source };
-    let card = http.get(card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
-    Ok((card, card_url.to_owned()))
+/// The card of the agent at base URL `agent`, read by hand from its well-known path (the floors'
+/// and the rivals' discovery), with the URL it was read from.
+async fn fetch_card(http: &reqwest::Client, agent: &str) -> Result<(Value, String), DriveError> {
+    let card_url = format!("{}/.well-known/agent-card.json", agent.trim_end_matches('/'));
+    let http_err = |source| FloorError::Http { url: card_url.clone(), source };
+    let card = http.get(&card_url).send().await.map_err(http_err)?.json().await.map_err(http_err)?;
+    Ok((card, card_url))
 }
 
 /// An SDK connection over the agent's interface of `binding` (which the SDK would not pick first).

@@ -242,9 +242,10 @@ pub struct FleetJournalReport {
     pub failed: u64,
     /// Records dropped (the writer's queue full).
     pub dropped: u64,
-    /// Tasks whose first record was committed before their first byte was sent.
+    /// Tasks, over all batches, whose first record was committed before their first byte was sent.
     pub journaled_tasks: u64,
-    /// Tasks that went on without it (the journal unreachable or slow past its bound).
+    /// Tasks, over all batches, that went on without it (the journal unreachable or slow past its
+    /// bound).
     pub not_durable_tasks: u64,
 }
 
@@ -302,6 +303,11 @@ pub struct FleetBatch {
     pub shared_cache_errors: u64,
     /// Times the shared cache came back after being degraded, during the batch.
     pub shared_cache_reconnects: u64,
+    /// Tasks whose outcome says they were journaled (their first record committed before their
+    /// first byte); 0 without a journal.
+    pub journaled_tasks: u64,
+    /// Tasks whose outcome says the journal could not be written in time.
+    pub not_durable_tasks: u64,
 }
 
 /// What `a2a-bench fleet` prints.
@@ -363,11 +369,8 @@ pub async fn run(options: &FleetOptions) -> Result<FleetReport, a2a_typestate_cl
     let before = memory::resident().unwrap_or_default();
     let open_files_before = memory::open_files().unwrap_or(0);
     let mut batches = Vec::new();
-    let mut durability = (0, 0);
     for batch in 1..=options.batches {
-        let (figures, journaled, not_durable) = run_batch(&client, options, &negotiations, batch).await;
-        batches.push(figures);
-        durability = (durability.0 + journaled, durability.1 + not_durable);
+        batches.push(run_batch(&client, options, &negotiations, batch).await);
     }
     let journal = match (client.journal(), &options.journal) {
         (Some(journal), Some(spec)) => {
@@ -384,8 +387,8 @@ pub async fn run(options: &FleetOptions) -> Result<FleetReport, a2a_typestate_cl
                 bytes: stats.bytes,
                 failed: stats.failed,
                 dropped: stats.dropped,
-                journaled_tasks: durability.0,
-                not_durable_tasks: durability.1,
+                journaled_tasks: batches.iter().map(|b| b.journaled_tasks).sum(),
+                not_durable_tasks: batches.iter().map(|b| b.not_durable_tasks).sum(),
             })
         }
         _ => None,
@@ -449,7 +452,7 @@ async fn run_batch(
     options: &FleetOptions,
     negotiations: &[Arc<Negotiation>],
     batch: u32,
-) -> (FleetBatch, u64, u64) {
+) -> FleetBatch {
     let count = options.agents.len();
     let before = client.metrics().snapshot();
     let cpu_before = memory::cpu_ns().unwrap_or(0);
@@ -487,7 +490,7 @@ async fn run_batch(
     let delta = |f: fn(&MetricsSnapshot) -> u64| f(&after).saturating_sub(f(&before));
     let requests = |s: &MetricsSnapshot| s.requests_per_agent.values().sum::<u64>();
     let durable = |d: Durability| ends.iter().filter(|end| end.3 == d).count() as u64;
-    let figures = FleetBatch {
+    FleetBatch {
         batch,
         tasks: ends.len(),
         seconds,
@@ -511,8 +514,9 @@ async fn run_batch(
         shared_cards_loaded: delta(|s| s.shared_cards_loaded),
         shared_cache_errors: delta(|s| s.shared_cache_errors),
         shared_cache_reconnects: delta(|s| s.shared_cache_reconnects),
-    };
-    (figures, durable(Durability::Journaled), durable(Durability::NotDurable))
+        journaled_tasks: durable(Durability::Journaled),
+        not_durable_tasks: durable(Durability::NotDurable),
+    }
 }
 
 #[cfg(test)]

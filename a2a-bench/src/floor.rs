@@ -110,12 +110,7 @@ pub async fn send_message(
         .bytes()
         .await
         .map_err(http_err)?;
-    task_result(jsonrpc_url, &body)
-}
-
-/// The `result` of a 1.0 JSON-RPC `SendMessage` answer, which must be a task with a state.
-fn task_result(jsonrpc_url: &str, body: &[u8]) -> Result<Value, FloorError> {
-    answer_of(Wire::JsonRpc, jsonrpc_url, body)
+    answer_of(Wire::JsonRpc, jsonrpc_url, &body)
 }
 
 /// The answer of a `SendMessage` in `wire`'s shape: the JSON-RPC `result` (the whole body over

@@ -23,10 +23,11 @@
 //!
 //! Writes are batched: one writer takes every write waiting, keeps the newest of each record and
 //! commits them in one transaction (group commit). States, ends and marks, which nobody waits for,
-//! wait up to 20 ms for a task's first record to take them along before they are committed alone. A journal that cannot be written degrades as
-//! the shared cache does: the task goes on, its [`TaskOutcome::durability`](crate::negotiate::TaskOutcome::durability)
-//! says it is [`Durability::NotDurable`], [`Journal::status`] says
-//! [`Degraded`](crate::BackendStatus::Degraded), and no wait is longer than the commit wait.
+//! wait up to 20 ms for a task's first record to take them along before they are committed alone.
+//! A journal that cannot be written degrades as the shared cache does: the task goes on, its
+//! [`TaskOutcome::durability`](crate::negotiate::TaskOutcome::durability) says it is
+//! [`Durability::NotDurable`], [`Journal::status`] says [`Degraded`](crate::BackendStatus::Degraded),
+//! and no wait is longer than the commit wait.
 //!
 //! ```no_run
 //! use a2a_typestate_client::journal::{Journal, Recovered};
