@@ -80,9 +80,54 @@ pub enum Command {
     /// agent's timeline, each refusal's evidence, live) and Prometheus metrics (`/metrics`) on one
     /// address, loopback unless told otherwise. Runs until interrupted; exits 2 when it cannot start.
     Watch(WatchArgs),
+    /// A fleet of agents that lie about their cards or misbehave, each in one way, which grade any A2A
+    /// client pointed at them from their side (`serve`), and the client's scorecard (`report`).
+    #[command(subcommand)]
+    Conformance(ConformanceCommand),
     /// One replica of `a2a demo --replicas N` (the demo starts these itself; not for direct use).
     #[command(hide = true)]
     ReplicaWorker(ReplicaWorkerArgs),
+}
+
+/// The `a2a conformance` commands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum ConformanceCommand {
+    /// Starts the fleet on loopback, prints each scenario (its URL, what its card claims, what a
+    /// conforming client does) and serves the list as JSON at `/scenarios` and the scorecard at
+    /// `/report`. Point the client under test at each URL with the scenario's message (and its
+    /// bearer token, where it has one), then run `a2a conformance report`. Runs until interrupted;
+    /// exits 2 when it cannot start.
+    Serve(ConformanceServeArgs),
+    /// Reads a running fleet's scorecard (waiting out any scenario still within its patience) and
+    /// prints it. Exits 0 when every scenario passed, 1 when one failed or was not run, 2 when the
+    /// fleet could not be read.
+    Report(ConformanceReportArgs),
+}
+
+/// Arguments of `a2a conformance serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ConformanceServeArgs {
+    /// Where the scenario list and the scorecard are served (the agents take free loopback ports).
+    #[arg(long, default_value = "127.0.0.1:9477", value_name = "ADDR")]
+    pub listen: std::net::SocketAddr,
+    /// How long a client may hold a task that never ends before it must let go, e.g. `30s`: give the
+    /// client under test this deadline.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub patience: Duration,
+    /// Prints the scenario list as one JSON array instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `a2a conformance report`.
+#[derive(Debug, Clone, Args)]
+pub struct ConformanceReportArgs {
+    /// The fleet's address, as `a2a conformance serve` printed it.
+    #[arg(value_name = "URL", default_value = "http://127.0.0.1:9477", value_parser = crate::user_url::agent_url)]
+    pub url: String,
+    /// Prints the scorecard as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `a2a demo`.

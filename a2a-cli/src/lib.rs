@@ -17,6 +17,8 @@
 //! - [`tasks`]: `a2a tasks list|get|cancel|subscribe URL [ID]` reads and follows an agent's tasks;
 //! - [`watch`]: `a2a watch FILE|URL...` audits a fleet again and again and serves its history as a
 //!   page and Prometheus metrics ([`watch::Watch`]);
+//! - [`conformance`]: `a2a conformance serve|report` runs a fleet of lying and misbehaving agents
+//!   that grade any A2A client from their side, and prints the client's scorecard;
 //! - [`outcome`]: how a task's result is counted (the four endings).
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
@@ -45,6 +47,7 @@ mod answer;
 pub mod audit;
 pub mod card;
 pub mod cli;
+pub mod conformance;
 pub mod credentials;
 pub mod demo;
 mod errors;
@@ -89,6 +92,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Command::Send(args) => send::run(args, &mut out, &mut err).await,
             Command::Tasks(command) => tasks::run(command, &mut out, &mut err).await,
             Command::Watch(args) => watch::run_command(args, &mut err).await,
+            Command::Conformance(command) => conformance::run(command, &mut out, &mut err).await,
             Command::ReplicaWorker(args) => demo::replicas::worker::run(args).await,
         }
     })

@@ -11,7 +11,7 @@ use crate::TestkitError;
 use crate::auth::{ClientAuth, Guard, TestPki};
 use crate::background::BackgroundServer;
 use crate::card::{self, Binding, CardFacts};
-use crate::record::{PushDelivery, RecordedRequest};
+use crate::record::{AnswerRecord, PushDelivery, RecordedRequest};
 use crate::script::{Capabilities, CardPath, Protocol, Script};
 use crate::server::{self, JSONRPC_PATH, REST_PATH};
 use crate::store::{AgentState, Shared};
@@ -65,6 +65,7 @@ pub struct ScriptedAgentBuilder {
     bindings: Option<Vec<Binding>>,
     extensions: crate::extensions::ExtensionRules,
     card_lies: CardLies,
+    padded_answers: u64,
 }
 
 /// The card claims beyond the lifecycle that a builder makes the agent contradict.
@@ -213,6 +214,7 @@ impl Default for ScriptedAgentBuilder {
             tenant: None,
             extensions: crate::extensions::ExtensionRules::default(),
             card_lies: CardLies::default(),
+            padded_answers: 0,
         }
     }
 }
@@ -411,6 +413,14 @@ impl ScriptedAgentBuilder {
         self
     }
 
+    /// Pads every JSON answer to an operation with `bytes` spaces before its last brace: still the
+    /// same answer, produced as it is sent, and as large as a client without a bound on what it reads
+    /// will take in. [`RunningAgent::answers`] shows how much each client read.
+    pub fn padded_answers(mut self, bytes: u64) -> Self {
+        self.padded_answers = bytes;
+        self
+    }
+
     /// Starts the agent on `127.0.0.1` with a free port, inside the current tokio runtime.
     ///
     /// # Errors
@@ -529,6 +539,7 @@ impl ScriptedAgentBuilder {
             extensions: self.extensions,
             denies_task_reads: self.card_lies.denies_task_reads,
             serves_v03_rest: self.protocol == Protocol::V0_3 && bindings.contains(&Binding::HttpJson),
+            padded_answers: self.padded_answers,
         });
         let app = server::router(Arc::clone(&shared));
         let server = match &self.tls {
@@ -628,6 +639,18 @@ impl RunningAgent {
     /// The card exactly as served.
     pub fn card(&self) -> &Value {
         &self.shared.card
+    }
+
+    /// How each answer to a JSON-RPC or HTTP+JSON request (and each card) left so far, in the order
+    /// the requests arrived: bytes sent, and when the client had all of it or let go.
+    pub fn answers(&self) -> Vec<AnswerRecord> {
+        self.shared.lock().answers.clone()
+    }
+
+    /// Time since the agent started: the clock [`RecordedRequest::at`] and [`AnswerRecord::ended`]
+    /// are read on.
+    pub(crate) fn since_start(&self) -> Duration {
+        self.shared.started.elapsed()
     }
 
     /// Every request received so far, in arrival order.

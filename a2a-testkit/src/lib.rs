@@ -157,6 +157,7 @@ mod agent;
 pub mod auth;
 mod background;
 mod card;
+pub mod conformance;
 mod extensions;
 pub mod fleet;
 pub mod frameworks;

@@ -39,6 +39,23 @@ impl RecordedRequest {
     }
 }
 
+/// How the answer to one recorded request left the agent: what a client's bounds look like from
+/// the agent's side (a stream it stopped reading, a send it stopped waiting for, an answer too
+/// large that it read only in part).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerRecord {
+    /// The request's index in [`RunningAgent::requests`](crate::RunningAgent::requests).
+    pub request: usize,
+    /// Body bytes handed to the connection (some may still have been in its buffers when the client
+    /// let go).
+    pub bytes_sent: u64,
+    /// When the whole answer was sent or the client let go of it, measured from the agent's start;
+    /// `None` while it is still being answered: a connection the client holds.
+    pub ended: Option<Duration>,
+    /// Whether the whole answer was sent; false when the client let go first.
+    pub complete: bool,
+}
+
 /// One push callback the agent POSTed (or tried to).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PushDelivery {

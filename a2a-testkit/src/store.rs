@@ -158,6 +158,8 @@ pub(crate) struct AgentState {
     pub(crate) tasks: HashMap<String, TaskRecord>,
     pub(crate) clock: u64,
     pub(crate) requests: Vec<RecordedRequest>,
+    /// How each answer to a request handled by the HTTP router left (gRPC calls are not counted).
+    pub(crate) answers: Vec<crate::record::AnswerRecord>,
     pub(crate) pushes: Vec<PushDelivery>,
     /// How many times each fault (by index in the script) has hit.
     pub(crate) fault_hits: HashMap<usize, u32>,
@@ -199,6 +201,9 @@ pub(crate) struct Shared {
     pub(crate) denies_task_reads: bool,
     /// A 0.3 agent whose card lists HTTP+JSON serves the 0.3 routes under `/a2a/rest/v1`.
     pub(crate) serves_v03_rest: bool,
+    /// Spaces each JSON answer to an operation carries before its last brace
+    /// ([`ScriptedAgentBuilder::padded_answers`](crate::ScriptedAgentBuilder::padded_answers)).
+    pub(crate) padded_answers: u64,
 }
 
 impl Shared {

@@ -697,7 +697,7 @@ pub async fn run_command(args: &WatchArgs, err: &mut dyn Write) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     #[cfg(unix)]
     {
         if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {

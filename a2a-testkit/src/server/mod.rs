@@ -19,11 +19,13 @@ use crate::store::Shared;
 use crate::stream::{self, Cut, Framing};
 use crate::wire::{self, A2aError};
 
+mod answering;
 mod grpc;
 mod rest;
 mod rest_v03;
 
 use crate::query::query_pairs;
+use answering::Answering;
 use rest::rest_route;
 use rest_v03::{rest_v03_error, rest_v03_route};
 
@@ -70,7 +72,26 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
         return axum::Json(executions).into_response();
     }
     let route = classify(&shared, &parts.method, &path, query.as_deref(), json.as_ref().ok());
-    record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
+    let request =
+        record(&shared, &parts.method, &parts.headers, &path, query.clone(), &route, json.clone().ok());
+    let operation = matches!(route, Route::JsonRpc { .. } | Route::Rest(_));
+    let answering = Answering::begin(&shared, request);
+    let response = respond(&shared, &parts, &path, query, &bytes, json, route).await;
+    answering.attach(response, operation)
+}
+
+/// The answer to a recorded request: the agent's gates and scripted faults, then the operation.
+async fn respond(
+    shared: &Arc<Shared>,
+    parts: &axum::http::request::Parts,
+    path: &str,
+    query: Option<String>,
+    bytes: &Result<axum::body::Bytes, axum::Error>,
+    json: Result<Value, String>,
+    route: Route,
+) -> Response {
+    let shared = Arc::clone(shared);
+    let path = path.to_owned();
     let raw = bytes.as_ref().map(|b| b.as_ref()).unwrap_or_default();
     if let Some(answer) = shared.gate.serve(&shared.base_url, &path, &parts.headers, raw) {
         return answer;
@@ -186,7 +207,7 @@ fn record(
     query: Option<String>,
     route: &Route,
     body: Option<Value>,
-) {
+) -> usize {
     let (operation, rpc_method) = match route {
         Route::JsonRpc { op, rpc_method } => (op.map(|o| o.name().to_owned()), rpc_method.clone()),
         Route::Rest(Ok((op, _))) => (Some(op.name().to_owned()), None),
@@ -208,7 +229,9 @@ fn record(
         headers,
         at: shared.started.elapsed(),
     };
-    shared.lock().requests.push(recorded);
+    let mut state = shared.lock();
+    state.requests.push(recorded);
+    state.requests.len() - 1
 }
 
 fn serve_card(shared: &Shared, method: &Method, headers: &HeaderMap) -> Response {
