@@ -129,7 +129,7 @@ async fn fetch(url: &str) -> Result<Scorecard, String> {
 }
 
 fn scorecard_table(scorecard: &Scorecard) -> String {
-    let mut table = Table::new(&["scenario", "grade", "what the agent saw"]);
+    let mut table = Table::new(&["scenario", "grade", "why", "what the agent saw"]);
     for grade in &scorecard.grades {
         let (text, style) = match grade.outcome {
             Outcome::Pass => ("pass", GOOD),
@@ -140,6 +140,7 @@ fn scorecard_table(scorecard: &Scorecard) -> String {
         table.row([
             Cell::from(grade.scenario.as_str()),
             Cell::styled(text, style),
+            Cell::from(grade.verdict.as_str()),
             Cell::from(grade.observed.as_str()),
         ]);
     }

@@ -15,7 +15,7 @@ fn shown(scorecard: &Scorecard) -> String {
     scorecard
         .grades
         .iter()
-        .map(|g| format!("{:>24} {:?}: {}", g.scenario, g.outcome, g.observed))
+        .map(|g| format!("{:>24} {:?}: {} ({})", g.scenario, g.outcome, g.verdict, g.observed))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -107,7 +107,8 @@ pub(super) fn grade(running: &Running, patience: Duration) -> Grade {
         scenario: scenario.id().to_owned(),
         outcome,
         expected: scenario.conforming().to_owned(),
-        observed: format!("{}; the work ran {}×: {verdict}", seen.timeline(), seen.executions),
+        verdict,
+        observed: format!("{}; the work ran {}×", seen.timeline(), seen.executions),
     }
 }
 

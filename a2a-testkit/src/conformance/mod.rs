@@ -240,8 +240,10 @@ pub struct Grade {
     pub outcome: Outcome,
     /// What a conforming client does ([`Scenario::conforming`]).
     pub expected: String,
-    /// What this client did, as the agent saw it: the operations with their times from the first,
-    /// how many times the work ran, and what settles the grade.
+    /// What settles the grade, in a sentence.
+    pub verdict: String,
+    /// What this client did, as the agent saw it: the requests with their times from the first, and
+    /// how many times the work ran.
     pub observed: String,
 }
 
