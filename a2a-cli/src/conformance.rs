@@ -54,7 +54,7 @@ async fn serve(args: &ConformanceServeArgs, out: &mut impl Write, err: &mut impl
         args.patience.as_secs_f64(),
         url = index.url()
     );
-    crate::watch::shutdown_signal().await;
+    crate::shutdown_signal().await;
     index.shutdown().await;
     if let Some(fleet) = Arc::into_inner(started) {
         fleet.shutdown().await;

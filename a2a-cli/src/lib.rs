@@ -97,3 +97,19 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     })
 }
+
+/// Waits for Ctrl-C (or, on Unix, SIGTERM): how the long-running commands (`watch`, `conformance
+/// serve`) are told to stop.
+pub(crate) async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

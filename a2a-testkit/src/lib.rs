@@ -106,7 +106,8 @@
 //! [`RunningAgent::base_url`] (or [`RunningAgent::card_url`]) and assert on what the agent
 //! received. Each [`Lie`] breaks one rule of the design note your code should apply
 //! (refuse, do not retry the task, fall back to one plain `SendMessage`); each [`Fault`] is one it
-//! should retry and never refuse on. [`fleet::demo_fleet`] starts thirteen labelled agents at once.
+//! should retry and never refuse on. [`fleet::demo_fleet`] starts thirteen labelled agents at once;
+//! [`conformance::ConformanceFleet`] starts twelve and grades whatever client was pointed at them.
 //!
 //! ```
 //! use a2a_testkit::{Lie, Script, ScriptedAgent};

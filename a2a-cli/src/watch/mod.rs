@@ -692,23 +692,9 @@ pub async fn run_command(args: &WatchArgs, err: &mut dyn Write) -> ExitCode {
         }
     };
     let _ = writeln!(err, "a2a watch: the fleet is at {} (metrics at {}metrics)", watch.url(), watch.url());
-    shutdown_signal().await;
+    crate::shutdown_signal().await;
     watch.stop().await;
     ExitCode::SUCCESS
-}
-
-pub(crate) async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-            return;
-        }
-    }
-    let _ = tokio::signal::ctrl_c().await;
 }
 
 #[cfg(test)]

@@ -186,8 +186,7 @@ fn silent_pusher(seen: &Seen, patience: Duration) -> Verdict {
         seen.ran_once()?;
     }
     let configured = seen.requests.iter().find(|r| {
-        r.is("CreateTaskPushNotificationConfig")
-            || (r.is("SendMessage") && push_inline(r).0 && push_inline(r).1)
+        r.is("CreateTaskPushNotificationConfig") || (r.is("SendMessage") && push_inline(r) == (true, true))
     });
     let Some(configured) = configured else {
         seen.ran_once()?;

@@ -9,8 +9,8 @@
 //! gives one [`Grade`] per scenario: what a conforming client does, what this one did, pass or
 //! fail. Nothing is asked of the client beyond being pointed at the URLs: any language, any SDK.
 //!
-//! What "conforming" means is this SDK's rule set (`docs/lifecycle-rules.md` in the repository):
-//! refuse a claim only when the first transition that exercises it contradicts it, never on a
+//! What "conforming" means is this SDK's rule set (the repository README's "When the SDK refuses a
+//! card"): refuse a claim only when the first transition that exercises it contradicts it, never on a
 //! transport fault; after a refusal fall back to one single-shot send, unless the task had
 //! already finished; bound every wait and every read; send a credential only to the origin it was
 //! given for.
@@ -132,8 +132,10 @@ impl Scenario {
     /// What the card claims, in the card's words.
     pub fn card_claims(self) -> &'static str {
         match self {
-            Self::HonestStreamer | Self::FinishedTaskRunTwice | Self::EndlessStream => "streaming",
-            Self::StreamingRefused => "streaming",
+            Self::HonestStreamer
+            | Self::StreamingRefused
+            | Self::FinishedTaskRunTwice
+            | Self::EndlessStream => "streaming",
             Self::HistoryForgetter => "A2A 0.3, stateTransitionHistory",
             Self::SilentPusher => "pushNotifications, a poll-cadence hint",
             Self::ExtendedCardLiar => "extendedAgentCard, an HTTP bearer scheme",
