@@ -145,6 +145,16 @@ async fn a_watch_over_fifty_agents_keeps_memory_and_descriptors_flat() {
     };
     let (audits, errors) = (total("a2a_watch_audits_total{"), total("a2a_watch_audit_errors_total{"));
     let changes = total("a2a_watch_card_changes_total{");
+    // The pictures of the page after the run (the README's), when asked for: the fleet ordered by
+    // the last change (the two flipping agents first), and the first flipping agent's page.
+    if let Ok(dir) = std::env::var("A2A_SOAK_SCREENSHOTS") {
+        let browser = common::browser::Browser::start().await;
+        browser.goto(&format!("{page}?sort=changed")).await;
+        std::fs::write(format!("{dir}/watch.png"), browser.screenshot().await).unwrap();
+        browser.goto(&format!("{page}agent?url={}", urls[48])).await;
+        std::fs::write(format!("{dir}/watch-agent.png"), browser.screenshot().await).unwrap();
+        browser.quit().await;
+    }
     let _ = child.kill();
     let _ = child.wait();
     let mut csv = String::from("seconds,rss_kib,fds\n");

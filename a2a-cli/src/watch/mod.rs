@@ -46,6 +46,7 @@ mod page;
 mod replicas;
 mod server;
 mod store;
+mod strip;
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};

@@ -14,6 +14,29 @@ use a2a_typestate::Deployment;
 use serde_json::Value;
 
 use super::store::{AgentState, Entry, Fleet};
+use super::strip::{self, Window};
+
+/// How the fleet's rows are ordered (`?sort=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sort {
+    /// As the agents were given.
+    Listed,
+    /// The agent whose verdict changed last first.
+    ChangedLast,
+    /// The agent refused longest in the window first.
+    LiesMost,
+}
+
+impl Sort {
+    /// The order a `sort` query value asks for (anything else: as listed).
+    pub(super) fn from_query(value: Option<&str>) -> Self {
+        match value {
+            Some("changed") => Self::ChangedLast,
+            Some("lies") => Self::LiesMost,
+            _ => Self::Listed,
+        }
+    }
+}
 
 /// Agent text made safe for HTML text and quoted attribute values.
 pub(super) fn esc(text: &str) -> String {
@@ -68,7 +91,12 @@ vertical-align:top;font-size:13px}th{background:#eef}.verified{background:#e3f5e
 .refused{background:#fbe3e6;color:#b00020}.unverifiable,.unverified,.notExercised{background:#fff4dc;color:#7a5200}\
 .v{font-weight:bold}.since,.url{color:#556;font-size:12px}.summary span{margin-right:18px}\
 #live{font-size:12px;color:#556}ol{padding-left:20px}li{margin:6px 0}pre{white-space:pre-wrap;font-size:12px}\
-a{color:#1a4fb0}";
+a{color:#1a4fb0}svg.strip{display:block;width:100%;min-width:160px;height:14px;margin-top:3px;border:1px solid #ccd}\
+.agent-strips svg.strip{height:22px}.s-verified{fill:#3aa55a}.s-refused{fill:url(#p-refused)}.s-unsure{fill:url(#p-unsure)}\
+.s-unaudited{fill:url(#p-unaudited)}.s-undeclared{fill:#fff}.card-change{stroke:#1d2330;stroke-width:2}\
+.mark{fill:#1d2330}svg.swatch{width:22px;height:12px;vertical-align:middle;border:1px solid #ccd}\
+.legend span{margin-right:14px;font-size:12px}.sort a,.sort b{margin-right:10px;font-size:12px}\
+.badge{font-size:11px;background:#1d2330;color:#fff;padding:0 4px;border-radius:3px}";
 
 /// The script: on each `update` event, fetch this page's fragment and put it in place. Fixed text.
 const SCRIPT: &str = "(function(){var q=new URLSearchParams(location.search);var t=q.get('token');\
@@ -84,9 +112,10 @@ document.getElementById('main').innerHTML=h;}});});})();";
 pub(super) fn document(title: &str, main: &str, nonce: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style>\
-</head><body><p id=\"live\">connecting</p><div id=\"main\">{main}</div><script nonce=\"{nonce}\">{SCRIPT}</script>\
+</head><body>{defs}<p id=\"live\">connecting</p><div id=\"main\">{main}</div><script nonce=\"{nonce}\">{SCRIPT}</script>\
 </body></html>\n",
-        esc(title)
+        esc(title),
+        defs = super::strip::DEFS
     )
 }
 
@@ -95,8 +124,9 @@ fn token_suffix(token: Option<&str>) -> String {
     token.map(|t| format!("&token={}", query_value(t))).unwrap_or_default()
 }
 
-/// The fleet at a glance: one row per agent, one column per claim any agent's audit reported.
-pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>) -> String {
+/// The fleet at a glance: one row per agent, one column per claim any agent's audit reported, each
+/// cell the verdict now, how long it has held, and the claim's strip over the window.
+pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>, sort: Sort, now_ms: u64) -> String {
     let mut claims: Vec<&str> = Vec::new();
     for agent in &fleet.agents {
         for claim in agent.current.keys() {
@@ -105,51 +135,83 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>) -> String {
             }
         }
     }
+    let window = Window::over(&fleet.agents, now_ms);
+    let mut rows: Vec<(usize, &AgentState)> = fleet.agents.iter().enumerate().collect();
+    match sort {
+        Sort::Listed => {}
+        Sort::ChangedLast => {
+            rows.sort_by_key(|(_, a)| std::cmp::Reverse(a.current.values().map(|c| c.since_ms).max()));
+        }
+        Sort::LiesMost => rows.sort_by_cached_key(|(_, a)| {
+            std::cmp::Reverse((strip::refused_ms(a, claims.iter().copied(), window), a.refused_now()))
+        }),
+    }
     let refused: usize = fleet.agents.iter().map(AgentState::refused_now).sum();
     let mut out = String::new();
     let _ = write!(
         out,
         "<h1>a2a watch</h1><p class=\"summary\"><span id=\"agents\">{} agent(s)</span>\
-<span class=\"{}\" id=\"refused\">{refused} claim(s) refused</span>{}</p>",
+<span class=\"{}\" id=\"refused\">{refused} claim(s) refused</span><span class=\"since\">history from {} to {}</span>{}</p>",
         fleet.agents.len(),
         if refused > 0 { "refused v" } else { "verified v" },
+        utc(window.from_ms),
+        utc(window.to_ms),
         fleet
             .store_error
             .as_deref()
             .map(|e| format!("<span class=\"refused\">{}</span>", esc(e)))
             .unwrap_or_default()
     );
-    out.push_str("<table id=\"fleet\"><tr><th>agent</th>");
+    out.push_str(&strip::legend());
+    out.push_str("<p class=\"sort\" id=\"sort\">order: ");
+    for (value, words, this) in
+        [("listed", "as listed", Sort::Listed), ("changed", "changed last", Sort::ChangedLast), ("lies", "lies most", Sort::LiesMost)]
+    {
+        if this == sort {
+            let _ = write!(out, "<b>{words}</b>");
+        } else {
+            let _ = write!(out, "<a href=\"/?sort={value}{}\">{words}</a>", token_suffix(token));
+        }
+    }
+    out.push_str("</p><table id=\"fleet\"><tr><th>agent</th>");
     for claim in &claims {
         let _ = write!(out, "<th>{}</th>", esc(claim));
     }
     out.push_str("<th>last audit</th></tr>");
-    for (index, agent) in fleet.agents.iter().enumerate() {
+    for (index, agent) in rows {
+        let breaker = if agent.shared_breaker.is_some() {
+            " <span class=\"badge\" title=\"the replicas hold it unavailable (breaker): not a mark\">unavailable</span>"
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            "<tr data-agent=\"{index}\"><td><a href=\"/agent?url={}{}\">{}</a><div class=\"url\">{}{}</div></td>",
+            "<tr data-agent=\"{index}\"><td><a href=\"/agent?url={}{}\">{}</a>{breaker}<div class=\"url\">{}{}</div></td>",
             query_value(&agent.url),
             token_suffix(token),
             esc(&agent.label),
             esc(&agent.url),
             if agent.deployment == Deployment::Gateway { " (through a gateway)" } else { "" }
         );
+        let changes = strip::card_changes(agent, window);
         for claim in &claims {
+            let drawn = claim_strip(agent, claim, &changes, window);
             match agent.current.get(*claim) {
                 Some(current) => {
                     let _ = write!(
                         out,
                         "<td class=\"{}\" data-claim=\"{}\" title=\"{}\"><span class=\"v\">{}</span>\
-<div class=\"since\">since {}</div></td>",
+<div class=\"since\">for {}, since {}</div>{drawn}</td>",
                         esc(&current.verdict),
                         esc(claim),
                         esc(&current.detail),
                         esc(&current.verdict),
+                        strip::held(now_ms.saturating_sub(current.since_ms)),
                         utc(current.since_ms)
                     );
                 }
                 None => {
-                    let _ = write!(out, "<td data-claim=\"{}\">not declared</td>", esc(claim));
+                    let _ = write!(out, "<td data-claim=\"{}\">not declared{drawn}</td>", esc(claim));
                 }
             }
         }
@@ -163,6 +225,19 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>) -> String {
     out.push_str("</table>");
     replicas_html(&mut out, &fleet.replicas);
     out
+}
+
+/// `claim`'s strip for `agent`, with the card's changes and the replicas' mark on it, if any.
+fn claim_strip(agent: &AgentState, claim: &str, changes: &[u64], window: Window) -> String {
+    let mark = agent.shared_marks.iter().find(|m| m.capability == claim).map(|m| {
+        format!(
+            "marked suspect by {}{}: {}",
+            m.marked_by.as_deref().unwrap_or("a replica"),
+            m.ttl_ms.map(|ms| format!(", {} s left", ms / 1000)).unwrap_or_default(),
+            m.evidence
+        )
+    });
+    strip::svg(claim, &strip::bands(agent, claim, window), changes, mark.as_deref(), window)
 }
 
 /// The replicas' journal (with `--redis`): who is alive, and the last takeovers.
@@ -195,7 +270,7 @@ fn replicas_html(out: &mut String, replicas: &super::store::ReplicasSeen) {
 
 /// One agent: its claims now, the marks the replicas hold, and its timeline, newest first, with
 /// each refusal's evidence.
-pub(super) fn agent_main(agent: &AgentState, token: Option<&str>) -> String {
+pub(super) fn agent_main(agent: &AgentState, token: Option<&str>, now_ms: u64) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -204,6 +279,19 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>) -> String {
         esc(&agent.label),
         esc(&agent.url)
     );
+    let window = Window::over([agent], now_ms);
+    let changes = strip::card_changes(agent, window);
+    let _ = write!(
+        out,
+        "{}<div class=\"agent-strips\" id=\"strips\"><p class=\"since\">from {} to {}</p>",
+        strip::legend(),
+        utc(window.from_ms),
+        utc(window.to_ms)
+    );
+    for claim in agent.current.keys() {
+        let _ = write!(out, "<div><b>{}</b>{}</div>", esc(claim), claim_strip(agent, claim, &changes, window));
+    }
+    out.push_str("</div>");
     out.push_str("<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>since</th><th>why</th></tr>");
     for (claim, current) in &agent.current {
         let _ = write!(
@@ -247,20 +335,21 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>) -> String {
         );
     }
     out.push_str("<h2>Timeline</h2><ol id=\"timeline\">");
-    for (_, entry) in agent.history.iter().rev() {
+    for (at, (_, entry)) in agent.history.iter().enumerate().rev() {
         match entry {
             Entry::Card { at_ms, etag, digest, first } => {
                 let _ = write!(
                     out,
-                    "<li><b>{}</b> card {} (ETag {}, digest {})</li>",
+                    "<li data-at=\"{at_ms}\"><b>{}</b> card {} (ETag {}, digest {}){}</li>",
                     utc(*at_ms),
                     if *first { "first read" } else { "changed" },
                     esc(etag.as_deref().unwrap_or("none")),
-                    esc(digest)
+                    esc(digest),
+                    if *first { String::new() } else { claims_changed(agent, at) }
                 );
             }
             Entry::Audit { at_ms, duration_ms, claims, error, evidence, .. } => {
-                let _ = write!(out, "<li><b>{}</b> audit ({duration_ms} ms): ", utc(*at_ms));
+                let _ = write!(out, "<li data-at=\"{at_ms}\"><b>{}</b> audit ({duration_ms} ms): ", utc(*at_ms));
                 if let Some(error) = error {
                     let _ = write!(out, "<span class=\"refused\">{}</span> ", esc(error));
                 }
@@ -287,6 +376,33 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>) -> String {
     }
     out.push_str("</ol>");
     out
+}
+
+/// What the card change at `at` (an index into the history) did to the claims the audits report:
+/// the claims of the first audit after it against those of the last audit before it.
+fn claims_changed(agent: &AgentState, at: usize) -> String {
+    fn reported(entry: &Entry) -> Option<std::collections::BTreeSet<&str>> {
+        match entry {
+            Entry::Audit { claims, error: None, .. } => Some(claims.iter().map(|c| c.claim.as_str()).collect()),
+            _ => None,
+        }
+    }
+    let before = agent.history.iter().take(at).rev().find_map(|(_, e)| reported(e));
+    let after = agent.history.iter().skip(at + 1).find_map(|(_, e)| reported(e));
+    let (Some(before), Some(after)) = (before, after) else { return String::new() };
+    let added: Vec<String> = after.difference(&before).map(|c| esc(c)).collect();
+    let removed: Vec<String> = before.difference(&after).map(|c| esc(c)).collect();
+    if added.is_empty() && removed.is_empty() {
+        return ": the same claims".to_owned();
+    }
+    let mut said = Vec::new();
+    if !added.is_empty() {
+        said.push(format!("claims added: {}", added.join(", ")));
+    }
+    if !removed.is_empty() {
+        said.push(format!("claims removed: {}", removed.join(", ")));
+    }
+    format!(": <span class=\"claims-changed\">{}</span>", said.join("; "))
 }
 
 /// A JSON value's text (a string without its quotes).
@@ -383,8 +499,8 @@ mod tests {
     fn a_hostile_card_name_is_text_in_every_view() {
         let fleet = hostile_fleet();
         let pages = [
-            document("a2a watch", &fleet_main(&fleet, Some("t\"><script>")), "n0nce"),
-            document(HOSTILE, &agent_main(&fleet.agents[0], None), "n0nce"),
+            document("a2a watch", &fleet_main(&fleet, Some("t\"><script>"), Sort::LiesMost, now_ms()), "n0nce"),
+            document(HOSTILE, &agent_main(&fleet.agents[0], None, now_ms()), "n0nce"),
         ];
         for page in pages {
             // The only script element is the page's own, with its nonce; no agent text opens a tag

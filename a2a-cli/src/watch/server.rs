@@ -170,7 +170,8 @@ fn handle(
     let fragment = query(request, "fragment").is_some();
     match request.uri().path() {
         "/" => {
-            let main = page::fleet_main(&shared.fleet(), token.as_deref());
+            let sort = page::Sort::from_query(query(request, "sort").as_deref());
+            let main = page::fleet_main(&shared.fleet(), token.as_deref(), sort, super::store::now_ms());
             if fragment {
                 html(main, None)
             } else {
@@ -184,7 +185,7 @@ fn handle(
             let Some(agent) = fleet.agents.iter().find(|a| a.url == url) else {
                 return plain(StatusCode::NOT_FOUND, "no such agent is watched\n");
             };
-            let main = page::agent_main(agent, token.as_deref());
+            let main = page::agent_main(agent, token.as_deref(), super::store::now_ms());
             if fragment {
                 html(main, None)
             } else {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses its own part of this module
 
+pub mod browser;
+
 use std::process::Output;
 
 /// Runs the built binary with `args`, stdout and stderr captured (so neither is a terminal), with the
