@@ -163,6 +163,94 @@ async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_w
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The bands of `claim`'s strip in the row of agent `row` on the fleet page: `[class, from, to]`.
+fn strip_bands(row: usize, claim: &str) -> String {
+    format!(
+        "return Array.from(document.querySelectorAll('tr[data-agent=\"{row}\"] svg.strip[data-claim=\"{claim}\"] rect'))\
+.map(function(r){{return [r.getAttribute('class'), Number(r.dataset.from), Number(r.dataset.to)];}});"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_that_flipped_twice_shows_both_flips_on_its_strip_at_the_audits_times() {
+    let streaming = || Capabilities::none().with_streaming();
+    let honest = ScriptedAgent::builder().name("twice").capabilities(streaming()).spawn().await.unwrap();
+    let liar = ScriptedAgent::builder()
+        .name("twice")
+        .capabilities(streaming())
+        .script(Script::honest().with(Lie::StreamingRefused))
+        .spawn()
+        .await
+        .unwrap();
+    let lying = Arc::new(AtomicBool::new(false));
+    let front = flippable(&honest, &liar, Arc::clone(&lying), true).await;
+    let hostile =
+        ScriptedAgent::builder().name(HOSTILE_NAME).capabilities(streaming()).spawn().await.unwrap();
+    let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
+    let watch = Watch::start(agents, options(Duration::from_secs(2), None)).await.unwrap();
+    let gauge = |verdict: &str| {
+        format!(
+            "a2a_watch_claim_verdict{{agent=\"twice\",url=\"{front}\",claim=\"streaming\",verdict=\"{verdict}\"}}"
+        )
+    };
+    metrics_until(&watch, &gauge("verified"), 1.0).await;
+    lying.store(true, Ordering::SeqCst);
+    metrics_until(&watch, &gauge("refused"), 1.0).await;
+    lying.store(false, Ordering::SeqCst);
+    metrics_until(&watch, &gauge("verified"), 1.0).await;
+
+    // The audits' times as the agent's timeline lists them, oldest first, with what each said.
+    let browser = Browser::start().await;
+    browser.goto(&format!("{}agent?url={}", watch.url(), front)).await;
+    let audits = browser
+        .eval(
+            "return Array.from(document.querySelectorAll('#timeline li')).filter(function(li){\
+return li.textContent.indexOf(' audit (') >= 0;}).map(function(li){\
+var v=li.querySelector('.v[data-claim=\"streaming\"]');return [Number(li.dataset.at), v ? v.textContent : null];}).reverse();",
+        )
+        .await;
+    let audits: Vec<(u64, String)> = serde_json::from_value(audits).unwrap();
+    let first_refused = audits.iter().find(|(_, v)| v == "refused").map(|(at, _)| *at).unwrap();
+    let back =
+        audits.iter().find(|(at, v)| *at > first_refused && v == "verified").map(|(at, _)| *at).unwrap();
+
+    browser.goto(&watch.url()).await;
+    let bands: Vec<(String, u64, u64)> =
+        serde_json::from_value(browser.eval(&strip_bands(0, "streaming")).await).unwrap();
+    let refused: Vec<&(String, u64, u64)> = bands.iter().filter(|(class, ..)| class == "s-refused").collect();
+    assert_eq!(refused.len(), 1, "one refused stretch between the two flips: {bands:?}");
+    assert_eq!(
+        (refused[0].1, refused[0].2),
+        (first_refused, back),
+        "{bands:?} against the timeline {audits:?}"
+    );
+    let at = bands.iter().position(|(class, ..)| class == "s-refused").unwrap();
+    assert_eq!(bands[at - 1].0, "s-verified", "verified before the first flip: {bands:?}");
+    assert_eq!(bands[at + 1].0, "s-verified", "verified again after the second: {bands:?}");
+    // The card changed at each flip (the ETag of the other deployment): a tick on the strip each time.
+    let ticks = browser
+        .eval(
+            "return document.querySelectorAll('tr[data-agent=\"0\"] svg.strip[data-claim=\"streaming\"] line.card-change').length;",
+        )
+        .await;
+    assert_eq!(ticks, json!(2), "{bands:?}");
+    // Ordered by the time refused, the flipped agent leads; its hostile neighbour's name is text.
+    browser.goto(&format!("{}?sort=lies", watch.url())).await;
+    assert_eq!(
+        browser.eval("return document.querySelector('#fleet tr[data-agent]').dataset.agent;").await,
+        json!("0")
+    );
+    let shown = browser.eval("return document.querySelector('tr[data-agent=\"1\"] a').textContent;").await;
+    assert_eq!(shown, json!(HOSTILE_NAME));
+    assert_eq!(browser.eval("return document.querySelectorAll('script').length;").await, json!(1));
+    // The pictures in the docs come from here when asked for.
+    if let Ok(path) = std::env::var("A2A_WATCH_SCREENSHOT_STRIPS") {
+        std::fs::write(path, browser.screenshot().await).unwrap();
+    }
+    browser.quit().await;
+    watch.stop().await;
+}
+
 #[tokio::test]
 async fn a_token_is_asked_for_every_path_when_one_is_set() {
     let agent = ScriptedAgent::builder().name("guarded").spawn().await.unwrap();

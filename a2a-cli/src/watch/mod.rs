@@ -564,7 +564,7 @@ fn field<'a>(value: &'a Value, name: &str) -> &'a str {
 fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
     let report = serde_json::to_value(audited).unwrap_or(Value::Null);
     let reported = report.get("claims").and_then(Value::as_array).cloned().unwrap_or_default();
-    let claims = reported
+    let mut claims: Vec<ClaimSeen> = reported
         .iter()
         .map(|claim| {
             let name = claim.get("capability").or_else(|| claim.get("claim")).and_then(Value::as_str);
@@ -586,7 +586,10 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
             }
         })
         .collect();
-    let refused: Vec<Value> = reported.into_iter().filter(|c| field(c, "verdict") == "refused").collect();
+    let card_claims = report.get("cardClaims").and_then(Value::as_array).cloned().unwrap_or_default();
+    claims.extend(card_claims_by_kind(&card_claims));
+    let refused: Vec<Value> =
+        reported.into_iter().chain(card_claims).filter(|c| field(c, "verdict") == "refused").collect();
     let evidence = (!refused.is_empty()).then(|| {
         let whole = serde_json::json!({
             "refused": refused,
@@ -623,6 +626,42 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
         error: audited.error.as_deref().map(crate::sanitize::message),
         evidence,
     }
+}
+
+/// The card claims beyond the lifecycle (`extended-card`, `interfaces`, `extensions`,
+/// `output-modes`, `security`), one per kind as the page shows them: the worst verdict of the
+/// kind's claims (refused over anything unsettled over verified), and each claim's own word.
+fn card_claims_by_kind(card_claims: &[Value]) -> Vec<ClaimSeen> {
+    let rank = |verdict: &str| match verdict {
+        "verified" => 0,
+        "refused" => 2,
+        _ => 1,
+    };
+    let mut kinds: Vec<ClaimSeen> = Vec::new();
+    for claim in card_claims {
+        let kind = crate::sanitize::label(field(claim, "kind"));
+        let verdict = field(claim, "verdict");
+        let said = format!(
+            "{}: {verdict} {}{}",
+            field(claim, "claim"),
+            field(claim, "evidence"),
+            field(claim, "reason")
+        );
+        match kinds.iter_mut().find(|k| k.claim == kind) {
+            Some(seen) => {
+                if rank(verdict) > rank(&seen.verdict) {
+                    verdict.clone_into(&mut seen.verdict);
+                }
+                seen.detail = crate::sanitize::message(&format!("{}; {said}", seen.detail));
+            }
+            None => kinds.push(ClaimSeen {
+                claim: kind,
+                verdict: verdict.to_owned(),
+                detail: crate::sanitize::message(&said),
+            }),
+        }
+    }
+    kinds
 }
 
 /// The agents named by `args`: URLs as they are, anything else read as an agents file.

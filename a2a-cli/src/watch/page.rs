@@ -88,7 +88,7 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:24px;color:#1d
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-top:1px solid #ccd;padding-top:12px}\
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccd;padding:4px 8px;text-align:left;\
 vertical-align:top;font-size:13px}th{background:#eef}.verified{background:#e3f5e6;color:#11772b}\
-.refused{background:#fbe3e6;color:#b00020}.unverifiable,.unverified,.notExercised{background:#fff4dc;color:#7a5200}\
+.refused{background:#fbe3e6;color:#b00020}.unverifiable,.unverified,.notExercised,.warning,.unreachable,.unsettled{background:#fff4dc;color:#7a5200}\
 .v{font-weight:bold}.since,.url{color:#556;font-size:12px}.summary span{margin-right:18px}\
 #live{font-size:12px;color:#556}ol{padding-left:20px}li{margin:6px 0}pre{white-space:pre-wrap;font-size:12px}\
 a{color:#1a4fb0}svg.strip{display:block;width:100%;min-width:160px;height:14px;margin-top:3px;border:1px solid #ccd}\
@@ -164,9 +164,11 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>, sort: Sort, now_ms:
     );
     out.push_str(&strip::legend());
     out.push_str("<p class=\"sort\" id=\"sort\">order: ");
-    for (value, words, this) in
-        [("listed", "as listed", Sort::Listed), ("changed", "changed last", Sort::ChangedLast), ("lies", "lies most", Sort::LiesMost)]
-    {
+    for (value, words, this) in [
+        ("listed", "as listed", Sort::Listed),
+        ("changed", "changed last", Sort::ChangedLast),
+        ("lies", "lies most", Sort::LiesMost),
+    ] {
         if this == sort {
             let _ = write!(out, "<b>{words}</b>");
         } else {
@@ -229,7 +231,11 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>, sort: Sort, now_ms:
 
 /// `claim`'s strip for `agent`, with the card's changes and the replicas' mark on it, if any.
 fn claim_strip(agent: &AgentState, claim: &str, changes: &[u64], window: Window) -> String {
-    let mark = agent.shared_marks.iter().find(|m| m.capability == claim).map(|m| {
+    // A card claim's mark names its kind and subject (`interfaces http://agent/a2a`).
+    let marked = |m: &&super::store::SharedMarkSeen| {
+        m.capability == claim || m.capability.strip_prefix(claim).is_some_and(|rest| rest.starts_with(' '))
+    };
+    let mark = agent.shared_marks.iter().find(marked).map(|m| {
         format!(
             "marked suspect by {}{}: {}",
             m.marked_by.as_deref().unwrap_or("a replica"),
@@ -289,7 +295,8 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>, now_ms: u64) -
         utc(window.to_ms)
     );
     for claim in agent.current.keys() {
-        let _ = write!(out, "<div><b>{}</b>{}</div>", esc(claim), claim_strip(agent, claim, &changes, window));
+        let _ =
+            write!(out, "<div><b>{}</b>{}</div>", esc(claim), claim_strip(agent, claim, &changes, window));
     }
     out.push_str("</div>");
     out.push_str("<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>since</th><th>why</th></tr>");
@@ -349,7 +356,8 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>, now_ms: u64) -
                 );
             }
             Entry::Audit { at_ms, duration_ms, claims, error, evidence, .. } => {
-                let _ = write!(out, "<li data-at=\"{at_ms}\"><b>{}</b> audit ({duration_ms} ms): ", utc(*at_ms));
+                let _ =
+                    write!(out, "<li data-at=\"{at_ms}\"><b>{}</b> audit ({duration_ms} ms): ", utc(*at_ms));
                 if let Some(error) = error {
                     let _ = write!(out, "<span class=\"refused\">{}</span> ", esc(error));
                 }
@@ -357,9 +365,10 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>, now_ms: u64) -
                     .iter()
                     .map(|c| {
                         format!(
-                            "{} <span class=\"{} v\">{}</span>",
+                            "{} <span class=\"{} v\" data-claim=\"{}\">{}</span>",
                             esc(&c.claim),
                             esc(&c.verdict),
+                            esc(&c.claim),
                             esc(&c.verdict)
                         )
                     })
@@ -383,7 +392,9 @@ pub(super) fn agent_main(agent: &AgentState, token: Option<&str>, now_ms: u64) -
 fn claims_changed(agent: &AgentState, at: usize) -> String {
     fn reported(entry: &Entry) -> Option<std::collections::BTreeSet<&str>> {
         match entry {
-            Entry::Audit { claims, error: None, .. } => Some(claims.iter().map(|c| c.claim.as_str()).collect()),
+            Entry::Audit { claims, error: None, .. } => {
+                Some(claims.iter().map(|c| c.claim.as_str()).collect())
+            }
             _ => None,
         }
     }
@@ -499,7 +510,11 @@ mod tests {
     fn a_hostile_card_name_is_text_in_every_view() {
         let fleet = hostile_fleet();
         let pages = [
-            document("a2a watch", &fleet_main(&fleet, Some("t\"><script>"), Sort::LiesMost, now_ms()), "n0nce"),
+            document(
+                "a2a watch",
+                &fleet_main(&fleet, Some("t\"><script>"), Sort::LiesMost, now_ms()),
+                "n0nce",
+            ),
             document(HOSTILE, &agent_main(&fleet.agents[0], None, now_ms()), "n0nce"),
         ];
         for page in pages {

@@ -69,10 +69,11 @@ pub(super) struct Window {
 }
 
 impl Window {
-    /// From the oldest entry any of `agents` keeps to `now_ms` (at least a minute).
+    /// From the oldest entry any of `agents` keeps (the history the retention left) to `now_ms`; the
+    /// last minute when there is none yet.
     pub(super) fn over<'a>(agents: impl IntoIterator<Item = &'a AgentState>, now_ms: u64) -> Self {
         let oldest = agents.into_iter().filter_map(|a| a.history.front().map(|(_, e)| e.at_ms())).min();
-        let from_ms = oldest.unwrap_or(now_ms).min(now_ms.saturating_sub(60_000));
+        let from_ms = oldest.unwrap_or(now_ms.saturating_sub(60_000)).min(now_ms);
         Self { from_ms, to_ms: now_ms }
     }
 
@@ -164,7 +165,11 @@ pub(super) fn card_changes(agent: &AgentState, window: Window) -> Vec<u64> {
 }
 
 /// How long the refused bands of every claim of `agent` add up to: how much it lied in the window.
-pub(super) fn refused_ms<'a>(agent: &AgentState, claims: impl IntoIterator<Item = &'a str>, window: Window) -> u64 {
+pub(super) fn refused_ms<'a>(
+    agent: &AgentState,
+    claims: impl IntoIterator<Item = &'a str>,
+    window: Window,
+) -> u64 {
     claims
         .into_iter()
         .flat_map(|claim| bands(agent, claim, window))
@@ -183,7 +188,13 @@ pub(super) fn held(ms: u64) -> String {
 
 /// The strip as inline SVG: its bands, then a tick per card change, then `mark` (a replica's suspect
 /// mark, described) as a band at the end.
-pub(super) fn svg(claim: &str, bands: &[Band], changes: &[u64], mark: Option<&str>, window: Window) -> String {
+pub(super) fn svg(
+    claim: &str,
+    bands: &[Band],
+    changes: &[u64],
+    mark: Option<&str>,
+    window: Window,
+) -> String {
     let mut label = format!("{}:", esc(claim));
     let mut out = String::new();
     for band in bands {
@@ -219,7 +230,10 @@ pub(super) fn svg(claim: &str, bands: &[Band], changes: &[u64], mark: Option<&st
             esc(mark)
         );
     }
-    format!("<svg class=\"strip\" role=\"img\" aria-label=\"{label}\" data-claim=\"{}\">{out}</svg>", esc(claim))
+    format!(
+        "<svg class=\"strip\" role=\"img\" aria-label=\"{label}\" data-claim=\"{}\">{out}</svg>",
+        esc(claim)
+    )
 }
 
 /// The patterns the strips fill their bands with, and the legend that names them.
@@ -264,7 +278,9 @@ mod tests {
             duration_ms: 1,
             name: Some("a".into()),
             claims: verdict
-                .map(|v| vec![ClaimSeen { claim: "streaming".into(), verdict: v.into(), detail: String::new() }])
+                .map(|v| {
+                    vec![ClaimSeen { claim: "streaming".into(), verdict: v.into(), detail: String::new() }]
+                })
                 .unwrap_or_default(),
             error: None,
             evidence: None,
@@ -273,9 +289,12 @@ mod tests {
 
     fn agent_with(entries: Vec<Entry>) -> Fleet {
         let agents = [("http://a".to_owned(), Deployment::Direct)];
-        let mut fleet =
-            Fleet::open(&agents, Retention { keep: 100_000, max_age: Duration::from_secs(3650 * 86_400) }, None)
-                .unwrap();
+        let mut fleet = Fleet::open(
+            &agents,
+            Retention { keep: 100_000, max_age: Duration::from_secs(3650 * 86_400) },
+            None,
+        )
+        .unwrap();
         for entry in entries {
             fleet.record(0, entry);
         }
@@ -340,7 +359,8 @@ mod tests {
         ]);
         let window = Window { from_ms: t, to_ms: t + 50_000 };
         let drawn = bands(&fleet.agents[0], "streaming", window);
-        let spans: Vec<(u64, u64, Shade)> = drawn.iter().map(|b| (b.from_ms - t, b.to_ms - t, b.shade)).collect();
+        let spans: Vec<(u64, u64, Shade)> =
+            drawn.iter().map(|b| (b.from_ms - t, b.to_ms - t, b.shade)).collect();
         assert_eq!(
             spans,
             [

@@ -113,4 +113,3 @@ impl Browser {
         let _ = self.http.delete(&self.session).send().await;
     }
 }
-
