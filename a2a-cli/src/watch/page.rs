@@ -230,7 +230,7 @@ pub(super) fn fleet_main(fleet: &Fleet, token: Option<&str>, sort: Sort, now_ms:
 }
 
 /// `claim`'s strip for `agent`, with the card's changes and the replicas' mark on it, if any.
-fn claim_strip(agent: &AgentState, claim: &str, changes: &[u64], window: Window) -> String {
+fn claim_strip(agent: &AgentState, claim: &str, changes: &[(u64, usize)], window: Window) -> String {
     // A card claim's mark names its kind and subject (`interfaces http://agent/a2a`).
     let marked = |m: &&super::store::SharedMarkSeen| {
         m.capability == claim || m.capability.strip_prefix(claim).is_some_and(|rest| rest.starts_with(' '))

@@ -152,16 +152,31 @@ fn slotted(bands: &[Band], window: Window) -> Vec<Band> {
     out
 }
 
-/// The card changes `agent` saw within `window` (the first read is not a change).
-pub(super) fn card_changes(agent: &AgentState, window: Window) -> Vec<u64> {
-    agent
+/// The card changes `agent` saw within `window` (the first read is not a change), at most
+/// [`MAX_BANDS`]: when there are more, one per slot of the window that had any, with how many.
+pub(super) fn card_changes(agent: &AgentState, window: Window) -> Vec<(u64, usize)> {
+    let changes: Vec<u64> = agent
         .history
         .iter()
         .filter_map(|(_, e)| match e {
             Entry::Card { at_ms, first: false, .. } if *at_ms >= window.from_ms => Some(*at_ms),
             _ => None,
         })
-        .collect()
+        .collect();
+    if changes.len() <= MAX_BANDS {
+        return changes.into_iter().map(|at| (at, 1)).collect();
+    }
+    let slots = MAX_BANDS as u64;
+    let mut out: Vec<(u64, usize)> = Vec::with_capacity(MAX_BANDS);
+    for at in changes {
+        let slot = (at - window.from_ms).min(window.span() - 1) * slots / window.span();
+        let slot_at = window.from_ms + window.span() * slot / slots;
+        match out.last_mut() {
+            Some((last, count)) if *last == slot_at => *count += 1,
+            _ => out.push((slot_at, 1)),
+        }
+    }
+    out
 }
 
 /// How long the refused bands of every claim of `agent` add up to: how much it lied in the window.
@@ -186,23 +201,27 @@ pub(super) fn held(ms: u64) -> String {
     HumanDuration(Duration::from_secs(ms / 1000)).to_string()
 }
 
-/// The strip as inline SVG: its bands, then a tick per card change, then `mark` (a replica's suspect
-/// mark, described) as a band at the end.
+/// The strip as inline SVG: its bands, then a tick per card change (or per slot of changes), then
+/// `mark` (a replica's suspect mark, described) as a band at the end. Each band says its times in
+/// its tooltip and its data; the label sums the strip up for a screen reader.
 pub(super) fn svg(
     claim: &str,
     bands: &[Band],
-    changes: &[u64],
+    changes: &[(u64, usize)],
     mark: Option<&str>,
     window: Window,
 ) -> String {
-    let mut label = format!("{}:", esc(claim));
     let mut out = String::new();
+    let mut refused_ms = 0;
     for band in bands {
         let (x, end) = (window.percent(band.from_ms), window.percent(band.to_ms));
+        if band.shade == Shade::Refused {
+            refused_ms += band.to_ms - band.from_ms;
+        }
         let _ = write!(
             out,
-            "<rect class=\"{}\" x=\"{x:.3}%\" width=\"{:.3}%\" y=\"0\" height=\"100%\" data-from=\"{}\" data-to=\"{}\">\
-<title>{} from {} to {} ({})</title></rect>",
+            "<rect class=\"{}\" x=\"{x:.2}%\" width=\"{:.2}%\" height=\"100%\" data-from=\"{}\" data-to=\"{}\">\
+<title>{} {} to {} ({})</title></rect>",
             band.shade.class(),
             (end - x).max(0.0),
             band.from_ms,
@@ -212,24 +231,33 @@ pub(super) fn svg(
             utc(band.to_ms),
             held(band.to_ms - band.from_ms)
         );
-        let _ = write!(label, " {} {};", band.shade.word(), held(band.to_ms - band.from_ms));
     }
-    for at in changes {
+    // Ticks carry no tooltip of their own: a strip per claim repeats them, and the agent's
+    // timeline lists each change with what it did to the claims.
+    let mut changed = 0;
+    for (at, count) in changes {
+        changed += count;
         let x = window.percent(*at);
         let _ = write!(
             out,
-            "<line class=\"card-change\" x1=\"{x:.3}%\" x2=\"{x:.3}%\" y1=\"0\" y2=\"100%\" data-at=\"{at}\">\
-<title>the card changed at {}</title></line>",
-            utc(*at)
+            "<line class=\"card-change\" x1=\"{x:.2}%\" x2=\"{x:.2}%\" y2=\"100%\" data-at=\"{at}\"/>"
         );
     }
     if let Some(mark) = mark {
         let _ = write!(
             out,
-            "<rect class=\"mark\" x=\"98%\" width=\"2%\" y=\"0\" height=\"100%\"><title>{}</title></rect>",
+            "<rect class=\"mark\" x=\"98%\" width=\"2%\" height=\"100%\"><title>{}</title></rect>",
             esc(mark)
         );
     }
+    let label = format!(
+        "{}: refused for {} of the {} shown, {} change(s) of verdict, {changed} card change(s){}",
+        esc(claim),
+        held(refused_ms),
+        held(window.span()),
+        bands.len().saturating_sub(1),
+        if mark.is_some() { ", marked suspect" } else { "" }
+    );
     format!(
         "<svg class=\"strip\" role=\"img\" aria-label=\"{label}\" data-claim=\"{}\">{out}</svg>",
         esc(claim)
