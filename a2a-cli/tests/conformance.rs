@@ -110,18 +110,14 @@ async fn serve_lists_the_scenarios_and_report_reads_the_scorecard_over_http() {
 /// extended card and gives up without it, waits for push callbacks and for blocking answers as long
 /// as they take, reads answers whole, polls for a history the card promised, and, when the final
 /// task it read carries no artifact, sends the message again.
-async fn trusting_client(scenario: &ScenarioInfo) -> Result<(), String> {
-    let http = reqwest::Client::builder().no_proxy().build().map_err(|e| e.to_string())?;
+async fn trusting_client(scenario: &ScenarioInfo) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let http = reqwest::Client::builder().no_proxy().build()?;
     let with_token = |request: reqwest::RequestBuilder| match &scenario.bearer_token {
         Some(token) => request.bearer_auth(token),
         None => request,
     };
-    let card: Value = async {
-        let url = format!("{}/.well-known/agent-card.json", scenario.url);
-        with_token(http.get(url)).send().await?.json().await
-    }
-    .await
-    .map_err(|e| e.to_string())?;
+    let card_url = format!("{}/.well-known/agent-card.json", scenario.url);
+    let card: Value = with_token(http.get(card_url)).send().await?.json().await?;
     let v03 = card.get("url").is_some();
     let endpoint = if v03 { card["url"].as_str() } else { card["supportedInterfaces"][0]["url"].as_str() };
     let endpoint = endpoint.ok_or("no interface")?.to_owned();
@@ -145,25 +141,16 @@ async fn trusting_client(scenario: &ScenarioInfo) -> Result<(), String> {
     };
     let capabilities = &card["capabilities"];
     if capabilities["extendedAgentCard"] == true {
-        let answer: Value = call("GetExtendedAgentCard", json!({}))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?
-            .json()
-            .await
-            .map_err(|e| e.to_string())?;
+        let answer: Value = call("GetExtendedAgentCard", json!({})).send().await?.json().await?;
         if answer.get("error").is_some() {
-            return Err("the extended card the card promised is not there".to_owned());
+            return Err("the extended card the card promised is not there".into());
         }
     }
     if capabilities["streaming"] == true {
         let mut last = Value::Null;
         for _ in 0..2 {
-            let response = call("SendStreamingMessage", json!({"message": message}))
-                .send()
-                .await
-                .map_err(|e| e.to_string())?;
-            let text = response.text().await.map_err(|e| e.to_string())?;
+            let response = call("SendStreamingMessage", json!({"message": message})).send().await?;
+            let text = response.text().await?;
             last = text
                 .lines()
                 .filter_map(|l| l.strip_prefix("data:"))
@@ -175,33 +162,24 @@ async fn trusting_client(scenario: &ScenarioInfo) -> Result<(), String> {
             }
         }
         if last.pointer("/result/task/artifacts").is_none() {
-            call("SendMessage", json!({"message": message})).send().await.map_err(|e| e.to_string())?;
+            call("SendMessage", json!({"message": message})).send().await?;
         }
         return Ok(());
     }
     if capabilities["pushNotifications"] == true {
         let configuration = json!({"returnImmediately": true, "taskPushNotificationConfig": {"url": "http://127.0.0.1:9/callback"}});
-        call("SendMessage", json!({"message": message, "configuration": configuration}))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
+        call("SendMessage", json!({"message": message, "configuration": configuration})).send().await?;
         // The callback the card promised will say when the task ends.
         std::future::pending::<()>().await;
     }
-    let response =
-        call("SendMessage", json!({"message": message})).send().await.map_err(|e| e.to_string())?;
-    let answer: Value = response.json().await.map_err(|e| e.to_string())?;
+    let response = call("SendMessage", json!({"message": message})).send().await?;
+    let answer: Value = response.json().await?;
     let task =
         answer.pointer("/result/task").or_else(|| answer.get("result")).cloned().unwrap_or(Value::Null);
     if capabilities["stateTransitionHistory"] == true {
         for _ in 0..5 {
-            let read: Value = call("GetTask", json!({"id": task["id"], "historyLength": 10}))
-                .send()
-                .await
-                .map_err(|e| e.to_string())?
-                .json()
-                .await
-                .map_err(|e| e.to_string())?;
+            let read: Value =
+                call("GetTask", json!({"id": task["id"], "historyLength": 10})).send().await?.json().await?;
             if read["result"]["history"].as_array().is_some_and(|h| !h.is_empty()) {
                 break;
             }

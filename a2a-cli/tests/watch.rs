@@ -79,12 +79,21 @@ fn cell(row: usize, claim: &str) -> String {
     )
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_within_one_interval() {
+/// A streaming agent behind one URL (`front`) that is honest until `lying` is set and refuses
+/// streaming while it is (its card's ETag changes with it), and an honest neighbour whose card name
+/// is hostile.
+struct Flipping {
+    front: String,
+    lying: Arc<AtomicBool>,
+    hostile: a2a_testkit::RunningAgent,
+    _deployments: [a2a_testkit::RunningAgent; 2],
+}
+
+async fn flipping(name: &str) -> Flipping {
     let streaming = || Capabilities::none().with_streaming();
-    let honest = ScriptedAgent::builder().name("flipper").capabilities(streaming()).spawn().await.unwrap();
+    let honest = ScriptedAgent::builder().name(name).capabilities(streaming()).spawn().await.unwrap();
     let liar = ScriptedAgent::builder()
-        .name("flipper")
+        .name(name)
         .capabilities(streaming())
         .script(Script::honest().with(Lie::StreamingRefused))
         .spawn()
@@ -94,6 +103,12 @@ async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_w
     let front = flippable(&honest, &liar, Arc::clone(&lying), true).await;
     let hostile =
         ScriptedAgent::builder().name(HOSTILE_NAME).capabilities(streaming()).spawn().await.unwrap();
+    Flipping { front, lying, hostile, _deployments: [honest, liar] }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_within_one_interval() {
+    let Flipping { front, lying, hostile, .. } = flipping("flipper").await;
     let dir = std::env::temp_dir().join(format!("a2a-watch-flip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
@@ -173,19 +188,7 @@ fn strip_bands(row: usize, claim: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_that_flipped_twice_shows_both_flips_on_its_strip_at_the_audits_times() {
-    let streaming = || Capabilities::none().with_streaming();
-    let honest = ScriptedAgent::builder().name("twice").capabilities(streaming()).spawn().await.unwrap();
-    let liar = ScriptedAgent::builder()
-        .name("twice")
-        .capabilities(streaming())
-        .script(Script::honest().with(Lie::StreamingRefused))
-        .spawn()
-        .await
-        .unwrap();
-    let lying = Arc::new(AtomicBool::new(false));
-    let front = flippable(&honest, &liar, Arc::clone(&lying), true).await;
-    let hostile =
-        ScriptedAgent::builder().name(HOSTILE_NAME).capabilities(streaming()).spawn().await.unwrap();
+    let Flipping { front, lying, hostile, .. } = flipping("twice").await;
     let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
     let watch = Watch::start(agents, options(Duration::from_secs(2), None)).await.unwrap();
     let gauge = |verdict: &str| {
