@@ -189,7 +189,8 @@ fn strip_bands(row: usize, claim: &str) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_that_flipped_twice_shows_both_flips_on_its_strip_at_the_audits_times() {
     let Flipping { front, lying, hostile, .. } = flipping("twice").await;
-    let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
+    // The flipping agent listed second, so that ordering by the time refused has to move it.
+    let agents = vec![(hostile.base_url(), Deployment::Direct), (front.clone(), Deployment::Direct)];
     let watch = Watch::start(agents, options(Duration::from_secs(2), None)).await.unwrap();
     let gauge = |verdict: &str| {
         format!(
@@ -219,7 +220,7 @@ var v=li.querySelector('.v[data-claim=\"streaming\"]');return [Number(li.dataset
 
     browser.goto(&watch.url()).await;
     let bands: Vec<(String, u64, u64)> =
-        serde_json::from_value(browser.eval(&strip_bands(0, "streaming")).await).unwrap();
+        serde_json::from_value(browser.eval(&strip_bands(1, "streaming")).await).unwrap();
     let refused: Vec<&(String, u64, u64)> = bands.iter().filter(|(class, ..)| class == "s-refused").collect();
     assert_eq!(refused.len(), 1, "one refused stretch between the two flips: {bands:?}");
     assert_eq!(
@@ -233,7 +234,7 @@ var v=li.querySelector('.v[data-claim=\"streaming\"]');return [Number(li.dataset
     // The card changed at each flip (the ETag of the other deployment): a tick on the strip each time.
     let ticks = browser
         .eval(
-            "return document.querySelectorAll('tr[data-agent=\"0\"] svg.strip[data-claim=\"streaming\"] line.card-change').length;",
+            "return document.querySelectorAll('tr[data-agent=\"1\"] svg.strip[data-claim=\"streaming\"] line.card-change').length;",
         )
         .await;
     assert_eq!(ticks, json!(2), "{bands:?}");
@@ -241,9 +242,9 @@ var v=li.querySelector('.v[data-claim=\"streaming\"]');return [Number(li.dataset
     browser.goto(&format!("{}?sort=lies", watch.url())).await;
     assert_eq!(
         browser.eval("return document.querySelector('#fleet tr[data-agent]').dataset.agent;").await,
-        json!("0")
+        json!("1")
     );
-    let shown = browser.eval("return document.querySelector('tr[data-agent=\"1\"] a').textContent;").await;
+    let shown = browser.eval("return document.querySelector('tr[data-agent=\"0\"] a').textContent;").await;
     assert_eq!(shown, json!(HOSTILE_NAME));
     assert_eq!(browser.eval("return document.querySelectorAll('script').length;").await, json!(1));
     // The pictures in the docs come from here when asked for.
