@@ -86,6 +86,7 @@ struct Flipping {
     front: String,
     lying: Arc<AtomicBool>,
     hostile: a2a_testkit::RunningAgent,
+    /// The honest and the lying deployment: bound for as long as the test runs.
     _deployments: [a2a_testkit::RunningAgent; 2],
 }
 
@@ -108,7 +109,7 @@ async fn flipping(name: &str) -> Flipping {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_flipped_to_lying_is_shown_refused_on_the_page_and_in_metrics_within_one_interval() {
-    let Flipping { front, lying, hostile, .. } = flipping("flipper").await;
+    let Flipping { front, lying, hostile, _deployments } = flipping("flipper").await;
     let dir = std::env::temp_dir().join(format!("a2a-watch-flip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let agents = vec![(front.clone(), Deployment::Direct), (hostile.base_url(), Deployment::Direct)];
@@ -188,7 +189,7 @@ fn strip_bands(row: usize, claim: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_that_flipped_twice_shows_both_flips_on_its_strip_at_the_audits_times() {
-    let Flipping { front, lying, hostile, .. } = flipping("twice").await;
+    let Flipping { front, lying, hostile, _deployments } = flipping("twice").await;
     // The flipping agent listed second, so that ordering by the time refused has to move it.
     let agents = vec![(hostile.base_url(), Deployment::Direct), (front.clone(), Deployment::Direct)];
     let watch = Watch::start(agents, options(Duration::from_secs(2), None)).await.unwrap();
