@@ -152,7 +152,8 @@ impl LocalReplica {
     }
 
     /// The claims this cache holds an unexpired mark on, by agent: what a backend's resync need not
-    /// read again.
+    /// read again (only the Redis backend resyncs).
+    #[cfg(feature = "redis")]
     pub(crate) fn held_claims(&self) -> Vec<(AgentBaseUrl, SuspectClaim)> {
         self.cache
             .suspect_agents()
