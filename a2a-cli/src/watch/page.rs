@@ -530,6 +530,40 @@ mod tests {
     }
 
     #[test]
+    fn a_card_change_says_which_claims_the_audits_around_it_gained_and_lost() {
+        let agents = [("http://a".to_owned(), Deployment::Direct)];
+        let mut fleet =
+            Fleet::open(&agents, Retention { keep: 10, max_age: Duration::from_secs(600) }, None).unwrap();
+        let audit = |at_ms: u64, claims: &[&str]| Entry::Audit {
+            at_ms,
+            duration_ms: 1,
+            name: Some("a".into()),
+            claims: claims
+                .iter()
+                .map(|c| ClaimSeen { claim: (*c).into(), verdict: "verified".into(), detail: String::new() })
+                .collect(),
+            error: None,
+            evidence: None,
+        };
+        let card = |at_ms: u64, first: bool| Entry::Card { at_ms, etag: None, digest: "d".into(), first };
+        let t = now_ms() - 60_000;
+        fleet.record(0, card(t, true));
+        fleet.record(0, audit(t + 1, &["streaming", "stateTransitionHistory"]));
+        fleet.record(0, card(t + 2, false));
+        fleet.record(0, audit(t + 3, &["streaming", HOSTILE]));
+        fleet.record(0, card(t + 4, false));
+        fleet.record(0, audit(t + 5, &["streaming", HOSTILE]));
+        let page = agent_main(&fleet.agents[0], None, now_ms());
+        assert!(
+            page.contains("claims added: &lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;img"),
+            "{page}"
+        );
+        assert!(page.contains("claims removed: stateTransitionHistory"), "{page}");
+        assert!(page.contains("card changed (ETag none, digest d): the same claims"), "{page}");
+        assert!(!page.contains("<img"), "{page}");
+    }
+
+    #[test]
     fn control_and_bidi_characters_never_reach_the_page() {
         assert_eq!(esc("a\u{202E}b\u{1b}[31mc\r\nd\u{FFFF}"), "ab[31mc d\u{FFFD}");
     }
