@@ -23,7 +23,8 @@ pub(super) const MAX_BANDS: usize = 48;
 pub(super) enum Shade {
     /// The card did not declare the claim (an audit ran and did not report it).
     NotDeclared,
-    /// No audit had reported yet, or the audit could not run.
+    /// No audit had reported yet, the audit could not run, or the entries are no longer kept (the
+    /// window starts at the oldest entry any agent keeps).
     NotAudited,
     Verified,
     /// Declared and neither verified nor refused: not exercised, unverified, unverifiable.
@@ -53,7 +54,7 @@ impl Shade {
     fn word(self) -> &'static str {
         match self {
             Self::NotDeclared => "not declared",
-            Self::NotAudited => "not audited",
+            Self::NotAudited => "not audited or not kept",
             Self::Verified => "verified",
             Self::Unsure => "unsure (not exercised, unverified or unverifiable)",
             Self::Refused => "refused",
