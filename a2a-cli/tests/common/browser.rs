@@ -47,45 +47,20 @@ impl Browser {
             "binary": browser,
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,720"]}}}});
-        let session: Value = http
-            .post(format!("{base}/session"))
-            .json(&capabilities)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let session = command(&http, &format!("{base}/session"), &capabilities).await;
         let id = session["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {session}"));
         Self { http, session: format!("{base}/session/{id}"), _driver: child }
     }
 
     pub async fn goto(&self, url: &str) {
-        let answer: Value = self
-            .http
-            .post(format!("{}/url", self.session))
-            .json(&json!({"url": url}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let answer = command(&self.http, &format!("{}/url", self.session), &json!({"url": url})).await;
         assert!(answer["value"].is_null(), "navigation failed: {answer}");
     }
 
     /// Runs `script` (a function body) in the page and returns its value.
     pub async fn eval(&self, script: &str) -> Value {
-        let answer: Value = self
-            .http
-            .post(format!("{}/execute/sync", self.session))
-            .json(&json!({"script": script, "args": []}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let body = json!({"script": script, "args": []});
+        let answer = command(&self.http, &format!("{}/execute/sync", self.session), &body).await;
         answer["value"].clone()
     }
 
@@ -112,4 +87,9 @@ impl Browser {
     pub async fn quit(self) {
         let _ = self.http.delete(&self.session).send().await;
     }
+}
+
+/// One WebDriver command: `body` POSTed to `url`, the JSON answer.
+async fn command(http: &reqwest::Client, url: &str, body: &Value) -> Value {
+    http.post(url).json(body).send().await.unwrap().json().await.unwrap()
 }
