@@ -63,13 +63,21 @@ impl Seen {
         line
     }
 
-    /// Fails unless the work ran exactly once.
-    fn ran_once(&self) -> Result<(), String> {
+    /// Fails when the work ran more than once.
+    fn ran_at_most_once(&self) -> Result<(), String> {
         match self.executions {
-            1 => Ok(()),
-            0 => Err("the work never ran".to_owned()),
+            0 | 1 => Ok(()),
             n => Err(format!("the work ran {n} times")),
         }
+    }
+
+    /// Fails unless the work ran exactly once.
+    fn ran_once(&self) -> Result<(), String> {
+        self.ran_at_most_once()?;
+        if self.executions == 0 {
+            return Err("the work never ran".to_owned());
+        }
+        Ok(())
     }
 }
 
@@ -182,9 +190,7 @@ fn push_inline(request: &RecordedRequest) -> (bool, bool) {
 }
 
 fn silent_pusher(seen: &Seen, patience: Duration) -> Verdict {
-    if seen.executions > 1 {
-        seen.ran_once()?;
-    }
+    seen.ran_at_most_once()?;
     let configured = seen.requests.iter().find(|r| {
         r.is("CreateTaskPushNotificationConfig") || (r.is("SendMessage") && push_inline(r) == (true, true))
     });
@@ -259,9 +265,7 @@ pub(super) fn allowance(patience: Duration) -> Duration {
 }
 
 fn let_go(seen: &Seen, patience: Duration) -> Verdict {
-    if seen.executions > 1 {
-        seen.ran_once()?;
-    }
+    seen.ran_at_most_once()?;
     let Some(first) = seen.operations().map(|(_, r)| r.at).next() else {
         return Err("fetched the card and sent nothing".to_owned().into());
     };
@@ -313,8 +317,6 @@ fn oversized(seen: &Seen, patience: Duration) -> Verdict {
             Err(Judged::Pending("an answer is still being read".to_owned()))
         };
     }
-    if seen.executions > 1 {
-        seen.ran_once()?;
-    }
+    seen.ran_at_most_once()?;
     Ok(format!("let go after {:.1} MiB of the {whole:.0} MiB answer", mib(most)))
 }
