@@ -90,10 +90,8 @@ async fn respond(
     json: Result<Value, String>,
     route: Route,
 ) -> Response {
-    let shared = Arc::clone(shared);
-    let path = path.to_owned();
     let raw = bytes.as_ref().map(|b| b.as_ref()).unwrap_or_default();
-    if let Some(answer) = shared.gate.serve(&shared.base_url, &path, &parts.headers, raw) {
+    if let Some(answer) = shared.gate.serve(&shared.base_url, path, &parts.headers, raw) {
         return answer;
     }
     if matches!(route, Route::JsonRpc { .. } | Route::Rest(_))
@@ -125,28 +123,28 @@ async fn respond(
     // The extensions the request activates, or the -32008 it gets for one the agent requires.
     let admitted = shared.extensions.admit(&parts.headers);
     let mut response = match route {
-        Route::Card => return serve_card(&shared, &parts.method, &parts.headers),
+        Route::Card => return serve_card(shared, &parts.method, &parts.headers),
         Route::NotFound => return (StatusCode::NOT_FOUND, "Not Found").into_response(),
         Route::JsonRpc { op, .. } => {
-            if let Some(fault) = transport_fault(&shared).await {
+            if let Some(fault) = transport_fault(shared).await {
                 return fault;
             }
             let refused = admitted.as_ref().err();
-            jsonrpc(&shared, &parts.headers, query.as_deref(), json, op, refused).await
+            jsonrpc(shared, &parts.headers, query.as_deref(), json, op, refused).await
         }
         Route::Rest(route) => {
-            if let Some(fault) = transport_fault(&shared).await {
+            if let Some(fault) = transport_fault(shared).await {
                 return fault;
             }
-            if let Some(error) = version_error(&shared, &parts.headers, query.as_deref()) {
-                return rest_error(&shared, &error);
+            if let Some(error) = version_error(shared, &parts.headers, query.as_deref()) {
+                return rest_error(shared, &error);
             }
             if let Err(error) = &admitted {
-                return rest_error(&shared, error);
+                return rest_error(shared, error);
             }
             match route {
-                Ok((op, params)) => rest(&shared, op, params).await,
-                Err(error) => rest_error(&shared, &error),
+                Ok((op, params)) => rest(shared, op, params).await,
+                Err(error) => rest_error(shared, &error),
             }
         }
     };
