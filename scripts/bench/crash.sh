@@ -18,7 +18,7 @@
 # Python SDK peer in scripts/peers/ do). Lost: a task no agent executed; executed twice: a task
 # executed more than once.
 # Without URLs it starts its own: a testkit agent (`a2a-bench serve --kind testkit`) and the Python
-# SDK peer (`python-honest`, scripts/peers/install.sh first).
+# SDK peer (`python-honest`, which scripts/peers/start.sh installs first when missing).
 # Environment: TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts), TAKEOVER_MS (10000),
 # STREAMING (1: the tasks depend on streaming), RESULTS (target/bench/crash.jsonl: the summary line).
 # The last line on stdout is one JSON object: tasks, lost, executedTwice, undetermined (may have
@@ -52,7 +52,11 @@ stop_all() {
 }
 trap stop_all EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
-command -v redis-server >/dev/null || { echo "crash.sh: needs redis-server (apt-get install redis-server)" >&2; exit 1; }
+# shellcheck source=../need.sh
+source "$root/scripts/need.sh"
+need_debian crash.sh redis-server redis-server
+need_debian crash.sh redis-cli redis-tools
+need_debian crash.sh curl curl
 
 echo "+ cargo build --release -p a2a-bench --bin a2a-crash --bin a2a-bench" >&2
 cargo build --release -p a2a-bench --bin a2a-crash --bin a2a-bench >&2
@@ -65,7 +69,7 @@ if ((${#urls[@]} == 0)); then
     "$root/scripts/peers/start.sh" python-honest "$py_port" --step-ms "$step_ms" >"$work/python.log" 2>&1 &
     pids+=("$!")
     for _ in $(seq 1 100); do [[ -s "$work/testkit.url" ]] && break; sleep 0.1; done
-    "$root/scripts/peers/ready.sh" "$py_port" >&2
+    "$root/scripts/peers/ready.sh" "$py_port" 120 --log "$work/python.log" --pid "${pids[-1]}" >&2
     urls=("$(head -1 "$work/testkit.url")" "http://127.0.0.1:$py_port")
 fi
 url_args=()

@@ -8,7 +8,8 @@
 # before and after the run. Everything started here is stopped on exit.
 # The journal's cost in the fleet (BENCHMARKS.md figure 10): JOURNALS="none embedded redis" runs the
 # client once per variant against the same agents, ROUNDS times in turn (default 1); `embedded` is
-# a fresh redb file under target/bench, `redis` needs REDIS_URL (a fresh key prefix per run).
+# a fresh redb file under target/bench, `redis` uses REDIS_URL (a fresh key prefix per run) or, when
+# it is unset, a redis-server of its own (Debian's; started here on a free loopback port, no persistence).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,7 +35,21 @@ stop_servers() {
     done
     pids=()
 }
-trap 'stop_servers; rm -f "$out"/fleet-$$-*.txt' EXIT
+redis_pid=""
+trap 'stop_servers; [[ -z "$redis_pid" ]] || kill "$redis_pid" 2>/dev/null || true; rm -f "$out"/fleet-$$-*.txt' EXIT
+if [[ " ${JOURNALS:-none} " == *" redis "* && -z "${REDIS_URL:-}" ]]; then
+    # shellcheck source=../need.sh
+    source "$root/scripts/need.sh"
+    need_debian fleet.sh redis-server redis-server
+    need_debian fleet.sh redis-cli redis-tools
+    redis_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &
+    redis_pid=$!
+    for _ in $(seq 1 100); do [[ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" == PONG ]] && break; sleep 0.05; done
+    [[ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" == PONG ]] || { echo "fleet.sh: redis-server did not start" >&2; exit 1; }
+    REDIS_URL="redis://127.0.0.1:$redis_port/"
+    echo "fleet.sh: redis-server $(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p') on $REDIS_URL" >&2
+fi
 
 # 10,000 agents are 10,000 listening sockets across the servers and as many connections in the client.
 ulimit -n "$(ulimit -Hn)"

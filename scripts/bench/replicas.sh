@@ -32,7 +32,10 @@ work="$(mktemp -d)"
 server_pids=()
 redis_pid=""
 
-command -v redis-server >/dev/null || { echo "replicas.sh: needs redis-server (apt-get install redis-server)" >&2; exit 1; }
+# shellcheck source=../need.sh
+source "$root/scripts/need.sh"
+need_debian replicas.sh redis-server redis-server
+need_debian replicas.sh redis-cli redis-tools
 stop_all() {
     for pid in "${server_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
     [[ -n "$redis_pid" ]] && kill "$redis_pid" 2>/dev/null || true

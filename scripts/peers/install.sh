@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the official A2A SDK peers under target/peers:
+# Installs the official A2A SDK peers under target/peers (A2A_PEERS_DIR to put them elsewhere, e.g. a
+# fresh directory to try the scripts from nothing installed):
 #   target/peers/py  a venv with a2a-sdk[http-server,signing]==1.3.0 + uvicorn (python/requirements.txt, all pinned)
 #   target/peers/js  @a2a-js/sdk@1.3.0 + express (js/package.json and js/package-lock.json, `npm ci`)
 #
@@ -11,7 +12,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-peers="$root/target/peers"
+peers="${A2A_PEERS_DIR:-$root/target/peers}"
 mkdir -p "$peers/logs"
 
 fail() {

@@ -6,7 +6,7 @@
 #       js-honest | js-over-declaring | js-signed | js-grpc
 #       | python-authenticated | js-authenticated (these need A2A_PEER_BEARER_TOKEN in the environment)
 # The peer serves its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc and
-# HTTP+JSON under /a2a/rest. Run scripts/peers/install.sh first. The interpreter replaces this
+# HTTP+JSON under /a2a/rest. It runs scripts/peers/install.sh first (A2A_PEERS_DIR: where they are). The interpreter replaces this
 # shell (exec), so the pid you started is the peer's own.
 set -euo pipefail
 
@@ -23,8 +23,9 @@ shift 2
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-py="$root/target/peers/py/bin/python"
-export A2A_PEERS_JS_DIR="${A2A_PEERS_JS_DIR:-$root/target/peers/js}"
+peers="${A2A_PEERS_DIR:-$root/target/peers}"
+py="$peers/py/bin/python"
+export A2A_PEERS_JS_DIR="${A2A_PEERS_JS_DIR:-$peers/js}"
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 
 case "$name" in
@@ -47,6 +48,10 @@ case "$name" in
         usage
         ;;
 esac
+
+# The peers are installed first (idempotent: skipped in a moment while their stamps match), so a
+# script that starts one works on a fresh clone; a failed install says why and stops here.
+bash "$here/install.sh" >&2 || { echo "start.sh: the peers could not be installed (scripts/peers/install.sh above)" >&2; exit 3; }
 
 case "$script" in
     *.py)
