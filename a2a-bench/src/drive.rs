@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use a2a_typestate::{Capability, Channel, Observed};
+use a2a_typestate::Capability;
 use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::task::OnUpdate;
 use a2a_typestate_client::{AgentConnection, Client};
 use a2a_typestate_types::discovery::ProtocolBinding;
 use a2a_typestate_types::{Message, SendMessageRequest, SendMessageResponse, StreamResponse};
@@ -404,12 +405,13 @@ fn request() -> SendMessageRequest {
 }
 
 /// Checks what the engine's run ended in (negotiated, nothing refused, completed) and returns the
-/// events it counted: one for a `SendMessage`, each stream event the verifier observed for a stream.
-/// With `answer`, records the run as the other clients record their answers, from the observations
-/// (a whole task, a status update or an artifact update each) and the result the engine put together.
+/// events it counted: one for a `SendMessage`, each stream event the run read (`streamed`, their
+/// kinds in arrival order) for a stream. With `answer`, records the run as the other clients record
+/// their answers: the result the engine put together and the kinds of the events it read.
 fn engine_outcome(
     outcome: &TaskOutcome,
     workload: Workload,
+    streamed: &[&'static str],
     answer: Option<&mut Answer>,
 ) -> Result<u64, DriveError> {
     if outcome.path != TaskPath::Negotiated || outcome.refusal.is_some() {
@@ -419,14 +421,6 @@ fn engine_outcome(
         SendMessageResponse::Task(task) => completed(task.status.state.as_str())?,
         SendMessageResponse::Message(_) => return Err(DriveError::Outcome("answered a message".into())),
     }
-    let kind = |observed: &Observed| match observed {
-        Observed::Status { via: Channel::Stream, artifacts: Some(_), .. } => Some("task"),
-        Observed::Status { via: Channel::Stream, artifacts: None, .. } => Some("statusUpdate"),
-        Observed::Artifact { via: Channel::Stream } => Some("artifactUpdate"),
-        _ => None,
-    };
-    let streamed: Vec<&str> =
-        outcome.observations.iter().filter_map(|(_, observed)| kind(observed)).collect();
     if let Some(answer) = answer {
         match workload {
             Workload::Send => answer.record(&outcome.result)?,
@@ -550,10 +544,28 @@ async fn call(
             }
             events
         }
-        (Target::Engine { client, connection, negotiation }, _) => {
-            let message = Message::user("bench");
-            let outcome = client.run_task_on(connection, message, negotiation).await?;
-            engine_outcome(&outcome, workload, answer)?
+        (Target::Engine { client, connection, negotiation }, Workload::Send) => {
+            let outcome = client.run_task_on(connection, Message::user("bench"), negotiation).await?;
+            engine_outcome(&outcome, workload, &[], answer)?
+        }
+        (Target::Engine { client, connection, negotiation }, Workload::Stream) => {
+            // Each event as the run reads it: the verifier keeps no repeat of the last observation,
+            // so its observations are not a count of what the stream carried.
+            let streamed = Arc::new(std::sync::Mutex::new(Vec::with_capacity(expect_events)));
+            let seen = Arc::clone(&streamed);
+            let negotiation = Negotiation::clone(negotiation).on_update(OnUpdate::new(move |event| {
+                let kind = match event {
+                    StreamResponse::Task(_) => "task",
+                    StreamResponse::Message(_) => "message",
+                    StreamResponse::StatusUpdate(_) => "statusUpdate",
+                    StreamResponse::ArtifactUpdate(_) => "artifactUpdate",
+                };
+                seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(kind);
+            }));
+            let outcome = client.run_task_on(connection, Message::user("bench"), &negotiation).await?;
+            let streamed =
+                std::mem::take(&mut *streamed.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            engine_outcome(&outcome, workload, &streamed, answer)?
         }
         (Target::Lf { client }, Workload::Send) => {
             let message = a2a_lf::Message::new(a2a_lf::Role::User, vec![a2a_lf::Part::text("bench")]);

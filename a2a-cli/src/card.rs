@@ -1,5 +1,10 @@
 //! `a2a card URL`: fetch an agent's card, validate it, and show what it offers and claims.
 //!
+//! A card is shown whatever its faults, as far as it can be read: an interface without a url, a
+//! field of the wrong type, no interface this client speaks or would contact are each named (a
+//! `Faults` section, `faults` in `--json`, a warning on stderr), beside what was served. Only a
+//! document that cannot be read as a JSON object at all (or none served) is an error.
+//!
 //! ```
 //! use a2a_typestate_cli::card::CardSummary;
 //! use a2a_testkit::{Capabilities, ScriptedAgent};
@@ -7,8 +12,9 @@
 //! let agent = ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await?;
 //!
 //! let client = a2a_typestate_client::Client::builder().build()?;
-//! let summary = CardSummary::of(&client.discover(&agent.base_url()).await?)?;
+//! let summary = CardSummary::of(&client.discover(&agent.base_url()).await?);
 //! assert_eq!(summary.claims.streaming, Some(true));
+//! assert!(summary.faults.is_empty());
 //! assert_eq!(summary.protocol_versions, ["1.0"]);
 //! print!("{}", summary.render());
 //! # Ok(()) }
@@ -18,11 +24,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use a2a_typestate::{Capability, Deployment};
+use a2a_typestate_client::connection::{SUPPORTED_BINDINGS, SUPPORTED_VERSIONS};
 use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
-use a2a_typestate_client::{Client, DiscoveredCard, Error, WellKnownPath};
-use a2a_typestate_types::discovery::ProtocolVersion;
+use a2a_typestate_client::{Client, DiscoveredCard, Error, ErrorKind, WellKnownPath};
+use a2a_typestate_types::discovery::{OfferedInterface, ProtocolVersion};
 use a2a_typestate_types::v03::CardShape;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::CardArgs;
 use crate::errors;
@@ -69,6 +77,9 @@ pub struct CardSummary {
     /// The extended card, when the card declares one and the credentials given fetched it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_card: Option<Box<CardSummary>>,
+    /// What is wrong with the card, one fault a line (a field that cannot be read, naming its path;
+    /// no interface this client speaks or would contact): empty for a card a client can use.
+    pub faults: Vec<String>,
 }
 
 /// A card's signatures as `a2a card` reports them.
@@ -170,24 +181,14 @@ impl ClaimsSummary {
 }
 
 impl CardSummary {
-    /// Summarises a discovered card.
-    ///
-    /// # Errors
-    /// A [`a2a_typestate_types::parse::ParseError`] naming the path when the card offers no usable interface
-    /// (no `supportedInterfaces` nor 0.3 `url`, or an interface without url or binding).
-    pub fn of(discovered: &DiscoveredCard) -> Result<Self, a2a_typestate_types::parse::ParseError> {
-        let offered = discovered.offered_interfaces().map_err(Clone::clone)?;
-        let mut versions: Vec<ProtocolVersion> = Vec::new();
-        for interface in offered {
-            if !versions.contains(&interface.protocol_version) {
-                versions.push(interface.protocol_version.clone());
-            }
-        }
-        versions.sort_by_key(|v| match v {
-            ProtocolVersion::V1_0 => 0,
-            ProtocolVersion::V0_3 => 1,
-            ProtocolVersion::Other(_) => 2,
-        });
+    /// Summarises a discovered card. A card whose interfaces cannot be read (no `supportedInterfaces`
+    /// nor 0.3 `url`, an interface without url or binding) is summarised with its interfaces as
+    /// written, the fault in [`faults`](Self::faults), as is one this client speaks no interface of.
+    pub fn of(discovered: &DiscoveredCard) -> Self {
+        let (interfaces, faults) = match discovered.offered_interfaces() {
+            Ok(offered) => (offered.iter().map(InterfaceSummary::of).collect(), spoken_faults(offered)),
+            Err(e) => (interfaces_as_written(&discovered.json()), vec![e.to_string()]),
+        };
         let card = discovered.card();
         let caps = &card.capabilities;
         let lifted = discovered.claims(Deployment::Direct);
@@ -195,7 +196,7 @@ impl CardSummary {
         // which then drives no claim: show it as absent, as the client reads it.
         let unsigned_leftovers =
             discovered.signer().is_some_and(|s| !s.canonical_form().covers_unknown_fields());
-        Ok(Self {
+        Self {
             source_url: discovered.source_url().to_owned(),
             card_shape: match discovered.shape() {
                 CardShape::V03 => "0.3".to_owned(),
@@ -205,16 +206,8 @@ impl CardSummary {
             name: card.name.clone(),
             description: card.description.clone(),
             version: card.version.clone(),
-            protocol_versions: versions.iter().map(|v| v.as_str().to_owned()).collect(),
-            interfaces: offered
-                .iter()
-                .map(|i| InterfaceSummary {
-                    protocol_version: i.protocol_version.as_str().to_owned(),
-                    binding: i.binding.as_str().to_owned(),
-                    url: i.url.clone(),
-                    tenant: i.tenant.clone(),
-                })
-                .collect(),
+            protocol_versions: protocol_versions(&interfaces),
+            interfaces,
             claims: ClaimsSummary {
                 streaming: caps.streaming,
                 push_notifications: caps.push_notifications,
@@ -231,7 +224,68 @@ impl CardSummary {
             conversion_losses: discovered.conversion_losses().iter().map(ToString::to_string).collect(),
             signature: SignatureSummary::of(discovered),
             extended_card: None,
-        })
+            faults,
+        }
+    }
+
+    /// Summarises a card the client could not read into its model (a field of the wrong type,
+    /// say), from its JSON as served at `source_url`, `fault` naming why: every member that can be
+    /// read is shown as written, the others as absent.
+    pub fn as_written(card: &Value, source_url: &str, fault: String) -> Self {
+        let text = |key: &str| card.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let texts = |value: Option<&Value>| -> Vec<String> {
+            value
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        };
+        let capabilities = card.get("capabilities");
+        let claim = |key: &str| capabilities.and_then(|c| c.get(key)).and_then(Value::as_bool);
+        let interfaces = interfaces_as_written(card);
+        let v1 = card.get("supportedInterfaces").or_else(|| card.get("supported_interfaces")).is_some();
+        Self {
+            source_url: source_url.to_owned(),
+            card_shape: if v1 || card.get("url").is_none() { "1.0" } else { "0.3" }.to_owned(),
+            legacy_path: source_url.ends_with(WellKnownPath::LegacyAgent.path()),
+            name: text("name"),
+            description: text("description"),
+            version: text("version"),
+            protocol_versions: protocol_versions(&interfaces),
+            interfaces,
+            claims: ClaimsSummary {
+                streaming: claim("streaming"),
+                push_notifications: claim("pushNotifications"),
+                state_transition_history: claim("stateTransitionHistory"),
+                extended_agent_card: claim("extendedAgentCard")
+                    .or_else(|| card.get("supportsAuthenticatedExtendedCard").and_then(Value::as_bool)),
+            },
+            gateway: false,
+            poll_cadence_ms: None,
+            default_input_modes: texts(card.get("defaultInputModes")),
+            default_output_modes: texts(card.get("defaultOutputModes")),
+            skills: card
+                .get("skills")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_owned))
+                .collect(),
+            conversion_losses: Vec::new(),
+            signature: SignatureSummary {
+                count: card.get("signatures").and_then(Value::as_array).map_or(0, Vec::len),
+                status: "not checked".to_owned(),
+                key_id: None,
+                issuer: None,
+                algorithm: None,
+                covers: None,
+                unbound_interfaces: Vec::new(),
+            },
+            extended_card: None,
+            faults: vec![fault],
+        }
     }
 
     /// The summary as tables for people.
@@ -264,13 +318,20 @@ impl CardSummary {
         }
         out.push_str(&facts.render(2));
 
+        if !self.faults.is_empty() {
+            out.push_str(&format!("\n{}\n", paint(style::TITLE, "Faults")));
+            for fault in &self.faults {
+                out.push_str(&format!("  {}\n", paint(style::BAD, crate::sanitize::message(fault))));
+            }
+        }
+
         out.push_str(&format!("\n{}\n", paint(style::TITLE, "Interfaces")));
         let mut interfaces = Table::new(&["VERSION", "BINDING", "URL", "TENANT"]);
         for i in &self.interfaces {
             interfaces.row([
                 Cell::plain(i.protocol_version.clone()),
                 Cell::plain(i.binding.clone()),
-                Cell::plain(i.url.clone()),
+                Cell::plain(if i.url.is_empty() { "\"\"".to_owned() } else { i.url.clone() }),
                 Cell::plain(i.tenant.clone().unwrap_or_default()),
             ]);
         }
@@ -310,6 +371,111 @@ impl CardSummary {
         }
         out
     }
+}
+
+impl InterfaceSummary {
+    fn of(interface: &OfferedInterface) -> Self {
+        Self {
+            protocol_version: interface.protocol_version.as_str().to_owned(),
+            binding: interface.binding.as_str().to_owned(),
+            url: interface.url.clone(),
+            tenant: interface.tenant.clone(),
+        }
+    }
+}
+
+/// The distinct protocol versions `interfaces` name, best first (1.0, 0.3, then as written).
+fn protocol_versions(interfaces: &[InterfaceSummary]) -> Vec<String> {
+    let mut versions: Vec<ProtocolVersion> = Vec::new();
+    for interface in interfaces.iter().filter(|i| !i.protocol_version.is_empty()) {
+        let version = ProtocolVersion::parse(&interface.protocol_version);
+        if !versions.contains(&version) {
+            versions.push(version);
+        }
+    }
+    versions.sort_by_key(|v| match v {
+        ProtocolVersion::V1_0 => 0,
+        ProtocolVersion::V0_3 => 1,
+        ProtocolVersion::Other(_) => 2,
+    });
+    versions.iter().map(|v| v.as_str().to_owned()).collect()
+}
+
+/// The fault of a card none of whose interfaces this client speaks, if it is one.
+fn spoken_faults(offered: &[OfferedInterface]) -> Vec<String> {
+    let spoken = |i: &OfferedInterface| {
+        SUPPORTED_VERSIONS.contains(&i.protocol_version) && SUPPORTED_BINDINGS.contains(&i.binding)
+    };
+    if offered.iter().any(spoken) {
+        return Vec::new();
+    }
+    let bindings: Vec<&str> = SUPPORTED_BINDINGS.iter().map(|b| b.as_str()).collect();
+    vec![format!(
+        "the card offers no interface this client speaks (it speaks 1.0 and 0.3 over {})",
+        bindings.join(", ")
+    )]
+}
+
+/// The interfaces a card's JSON names, as written, whatever their faults: 1.0
+/// `supportedInterfaces`, else the 0.3 `url` and `additionalInterfaces`; a member that is not a
+/// string is shown empty.
+fn interfaces_as_written(card: &Value) -> Vec<InterfaceSummary> {
+    let text = |entry: &Value, keys: &[&str]| -> String {
+        keys.iter().find_map(|k| entry.get(*k)).and_then(Value::as_str).unwrap_or_default().to_owned()
+    };
+    let listed = card.get("supportedInterfaces").or_else(|| card.get("supported_interfaces"));
+    if let Some(list) =
+        listed.and_then(Value::as_array).filter(|l| !l.is_empty() || card.get("url").is_none())
+    {
+        return list
+            .iter()
+            .map(|entry| InterfaceSummary {
+                protocol_version: text(entry, &["protocolVersion", "protocol_version"]),
+                binding: text(entry, &["protocolBinding", "protocol_binding"]),
+                url: text(entry, &["url"]),
+                tenant: Some(text(entry, &["tenant"])).filter(|t| !t.is_empty()),
+            })
+            .collect();
+    }
+    if card.get("url").is_none() {
+        return Vec::new();
+    }
+    let version = text(card, &["protocolVersion", "protocol_version"]);
+    let preferred = text(card, &["preferredTransport", "preferred_transport"]);
+    let first = InterfaceSummary {
+        protocol_version: version.clone(),
+        binding: if preferred.is_empty() { "JSONRPC".to_owned() } else { preferred },
+        url: text(card, &["url"]),
+        tenant: None,
+    };
+    let additional = card.get("additionalInterfaces").or_else(|| card.get("additional_interfaces"));
+    let others = additional.and_then(Value::as_array).into_iter().flatten().map(|entry| InterfaceSummary {
+        protocol_version: version.clone(),
+        binding: text(entry, &["transport"]),
+        url: text(entry, &["url"]),
+        tenant: None,
+    });
+    std::iter::once(first).chain(others).collect()
+}
+
+/// The card a failed discovery fetched but could not read into the client's model (a field of the
+/// wrong type, say), summarised as written, when `err` says so and the document at its URL is a
+/// JSON object: asked for once more, as the client asks (its proxies, credentials and URL policy).
+async fn as_written_after(client: &Client, err: &Error) -> Option<CardSummary> {
+    if err.kind() != ErrorKind::BadInput {
+        return None;
+    }
+    let url = err.url()?;
+    let request = hyper::Request::get(url).body(bytes::Bytes::new()).ok()?;
+    let response = client.http_client().send(request).await.ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    let body = response.bytes(a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES, url).await.ok()?;
+    let card: Value = serde_json::from_slice(&body).ok().filter(Value::is_object)?;
+    // The parser's own words name the path; the URL is the summary's.
+    let fault = std::error::Error::source(err).map_or_else(|| errors::one_line(err), ToString::to_string);
+    Some(CardSummary::as_written(&card, url, fault))
 }
 
 /// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept
@@ -413,7 +579,7 @@ async fn extended_summary(
     }
     match client.connect(base).await {
         Ok(connection) if connection.uses_extended_card() => {
-            CardSummary::of(connection.card()).ok().map(Box::new)
+            Some(Box::new(CardSummary::of(connection.card())))
         }
         Ok(connection) => {
             if let Some(e) = connection.extended_card_error() {
@@ -456,49 +622,45 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             return ExitCode::from(2);
         }
     };
-    let discovered = match client.discover(base).await {
-        Ok(card) => card,
-        Err(e) => {
-            let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e, errors::describe));
-            return ExitCode::FAILURE;
-        }
-    };
-    let summary = match CardSummary::of(&discovered) {
-        Ok(mut summary) => {
+    let mut summary = match client.discover(base).await {
+        Ok(discovered) => {
+            let mut summary = CardSummary::of(&discovered);
             summary.extended_card =
                 extended_summary(&client, base, &discovered, &args.credentials, err_out).await;
             summary
         }
-        Err(e) => {
-            let _ = writeln!(
-                err_out,
-                "error: the agent card at {} cannot be used\n  caused by: {}",
-                crate::sanitize::message(discovered.source_url()),
-                crate::sanitize::message(&e.to_string())
-            );
-            return ExitCode::FAILURE;
-        }
+        Err(e) => match as_written_after(&client, &e).await {
+            Some(summary) => summary,
+            None => {
+                let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e, errors::describe));
+                return ExitCode::FAILURE;
+            }
+        },
     };
-    // The card is shown whatever it offers, but a card none of whose interfaces the client would
-    // contact (a `file://` URL, a metadata address) cannot be used, as `a2a audit` says too.
+    // A card none of whose interfaces the client would contact (a `file://` URL, a metadata
+    // address) cannot be used, as `a2a audit` says too.
     let policy = client.config().url_policy();
     let refusals: Vec<String> = summary
         .interfaces
         .iter()
+        .filter(|i| !i.url.is_empty())
         .filter_map(|i| policy.check_relative(&summary.source_url, &i.url).err().map(|e| e.to_string()))
         .collect();
-    let unusable = !summary.interfaces.is_empty() && refusals.len() == summary.interfaces.len();
-    let written = output::write_report(out, args.json, &summary, CardSummary::render);
-    if unusable {
+    if !refusals.is_empty() && refusals.len() == summary.interfaces.len() {
+        summary
+            .faults
+            .push(format!("the card offers no interface this client would contact: {}", refusals[0]));
+    }
+    for fault in &summary.faults {
         let _ = writeln!(
             err_out,
-            "error: the agent card at {} offers no interface this client would contact\n  caused by: {}",
+            "warning: the agent card at {}: {}",
             crate::sanitize::message(&summary.source_url),
-            crate::sanitize::message(&refusals[0])
+            crate::sanitize::message(fault)
         );
-        return ExitCode::FAILURE;
     }
-    match written {
+    // Shown whatever its faults: what was served is what a person asked to see.
+    match output::write_report(out, args.json, &summary, CardSummary::render) {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

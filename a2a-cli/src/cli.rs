@@ -218,6 +218,10 @@ pub struct AuditArgs {
     /// Longest wait for any one request, e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,
+    /// Longest one agent's audit may take, its card and every probe together, e.g. `1m`: an agent
+    /// that hangs costs the audit no more (it is reported not audited, saying so).
+    #[arg(long, default_value = "3m", value_parser = parse_duration)]
+    pub deadline: Duration,
     /// How long a task may show no progress (the same state, the same question again, keep-alive
     /// comments only) before the probe gives up on it (a lifecycle fault, not a lie), e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
@@ -250,8 +254,8 @@ pub struct AuditArgs {
         default_value = "extended-card,extensions,interfaces,output-modes,security"
     )]
     pub claims: Vec<a2a_typestate::ClaimKind>,
-    /// Call every interface the card declares (at most 16, concurrently, each bounded by
-    /// --request-timeout), not only the one the audit uses.
+    /// Call every interface the card declares (at most the task budget's 8 interfaces, concurrently,
+    /// each bounded by --request-timeout), not only the one the audit uses.
     #[arg(long)]
     pub all_interfaces: bool,
     /// Credentials for agents whose cards ask for them (from the environment or files).
@@ -420,10 +424,14 @@ pub struct TasksListArgs {
     /// Tasks asked for in each page (the spec allows 1 to 100).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i32).range(1..=100))]
     pub page_size: i32,
-    /// Pages read at most: an agent that still names a next page after them stops the listing with
-    /// an error.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_pages: u32,
+    /// Pages read at most (by default the task budget's 1,000): an agent that still names a next
+    /// page after them stops the listing with an error.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_pages: Option<u32>,
+    /// Tasks listed at most: the listing ends after them, whatever the agent still has (the last
+    /// page is asked for with only the tasks left).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// Lists only the tasks of this context.
     #[arg(long, value_name = "ID")]
     pub context_id: Option<String>,

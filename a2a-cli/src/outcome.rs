@@ -129,7 +129,7 @@ impl TaskRecord {
                     None => errors::one_line(err),
                 }),
                 verified: CapabilitySet::EMPTY,
-                refusals: err.lifecycle_violation().map(RefusedClaim::from).into_iter().collect(),
+                refusals: err.refusals().map(RefusedClaim::from).collect(),
                 card_claim_refusals: err
                     .card_claim_violation()
                     .map(RefusedCardClaim::from)

@@ -79,7 +79,13 @@ async fn list(connection: &AgentConnection, args: &TasksListArgs, out: &mut dyn 
         context_id: args.context_id.clone().map(ContextId::new),
         ..ListTasksRequest::default()
     };
-    let mut pages = connection.list_all_tasks(request).max_pages(args.max_pages);
+    let mut pages = connection.list_all_tasks(request);
+    if let Some(max_pages) = args.max_pages {
+        pages = pages.max_pages(max_pages);
+    }
+    if let Some(limit) = args.limit {
+        pages = pages.max_tasks(limit);
+    }
     let mut count: u64 = 0;
     let mut failure = None;
     // For people, each page is one table, written once the page is read (its columns fit its own

@@ -424,3 +424,46 @@ async fn push_config_answered_unsupported_operation_is_refused_whatever_the_card
         agent.shutdown().await;
     }
 }
+
+/// A listener that accepts every connection and never writes a byte; its base URL.
+async fn hung_agent() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    format!("http://{address}/")
+}
+
+#[tokio::test]
+async fn a_hung_agent_costs_the_audit_one_request_timeout_and_the_others_are_audited() {
+    let honest = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
+    let hung = hung_agent().await;
+    let started = std::time::Instant::now();
+    let output = a2a(&["audit", "--json", "--request-timeout", "2s", &hung, &honest.base_url()]).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(6), "one request timeout, not one per attempt or probe: {took:?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report["agents"][0]["error"].as_str().is_some_and(|e| e.contains("timed out")), "{report:#}");
+    assert_eq!(verdict_of(&report["agents"][1], "streaming")["verdict"], "verified", "{report:#}");
+}
+
+#[tokio::test]
+async fn an_agent_past_the_audit_deadline_is_reported_not_audited_saying_so() {
+    let slow = spawn(
+        Capabilities::none().with_streaming(),
+        Script::honest().with_fault(Fault::SlowResponses(Duration::from_secs(30))),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let output = a2a(&["audit", "--json", "--deadline", "2s", &slow.base_url()]).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let error = report["agents"][0]["error"].as_str().unwrap_or_default().to_owned();
+    assert!(error.contains("deadline") && error.contains("2 s"), "{report:#}");
+    assert_ne!(output.status.code(), Some(0));
+}

@@ -270,3 +270,45 @@ const AGNO_400: a2a_testkit::Quirk = a2a_testkit::Quirk::OnlyStreams {
     status: 400,
     body: r#"{"detail":"Invalid A2A request: only message/stream"}"#,
 };
+
+#[tokio::test]
+async fn an_audit_of_a_card_declaring_ten_thousand_dead_interfaces_tries_at_most_the_budget() {
+    use a2a_testkit::DeadInterface;
+    let bound = a2a_typestate_client::TaskBudget::default().interfaces() as usize;
+    let behind = |dead: usize| {
+        ScriptedAgent::builder()
+            .capabilities(Capabilities::none().with_streaming())
+            .dead_interfaces_first(Box::leak(vec![DeadInterface::Refused; dead].into_boxed_slice()))
+            .spawn()
+    };
+    // What the budget costs: the live interface right after as many dead ones as the budget allows.
+    let within = behind(bound - 1).await.unwrap();
+    let started = std::time::Instant::now();
+    let report = audit(&[(within.base_url(), Deployment::Direct)], &every_interface()).await;
+    let budget_cost = started.elapsed();
+    assert_eq!(report.exit_status, 0, "{:#?}", report.agents[0]);
+    within.shutdown().await;
+
+    let agent = behind(10_000).await.unwrap();
+    let started = std::time::Instant::now();
+    let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
+    let cost = started.elapsed();
+    let audited = &report.agents[0];
+    let interfaces: Vec<&CardClaimAudit> =
+        audited.card_claims.iter().filter(|c| c.kind == ClaimKind::Interfaces).collect();
+    let called =
+        interfaces.iter().filter(|c| !matches!(c.verdict, CardClaimOutcome::Unreachable { .. })).count();
+    eprintln!(
+        "{bound} interfaces within the budget: {budget_cost:?}; 10,000 dead declared: {cost:?}, \
+         {} interface claims reported, {called} called",
+        interfaces.len()
+    );
+    assert!(called <= bound, "{called} interfaces called, the budget is {bound}");
+    assert!(interfaces.len() <= 2 * bound, "{} interface claims reported", interfaces.len());
+    assert!(agent.requests_for("SendStreamingMessage").is_empty(), "the live interface is past the budget");
+    assert!(
+        cost <= budget_cost * 4 + std::time::Duration::from_secs(5),
+        "10,000 interfaces declared cost {cost:?}, the budget of {bound} {budget_cost:?}"
+    );
+    agent.shutdown().await;
+}

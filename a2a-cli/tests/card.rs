@@ -52,8 +52,51 @@ async fn a_card_url_is_accepted_as_well_as_a_base_url_and_json_is_parseable() {
     assert_eq!(summary["interfaces"][0]["url"], agent.jsonrpc_url());
 }
 
+/// `a2a card URL` and `a2a card --json URL` on the card at `base`: both succeed, the card is
+/// shown, and `fault` is named in the table, in the JSON's `faults` and on stderr.
+async fn shown_with_the_fault(base: &str, name: &str, fault: &str) {
+    let output = a2a(&["card", base]).await;
+    let (shown, said) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(0), "the card was read, so it is shown: {said}");
+    assert!(shown.contains(name), "{shown}");
+    assert!(shown.contains("Faults") && shown.contains(fault), "the fault is named: {shown}");
+    assert!(said.contains(fault) && said.contains(&format!("{base}/.well-known/agent-card.json")), "{said}");
+
+    let output = a2a(&["card", "--json", base]).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(summary["name"], name);
+    let faults: Vec<&str> = summary["faults"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(faults.iter().any(|f| f.contains(fault)), "{faults:?}");
+}
+
 #[tokio::test]
-async fn a_type_error_names_the_path_and_what_was_expected() {
+async fn a_card_whose_url_is_empty_is_shown_with_the_fault_named() {
+    // A 0.3 card: its `url` is its interface.
+    let base = serve_card(
+        r#"{"name":"empty-url","description":"d","version":"1","protocolVersion":"0.3.0","url":"",
+            "preferredTransport":"JSONRPC","skills":[],"defaultInputModes":["text/plain"],
+            "defaultOutputModes":["text/plain"],"capabilities":{"streaming":true}}"#,
+    )
+    .await;
+    shown_with_the_fault(&base, "empty-url", "url: expected a non-empty string").await;
+    // A 1.0 card: an interface's `url`.
+    let base = serve_card(
+        r#"{"name":"empty-interface-url","description":"d","version":"1","skills":[],
+            "supportedInterfaces":[{"url":"","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"capabilities":{}}"#,
+    )
+    .await;
+    shown_with_the_fault(
+        &base,
+        "empty-interface-url",
+        "supportedInterfaces[0].url: expected a non-empty string",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_card_field_of_the_wrong_type_is_shown_with_the_fault_named() {
     let base = serve_card(
         r#"{"name":"bad","description":"","version":"1","skills":[],
             "supportedInterfaces":[{"url":"http://x/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
@@ -61,24 +104,47 @@ async fn a_type_error_names_the_path_and_what_was_expected() {
             "capabilities":{"streaming":"yes"}}"#,
     )
     .await;
+    shown_with_the_fault(&base, "bad", "capabilities.streaming: expected a boolean, found a string").await;
     let output = a2a(&["card", &base]).await;
-    assert_eq!(output.status.code(), Some(1));
-    let said = stderr(&output);
-    assert!(said.contains("capabilities.streaming: expected a boolean, found a string"), "{said}");
-    assert!(said.contains(&format!("{base}/.well-known/agent-card.json")), "{said}");
-    assert!(stdout(&output).is_empty());
+    assert!(stdout(&output).contains("http://x/a2a"), "the interfaces as written: {}", stdout(&output));
 }
 
 #[tokio::test]
-async fn a_card_offering_no_interface_is_refused_with_the_reason() {
+async fn a_card_offering_no_interface_is_shown_with_the_fault_named() {
     let base = serve_card(
         r#"{"name":"lonely","description":"","version":"1","skills":[],"supportedInterfaces":[],
             "defaultInputModes":[],"defaultOutputModes":[],"capabilities":{}}"#,
     )
     .await;
+    shown_with_the_fault(&base, "lonely", "offers no interface").await;
+    // Interfaces this client does not speak, or would not contact.
+    let base = serve_card(
+        r#"{"name":"elsewhere","description":"","version":"1","skills":[],
+            "supportedInterfaces":[{"url":"http://x/a","protocolBinding":"KAFKA","protocolVersion":"9.0"}],
+            "defaultInputModes":[],"defaultOutputModes":[],"capabilities":{}}"#,
+    )
+    .await;
+    shown_with_the_fault(&base, "elsewhere", "no interface this client speaks").await;
+    let base = serve_card(
+        r#"{"name":"local-file","description":"","version":"1","skills":[],
+            "supportedInterfaces":[{"url":"file:///etc/passwd","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+            "defaultInputModes":[],"defaultOutputModes":[],"capabilities":{}}"#,
+    )
+    .await;
+    shown_with_the_fault(&base, "local-file", "no interface this client would contact").await;
+}
+
+#[tokio::test]
+async fn a_card_that_is_not_a_json_object_is_not_shown_and_exits_1() {
+    let base = serve_card("<html>login</html>").await;
     let output = a2a(&["card", &base]).await;
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("offers no interface"), "{}", stderr(&output));
+    assert!(stdout(&output).is_empty());
+    assert!(
+        stderr(&output).starts_with("error: ") && stderr(&output).contains("agent card"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[tokio::test]

@@ -61,15 +61,17 @@ async fn fifty_thousand_unknown_interfaces_give_a_bounded_error() {
 }
 
 #[tokio::test]
-async fn a_card_whose_only_interface_is_a_file_url_is_refused_by_card_as_by_audit() {
+async fn a_card_whose_only_interface_is_a_file_url_is_shown_with_that_fault_by_card_and_refused_by_audit() {
     let base = serve_card_json(json!({
         "name": "local-file", "description": "", "version": "1", "skills": [], "capabilities": {},
         "supportedInterfaces": [{"url": "file:///etc/passwd", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
         "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"]
     }))
     .await;
+    // `a2a card` shows what was served, the fault named; nothing will call it.
     let output = a2a(&["card", &base]).await;
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("no interface this client would contact"), "{}", stdout(&output));
     assert!(stderr(&output).contains("only http and https"), "{}", stderr(&output));
     let output = a2a(&["audit", &base]).await;
     assert_ne!(output.status.code(), Some(0), "{}", stdout(&output));

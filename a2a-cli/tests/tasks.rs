@@ -55,6 +55,35 @@ async fn tasks_list_stops_at_a_repeated_page_token_with_exit_status_1() {
 }
 
 #[tokio::test]
+async fn tasks_list_stops_at_its_limit_whatever_a_page_holds() {
+    // Every page holds every task from its offset on, and names a next page forever.
+    let agent = ScriptedAgent::builder()
+        .script(Script::honest().quirk(Quirk::OverfullEndlessPages))
+        .spawn()
+        .await
+        .unwrap();
+    agent.store_completed_tasks(2_000);
+    let output =
+        a2a(&["tasks", "list", "--json", "--page-size", "10", "--limit", "25", &agent.base_url()]).await;
+    assert_eq!(output.status.code(), Some(1), "the agent deviated: {}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().filter(|l| l["type"] == "task").count(), 10, "as many as the page was asked for");
+    assert!(
+        stderr(&output).contains("holds 2000 tasks where its pageSize asked for 10"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(agent.requests_for("ListTasks").len(), 1);
+
+    // An honest agent with more tasks than the limit: the listing ends at it, exit 0.
+    let honest = ScriptedAgent::builder().spawn().await.unwrap();
+    honest.store_completed_tasks(100);
+    let output = a2a(&["tasks", "list", "--page-size", "10", "--limit", "25", &honest.base_url()]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("25 task(s) in 3 page(s)"), "{}", stdout(&output));
+}
+
+#[tokio::test]
 async fn tasks_get_cancel_and_subscribe_show_the_task() {
     let agent =
         ScriptedAgent::builder().capabilities(Capabilities::none().with_streaming()).spawn().await.unwrap();

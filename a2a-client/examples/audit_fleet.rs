@@ -10,10 +10,10 @@
 use a2a_testkit::fleet::{EXTENDED_CARD_LIAR_TOKEN, Honesty, demo_fleet};
 use a2a_typestate_client::auth::{BearerToken, Credentials, Secret};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_typestate_client::{Capability, Client, Error, Message};
+use a2a_typestate_client::{Capability, Client, Error, Message, Report};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Report> {
     let fleet = demo_fleet().await?;
     let bearer = BearerToken::new(Secret::new(EXTENDED_CARD_LIAR_TOKEN.to_owned()));
     let client = Client::builder()

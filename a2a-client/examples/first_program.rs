@@ -5,10 +5,10 @@
 
 // README first program: begin
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
-use a2a_typestate_client::{Capability, Client, Message};
+use a2a_typestate_client::{Capability, Client, Message, Report};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Report> {
     let mut args = std::env::args().skip(1);
     let agent = args.next().ok_or("usage: first_program AGENT_URL [QUESTION]")?;
     let question = args.next().unwrap_or_else(|| "What is the weather in Lisbon?".to_owned());

@@ -5,10 +5,10 @@
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome, TaskPath};
-use a2a_typestate_client::{Capability, Client, Message};
+use a2a_typestate_client::{Capability, Client, Message, Report};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Report> {
     let honest = ScriptedAgent::builder()
         .name("honest-streamer")
         .capabilities(Capabilities::none().with_streaming())

@@ -8,10 +8,10 @@
 
 // README quickstart: begin
 use a2a_typestate_client::negotiate::AfterRefusal;
-use a2a_typestate_client::{Claims, Client, Message, Settlement, Streaming, Task, TaskEntry};
+use a2a_typestate_client::{Claims, Client, Message, Report, Settlement, Streaming, Task, TaskEntry};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Report> {
     let mut args = std::env::args().skip(1);
     let agent = args.next().ok_or("usage: quickstart AGENT_URL QUESTION...")?;
 
@@ -24,7 +24,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             TaskEntry::Suspect(single_shot, mark) => {
                 println!("suspect, single-shot at once: {mark}");
                 let fallback =
-                    single_shot.fall_back(Message::user(question), AfterRefusal::SendAgain).await?;
+                    single_shot.fall_back(Message::user(question), AfterRefusal::FollowToEnd).await?;
                 println!("{}", fallback.text().unwrap_or_default());
                 continue;
             }
@@ -38,7 +38,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 // The agent is marked suspect; a task that had finished keeps its answer (no resend).
                 println!("refused: {}", refusal.violation());
                 let fallback =
-                    refusal.into_task().fall_back(Message::user(question), AfterRefusal::SendAgain);
+                    refusal.into_task().fall_back(Message::user(question), AfterRefusal::FollowToEnd);
                 fallback.await?.text()
             }
         };

@@ -8,11 +8,11 @@
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate_client::negotiate::Negotiation;
-use a2a_typestate_client::{Capability, Client, Message};
+use a2a_typestate_client::{Capability, Client, Message, Report};
 use tracing_subscriber::fmt::format::FmtSpan;
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Report> {
     tracing_subscriber::fmt()
         .with_span_events(FmtSpan::CLOSE)
         .with_target(false)

@@ -39,7 +39,9 @@ use crate::card::DiscoveredCard;
 use crate::defaults::{DEFAULT_DISCOVERY_TTL, DEFAULT_SUSPECT_TTL};
 use crate::shared::{BackendStatus, CacheBackend, CacheUpdate, SharedCard, SharedMark};
 use crate::signing::CardSigner;
+use crate::wire_caps::{MAX_DELTA_SECONDS, MAX_SHARED_TTL, instant_after, logged};
 use crate::{Capability, Error, Metrics};
+use a2a_typestate_types::wire_number::{self, Unit};
 
 mod availability;
 mod claim;
@@ -121,21 +123,30 @@ impl Freshness {
         for directive in text(http::header::CACHE_CONTROL).iter().flat_map(|v| v.split(',')) {
             let directive = directive.trim().to_ascii_lowercase();
             match directive.split_once('=') {
-                Some(("max-age", value)) => max_age = value.trim_matches('"').parse::<u64>().ok(),
+                Some(("max-age", value)) => {
+                    max_age = delta_seconds("Cache-Control max-age", value.trim_matches('"'))
+                }
                 _ if directive == "no-store" => no_store = true,
                 _ if directive == "no-cache" => no_cache = true,
                 _ => {}
             }
         }
-        let age = text(http::header::AGE).first().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
+        let age = text(http::header::AGE).first().and_then(|v| delta_seconds("Age", v)).unwrap_or_default();
         let lifetime = match (no_cache, max_age) {
             (true, _) => Duration::ZERO,
-            (false, Some(max_age)) => Duration::from_secs(max_age.saturating_sub(age)),
+            (false, Some(max_age)) => max_age.saturating_sub(age),
             (false, None) => default_ttl,
         };
         let etag = text(http::header::ETAG).first().map(|v| (*v).to_owned());
         Self { no_store, lifetime, etag }
     }
+}
+
+/// A `max-age` or `Age` value: at most 2^31 seconds, as RFC 9111 §1.2.2 has a cache take any
+/// larger one; a negative one, or one that is no number, is ignored (as if absent).
+fn delta_seconds(field: &'static str, text: &str) -> Option<Duration> {
+    let reading = wire_number::duration_text(field, text, Unit::Seconds, MAX_DELTA_SECONDS);
+    logged(reading, "the directive is ignored")
 }
 
 /// A card held in the cache, with whether it may still be used without revalidation.
@@ -468,7 +479,7 @@ impl DiscoveryCache {
                 return None;
             }
         };
-        let fresh_until = self.clock.now() + shared.fresh_for;
+        let fresh_until = instant_after(self.clock.now(), shared.fresh_for.min(MAX_SHARED_TTL));
         self.put(agent, card, shared.etag, fresh_until, CardSource::Shared);
         self.get(agent)
     }
@@ -527,7 +538,7 @@ impl DiscoveryCache {
             self.report_change(agent, &version, changed);
             return;
         }
-        let fresh_until = self.clock.now() + freshness.lifetime;
+        let fresh_until = instant_after(self.clock.now(), freshness.lifetime);
         self.put(agent, card, freshness.etag, fresh_until, CardSource::Fetched);
     }
 
@@ -584,7 +595,7 @@ impl DiscoveryCache {
         }
         let entry = state.cards.get_mut(agent)?;
         let before = entry.version();
-        entry.fresh_until = now + freshness.lifetime;
+        entry.fresh_until = instant_after(now, freshness.lifetime);
         if freshness.etag.is_some() {
             entry.etag = freshness.etag;
         }
@@ -624,7 +635,7 @@ impl DiscoveryCache {
             claim: claim.clone(),
             evidence: evidence.into(),
             marked_at: now,
-            expires_at: now + self.suspect_ttl,
+            expires_at: instant_after(now, self.suspect_ttl),
             signer,
             card_version,
             marked_by: self.identity.name.get().cloned(),
@@ -749,7 +760,7 @@ impl DiscoveryCache {
     /// be reached; shared with the other replicas.
     pub(crate) fn remember_answering_interface(&self, agent: &AgentBaseUrl, url: &str) {
         let ttl = self.default_ttl;
-        let route = Route { url: url.to_owned(), expires_at: self.clock.now() + ttl };
+        let route = Route { url: url.to_owned(), expires_at: instant_after(self.clock.now(), ttl) };
         self.lock().routes.insert(agent.clone(), route);
         self.send(CacheUpdate::Route { agent: agent.clone(), interface_url: url.to_owned(), ttl });
     }

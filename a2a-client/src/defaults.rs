@@ -26,7 +26,8 @@ pub const DEFAULT_POLL_CAP: Duration = Duration::from_secs(2);
 /// Default `pageSize` of a listing that pages for the caller ([`crate::TaskPages`]) when its request
 /// sets none: 50, the spec's own default (it allows 1 to 100).
 pub const DEFAULT_LIST_PAGE_SIZE: i32 = 50;
-/// Default bound on the pages one listing reads ([`crate::TaskPages::max_pages`]): 1,000, so 50,000
+/// Default bound on the pages one listing reads ([`TaskBudget::pages`](crate::TaskBudget::pages),
+/// [`crate::TaskPages::max_pages`] for one listing): 1,000, so 50,000
 /// tasks at the default page size. An agent that keeps handing out new page tokens ends there, with
 /// an error, instead of being followed forever.
 pub const DEFAULT_MAX_LIST_PAGES: u32 = 1_000;
@@ -40,6 +41,15 @@ pub const DEFAULT_TASK_DEADLINE: Duration = Duration::from_secs(300);
 /// Default bound for the first push callback to arrive after the task's terminal transition: 10 s,
 /// as `a2a_typestate::Bounds` (the official servers POST as each event happens).
 pub const DEFAULT_PUSH_ARRIVAL_BOUND: Duration = Duration::from_secs(10);
+/// Default bound on the observations one task keeps ([`TaskBudget`](crate::TaskBudget)): 10,000.
+/// An event that repeats the one before it (the same state, nothing new) is counted, never kept, so
+/// only events that say something new spend it; past it events are counted only.
+pub const DEFAULT_EVENTS_KEPT: usize = 10_000;
+/// Default bound on the bytes of artifacts one task keeps ([`TaskBudget`](crate::TaskBudget)): 64 MiB.
+pub const DEFAULT_RESULT_BYTES: usize = 64 * 1024 * 1024;
+/// Default bound on the declared interfaces one task tries ([`TaskBudget`](crate::TaskBudget)): 8.
+/// A card may declare thousands; trying each costs a connect timeout.
+pub const DEFAULT_INTERFACES_TRIED: u32 = 8;
 /// Default lifetime of a discovered card when the server sends no `Cache-Control`: 300 s.
 pub const DEFAULT_DISCOVERY_TTL: Duration = Duration::from_secs(300);
 /// Default lifetime of a capability-suspect mark: 1 h.

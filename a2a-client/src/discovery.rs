@@ -4,7 +4,9 @@
 //! `/.well-known/agent.json` is tried (counted as a fallback). A fresh cached card is returned without a
 //! request; a stale one is revalidated with `If-None-Match`, and `304 Not Modified` keeps it.
 //! `Cache-Control: max-age` sets the lifetime, `no-cache` forces revalidation, `no-store` keeps nothing;
-//! without those headers the client's discovery TTL applies.
+//! without those headers the client's discovery TTL applies. `max-age` and `Age` are read as at most
+//! 2^31 seconds (RFC 9111 §1.2.2); a negative one, or one that is no number, is ignored.
+//! `Retry-After` on a 503 is read as at most a day ([`Error::retry_after`](crate::Error::retry_after)).
 //!
 //! The well-known path is joined to the base URL's path, as the official SDK clients do, so
 //! `http://host/agents/a` is asked at `http://host/agents/a/.well-known/agent-card.json`.

@@ -42,7 +42,7 @@
 //!     TaskEntry::Suspect(single_shot, mark) => {
 //!         // Caught lying before, and the mark has not expired: no negotiation at all.
 //!         println!("{mark}");
-//!         single_shot.fall_back(Message::user("weather in Lisbon"), AfterRefusal::SendAgain).await?;
+//!         single_shot.fall_back(Message::user("weather in Lisbon"), AfterRefusal::FollowToEnd).await?;
 //!         return Ok(());
 //!     }
 //! };
@@ -56,7 +56,7 @@
 //!         // The card lied. The agent is marked suspect; the refusal carries the fallback.
 //!         println!("refused: {}", refusal.violation());
 //!         let question = Message::user("weather in Lisbon");
-//!         let fallback = refusal.into_task().fall_back(question, AfterRefusal::SendAgain).await?;
+//!         let fallback = refusal.into_task().fall_back(question, AfterRefusal::FollowToEnd).await?;
 //!         assert_eq!(fallback.text().as_deref(), Some("echo: weather in Lisbon"));
 //!         assert!(!fallback.may_have_run_twice(), "refused before the agent accepted a task");
 //!     }
@@ -147,7 +147,7 @@
 //! | `Config` | the builder was given values it cannot use | fix the configuration |
 //! | `Misuse` | a call the handle cannot serve (the card lacks a claim the type holds) | a bug in the calling code |
 //! | `CardSignature` | the card's signatures do not satisfy the [`CardSignaturePolicy`] | see [`Error::card_signature_error`] |
-//! | `Listing` | a listing that pages for the caller ([`TaskPages`]) met a page token again, or ran past its page bound | see [`Error::listing_fault`] |
+//! | `Listing` | a listing that pages for the caller ([`TaskPages`]) met a page token again, was answered a page holding more tasks than it asked for, or ran past its page bound | see [`Error::listing_fault`] |
 //!
 //! ```
 //! use std::time::Duration;
@@ -230,6 +230,7 @@ mod test_support;
 pub mod transport;
 pub mod url_policy;
 pub mod webhook;
+mod wire_caps;
 
 // What the client's signatures use, so one crate is enough for an orchestrator: the claim markers
 // and their traits (compiler diagnostics name them by these paths), the verdict model, and the
@@ -263,9 +264,11 @@ pub use cache::shared;
 pub use cache::{Breaker, CachedCard, DiscoveryCache, SuspectClaim, SuspectMark};
 pub use card::DiscoveredCard;
 pub use client::Client;
-pub use config::{CallOptions, ClientBuilder, ClientConfig, PollCadence, SuspectMarks, WireReading};
+pub use config::{
+    CallOptions, ClientBuilder, ClientConfig, PollCadence, SuspectMarks, TaskBudget, WireReading,
+};
 pub use connection::AgentConnection;
-pub use error::{Error, ErrorKind, ListingFault, ProtocolError, TransportFault, Unavailable};
+pub use error::{Error, ErrorKind, ListingFault, ProtocolError, Report, TransportFault, Unavailable};
 pub use extensions::ActivatedExtensions;
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use retry::RetryPolicy;

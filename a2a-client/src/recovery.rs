@@ -15,16 +15,10 @@
 //! next `recover`.
 
 use a2a_typestate::{Capability, CapabilitySet, Deployment};
-use a2a_typestate_types::{
-    ContextId, GetTaskRequest, ListTasksRequest, SendMessageResponse, Task, TaskId, TaskState,
-};
+use a2a_typestate_types::{ContextId, GetTaskRequest, SendMessageResponse, Task, TaskId, TaskState};
 
 use crate::journal::{JournaledTask, Recovered};
 use crate::{AgentConnection, Client, Error};
-
-/// How many tasks one `ListTasks` call asks for under a run's context: its first task and the
-/// fallback's, with room.
-const CONTEXT_PAGE: i32 = 20;
 
 impl Client {
     /// The tasks this client's journal holds that did not end (for a replica: those it ran under
@@ -107,29 +101,22 @@ async fn by_context(
     if task.context_id().is_empty() {
         return Ok(Recovered::MayHaveStarted { reason: "the run had no context id to look it up by".into() });
     }
-    let request = ListTasksRequest {
-        context_id: Some(ContextId::from(task.context_id())),
-        page_size: Some(CONTEXT_PAGE),
-        ..ListTasksRequest::default()
-    };
     // A request written before the crash may reach the agent after it, and an agent may store its
     // task a little after reading the request: an empty listing says "not started" only once the
     // start grace from the send has passed.
     let grace =
         client.journal().map_or(crate::journal::DEFAULT_START_GRACE, crate::journal::Journal::start_grace);
     let settled_at = task.begun_at() + grace;
+    let context = ContextId::from(task.context_id());
     loop {
-        let listed = match conn.list_tasks(request.clone()).await {
-            Ok(listed) => listed,
+        let found = match conn.task_in_context(&context, task.message_id()).await {
+            Ok(found) => found,
             // Unreachable now: try again at the next recover.
             Err(error) if error.transport_fault().is_some() => return Err(error),
             Err(error) => return Ok(Recovered::MayHaveStarted { reason: error.to_string() }),
         };
-        // The context is the run's own: its first task is the one whose history holds the run's
-        // first message, else the oldest listed (pages come newest first).
-        let ours = |t: &&Task| t.history.iter().any(|m| m.message_id.as_str() == task.message_id());
-        if let Some(found) = listed.tasks.iter().find(ours).or_else(|| listed.tasks.last()) {
-            return Ok(Recovered::Task(Box::new(follow(client, conn, task, found.id.clone()).await?)));
+        if let Some(found) = found {
+            return Ok(Recovered::Task(Box::new(follow(client, conn, task, found.id).await?)));
         }
         match settled_at.duration_since(std::time::SystemTime::now()) {
             Ok(left) if !left.is_zero() => tokio::time::sleep(left).await,

@@ -1,8 +1,11 @@
 //! Exponential backoff with jitter and a budget, for transport faults only.
 //!
 //! A call is repeated only when its error [`is_retryable`](crate::Error::is_retryable): connect
-//! failures, resets, timeouts, 502/503/504. Protocol errors, bad input and lifecycle violations return
-//! at once: repeating them asks the same agent the same question and gets the same answer.
+//! failures, resets, 502/503/504. Protocol errors, bad input and lifecycle violations return
+//! at once: repeating them asks the same agent the same question and gets the same answer. A
+//! timeout is not repeated either: the attempt already waited the whole request timeout, and
+//! waiting it again would let one hung agent cost a multiple of the bound the caller set. A send
+//! that may have reached the agent is never repeated ([`Error::may_have_run`](crate::Error::may_have_run)).
 //!
 //! A 502/503/504 with `Retry-After: <seconds>` ([`Error::retry_after`](crate::Error::retry_after)) is
 //! not retried sooner than it asks; when it asks for more than the policy's largest delay, the error
@@ -184,7 +187,7 @@ impl RetryPolicy {
         loop {
             match op(Attempt(attempt)).await {
                 Ok(value) => return Ok(value),
-                Err(error) if error.is_retryable() && attempt < self.max_attempts => {
+                Err(error) if error.is_retryable() && !error.is_timeout() && attempt < self.max_attempts => {
                     let backoff = self.delay(attempt, random());
                     let delay = match error.retry_after() {
                         Some(asked) if asked > self.max_delay => return give_up(error, attempt),
@@ -240,10 +243,18 @@ impl RetryPolicy {
     }
 }
 
-/// The wait a response asks for in `Retry-After`, when given in delta-seconds (RFC 9110 §10.2.3).
+/// The wait a response asks for in `Retry-After`, when given in delta-seconds (RFC 9110 §10.2.3):
+/// at most a day (longer is taken as a day, past any policy's largest delay); an HTTP-date, a
+/// negative number or text that is no number is not read.
 pub(crate) fn retry_after(headers: &http::header::HeaderMap) -> Option<Duration> {
     let value = headers.get(http::header::RETRY_AFTER)?.to_str().ok()?;
-    value.trim().parse::<u64>().ok().map(Duration::from_secs)
+    let reading = a2a_typestate_types::wire_number::duration_text(
+        "Retry-After",
+        value,
+        a2a_typestate_types::wire_number::Unit::Seconds,
+        crate::wire_caps::MAX_RETRY_AFTER,
+    );
+    crate::wire_caps::logged(reading, "no wait asked for")
 }
 
 /// A uniformly distributed number in `[0, 1)` from the OS random source (via a v4 UUID).
@@ -255,7 +266,7 @@ fn random_unit() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ErrorKind;
+    use crate::{ErrorKind, TransportFault};
     use std::sync::atomic::{AtomicU32, Ordering};
     use tokio::time::Instant;
 
@@ -320,6 +331,36 @@ mod tests {
             err.to_string(),
             "transport fault: timed out after 2 attempts in 0.3 s in all (http://a.example/)"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_timeout_is_not_waited_for_twice() {
+        let (outcome, calls) = failing_with(&exact(5), || Error::timeout(Duration::from_secs(30))).await;
+        assert_eq!(calls, 1, "a hung agent costs one request timeout, not one per attempt");
+        let err = outcome.unwrap_err();
+        assert!(err.is_timeout() && err.is_retryable(), "the caller may still try again: {err}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_send_that_may_have_reached_the_agent_is_never_retried() {
+        for fault in [TransportFault::Reset, TransportFault::Truncated, TransportFault::Unavailable(504)] {
+            let calls = AtomicU32::new(0);
+            let outcome: Result<(), Error> = exact(5)
+                .run(|_| {
+                    calls.fetch_add(1, Ordering::SeqCst);
+                    async move { Err(Error::transport(fault, None).sent_unanswered()) }
+                })
+                .await;
+            assert_eq!(calls.load(Ordering::SeqCst), 1, "{fault}");
+            let err = outcome.unwrap_err();
+            assert!(err.may_have_run() && !err.is_retryable(), "{fault}: {err}");
+        }
+        for proves_not_taken in
+            [TransportFault::Connect, TransportFault::Unavailable(502), TransportFault::Unavailable(503)]
+        {
+            let err = Error::transport(proves_not_taken, None).sent_unanswered();
+            assert!(!err.may_have_run() && err.is_retryable(), "{proves_not_taken}");
+        }
     }
 
     #[tokio::test(start_paused = true)]

@@ -121,28 +121,19 @@ async fn broken_json_served_as_json_keeps_the_parsers_position() {
 }
 
 #[tokio::test]
-async fn a_timeout_after_retries_names_the_attempts_and_the_total_time() {
+async fn a_timeout_is_not_waited_for_twice_and_names_the_request_timeout() {
     let base = silent_agent().await;
     let err = client(quick_retries(3), Duration::from_millis(100)).discover(&base).await.unwrap_err();
     assert!(err.is_timeout(), "{err:?}");
-    assert_eq!(err.attempts(), Some(3));
+    assert_eq!(err.attempts(), Some(1), "one hung agent costs one request timeout: {err}");
     assert_eq!(err.request_timeout(), Some(Duration::from_millis(100)));
-    let text = err.to_string();
-    let elapsed = err.elapsed().unwrap();
-    assert!(
-        text.starts_with(&format!(
-            "transport fault: timed out after 3 attempts in {:.1} s in all, each bounded by the request timeout of 100 ms",
-            elapsed.as_secs_f64()
-        )),
-        "{text}"
-    );
+    assert!(err.to_string().starts_with("transport fault: timed out"), "{err}");
     let source = err.source().map(ToString::to_string).unwrap_or_default();
-    assert!(!source.contains("one attempt"), "{source}");
     assert!(source.contains("within the request timeout of 100 ms"), "{source}");
 }
 
 #[tokio::test]
-async fn a_timed_out_call_after_retries_names_the_attempts() {
+async fn a_timed_out_send_is_not_sent_again_and_says_the_work_may_have_run() {
     let silent = silent_agent().await;
     let card = serde_json::json!({
         "name": "slow", "description": "d", "version": "1", "capabilities": {},
@@ -154,9 +145,12 @@ async fn a_timed_out_call_after_retries_names_the_attempts() {
     let connection = client.connect(&base).await.unwrap();
     let err = connection.send_message(auth_common::text("hi")).await.unwrap_err();
     assert!(err.is_timeout(), "{err:?}");
-    assert_eq!(err.attempts(), Some(2));
-    assert!(err.to_string().contains("after 2 attempts in "), "{err}");
-    assert!(err.to_string().contains("each bounded by the request timeout of 100 ms"), "{err}");
+    assert_eq!(err.attempts(), Some(1));
+    assert!(err.may_have_run(), "{err}");
+    assert!(
+        err.to_string().contains("the agent may have done the work, so the message was not sent again"),
+        "{err}"
+    );
     assert_eq!(err.url(), Some(format!("{silent}/rpc").as_str()));
 }
 

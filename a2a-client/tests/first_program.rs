@@ -6,7 +6,7 @@
 mod program_common;
 
 use a2a_testkit::official::{OfficialPeer, PeerKind};
-use program_common::{between_markers, executions, run};
+use program_common::{between_markers, executions, run, run_with_stderr};
 
 /// This crate's README (its crates.io page) shows the program CI runs; the workspace README's copy
 /// is checked by the `ui-tests` member. At most 30 lines, `main` included.
@@ -64,5 +64,20 @@ async fn the_first_program_says_a_lying_card_was_refused_and_prints_the_fallback
                 "{kind:?}: the fallback is the only run"
             );
         }
+    }
+}
+
+/// `main` returning `Result<(), Report>` prints what went wrong in words: the error's message and
+/// the causes it does not already say, never the error's fields.
+#[tokio::test]
+async fn the_first_program_prints_an_unreachable_agents_error_as_words_not_a_debug_dump() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
+    let url = format!("http://127.0.0.1:{port}");
+    let (stdout, stderr, success) = run_with_stderr("first_program", &[&url, "hello"]).await;
+    assert!(!success, "{stdout}\n{stderr}");
+    assert!(stderr.contains(&url), "names the agent: {stderr}");
+    assert!(stderr.to_lowercase().contains("connect"), "says what failed: {stderr}");
+    for dump in ["Error {", "kind:", "hyper_util", "Some("] {
+        assert!(!stderr.contains(dump), "no Debug dump ({dump}): {stderr}");
     }
 }

@@ -154,3 +154,25 @@ fn a_cards_members_cost_linearly_in_their_number() {
         assert_linear(kind, small, large);
     }
 }
+
+#[test]
+fn a_card_declaring_ten_thousand_interfaces_costs_linearly_to_read_and_use() {
+    let _one = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let _entered = runtime.enter();
+    let measure = |count: usize| {
+        let card = card_with("interfaces", count);
+        let started = std::time::Instant::now();
+        let (peak, used) = peak_of(|| read_and_use(&card));
+        eprintln!("{count} interfaces: {} bytes read and used in {:?}", card.len(), started.elapsed());
+        assert!(used > 0);
+        (card.len(), peak)
+    };
+    let (small, large) = (measure(10_000), measure(20_000));
+    eprintln!("interfaces: {} bytes sent -> {} peak; {} -> {}", small.0, small.1, large.0, large.1);
+    let growth = large.1 as f64 / small.1 as f64;
+    assert!(growth <= 2.0 * 1.5, "twice the interfaces cost x{growth:.1}");
+    // Each interface is held several times over (the typed card, the offered list, the lifted
+    // claims): about ten bytes per byte read, measured 10.0 at both sizes. Linear, and bounded here.
+    assert!(large.1 <= 12 * large.0, "{} bytes for {} sent", large.1, large.0);
+}

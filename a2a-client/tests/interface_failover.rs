@@ -15,7 +15,9 @@ use a2a_testkit::{Capabilities, DeadInterface, RunningAgent, Script, ScriptedAge
 use a2a_typestate::{Capability, Claims, Streaming};
 use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
 use a2a_typestate_client::shared::redis::RedisBackend;
-use a2a_typestate_client::{AgentBaseUrl, Client, DiscoveryCache, Settlement, SuspectClaim, TaskEntry};
+use a2a_typestate_client::{
+    AgentBaseUrl, Client, DiscoveryCache, Settlement, SuspectClaim, TaskBudget, TaskEntry,
+};
 use negotiation_common::{builder, count, text};
 
 const EVERY_DEAD_KIND: [DeadInterface; 3] =
@@ -132,6 +134,57 @@ async fn a_typed_handle_fails_over_the_same_way() {
     assert_eq!(task.connection().interface().url, declared[1]);
     assert!(matches!(task.settle_streaming(), Ok(Settlement::Verified(_))));
     assert_unmarked(&client, &agent);
+    agent.shutdown().await;
+}
+
+/// A card that lists `dead` interfaces where the connection is refused, then the agent's own.
+async fn agent_behind_refusing(dead: usize) -> RunningAgent {
+    agent_behind(Box::leak(vec![DeadInterface::Refused; dead].into_boxed_slice())).await
+}
+
+#[tokio::test]
+async fn a_card_declaring_ten_thousand_dead_interfaces_costs_at_most_the_budget() {
+    const BOUND: u32 = 4;
+    let budget = TaskBudget::default().with_interfaces(BOUND);
+    // What the budget costs: a card whose first BOUND - 1 interfaces are refused, then the live
+    // one, all within the bound.
+    let within = agent_behind_refusing(BOUND as usize - 1).await;
+    let client = builder().task_budget(budget).build().unwrap();
+    let started = tokio::time::Instant::now();
+    let outcome = client.run_task(&within.base_url(), text("hello"), &streaming()).await.unwrap();
+    let budget_cost = started.elapsed();
+    assert_eq!(outcome.unreachable_interfaces.len(), BOUND as usize - 1);
+    within.shutdown().await;
+
+    // Ten thousand refused interfaces before the live one: the task tries BOUND of them.
+    let agent = agent_behind_refusing(10_000).await;
+    let declared = declared_urls(&agent).len();
+    let client = builder().task_budget(budget).build().unwrap();
+    let started = tokio::time::Instant::now();
+    let error = client.run_task(&agent.base_url(), text("hello"), &streaming()).await.unwrap_err();
+    let cost = started.elapsed();
+
+    eprintln!("{BOUND} interfaces within the budget: {budget_cost:?}; {declared} declared: {cost:?}");
+    assert!(error.is_connect(), "the last interface's error: {error}");
+    let said = error.to_string();
+    assert!(
+        said.contains(&format!("{BOUND} of the {declared} interfaces")) && said.contains("task budget"),
+        "the error names the interfaces tried, those declared and the bound: {said}"
+    );
+    assert_eq!(client.metrics().snapshot().interface_failovers, u64::from(BOUND) - 1);
+    assert_eq!(count(&agent, "SendStreamingMessage"), 0, "the live interface, past the bound, is not tried");
+    assert!(
+        cost <= budget_cost * 4 + Duration::from_secs(2),
+        "{declared} interfaces declared cost {cost:?}, the budget of {BOUND} {budget_cost:?}"
+    );
+
+    // A task handle used directly stops at the same bound.
+    let TaskEntry::Claimed(mut task) = client.task::<Claims<Streaming>>(&agent.base_url()).await.unwrap()
+    else {
+        panic!("an unreachable interface marks nothing")
+    };
+    assert!(task.send_streaming_message(text("hello")).await.unwrap_err().is_connect());
+    assert_eq!(task.unreachable_interfaces().len(), BOUND as usize);
     agent.shutdown().await;
 }
 

@@ -42,7 +42,7 @@ async fn a_journaled_run_is_durable_and_its_record_ends_with_the_task() {
         .run_task(
             &agent.base_url(),
             Message::user("hi").with_message_id("m-durable"),
-            &Negotiation::default(),
+            &Negotiation::depending_on(&[]),
         )
         .await
         .unwrap();

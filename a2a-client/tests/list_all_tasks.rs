@@ -105,3 +105,62 @@ async fn a_0_3_agent_has_no_listing_and_nothing_is_sent() {
     assert!(error.to_string().contains("ListTasks"), "{error}");
     assert!(agent.requests_for("ListTasks").is_empty());
 }
+
+#[tokio::test]
+async fn a_listing_stops_at_its_task_bound_asking_the_last_page_for_only_what_is_left() {
+    let (agent, _) = agent_holding(100, Script::honest()).await;
+    let client = client();
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    let items: Vec<_> = connection.list_all_tasks(pages_of(10)).max_tasks(25).collect().await;
+    assert_eq!(items.len(), 25, "the tasks up to the bound, and no error: the caller asked for no more");
+    assert!(items.iter().all(Result::is_ok));
+    let asked: Vec<u64> = agent
+        .requests_for("ListTasks")
+        .iter()
+        .map(|r| r.body.as_ref().unwrap()["params"]["pageSize"].as_u64().unwrap())
+        .collect();
+    assert_eq!(asked, [10, 10, 5]);
+}
+
+#[tokio::test]
+async fn an_agent_answering_more_tasks_per_page_than_asked_with_an_endless_next_token_stops_at_the_cap() {
+    // Every page holds every task from its offset on, and names a next page forever.
+    let (agent, _) = agent_holding(5_000, Script::honest().quirk(Quirk::OverfullEndlessPages)).await;
+    let client = client();
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    let mut pages = connection.list_all_tasks(pages_of(10)).max_tasks(25);
+    let mut items = Vec::new();
+    while let Some(item) = pages.next().await {
+        items.push(item);
+        assert!(items.len() <= 26, "the listing went on past its cap of 25");
+    }
+    let tasks = items.iter().filter(|i| i.is_ok()).count();
+    assert_eq!(tasks, 10, "the first page's tasks, as many as it was asked for");
+    let error = items.last().unwrap().as_ref().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Listing);
+    assert_eq!(
+        error.listing_fault(),
+        Some(&ListingFault::OverfullPage { page: 1, asked: 10, answered: 5_000 })
+    );
+    let said = error.listing_fault().unwrap().to_string();
+    assert!(said.contains("5000 tasks") && said.contains("asked for 10"), "{said}");
+    assert_eq!(agent.requests_for("ListTasks").len(), 1, "no page asked for after the overfull one");
+}
+
+#[tokio::test]
+async fn the_page_bound_is_the_clients_task_budget_unless_the_listing_sets_its_own() {
+    let (agent, _) = agent_holding(100, Script::honest()).await;
+    let client = a2a_typestate_client::Client::builder()
+        .task_budget(a2a_typestate_client::TaskBudget::default().with_pages(2))
+        .build()
+        .unwrap();
+    let connection = client.connect(&agent.base_url()).await.unwrap();
+    let items: Vec<_> = connection.list_all_tasks(pages_of(10)).collect().await;
+    assert_eq!(items.iter().filter(|i| i.is_ok()).count(), 20);
+    let error = items.last().unwrap().as_ref().unwrap_err();
+    assert_eq!(error.listing_fault(), Some(&ListingFault::PageBound { max_pages: 2 }));
+
+    let items: Vec<_> = connection.list_all_tasks(pages_of(10)).max_pages(20).collect().await;
+    assert_eq!(items.len(), 100, "the listing's own bound");
+    assert!(items.iter().all(Result::is_ok));
+}

@@ -104,7 +104,7 @@ async fn a_task_refused_for_push_callbacks_the_webhook_rejected_runs_once_and_ke
 /// The finished task is kept whatever the policy says: the policy is for unfinished tasks only.
 #[tokio::test]
 async fn a_finished_refused_task_is_kept_whatever_the_policy() {
-    for policy in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+    for policy in [AfterRefusal::FollowToEnd, AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
         let agent =
             spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact))
                 .await;
@@ -141,7 +141,7 @@ async fn slow_push_config_refuser() -> RunningAgent {
 }
 
 #[tokio::test]
-async fn a_task_refused_while_it_runs_is_canceled_and_sent_again_by_default_and_may_have_run_twice() {
+async fn a_task_refused_while_it_runs_is_followed_to_its_end_by_default_and_runs_once() {
     let agent = slow_push_config_refuser().await;
     let client = client();
 
@@ -149,6 +149,27 @@ async fn a_task_refused_while_it_runs_is_canceled_and_sent_again_by_default_and_
         .run_task(&agent.base_url(), text("the work"), &depending_on(Capability::PushNotifications))
         .await
         .unwrap();
+
+    assert_eq!(outcome.path, TaskPath::KeptAfterRefusal, "{outcome}");
+    assert!(outcome.refusal.is_some(), "the refusal stands");
+    assert!(!outcome.may_have_run_twice() && !outcome.fell_back());
+    assert_eq!(agent.executions(), 1, "the refused run, followed: the work ran once");
+    assert_eq!(count(&agent, "CancelTask"), 0);
+    assert_eq!(count(&agent, "SendMessage") + count(&agent, "SendStreamingMessage"), 1);
+    assert_eq!(outcome.state(), Some(TaskState::Completed));
+    assert_eq!(artifact_text(&outcome.result), "echo: the work");
+    let metrics = client.metrics().snapshot();
+    assert_eq!((metrics.fallbacks, metrics.may_have_run_twice, metrics.refused_results_kept), (0, 0, 1));
+    agent.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_task_refused_while_it_runs_is_canceled_and_sent_again_when_asked_and_may_have_run_twice() {
+    let agent = slow_push_config_refuser().await;
+    let client = client();
+    let negotiation = depending_on(Capability::PushNotifications).after_refusal(AfterRefusal::SendAgain);
+
+    let outcome = client.run_task(&agent.base_url(), text("the work"), &negotiation).await.unwrap();
 
     assert_eq!(outcome.path, TaskPath::Fallback, "{outcome}");
     assert!(outcome.may_have_run_twice());
@@ -207,7 +228,7 @@ async fn a_task_refused_while_it_runs_ends_with_the_refusal_when_asked_and_runs_
 
 #[tokio::test]
 async fn a_refusal_before_the_agent_accepted_a_task_sends_once_whatever_the_policy() {
-    for policy in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+    for policy in [AfterRefusal::FollowToEnd, AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
         let agent = spawn(Capabilities::none(), Script::honest().with(Lie::StreamingRefused)).await;
         let negotiation = depending_on(Capability::Streaming).after_refusal(policy);
 
@@ -252,7 +273,7 @@ async fn a_finished_refused_task_is_never_sent_again_over_every_lie_speed_and_po
     let mut cases = Vec::new();
     for (lie, card, depends) in lies {
         for step in [ms(0), ms(10), SLOW_STEP] {
-            for policy in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+            for policy in [AfterRefusal::FollowToEnd, AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
                 cases.push(Case { lie: lie.clone(), card: card.clone(), depends, step, policy });
             }
         }
@@ -330,7 +351,7 @@ async fn refused_typed(agent: &RunningAgent, client: &Client) -> a2a_typestate_c
 
 #[tokio::test]
 async fn the_typed_fallback_keeps_a_task_refused_at_the_end_of_its_stream_and_sends_nothing() {
-    for after in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+    for after in [AfterRefusal::FollowToEnd, AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
         let agent =
             spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact))
                 .await;
@@ -351,7 +372,7 @@ async fn the_typed_fallback_keeps_a_task_refused_at_the_end_of_its_stream_and_se
 
 #[tokio::test]
 async fn the_typed_fallback_sends_once_a_task_the_agent_never_accepted() {
-    for after in [AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
+    for after in [AfterRefusal::FollowToEnd, AfterRefusal::SendAgain, AfterRefusal::EndWithRefusal] {
         let agent =
             spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamingRefused)).await;
         let client = client();

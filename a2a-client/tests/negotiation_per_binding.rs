@@ -131,7 +131,8 @@ async fn no_refusal_without_the_caller_depending_on_the_claim(binding: Over) {
     )
     .await;
     let client = client();
-    let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    let outcome =
+        client.run_task(&agent.base_url(), text("hello"), &Negotiation::depending_on(&[])).await.unwrap();
     assert!(outcome.refusal.is_none(), "{binding:?}");
     assert_eq!(outcome.state(), Some(TaskState::Completed));
     assert_eq!(count(&agent, "SendStreamingMessage"), 0);

@@ -7,7 +7,7 @@ mod negotiation_common;
 
 use a2a_testkit::{Capabilities, Lie, RunningAgent, Script, ScriptedAgent};
 use a2a_typestate::{Contradiction, Deployment};
-use a2a_typestate_client::negotiate::{Negotiation, TaskOutcome, TaskPath};
+use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation, TaskOutcome, TaskPath};
 use a2a_typestate_client::{Capability, Client};
 use a2a_typestate_types::{SendMessageResponse, TaskState};
 use negotiation_common::{client, count, spawn, text};
@@ -107,9 +107,12 @@ async fn push_config_answered_push_not_supported_while_declared_is_refused() {
     let agent = slow_gateway().await;
     let client = client();
 
-    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &push().after_refusal(AfterRefusal::SendAgain))
+        .await
+        .unwrap();
 
-    // Refused while the task ran: canceled, then sent again (the default), a second run.
+    // Refused while the task ran: canceled, then sent again (as asked), a second run.
     assert_eq!(outcome.path, TaskPath::Fallback);
     assert!(outcome.may_have_run_twice());
     assert_eq!(outcome.refused_task.as_ref().map(|t| t.state()), Some(TaskState::Canceled));

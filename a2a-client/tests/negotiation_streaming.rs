@@ -106,7 +106,8 @@ async fn refusal_needs_the_caller_to_depend_on_the_claim() {
         spawn(Capabilities::none().with_streaming(), Script::honest().with(Lie::StreamWithoutArtifact)).await;
     let client = client();
 
-    let outcome = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap();
+    let outcome =
+        client.run_task(&agent.base_url(), text("hello"), &Negotiation::depending_on(&[])).await.unwrap();
 
     assert_eq!(outcome.path, TaskPath::Negotiated);
     assert!(outcome.refusal.is_none());

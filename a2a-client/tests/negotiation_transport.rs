@@ -109,7 +109,7 @@ async fn truncated_stream_is_reattached_never_refused() {
 }
 
 #[tokio::test]
-async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() {
+async fn a_timed_out_send_is_a_transport_error_never_a_refusal_and_never_sent_again() {
     let agent = spawn(
         Capabilities::none().with_streaming(),
         Script::honest().with_fault(Fault::SlowResponses(ms(600))),
@@ -117,13 +117,15 @@ async fn timeouts_past_the_retry_budget_are_a_transport_error_never_a_refusal() 
     .await;
     let client = builder().request_timeout(ms(100)).build().unwrap();
 
-    let err = client.run_task(&agent.base_url(), text("hello"), &Negotiation::default()).await.unwrap_err();
+    let err =
+        client.run_task(&agent.base_url(), text("hello"), &Negotiation::depending_on(&[])).await.unwrap_err();
 
     assert_eq!(err.kind(), ErrorKind::Transport, "{err}");
     assert!(err.is_timeout());
-    assert!(err.is_retryable(), "the caller may try again later");
-    assert_eq!(count(&agent, "SendMessage"), 3, "the budget of three attempts was spent");
-    assert_eq!(client.metrics().snapshot().retries, 2);
+    assert!(err.may_have_run(), "the agent may have taken it: {err}");
+    assert!(!err.is_retryable(), "sending it again could run the work twice");
+    assert_eq!(count(&agent, "SendMessage"), 1, "a send that may have reached the agent is not repeated");
+    assert_eq!(client.metrics().snapshot().retries, 0);
     assert_not_refused(&client, &agent);
     agent.shutdown().await;
 }

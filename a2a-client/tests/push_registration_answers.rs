@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use a2a_testkit::{Binding, Capabilities, Lie, Quirk, Script, ScriptedAgent};
 use a2a_typestate::{Call, Contradiction, Observed, PendingReason, Verdict};
-use a2a_typestate_client::negotiate::{Negotiation, TaskPath};
+use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation, TaskPath};
 use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationPath};
 use a2a_typestate_client::{AgentBaseUrl, Capability};
 use negotiation_common::{builder, client, operations, spawn, text};
@@ -29,7 +29,10 @@ async fn not_supported_to_the_inline_config_confirmation_goes_straight_to_the_cr
     .await;
     let client = builder().push_arrival_bound(Duration::from_secs(60)).build().unwrap();
 
-    let outcome = client.run_task(&agent.base_url(), text("hello"), &push()).await.unwrap();
+    let outcome = client
+        .run_task(&agent.base_url(), text("hello"), &push().after_refusal(AfterRefusal::SendAgain))
+        .await
+        .unwrap();
 
     let attempts: Vec<(PushRegistrationPath, PushRegistrationAnswer)> =
         outcome.push_registration.iter().map(|a| (a.path, a.answer.clone())).collect();
@@ -53,7 +56,7 @@ async fn not_supported_to_the_inline_config_confirmation_goes_straight_to_the_cr
     assert_eq!(ops.iter().filter(|o| *o == "CreateTaskPushNotificationConfig").count(), 1, "{ops:?}");
 
     // The create call's answer is the one judged, before the task even ended: the running task
-    // is canceled and the message sent again (the default), a second run of the work.
+    // is canceled and the message sent again (as asked), a second run of the work.
     assert_eq!(outcome.path, TaskPath::Fallback);
     assert!(outcome.may_have_run_twice());
     assert_eq!(ops.iter().filter(|o| *o == "CancelTask").count(), 1, "{ops:?}");

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use a2a_testkit::{Capabilities, Lie, Script};
 use a2a_typestate_client::Capability;
-use a2a_typestate_client::negotiate::Negotiation;
+use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation};
 use negotiation_common::{builder, spawn, text};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -97,7 +97,8 @@ async fn the_span_says_whether_a_refused_task_was_kept_or_sent_again_and_may_hav
         .run_task(
             &runner.base_url(),
             text("two"),
-            &Negotiation::depending_on(&[Capability::PushNotifications]),
+            &Negotiation::depending_on(&[Capability::PushNotifications])
+                .after_refusal(AfterRefusal::SendAgain),
         )
         .await
         .unwrap();

@@ -95,17 +95,16 @@ async fn reset_mid_stream_is_dropped_and_resubscribe_reattaches() {
 }
 
 #[tokio::test]
-async fn reset_before_the_first_event_is_retried() {
+async fn reset_before_the_first_event_is_not_sent_again_and_may_have_run() {
     let fault = Fault::ResetMidStream { after_events: 0, times: Times::First(1) };
     let agent = agent(Script::honest().with_fault(fault)).await;
     let client = client();
     let connection = jsonrpc(&client, &agent).await;
-    let stream = connection.send_streaming_message(text("again")).await.unwrap();
-    let events: Vec<_> = stream.collect().await;
-    assert!(events.iter().all(Result::is_ok), "{events:?}");
-    assert_eq!(events.last().and_then(|e| e.as_ref().ok()?.state()), Some(TaskState::Completed));
-    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2);
-    assert_eq!(client.metrics().snapshot().retries, 1);
+    let err = connection.send_streaming_message(text("again")).await.unwrap_err();
+    assert_eq!(err.transport_fault(), Some(TransportFault::Reset), "{err}");
+    assert!(err.may_have_run() && !err.is_retryable(), "{err}");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1);
+    assert_eq!(client.metrics().snapshot().retries, 0);
 }
 
 #[tokio::test]

@@ -162,7 +162,8 @@ async fn a_silent_stream_ends_at_the_idle_bound() {
     let started = std::time::Instant::now();
     let err = connection.send_streaming_message(text("stall")).await.unwrap_err();
     assert_eq!(err.transport_fault(), Some(TransportFault::Timeout), "{err}");
-    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 2, "retried before its first event");
+    assert!(err.may_have_run(), "the agent may have taken the send: {err}");
+    assert_eq!(agent.requests_for("SendStreamingMessage").len(), 1, "a send is not repeated blind");
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 

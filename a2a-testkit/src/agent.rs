@@ -480,12 +480,25 @@ impl ScriptedAgentBuilder {
         if !self.card_lies.dead_interfaces.is_empty()
             && let Some(interfaces) = card.get_mut("supportedInterfaces").and_then(Value::as_array_mut)
         {
+            // Every refusing interface is on one reserved port (a path of its own after the first):
+            // a card may list thousands, and a socket each would run out of descriptors.
+            let mut refusing = None;
             for (at, dead) in self.card_lies.dead_interfaces.iter().enumerate() {
                 let url = match dead {
                     DeadInterface::Refused => {
-                        let (addr, socket) = refusing_loopback_port()?;
-                        reserved.push(socket);
-                        format!("http://{addr}{JSONRPC_PATH}")
+                        let addr = match refusing {
+                            Some(addr) => addr,
+                            None => {
+                                let (addr, socket) = refusing_loopback_port()?;
+                                reserved.push(socket);
+                                *refusing.insert(addr)
+                            }
+                        };
+                        if at == 0 {
+                            format!("http://{addr}{JSONRPC_PATH}")
+                        } else {
+                            format!("http://{addr}/dead-{at}{JSONRPC_PATH}")
+                        }
                     }
                     DeadInterface::UnresolvableHost => {
                         format!("http://dead-interface-{at}.invalid{JSONRPC_PATH}")

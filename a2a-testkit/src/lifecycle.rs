@@ -160,6 +160,7 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
             ),
             ends_stream: false,
             on_stream: true,
+            times: 1,
         },
         Step::Repeat => {
             let status =
@@ -174,9 +175,15 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
                 ),
                 ends_stream: record.state.ends_stream(),
                 on_stream: true,
+                times: 1,
             }
         }
         Step::Status(state, text) => {
+            let times = if state == TaskState::Working && text.is_none() {
+                1 + shared.script.repeated_working
+            } else {
+                1
+            };
             record.state = state;
             record.timestamp = wire::now_timestamp();
             record.status_message =
@@ -196,6 +203,7 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
                 ),
                 ends_stream: state.ends_stream(),
                 on_stream: true,
+                times,
             }
         }
         Step::AnswerChunk { id, text } => {
@@ -210,7 +218,12 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
                 }
                 None => record.history.push(message.clone()),
             }
-            Published { body: wire::wrap_message(protocol, message), ends_stream: false, on_stream: true }
+            Published {
+                body: wire::wrap_message(protocol, message),
+                ends_stream: false,
+                on_stream: true,
+                times: 1,
+            }
         }
         Step::Artifact(text) => {
             let artifact = wire::artifact(protocol, &text);
@@ -219,6 +232,7 @@ fn apply(shared: &Shared, record: &mut TaskRecord, step: Step) -> Arc<Published>
                 body: wire::artifact_update(protocol, &record.id, &record.context_id, &artifact),
                 ends_stream: false,
                 on_stream: shared.behaviour.artifact_on_stream,
+                times: 1,
             }
         }
     };

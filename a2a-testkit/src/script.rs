@@ -218,6 +218,11 @@ pub enum Quirk {
     /// same token as its `nextPageToken`: a client that follows tokens blindly asks for the same page
     /// forever.
     RepeatsPageToken,
+    /// `ListTasks` answers every page with every task the agent holds from the page's offset on,
+    /// whatever `pageSize` asked, and always names a new next page (the offset plus the size asked):
+    /// a client that takes what a page holds, and follows tokens until none is left, holds every task
+    /// again per page and never ends.
+    OverfullEndlessPages,
     /// Only `SendStreamingMessage` is served: every other operation (JSON-RPC method or HTTP+JSON
     /// route, `GetTask` included) is answered with HTTP `status` and `body` as `text/plain`, no A2A
     /// error in it, the way a server that implements the stream and nothing else answers. The card's
@@ -376,6 +381,7 @@ pub struct Script {
     pub(crate) push_timing: PushTiming,
     pub(crate) quirks: Vec<Quirk>,
     pub(crate) misaddress: Vec<Misaddress>,
+    pub(crate) repeated_working: u64,
 }
 
 /// The default delay between two lifecycle events: short, so tests stay fast.
@@ -399,6 +405,7 @@ impl Script {
             push_timing: PushTiming::EveryEvent,
             quirks: Vec::new(),
             misaddress: Vec::new(),
+            repeated_working: 0,
         }
     }
 
@@ -476,6 +483,17 @@ impl Script {
             self.clarify = Clarify::Always;
         }
         self.stall = Some(stall);
+        self
+    }
+
+    /// Makes each stream carry the task's `WORKING` status update (the one without a message)
+    /// `1 + times` times, the same event again and again, before the task goes on (default 0:
+    /// once). The repeats are
+    /// written by the stream itself, so none is lost to a slow reader and the agent keeps nothing
+    /// per repeat: what a stream of any length of events that add nothing costs the client.
+    #[must_use]
+    pub fn repeat_working(mut self, times: u64) -> Self {
+        self.repeated_working = times;
         self
     }
 

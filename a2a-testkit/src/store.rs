@@ -20,6 +20,8 @@ pub(crate) struct Published {
     pub(crate) ends_stream: bool,
     /// False when the script hides this event from streams (the artifact lie).
     pub(crate) on_stream: bool,
+    /// How many times a stream writes it in a row (1, but for [`Script::repeat_working`]).
+    pub(crate) times: u64,
 }
 
 /// A push notification config as the agent stores it.

@@ -203,6 +203,11 @@ pub(crate) fn sse_response(
                 }
                 _ => {}
             }
+            for _ in 1..event.times {
+                if tx.send(Ok(bytes.clone())).await.is_err() {
+                    return; // The client went away.
+                }
+            }
             if tx.send(Ok(bytes)).await.is_err() {
                 return; // The client went away.
             }

@@ -4,6 +4,7 @@
 //!   ProtoJSON rules A2A 1.0 uses on the wire.
 //! - [`parse`]: size-limited parsing whose errors name the JSON path that failed.
 //! - [`ids`]: newtypes for task, context, message and artifact ids.
+//! - [`wire_number`]: a number from the wire as a duration, size or count, capped and checked.
 //! - Reading an answer where the agent put it: `text()`, `data()` and `file(name)` on a [`Message`],
 //!   an [`Artifact`], a [`Task`] and a [`SendMessageResponse`] (see [`Task::text`]).
 //!
@@ -31,6 +32,7 @@ pub mod tolerant;
 pub mod unknown;
 pub mod v03;
 pub mod v1;
+pub mod wire_number;
 
 pub use ids::{ArtifactId, ContextId, MessageId, TaskId};
 pub use json_text::JsonText;

@@ -27,6 +27,7 @@ pub struct Bounds {
     unobservable: Duration,
     push_arrival: Duration,
     task_deadline: Duration,
+    events_kept: usize,
 }
 
 impl Default for Bounds {
@@ -36,6 +37,7 @@ impl Default for Bounds {
             unobservable: Duration::from_secs(30),
             push_arrival: Duration::from_secs(10),
             task_deadline: Duration::from_secs(300),
+            events_kept: 10_000,
         }
     }
 }
@@ -73,6 +75,21 @@ impl Bounds {
     /// How long one task may take in all (default 300 s).
     pub fn task_deadline(&self) -> Duration {
         self.task_deadline
+    }
+
+    /// How many observations of one task a verifier keeps (default 10,000). Every observation
+    /// reaches the rules; one that repeats the entry before it is never kept, and past this bound
+    /// a state or artifact is kept only when it is terminal or the first of its kind (see
+    /// [`Verifier::observe`](crate::Verifier::observe)).
+    pub fn events_kept(&self) -> usize {
+        self.events_kept
+    }
+
+    /// Sets how many observations of one task a verifier keeps (at least 16).
+    #[must_use]
+    pub fn with_events_kept(mut self, events: usize) -> Self {
+        self.events_kept = events.max(16);
+        self
     }
 
     /// Sets the client's poll interval.

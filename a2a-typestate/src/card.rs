@@ -42,12 +42,15 @@
 //!
 //! A non-streaming agent may declare how often to poll `GetTask` with an extension in
 //! `capabilities.extensions` with uri [`POLL_CADENCE_EXTENSION_URI`] and
-//! `params: {"intervalMs": N}` (this SDK's convention; N a positive integer). Anything else
-//! (missing params, zero, a string) is treated as "no cadence declared".
+//! `params: {"intervalMs": N}` (this SDK's convention; N a positive JSON number of milliseconds,
+//! read through [`a2a_typestate_types::wire_number`]: more than a day is taken as a day, and every
+//! poll loop clamps it further, see [`Bounds::card_cadence`](crate::Bounds::card_cadence)).
+//! Anything else (missing params, zero, negative, a string) is treated as "no cadence declared".
 
 use std::time::Duration;
 
 use a2a_typestate_types::AgentCard;
+use a2a_typestate_types::wire_number::{self, Unit};
 
 use crate::capability::{Capability, CapabilitySet};
 use crate::card_claim::{Access, CardClaim};
@@ -105,13 +108,14 @@ impl CardClaims {
                 declared = declared.with(Capability::PushNotifications);
             }
         }
-        let poll_cadence = caps
-            .extensions
-            .iter()
-            .filter(|e| e.uri == POLL_CADENCE_EXTENSION_URI)
-            .find_map(|e| e.params.as_ref()?.get("intervalMs")?.as_u64())
-            .filter(|ms| *ms > 0)
-            .map(Duration::from_millis);
+        let poll_cadence =
+            caps.extensions.iter().filter(|e| e.uri == POLL_CADENCE_EXTENSION_URI).find_map(|e| {
+                // The poll-cadence extension's `intervalMs`: a positive JSON number, at most a day.
+                let interval_ms = e.params.as_ref()?.get("intervalMs").filter(|v| v.is_number())?;
+                wire_number::duration("intervalMs", interval_ms, Unit::Milliseconds, MAX_DECLARED_CADENCE)
+                    .value()
+                    .filter(|cadence| !cadence.is_zero())
+            });
         let card_claims = if gateway { Vec::new() } else { lift_card_claims(card) };
         Self {
             declared,
@@ -159,6 +163,10 @@ impl CardClaims {
         self.poll_cadence
     }
 }
+
+/// The longest card-declared poll cadence read as declared: a day (then clamped by
+/// [`Bounds::card_cadence`](crate::Bounds::card_cadence) before use).
+const MAX_DECLARED_CADENCE: Duration = Duration::from_secs(86_400);
 
 /// Every claim `card` makes, in card order: the extended card, each extension, each interface,
 /// the output modes, the security section. This SDK's own card annotations

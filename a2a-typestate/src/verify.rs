@@ -92,6 +92,11 @@ pub struct Verifier {
     depends_on: CapabilitySet,
     bounds: Bounds,
     log: Vec<(Elapsed, Observed)>,
+    /// Observations made, kept or not.
+    counted: u64,
+    /// The last state and the last artifact kept: what a state or artifact not kept is counted as.
+    last_status: Option<usize>,
+    last_artifact: Option<usize>,
     /// The first terminal state seen on any channel.
     first_terminal: Option<usize>,
     progress: ProgressRule,
@@ -109,6 +114,9 @@ impl Verifier {
             depends_on,
             bounds,
             log: Vec::new(),
+            counted: 0,
+            last_status: None,
+            last_artifact: None,
             first_terminal: None,
             progress: ProgressRule::default(),
             streaming: StreamingRule::default(),
@@ -139,8 +147,19 @@ impl Verifier {
 
     /// Records an observation made `at` (elapsed since the task handle was created) and returns its
     /// sequence number, the one [`Evidence`] cites. Observations are expected in time order.
+    ///
+    /// Every observation reaches the rules, but what is kept is bounded, whatever the agent sends:
+    /// one equal to the last entry kept (the same state again, another artifact chunk) adds
+    /// nothing and is counted, not kept; past [`Bounds::events_kept`], a state or an artifact that
+    /// is not terminal is not kept either. Either way its number is the entry it repeats: the last
+    /// kept one, or the last kept of its kind ([`Verifier::observations_counted`] counts them all).
     pub fn observe(&mut self, at: Elapsed, observed: Observed) -> usize {
-        let seq = self.log.len();
+        self.counted += 1;
+        let seq = match self.kept_as(&observed) {
+            Some(twin) => twin,
+            None => self.log.len(),
+        };
+        let kept = seq == self.log.len();
         let terminal_before = self.first_terminal.is_some();
         self.progress.record(at, &observed);
         self.streaming.record(seq, &observed, terminal_before);
@@ -151,11 +170,41 @@ impl Verifier {
         {
             self.first_terminal = Some(seq);
         }
-        self.log.push((at, observed));
+        if kept {
+            match &observed {
+                Observed::Status { .. } => self.last_status = Some(seq),
+                Observed::Artifact { .. } => self.last_artifact = Some(seq),
+                _ => {}
+            }
+            self.log.push((at, observed));
+        }
         seq
     }
 
-    /// Everything observed so far, in order.
+    /// The kept entry `observed` is counted as instead of being kept itself, if any.
+    fn kept_as(&self, observed: &Observed) -> Option<usize> {
+        let last = self.log.len().checked_sub(1)?;
+        if self.log[last].1 == *observed {
+            return Some(last);
+        }
+        if self.log.len() < self.bounds.events_kept() {
+            return None;
+        }
+        match observed {
+            Observed::Status { state, .. } if !state.is_terminal() => self.last_status,
+            Observed::Artifact { .. } => self.last_artifact,
+            _ => None,
+        }
+    }
+
+    /// How many observations were made, kept or not (see [`Verifier::observe`]).
+    pub fn observations_counted(&self) -> u64 {
+        self.counted
+    }
+
+    /// What was kept of what was observed, in order: every observation but the repeats and, past
+    /// [`Bounds::events_kept`], the states and artifacts that were not terminal
+    /// ([`Verifier::observe`]).
     pub fn observations(&self) -> &[(Elapsed, Observed)] {
         &self.log
     }
@@ -946,5 +995,68 @@ mod method_missing_rules {
         verifier.observe(Duration::ZERO, status(Channel::Stream, TaskState::Working));
         let verdict = verifier.verdict(Capability::Streaming, Duration::ZERO).expect("claimed");
         assert!(!matches!(verdict, Verdict::Refused(_)), "{verdict:?}");
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::*;
+    use crate::card::Deployment;
+    use crate::observe::ExchangeModes;
+    use crate::{Capability, CardClaims, Channel};
+    use a2a_typestate_types::{TaskId, TaskState};
+
+    fn status(state: TaskState, message: Option<&str>) -> Observed {
+        Observed::Status {
+            task_id: TaskId::from("t"),
+            context_id: None,
+            state,
+            message: message.map(a2a_typestate_types::MessageId::from),
+            via: Channel::Stream,
+            artifacts: None,
+        }
+    }
+
+    /// The same stream, seen by a verifier keeping every observation and by one keeping few.
+    fn both(stream: &[Observed]) -> (Verifier, Verifier) {
+        let card: a2a_typestate_types::AgentCard = a2a_typestate_types::parse::from_str(
+            r#"{"name":"a","description":"","version":"1","supportedInterfaces":[],"skills":[],
+                "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+                "capabilities":{"streaming":true}}"#,
+        )
+        .expect("a valid card");
+        let card = Arc::new(CardClaims::lift(&card, Deployment::Direct));
+        let depends = CapabilitySet::of(&[Capability::Streaming]);
+        let mut all =
+            Verifier::new(Arc::clone(&card), depends, Bounds::default().with_events_kept(usize::MAX));
+        let mut few = Verifier::new(card, depends, Bounds::default().with_events_kept(16));
+        for (n, observed) in stream.iter().enumerate() {
+            let at = Duration::from_millis(n as u64);
+            all.observe(at, observed.clone());
+            few.observe(at, observed.clone());
+        }
+        (all, few)
+    }
+
+    #[test]
+    fn repeats_and_states_past_the_bound_are_counted_not_kept_and_change_no_verdict() {
+        let mut stream =
+            vec![Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None }];
+        stream.extend(std::iter::repeat_n(status(TaskState::Working, None), 5_000));
+        for n in 0..5_000 {
+            stream.push(status(TaskState::Working, Some(&format!("m{n}"))));
+            stream.push(Observed::Artifact { via: Channel::Stream });
+        }
+        stream.push(status(TaskState::Completed, None));
+        stream.push(Observed::StreamClosed);
+        let (all, few) = both(&stream);
+        assert!(few.observations().len() <= 20, "{} kept", few.observations().len());
+        assert_eq!(few.observations_counted(), stream.len() as u64);
+        let now = Duration::from_secs(1);
+        let verdict =
+            |v: &Verifier| format!("{:?}", v.verdict(Capability::Streaming, now).map(|v| v.is_verified()));
+        assert_eq!(verdict(&all), verdict(&few));
+        assert!(few.verdict(Capability::Streaming, now).is_some_and(|v| v.is_verified()), "honest: verified");
+        assert!(matches!(few.observations().last(), Some((_, Observed::StreamClosed))));
     }
 }

@@ -9,11 +9,17 @@
 //! - `serve-zeros`: an agent of its own (a process apart, so that a client such as `a2a audit` is
 //!   measured alone) whose answers or stream events carry 8 MiB arrays of zeros, on JSON-RPC or
 //!   HTTP+JSON, in a data part or in metadata.
+//! - `serve-round4`: an agent of the fourth hostile round until killed. `tiny-events`: its stream
+//!   (JSON-RPC or HTTP+JSON SSE, or gRPC) sends the same tiny `WORKING` status update `count`
+//!   times (0: without end), then an artifact and completion.
 //! - `webhook-unauthenticated`: 160 unauthenticated 8 MiB POSTs to the push receiver at once.
 //! - `webhook-slow-bodies`: 100 connections that send a head and then drip a body.
 //! - `webhook-idle`: 1,100 idle connections, then a genuine callback that must arrive within 10 s.
 
 use std::time::{Duration, Instant};
+
+#[path = "a2a-hostile/round4.rs"]
+mod round4;
 
 use a2a_bench::memory;
 use a2a_typestate_client::config::ClientConfig;
@@ -80,6 +86,22 @@ enum Attack {
         /// Events (`sse-id`) or extensions (`extensions`).
         #[arg(long, default_value_t = 1_000)]
         count: usize,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
+    /// Serves an agent of the fourth hostile round until killed; prints its URL. `tiny-events`: its
+    /// stream sends the same tiny `WORKING` status update `count` times (0: without end), then an
+    /// artifact and completion.
+    ServeRound4 {
+        /// `tiny-events`.
+        kind: String,
+        /// `jsonrpc`, `rest` (HTTP+JSON) or `grpc`.
+        #[arg(long, default_value = "jsonrpc")]
+        binding: String,
+        /// Repeated events (0: the stream never ends).
+        #[arg(long, default_value_t = 0)]
+        count: u64,
         /// The port (0: any free one).
         #[arg(long, default_value_t = 0)]
         port: u16,
@@ -290,6 +312,9 @@ fn main() {
                 serve_zeros(&binding, &shape, &place, events, port).await;
             }
             Attack::ServeRound3 { kind, size, count, port } => serve_round3(&kind, size, count, port).await,
+            Attack::ServeRound4 { kind, binding, count, port } => {
+                round4::serve(&kind, &binding, count, port).await;
+            }
             Attack::WebhookUnauthenticated => webhook_unauthenticated().await,
             Attack::WebhookSlowBodies => webhook_slow_bodies().await,
             Attack::WebhookIdle => webhook_idle().await,

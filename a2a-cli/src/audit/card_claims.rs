@@ -9,7 +9,8 @@
 //! - each extension the card marks `required` (a caller cannot do without those; the others are
 //!   reported in the extensions table, activated or not, with no verdict);
 //! - the interface the audit's connection uses, or with `--all-interfaces` every declared one
-//!   (at most [`MAX_INTERFACES`], concurrently, each call bounded by the request timeout): a
+//!   (at most the task budget's [`interfaces`](a2a_typestate_client::TaskBudget::interfaces), 8 by
+//!   default, concurrently, each call bounded by the request timeout): a
 //!   `GetTask` for a task that does not exist, sent without credentials in the interface's own
 //!   binding and version, must be answered in that binding;
 //! - the output modes: the first probe accepts only the card's `defaultOutputModes`, and every
@@ -26,14 +27,13 @@ use a2a_typestate::{
 use a2a_typestate_client::task::UnreachableInterface;
 use a2a_typestate_client::types::discovery::OfferedInterface;
 use a2a_typestate_client::types::{GetTaskRequest, SendMessageResponse, TaskId};
-use a2a_typestate_client::{AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error};
+use a2a_typestate_client::{
+    AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error, TaskBudget,
+};
 use serde::Serialize;
 
 use super::AuditOptions;
 use crate::errors;
-
-/// At most this many interfaces are probed with `--all-interfaces` (a card can list any number).
-pub const MAX_INTERFACES: usize = 16;
 
 /// The verdict on one card claim, as reported.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -383,20 +383,30 @@ async fn interface_answers(
             None => return Vec::new(),
         },
     };
-    let mut chosen: Vec<(CardClaim, OfferedInterface)> = Vec::new();
+    // As many as one task may try (a card can list any number): the one in use first.
+    let budget = connection.map_or_else(TaskBudget::default, |c| c.client().config().task_budget());
+    let bound = budget.interfaces() as usize;
+    // Each declared URL's first interface, looked up once per claim (not a scan of the card each).
+    let mut by_url: std::collections::HashMap<&str, &OfferedInterface> = std::collections::HashMap::new();
+    for interface in offered {
+        by_url.entry(interface.url.as_str()).or_insert(interface);
+    }
+    let mut first: Option<(CardClaim, OfferedInterface)> = None;
+    let mut others: Vec<(CardClaim, OfferedInterface)> = Vec::new();
     for claim in claims {
         let CardClaim::Interface { url, .. } = claim else { continue };
-        let Some(interface) = offered.iter().find(|i| &i.url == url) else { continue };
+        let Some(interface) = by_url.get(url.as_str()) else { continue };
         if !reached(url) {
             continue;
         }
         if *url == used {
-            chosen.insert(0, (claim.clone(), interface.clone()));
-        } else if options.all_interfaces {
-            chosen.push((claim.clone(), interface.clone()));
+            first.get_or_insert_with(|| (claim.clone(), (*interface).clone()));
+        } else if options.all_interfaces && others.len() < bound {
+            others.push((claim.clone(), (*interface).clone()));
         }
     }
-    chosen.truncate(MAX_INTERFACES);
+    let mut chosen: Vec<(CardClaim, OfferedInterface)> = first.into_iter().chain(others).collect();
+    chosen.truncate(bound);
     let asked: Vec<String> =
         discovered.card().capabilities.extensions.iter().map(|e| e.uri.clone()).collect();
     let calls = chosen.into_iter().map(|(claim, interface)| {

@@ -54,7 +54,7 @@ use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
 use crate::errors;
 use crate::outcome::{self, Ending};
 
-pub use card_claims::{CardClaimAudit, CardClaimOutcome, MAX_INTERFACES};
+pub use card_claims::{CardClaimAudit, CardClaimOutcome};
 pub use evidence::TimelineEntry;
 pub use fleet::read_agent_file;
 pub use probe::ClaimProbe;
@@ -69,6 +69,9 @@ pub const EXIT_WIRE_DEVIATIONS: u8 = 3;
 /// Agents audited at once unless `--concurrency` says otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 
+/// The longest one agent's audit takes by default (`--deadline`): 3 minutes.
+pub const DEFAULT_AGENT_DEADLINE: Duration = Duration::from_secs(180);
+
 /// How the audit runs.
 #[derive(Clone, Debug)]
 pub struct AuditOptions {
@@ -76,6 +79,9 @@ pub struct AuditOptions {
     pub push_arrival_bound: Duration,
     /// Longest wait for any one request.
     pub request_timeout: Duration,
+    /// Longest one agent's audit may take, its card and every probe together: a hung agent costs
+    /// the audit no more.
+    pub deadline: Duration,
     /// How long a task may stay `working` with nothing observable before the probe gives up.
     pub working_bound: Duration,
     /// Credentials for agents that require them (none by default).
@@ -98,12 +104,14 @@ pub struct AuditOptions {
 }
 
 impl Default for AuditOptions {
-    /// A 5 s push bound, a 30 s request timeout and a 30 s working bound, not strict, eight agents
+    /// A 5 s push bound, a 30 s request timeout, a 3 min deadline per agent and a 30 s working
+    /// bound, not strict, eight agents
     /// at once, a loopback webhook, no progress, every card claim, only the interface in use.
     fn default() -> Self {
         Self {
             push_arrival_bound: Duration::from_secs(5),
             request_timeout: Duration::from_secs(30),
+            deadline: DEFAULT_AGENT_DEADLINE,
             working_bound: Duration::from_secs(30),
             credentials: CredentialArgs::default(),
             strict: false,
@@ -122,6 +130,7 @@ impl From<&AuditArgs> for AuditOptions {
         Self {
             push_arrival_bound: args.push_arrival_bound,
             request_timeout: args.request_timeout,
+            deadline: args.deadline,
             working_bound: args.working_bound,
             credentials: args.credentials.clone(),
             strict: args.strict,
@@ -336,7 +345,17 @@ pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> A
             let (client, receiver, bar) = (&client, &receiver, &bar);
             futures::stream::iter(agents)
                 .map(|(url, deployment)| async move {
-                    let audited = audit_agent_with(client, url, *deployment, receiver.clone(), options).await;
+                    let audit = audit_agent_with(client, url, *deployment, receiver.clone(), options);
+                    let audited = match tokio::time::timeout(options.deadline, audit).await {
+                        Ok(audited) => audited,
+                        Err(_) => AgentAudit::unreadable(
+                            url,
+                            format!(
+                                "not audited: the deadline of {} per agent passed (--deadline)",
+                                a2a_typestate_types::human::HumanDuration(options.deadline)
+                            ),
+                        ),
+                    };
                     bar.inc(1);
                     bar.set_message(url.clone());
                     audited
@@ -383,6 +402,7 @@ pub(crate) fn audit_client(options: &AuditOptions) -> Result<Client, String> {
     let mut builder = Client::builder()
         .push_arrival_bound(options.push_arrival_bound)
         .request_timeout(options.request_timeout)
+        .task_deadline(options.deadline)
         .unobservable_bound(options.working_bound)
         .poll_cadence(cadence)
         // Tolerant reading, strict reporting: what deviates is read and listed apart.
@@ -456,6 +476,14 @@ async fn audit_agent_with(
         }
         // The card is there but cannot be connected to (no interface this client speaks, say): it
         // is still reported, and the probe says why it failed.
+        // A transport fault leaves nothing to read: asking for the card again would cost the same
+        // wait a second time.
+        Err(connect_error) if connect_error.transport_fault().is_some() => {
+            return AgentAudit::unreadable(
+                url,
+                card::explain_fetch_error(base, &connect_error, errors::one_line),
+            );
+        }
         Err(connect_error) => match client.discover(base).await {
             Ok(card) => (probe::Target::Address(base.to_owned()), card),
             Err(_) => {
@@ -466,10 +494,10 @@ async fn audit_agent_with(
             }
         },
     };
-    let summary = match CardSummary::of(&discovered) {
-        Ok(summary) => summary,
-        Err(e) => return AgentAudit::unreadable(url, format!("the card cannot be used: {e}")),
-    };
+    if let Err(e) = discovered.offered_interfaces() {
+        return AgentAudit::unreadable(url, format!("the card cannot be used: {e}"));
+    }
+    let summary = CardSummary::of(&discovered);
     // The claims discovery lifted (a signature that covers part of the card narrows them there).
     let lifted = discovered.claims(deployment);
     // What the card says, before the gateway rule empties it: a gateway's claims are reported too.

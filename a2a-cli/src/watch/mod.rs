@@ -710,6 +710,7 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
         audit: AuditOptions {
             push_arrival_bound: args.push_arrival_bound,
             request_timeout: args.request_timeout,
+            deadline: args.audit_timeout,
             working_bound: args.working_bound,
             credentials: args.credentials.clone(),
             concurrency: 1,

@@ -1,6 +1,8 @@
 //! OAuth 2.0 client credentials (RFC 6749 §4.4), with the token endpoint taken from the card's
 //! flow, from RFC 8414 metadata, or from OpenID Connect discovery; tokens cached per token endpoint
 //! and scopes, and fetched again shortly before they expire or after the agent answers 401.
+//! A token's `expires_in` (a number, or a string holding one) is read as at most a year; a longer
+//! one is taken as a year, and a negative one, or one that is no number, as no lifetime given.
 //!
 //! Written here rather than taken from the `oauth2` crate: its HTTP integration is built on reqwest,
 //! while this client runs on its own HTTP stack (whose proxy, roots and client identity must reach the
@@ -11,6 +13,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use a2a_typestate_types::v1::{OAuthFlows, SecurityScheme};
+use a2a_typestate_types::wire_number::{self, Unit};
 use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
@@ -18,6 +21,7 @@ use serde_json::Value;
 use super::Secret;
 use super::provider::{Credential, CredentialProvider, CredentialRequest};
 use crate::Error;
+use crate::wire_caps::{MAX_TOKEN_LIFETIME, logged};
 
 /// Default margin before a token's expiry at which it is fetched again: 30 s.
 pub const DEFAULT_REFRESH_MARGIN: Duration = Duration::from_secs(30);
@@ -37,6 +41,11 @@ pub enum ClientAuthentication {
 
 /// The OAuth 2.0 client credentials grant, for `oauth2SecurityScheme`s with a `clientCredentials`
 /// flow and for `openIdConnectSecurityScheme`s.
+///
+/// A token is used until shortly before the `expires_in` its endpoint announced (see
+/// [`refresh_margin`](Self::refresh_margin)). That lifetime is read as at most a year: a longer one
+/// (`1e19`, `18446744073709551615`) is taken as a year. A negative one, or one that is no number,
+/// counts as no lifetime given: the token is used until an agent refuses it.
 ///
 /// ```
 /// use std::time::Duration;
@@ -266,15 +275,19 @@ impl OAuth2ClientCredentials {
             )
             .with_url(url));
         }
-        let lifetime = answer.expires_in.as_ref().and_then(|v| match v {
-            Value::Number(n) => n.as_u64(),
-            Value::String(s) => s.parse().ok(),
-            _ => None,
+        // `expires_in` as a number or a numeric string, at most a year; negative or not a number is
+        // no lifetime given (the token is used until the agent refuses it).
+        let lifetime = answer.expires_in.as_ref().filter(|v| !v.is_null()).and_then(|v| {
+            let reading = wire_number::duration("expires_in", v, Unit::Seconds, MAX_TOKEN_LIFETIME);
+            logged(reading, "no token lifetime given")
         });
-        let refresh_at = lifetime.map(|secs| {
-            let life = Duration::from_secs(secs);
-            let early = if life >= self.refresh_margin * 2 { life - self.refresh_margin } else { life / 2 };
-            Instant::now() + early
+        let refresh_at = lifetime.map(|life| {
+            let early = if life >= self.refresh_margin.saturating_mul(2) {
+                life - self.refresh_margin
+            } else {
+                life / 2
+            };
+            wire_number::instant_after(Instant::now(), early)
         });
         self.fetched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         tracing::debug!(token_url = %crate::error::redact_url(url), "fetched an oauth2 access token");

@@ -99,7 +99,7 @@ impl Availability {
     fn unavailable(&self, until: Instant, now: Instant) -> Unavailable {
         let probing = until <= now;
         let reopens_at = match self.probe_since {
-            Some(since) if probing => since + self.cool_down,
+            Some(since) if probing => crate::wire_caps::instant_after(since, self.cool_down),
             _ => until,
         };
         Unavailable {
@@ -165,7 +165,9 @@ impl DiscoveryCache {
         let Some(held) = state.availability.get_mut(agent) else { return Ok(Gate::Closed) };
         let Some(until) = held.open_until else { return Ok(Gate::Closed) };
         // Half-open, and no probe under way, or one that never reported for a cool-down.
-        let probe_under_way = held.probe_since.is_some_and(|since| now < since + held.cool_down);
+        let probe_under_way = held
+            .probe_since
+            .is_some_and(|since| now < crate::wire_caps::instant_after(since, held.cool_down));
         if until <= now && !probe_under_way {
             held.probe_since = Some(now);
             return Ok(Gate::Probe);
@@ -202,7 +204,7 @@ impl DiscoveryCache {
                 None => held.failures >= breaker.failures,
             };
             if open {
-                held.open_until = Some(now + breaker.cool_down);
+                held.open_until = Some(crate::wire_caps::instant_after(now, breaker.cool_down));
                 held.cool_down = breaker.cool_down;
                 held.probe_since = None;
                 held.opened_by = None;
@@ -222,8 +224,8 @@ impl DiscoveryCache {
 
 /// The local cache's side of a breaker another replica opened or closed.
 impl super::LocalReplica {
-    /// Applies a breaker another replica opened on `agent`: held unavailable for `ttl`, unless it
-    /// is held so longer here. Returns whether anything changed.
+    /// Applies a breaker another replica opened on `agent`: held unavailable for `ttl` (at most a
+    /// year), unless it is held so longer here. Returns whether anything changed.
     pub fn apply_unavailable(
         &self,
         agent: &AgentBaseUrl,
@@ -235,7 +237,9 @@ impl super::LocalReplica {
         if ttl.is_zero() {
             return false;
         }
-        let until = self.cache.clock.now() + ttl;
+        // A peer's TTL is at most a year here, whatever it sent.
+        let ttl = ttl.min(crate::wire_caps::MAX_SHARED_TTL);
+        let until = crate::wire_caps::instant_after(self.cache.clock.now(), ttl);
         let mut state = self.cache.lock();
         let held = state.availability.entry(agent.clone()).or_default();
         if held.open_until.is_some_and(|held| held >= until) {

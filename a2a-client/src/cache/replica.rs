@@ -10,6 +10,7 @@ use super::{DiscoveryCache, Entry, SuspectClaim, SuspectMark};
 use crate::Metrics;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::SharedMark;
+use crate::wire_caps::{MAX_SHARED_TTL, instant_after};
 
 /// How much later a mark read again may end and still be the mark already held.
 const SAME_MARK_SLACK: Duration = Duration::from_millis(250);
@@ -49,14 +50,15 @@ impl LocalReplica {
 
     /// Applies a mark another replica set. Ignored (returns `false`) when it is already expired, when
     /// a mark on the same claim lasts at least as long here, or when it was made against a
-    /// different card than the one cached here.
+    /// different card than the one cached here. A TTL past a year is taken as a year.
     pub fn apply_mark(&self, agent: &AgentBaseUrl, mark: SharedMark) -> bool {
         if mark.ttl.is_zero() {
             return false;
         }
         let cache = &self.cache;
         let now = cache.clock.now();
-        let expires_at = now + mark.ttl;
+        // A peer's TTL is at most a year here, whatever it sent.
+        let expires_at = instant_after(now, mark.ttl.min(MAX_SHARED_TTL));
         let mut state = cache.lock();
         let local_version = state.cards.get(agent).map(Entry::version);
         if let (Some(local), Some(theirs)) = (&local_version, &mark.card_version)
@@ -88,13 +90,14 @@ impl LocalReplica {
     }
 
     /// Applies a route another replica learned: `interface_url` answered for `agent` after another
-    /// of its interfaces could not be reached. Kept for `ttl`, unless a route held here lasts longer.
+    /// of its interfaces could not be reached. Kept for `ttl` (at most a year), unless a route held
+    /// here lasts longer.
     pub fn apply_route(&self, agent: &AgentBaseUrl, interface_url: &str, ttl: Duration) -> bool {
         if ttl.is_zero() {
             return false;
         }
         let cache = &self.cache;
-        let expires_at = cache.clock.now() + ttl;
+        let expires_at = instant_after(cache.clock.now(), ttl.min(MAX_SHARED_TTL));
         let mut state = cache.lock();
         if state
             .routes

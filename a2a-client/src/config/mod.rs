@@ -24,10 +24,12 @@ use crate::metrics::Metrics;
 use crate::retry::RetryPolicy;
 use crate::signing::{CardSignaturePolicy, TrustStore};
 
+mod budget;
 mod call;
 mod http;
 pub(crate) mod webhook_limits;
 
+pub use budget::TaskBudget;
 pub use call::CallOptions;
 pub(crate) use call::CallScope;
 
@@ -137,7 +139,7 @@ pub struct ClientConfig {
     pub(crate) max_sse_event_bytes: usize,
     pub(crate) poll: PollCadence,
     pub(crate) unobservable_bound: Duration,
-    pub(crate) task_deadline: Duration,
+    pub(crate) budget: TaskBudget,
     pub(crate) push_arrival_bound: Duration,
     pub(crate) retry: RetryPolicy,
     pub(crate) discovery_ttl: Duration,
@@ -170,7 +172,7 @@ impl Default for ClientConfig {
             max_sse_event_bytes: DEFAULT_MAX_SSE_EVENT_BYTES,
             poll: PollCadence::default(),
             unobservable_bound: DEFAULT_UNOBSERVABLE_BOUND,
-            task_deadline: DEFAULT_TASK_DEADLINE,
+            budget: TaskBudget::default(),
             push_arrival_bound: DEFAULT_PUSH_ARRIVAL_BOUND,
             retry: RetryPolicy::default(),
             discovery_ttl: DEFAULT_DISCOVERY_TTL,
@@ -232,9 +234,14 @@ impl ClientConfig {
     pub fn unobservable_bound(&self) -> Duration {
         self.unobservable_bound
     }
-    /// Deadline of one whole task ([`DEFAULT_TASK_DEADLINE`]).
+    /// Deadline of one whole task ([`DEFAULT_TASK_DEADLINE`]): the [task budget](TaskBudget)'s
+    /// wall time.
     pub fn task_deadline(&self) -> Duration {
-        self.task_deadline
+        self.budget.deadline()
+    }
+    /// What one task may cost ([`TaskBudget`]).
+    pub fn task_budget(&self) -> TaskBudget {
+        self.budget
     }
     /// Bound for a push callback to arrive ([`DEFAULT_PUSH_ARRIVAL_BOUND`]).
     pub fn push_arrival_bound(&self) -> Duration {
@@ -314,7 +321,8 @@ impl ClientConfig {
         a2a_typestate::Bounds::default()
             .with_poll_interval(self.poll.cap())
             .with_unobservable(self.unobservable_bound)
-            .with_task_deadline(self.task_deadline)
+            .with_task_deadline(self.budget.deadline())
+            .with_events_kept(self.budget.events_kept())
             .with_push_arrival(self.push_arrival_bound)
     }
 }
@@ -400,9 +408,17 @@ impl ClientBuilder {
         self
     }
 
-    /// Sets the deadline of one whole task ([`DEFAULT_TASK_DEADLINE`] by default).
+    /// Sets the deadline of one whole task ([`DEFAULT_TASK_DEADLINE`] by default): the wall time
+    /// of the [task budget](TaskBudget), from discovery to the task's end, the fallback included.
     pub fn task_deadline(mut self, deadline: Duration) -> Self {
-        self.config.task_deadline = deadline;
+        self.config.budget = self.config.budget.with_deadline(deadline);
+        self
+    }
+
+    /// Sets what one task may cost ([`TaskBudget::default`]): its wall time, the events it keeps,
+    /// the bytes of its result, the interfaces it tries, the pages of a listing.
+    pub fn task_budget(mut self, budget: TaskBudget) -> Self {
+        self.config.budget = budget;
         self
     }
 
@@ -625,7 +641,7 @@ impl ClientBuilder {
             ("operation deadline", config.operation_deadline),
             ("sse idle timeout", config.sse_idle_timeout),
             ("unobservable bound", config.unobservable_bound),
-            ("task deadline", config.task_deadline),
+            ("task deadline", config.budget.deadline()),
             ("push arrival bound", config.push_arrival_bound),
             ("discovery ttl", config.discovery_ttl),
             ("suspect ttl", config.suspect_ttl),

@@ -147,10 +147,15 @@ impl AgentConnection {
 
     /// A connection to the next interface the card declares, in the card's order, after this one
     /// and those in `tried` (their URLs), skipping the interfaces marked suspect, among those this
-    /// client speaks; `None` when none is left. The fallback of a contradicted interface. Its card
-    /// is this connection's public card (the extended card is asked for again as
-    /// [`crate::Client::connect`] does), its calls carry this connection's call options.
+    /// client speaks; `None` when none is left, or when this one and those in `tried` are already
+    /// as many as one task may try ([`TaskBudget::interfaces`](crate::TaskBudget::interfaces), 8
+    /// by default: a card may declare thousands). The fallback of a contradicted or unreachable
+    /// interface. Its card is this connection's public card (the extended card is asked for again
+    /// as [`crate::Client::connect`] does), its calls carry this connection's call options.
     pub async fn next_interface(&self, tried: &[String]) -> Option<AgentConnection> {
+        if self.interfaces_left(tried) == 0 {
+            return None;
+        }
         let card = self.public_card().unwrap_or_else(|| self.card());
         let offered = card.offered_interfaces().ok()?;
         let own = &self.interface().url;
@@ -158,6 +163,48 @@ impl AgentConnection {
             &i.url == own || tried.contains(&i.url) || self.interface_marked(i)
         })?;
         self.reopened_on(chosen).await
+    }
+
+    /// How many more interfaces a task on this connection may try, this one and those in `tried`
+    /// (their URLs) spent, under [`TaskBudget::interfaces`](crate::TaskBudget::interfaces).
+    fn interfaces_left(&self, tried: &[String]) -> usize {
+        let bound = self.client().config().task_budget().interfaces() as usize;
+        let own = &self.interface().url;
+        let mut spent: Vec<&String> = Vec::with_capacity(tried.len() + 1);
+        for url in tried.iter().chain(std::iter::once(own)) {
+            if spent.len() >= bound {
+                break;
+            }
+            if !spent.contains(&url) {
+                spent.push(url);
+            }
+        }
+        bound.saturating_sub(spent.len())
+    }
+
+    /// `error`, the last interface's, saying how many of the card's declared interfaces the task
+    /// tried (`tried`, this one included) and under which bound, when it tried more than one or
+    /// stopped at the bound.
+    pub(crate) fn after_interfaces_tried(&self, error: Error, tried: usize) -> Error {
+        let bound = self.client().config().task_budget().interfaces();
+        let card = self.public_card().unwrap_or_else(|| self.card());
+        let declared = card.offered_interfaces().map_or(0, <[_]>::len);
+        if tried > 1 || (tried >= bound as usize && declared > tried) {
+            error.with_interfaces_tried(tried, declared, bound)
+        } else {
+            error
+        }
+    }
+
+    /// `error`, ending a task that moved across `unreachable` interfaces to this one, saying how
+    /// many it tried: the unreachable ones, and this one too when it was reached (`error` is then
+    /// not a connect fault). Unchanged when the task moved nowhere.
+    pub(crate) fn after_failover(&self, error: Error, unreachable: usize) -> Error {
+        if unreachable == 0 {
+            return error;
+        }
+        let tried = unreachable + usize::from(!error.is_connect());
+        self.after_interfaces_tried(error, tried)
     }
 
     /// Why this connection's interface cannot be reached, when its URL says so plainly: the card was

@@ -63,6 +63,7 @@ mod claims;
 mod extended;
 mod options;
 mod push;
+mod unanswered;
 use crate::{Client, Error};
 use binding::Binding;
 
@@ -402,6 +403,11 @@ impl AgentConnection {
     /// Without `returnImmediately` the agent answers once the task is terminal or interrupted, so the
     /// wait is bounded by the client's request timeout.
     ///
+    /// A send is retried only after a fault that proves the agent did not take it (the connection
+    /// never opened, a 502 or 503). After a timeout, a reset or a 504 the work may be running, so
+    /// the send is not made again: the error says so ([`Error::may_have_run`]), and
+    /// [`AgentConnection::find_sent_task`] looks for the task it may have started.
+    ///
     /// # Errors
     /// A transport fault once the retry budget is spent; [`crate::ErrorKind::Protocol`] for the
     /// agent's error (-32008 when it requires an extension the call did not ask for:
@@ -416,7 +422,8 @@ impl AgentConnection {
         )?;
         self.check_required_extensions()?;
         self.send_history_length(&mut req);
-        self.measured(Method::SendMessage, self.binding().send_message(self, req)).await
+        self.measured(Method::SendMessage, crate::transport::sending(self.binding().send_message(self, req)))
+            .await
     }
 
     /// Sends a message and streams the task's events (`SendStreamingMessage`).
@@ -426,7 +433,7 @@ impl AgentConnection {
     ///
     /// # Errors
     /// As [`AgentConnection::send_message`]; a stream that fails before its first event is retried
-    /// like a call.
+    /// like a send: only when the fault proves the agent did not take it.
     pub async fn send_streaming_message(&self, mut req: SendMessageRequest) -> Result<EventStream, Error> {
         self.tenant(&mut req.tenant);
         self.check_push_url(
@@ -434,7 +441,8 @@ impl AgentConnection {
         )?;
         self.check_required_extensions()?;
         self.send_history_length(&mut req);
-        self.measured(Method::SendStreamingMessage, self.binding().send_streaming_message(self, req)).await
+        let send = crate::transport::sending(self.binding().send_streaming_message(self, req));
+        self.measured(Method::SendStreamingMessage, send).await
     }
 
     /// The task, with at most `historyLength` history messages when set.
@@ -463,7 +471,8 @@ impl AgentConnection {
 
     /// Every task `request` matches, as one stream that asks for page after page (each a
     /// [`AgentConnection::list_tasks`] call with the last page's `nextPageToken`), bounded by the
-    /// page size, a page count and a page token met again: see [`TaskPages`].
+    /// page size, a page count ([`TaskBudget::pages`](crate::TaskBudget::pages)), a task count, the
+    /// tasks a page may hold and a page token met again: see [`TaskPages`].
     ///
     /// ```no_run
     /// use a2a_typestate_client::Client;
@@ -490,7 +499,8 @@ impl AgentConnection {
             let connection = connection.clone();
             Box::pin(async move { connection.list_tasks(request).await })
         });
-        TaskPages::new(list_page, request, self.agent().as_str())
+        let max_pages = self.client().config().task_budget().pages();
+        TaskPages::new(list_page, request, self.agent().as_str(), max_pages)
     }
 
     /// Asks the agent to cancel the task; returns the task as the agent left it.

@@ -4,8 +4,9 @@
 use std::fmt;
 
 /// Why [`TaskPages`](crate::TaskPages) stopped before the last page: the agent named a page token
-/// it had already named (following it again would list the same pages forever), or the listing ran
-/// past its page bound. Neither is retryable: the same request would stop the same way.
+/// it had already named (following it again would list the same pages forever), answered a page
+/// with more tasks than it was asked for, or the listing ran past its page bound. None is
+/// retryable: the same request would stop the same way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ListingFault {
@@ -22,6 +23,17 @@ pub enum ListingFault {
     PageBound {
         /// The bound that ran out.
         max_pages: u32,
+    },
+    /// The answer to page `page` (1-based) held `answered` tasks where its `pageSize` asked for
+    /// `asked`: the listing kept the first `asked` and stopped (an agent that ignores the page size
+    /// would otherwise choose what the listing holds).
+    OverfullPage {
+        /// The page whose answer held too many tasks.
+        page: u32,
+        /// The `pageSize` that page was asked with.
+        asked: i32,
+        /// How many tasks it held.
+        answered: usize,
     },
 }
 
@@ -41,6 +53,11 @@ impl fmt::Display for ListingFault {
             Self::PageBound { max_pages } => write!(
                 f,
                 "the agent still has tasks after {max_pages} ListTasks pages, the bound of this listing"
+            ),
+            Self::OverfullPage { page, asked, answered } => write!(
+                f,
+                "the ListTasks answer to page {page} holds {answered} tasks where its pageSize asked for \
+                 {asked}: the first {asked} were kept and the listing stopped there"
             ),
         }
     }

@@ -28,9 +28,11 @@ mod body_snippet;
 pub(crate) use body_snippet::SNIPPET_BYTES;
 pub(crate) mod card_signature;
 mod listing;
+mod report;
 mod unavailable;
 
 pub use listing::ListingFault;
+pub use report::Report;
 pub use unavailable::Unavailable;
 
 /// A boxed error from below the client (hyper, rustls, io), kept as the source.
@@ -69,8 +71,8 @@ pub enum ErrorKind {
     /// [`Error::card_signature_error`] says which signature failed and why. Not retryable.
     CardSignature,
     /// A listing that pages for the caller ([`TaskPages`](crate::TaskPages)) stopped before the
-    /// agent's last page: the agent named a page token again, or the page bound ran out
-    /// ([`Error::listing_fault`] says which). Not retryable.
+    /// agent's last page: the agent named a page token again, answered a page with more tasks than
+    /// it asked for, or the page bound ran out ([`Error::listing_fault`] says which). Not retryable.
     Listing,
 }
 
@@ -192,6 +194,29 @@ struct Inner {
     attempts: Option<Attempts>,
     /// The request timeout that bounded each attempt, when a timeout is what happened.
     request_timeout: Option<std::time::Duration>,
+    /// What is known of the work, when this ended a send whose answer never came.
+    unanswered: Option<Unanswered>,
+    /// The declared interfaces a task tried before it ended in this error, when it tried several.
+    interfaces_tried: Option<InterfacesTried>,
+    /// Further claims the run that ended in this refusal contradicted, after the deciding one.
+    other_refusals: Vec<AgentCardLifecycleViolation>,
+}
+
+/// How many of a card's declared interfaces a task tried, of how many, under which bound
+/// ([`TaskBudget::interfaces`](crate::TaskBudget::interfaces)).
+#[derive(Clone, Copy, Debug)]
+struct InterfacesTried {
+    tried: usize,
+    declared: usize,
+    bound: u32,
+}
+
+/// A send whose request may have reached the agent, whose answer never came
+/// ([`Error::may_have_run`]), and what looking for its task found.
+#[derive(Clone, Debug)]
+struct Unanswered {
+    /// Why its task could not be found, once it was looked for.
+    not_found: Option<String>,
 }
 
 /// How many attempts a retried call made, and how long they took together (backoff included).
@@ -220,6 +245,9 @@ impl Error {
                 retry_after: None,
                 attempts: None,
                 request_timeout: None,
+                unanswered: None,
+                interfaces_tried: None,
+                other_refusals: Vec::new(),
             }),
         }
     }
@@ -377,11 +405,33 @@ impl Error {
         self
     }
 
+    /// Returns the refusal error with the further claims its run contradicted.
+    #[must_use]
+    pub(crate) fn with_other_refusals(mut self, others: Vec<AgentCardLifecycleViolation>) -> Self {
+        self.inner.other_refusals = others;
+        self
+    }
+
     /// Returns the error with the card claim its answer contradicted.
     #[must_use]
     pub(crate) fn with_card_claim_violation(mut self, violation: a2a_typestate::CardClaimViolation) -> Self {
         self.inner.card_claim_violation = Some(violation);
         self
+    }
+
+    /// Returns the error with how many of the card's `declared` interfaces the task tried before it
+    /// (`tried`, the last one included) under the task budget's `bound`.
+    #[must_use]
+    pub(crate) fn with_interfaces_tried(mut self, tried: usize, declared: usize, bound: u32) -> Self {
+        self.inner.interfaces_tried = Some(InterfacesTried { tried, declared, bound });
+        self
+    }
+
+    /// How many of the card's declared interfaces the task tried before this error, the last one
+    /// included, when it tried more than the one it began on or stopped at the task budget's bound
+    /// ([`TaskBudget::interfaces`](crate::TaskBudget::interfaces)); `None` otherwise.
+    pub fn interfaces_tried(&self) -> Option<usize> {
+        self.inner.interfaces_tried.map(|i| i.tried)
     }
 
     /// Returns the error with the wait the agent asked for in `Retry-After`; kept on transport faults
@@ -420,8 +470,9 @@ impl Error {
         self.inner.request_timeout
     }
 
-    /// The wait a 502, 503 or 504 answer asked for in its `Retry-After` header (delta-seconds; an
-    /// HTTP-date is not read). [`RetryPolicy`](crate::RetryPolicy) waits at least this long before
+    /// The wait a 502, 503 or 504 answer asked for in its `Retry-After` header (delta-seconds, at
+    /// most a day: a longer wait is taken as a day; an HTTP-date, a negative number or text that is
+    /// no number is not read). [`RetryPolicy`](crate::RetryPolicy) waits at least this long before
     /// the next attempt, and gives up at once when it is longer than the policy's largest delay.
     pub fn retry_after(&self) -> Option<std::time::Duration> {
         self.inner.retry_after
@@ -453,11 +504,78 @@ impl Error {
         }
     }
 
-    /// Whether trying the same call again can help: true only for retryable transport faults.
+    /// Whether trying the same call again can help: true only for retryable transport faults, and
+    /// never for a send that [may have run](Self::may_have_run) (sending it again could run the work
+    /// twice).
     ///
     /// A lifecycle violation is never retryable: the agent will lie the same way again.
     pub fn is_retryable(&self) -> bool {
-        self.transport_fault().is_some_and(TransportFault::is_retryable)
+        self.inner.unanswered.is_none() && self.transport_fault().is_some_and(TransportFault::is_retryable)
+    }
+
+    /// Whether this error ended a send (`SendMessage`, `SendStreamingMessage`) whose request may
+    /// have reached the agent while its answer never came: a timeout, a reset, a stream cut before
+    /// its first event, a 504. The agent may be doing the work, so the client never sends it again
+    /// blind: it looks for the task under the message's context id and follows it when found; this
+    /// error is what is left when it was not found, and says why
+    /// ([`unanswered_lookup`](Self::unanswered_lookup)). Not [retryable](Self::is_retryable): sending
+    /// the message again is the caller's choice, made knowing it may run twice. A fault that proves
+    /// the request was not taken (the connection never opened, a 502 or 503) is not one of these:
+    /// it is retried.
+    pub fn may_have_run(&self) -> bool {
+        self.inner.unanswered.is_some()
+    }
+
+    /// Why the task of a send that [may have run](Self::may_have_run) was not found, once the client
+    /// looked for it (the agent listed no task under the message's context, or cannot list).
+    pub fn unanswered_lookup(&self) -> Option<&str> {
+        self.inner.unanswered.as_ref().and_then(|u| u.not_found.as_deref())
+    }
+
+    /// This error, as the end of a send that may have reached the agent, when it is a fault that
+    /// leaves that open (see [`Error::may_have_run`]); any other error unchanged.
+    pub(crate) fn sent_unanswered(mut self) -> Self {
+        let open = matches!(
+            self.transport_fault(),
+            Some(
+                TransportFault::Timeout
+                    | TransportFault::Reset
+                    | TransportFault::Truncated
+                    | TransportFault::Unavailable(504)
+            )
+        );
+        if open && self.inner.unanswered.is_none() {
+            self.inner.unanswered = Some(Unanswered { not_found: None });
+        }
+        self
+    }
+
+    /// What a task kept of the agent's artifacts and messages (`held` bytes) went past the task
+    /// budget's `bound` ([`TaskBudget::result_bytes`](crate::TaskBudget::result_bytes)): bad input,
+    /// the run ended there.
+    pub(crate) fn result_over_budget(held: usize, bound: usize) -> Self {
+        let problem = a2a_typestate_types::parse::ParseError::new(
+            a2a_typestate_types::parse::ParseErrorKind::TooLarge,
+            "",
+            format!(
+                "the task's artifacts and messages reached {held} bytes, past the task budget of {bound} bytes \
+                 (TaskBudget::with_result_bytes)"
+            ),
+        );
+        Self::new(Repr::BadInput { what: "task result", source: problem }, None)
+    }
+
+    /// This error, as the end of a run that had sent its message when it ended (see
+    /// [`Error::may_have_run`]).
+    pub(crate) fn after_a_send(mut self) -> Self {
+        self.inner.unanswered.get_or_insert(Unanswered { not_found: None });
+        self
+    }
+
+    /// This send's error once its task was looked for and not found, for `why`.
+    pub(crate) fn not_found_after_send(mut self, why: impl Into<String>) -> Self {
+        self.inner.unanswered = Some(Unanswered { not_found: Some(why.into()) });
+        self
     }
 
     /// The transport fault, when this is one.
@@ -547,6 +665,14 @@ impl Error {
             Repr::Lifecycle(violation) => Some(violation),
             _ => None,
         }
+    }
+
+    /// Every claim the run that ended in this error refused: the deciding one
+    /// ([`lifecycle_violation`](Self::lifecycle_violation)) first, then the others the same run
+    /// contradicted (an abandoned task can contradict more than the history it was abandoned for).
+    /// Empty when the error is no refusal.
+    pub fn refusals(&self) -> impl Iterator<Item = &AgentCardLifecycleViolation> {
+        self.lifecycle_violation().into_iter().chain(&self.inner.other_refusals)
     }
 
     /// The lifecycle fault, when the task could not be observed within the client's bounds.
@@ -641,6 +767,9 @@ impl Error {
                 retry_after: inner.retry_after,
                 attempts: inner.attempts,
                 request_timeout: inner.request_timeout,
+                unanswered: inner.unanswered.clone(),
+                interfaces_tried: inner.interfaces_tried,
+                other_refusals: inner.other_refusals.clone(),
             }),
         }
     }
@@ -665,6 +794,9 @@ impl fmt::Debug for Error {
         if let Some(bound) = self.inner.request_timeout {
             s.field("request_timeout", &bound);
         }
+        if let Some(unanswered) = &self.inner.unanswered {
+            s.field("may_have_run", &true).field("unanswered_lookup", &unanswered.not_found);
+        }
         s.field("repr", &self.inner.repr);
         s.finish()
     }
@@ -686,6 +818,18 @@ impl fmt::Display for Error {
         }
         if let Some(url) = self.inner.url.as_ref().filter(|_| !self.inner.repr.names_its_url()) {
             write!(f, " ({url})")?;
+        }
+        if let Some(unanswered) = &self.inner.unanswered {
+            f.write_str("; the agent may have done the work, so the message was not sent again")?;
+            if let Some(why) = &unanswered.not_found {
+                write!(f, ", and its task was not found: {why}")?;
+            }
+        }
+        if let Some(InterfacesTried { tried, declared, bound }) = self.inner.interfaces_tried {
+            write!(f, "; {tried} of the {declared} interfaces the card declares were tried")?;
+            if tried >= bound as usize && declared > tried {
+                write!(f, ", the task budget's bound ({bound})")?;
+            }
         }
         Ok(())
     }

@@ -57,7 +57,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use a2a_typestate_types::{StreamResponse, TaskState};
 
@@ -494,8 +494,9 @@ impl From<TaskRecord> for JournaledTask {
     }
 }
 
+/// A stored timestamp (a peer may have written it): never a panic, however far ahead.
 fn time_of(ms: u64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(ms)
+    a2a_typestate_types::wire_number::since_unix_epoch(Duration::from_millis(ms))
 }
 
 impl JournaledTask {

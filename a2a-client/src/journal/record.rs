@@ -156,7 +156,7 @@ impl MarkRecord {
 
     /// The time left, from now; zero once it expired.
     pub(crate) fn ttl(&self) -> Duration {
-        Duration::from_millis(self.expires_at_ms.saturating_sub(now_ms()))
+        crate::wire_caps::shared_ttl_ms("expiresAtMs", self.expires_at_ms.saturating_sub(now_ms()))
     }
 
     /// Back to an agent and a mark for the local cache; `None` when expired or unreadable.

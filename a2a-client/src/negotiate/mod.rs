@@ -26,7 +26,9 @@
 //!      `SendMessage` through the `Task<SingleShot>` the refusal carries, which expects no
 //!      intermediate states ([`TaskPath::Fallback`]); it is the work's first run;
 //!    - **it had not ended**: as the negotiation's [`AfterRefusal`] says. By default
-//!      ([`AfterRefusal::SendAgain`]) the task is asked to cancel (`CancelTask`, best effort:
+//!      ([`AfterRefusal::FollowToEnd`]) it is followed with `GetTask` to its end, within the task
+//!      deadline, and kept ([`TaskPath::KeptAfterRefusal`]): the work runs once. With
+//!      [`AfterRefusal::SendAgain`] the task is asked to cancel (`CancelTask`, best effort:
 //!      a task that ended on its own meanwhile is kept instead), then the single-shot send goes
 //!      ([`TaskPath::Fallback`]): a second run of the work, which
 //!      [`TaskOutcome::may_have_run_twice`] reports. With [`AfterRefusal::EndWithRefusal`] the
@@ -177,25 +179,54 @@ pub(crate) async fn run_task(
     run
 }
 
-/// [`run_task`] once the agent's breaker let the task through.
+/// How long past the task deadline the run's own bound waits for the handle's, which ends a turn
+/// with the state it was in: the run's bound is for the paths no handle's clock watches.
+const PAST_TASK_DEADLINE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// [`run_task`] once the agent's breaker let the task through, within the task deadline
+/// ([`TaskBudget::deadline`](crate::TaskBudget::deadline)) from here to its end: discovery, every
+/// interface, the history, the push callback and the fallback included. Past it the run ends: a
+/// transport timeout when discovery had not finished (nothing was sent), else a lifecycle fault
+/// that [may have run](Error::may_have_run).
 async fn run_reachable(
     client: &Client,
     target: Target<'_>,
     message: Message,
     negotiation: &Negotiation,
 ) -> Result<TaskOutcome, Error> {
+    let begun = tokio::time::Instant::now();
+    let deadline = client.config().task_budget().deadline();
     let conn = match target {
-        Target::Address(agent) => client.connect(agent).await?,
+        Target::Address(agent) => match tokio::time::timeout(deadline, client.connect(agent)).await {
+            Ok(conn) => conn?,
+            Err(_) => {
+                let cause = format!(
+                    "the task deadline of {} passed while discovering the agent: nothing was sent",
+                    a2a_typestate_types::human::HumanDuration(deadline)
+                );
+                return Err(
+                    Error::transport(crate::TransportFault::Timeout, Some(cause.into())).with_url(agent)
+                );
+            }
+        },
         Target::Connection(conn) => conn.clone(),
     };
-    let Some(journal) = client.journal() else {
-        return run_on_interfaces(client, conn, message, negotiation).await;
+    let run = async {
+        let Some(journal) = client.journal() else {
+            return run_on_interfaces(client, conn, message, negotiation, begun).await;
+        };
+        let (message, recorder) = journaled::begin(client, journal, &conn, message, negotiation).await;
+        let negotiation = journaled::observed(negotiation, &recorder);
+        let agent = conn.agent().clone();
+        let run = run_on_interfaces(client, conn, message, &negotiation, begun).await;
+        journaled::end(client, journal, &agent, &recorder, run)
     };
-    let (message, recorder) = journaled::begin(client, journal, &conn, message, negotiation).await;
-    let negotiation = journaled::observed(negotiation, &recorder);
-    let agent = conn.agent().clone();
-    let run = run_on_interfaces(client, conn, message, &negotiation).await;
-    journaled::end(client, journal, &agent, &recorder, run)
+    match tokio::time::timeout_at(begun + deadline + PAST_TASK_DEADLINE, run).await {
+        Ok(run) => run,
+        Err(_) => Err(Error::from(a2a_typestate::LifecycleFault::DeadlineExceeded { state: None, deadline })
+            .with_url(target.label())
+            .after_a_send()),
+    }
 }
 
 /// The run on the interface the connection chose, then on the next declared ones (see
@@ -205,6 +236,7 @@ async fn run_on_interfaces(
     mut conn: crate::AgentConnection,
     message: Message,
     negotiation: &Negotiation,
+    begun: tokio::time::Instant,
 ) -> Result<TaskOutcome, Error> {
     let mut tried: Vec<String> = Vec::new();
     // The extended card was judged when the connection was made (the public card is its fallback).
@@ -212,7 +244,7 @@ async fn run_on_interfaces(
     // Requests spent on interfaces left behind: the run's, though its outcome comes from the next.
     let mut spent = 0;
     loop {
-        let failed = match run_on(client, &conn, message.clone(), negotiation).await {
+        let failed = match run_on(client, &conn, message.clone(), negotiation, begun).await {
             Ok((mut outcome, answered_on)) => {
                 // The interface that carried the task is the one its answers are read against.
                 conn = answered_on;
@@ -243,6 +275,7 @@ async fn run_on_interfaces(
         };
         tried.push(conn.interface().url.clone());
         let Some(next) = conn.next_interface(&tried).await else {
+            let error = conn.after_interfaces_tried(error, tried.len());
             return Err(error.with_card_claim_violation(violation));
         };
         tracing::warn!(agent = %conn.agent().as_str(), %violation, next = %next.interface().url, "trying the next declared interface");
@@ -271,10 +304,12 @@ async fn run_on(
     conn: &crate::AgentConnection,
     message: Message,
     negotiation: &Negotiation,
+    begun: tokio::time::Instant,
 ) -> Result<(TaskOutcome, crate::AgentConnection), Failed> {
     let base = conn.agent().clone();
     let marks_on = client.config().suspect_marks() == SuspectMarks::On;
     let mut task = conn.dyn_task(negotiation.deployment_kind());
+    task.begin_clock_at(begun);
     task.set_accepted_output_modes(negotiation.accepted().iter().cloned());
     task.set_follow_up(negotiation.follow_up_policy().clone(), negotiation.follow_up_budget());
     if let Some(on_update) = negotiation.update_observer() {
@@ -298,8 +333,10 @@ async fn run_on(
     }
     if let Some(mark) = client.discovery_cache().is_suspect(&base).filter(|_| marks_on) {
         let mut single_shot = task.into_suspect_single_shot();
-        let result = answered(single_shot.send_message(message).await).map_err(|error| Failed {
-            error: error.with_negotiation_round_trips(0),
+        let sent = answered(single_shot.send_message(message).await);
+        let tried = single_shot.unreachable_interfaces().len();
+        let result = sent.map_err(|error| Failed {
+            error: single_shot.connection().after_failover(error.with_negotiation_round_trips(0), tried),
             before_any_answer: true,
         })?;
         let conn = single_shot.connection().clone();
@@ -329,8 +366,10 @@ async fn run_on(
     let run = drive(&mut task, message.clone(), negotiation).await;
     let round_trips = task.round_trips();
     let before_any_answer = task.state().is_none();
+    // A task that moved across unreachable interfaces says how many it tried.
+    let unreachable = task.unreachable_interfaces().len();
     run.map_err(|error| Failed {
-        error: error.with_negotiation_round_trips(round_trips),
+        error: task.connection().after_failover(error.with_negotiation_round_trips(round_trips), unreachable),
         before_any_answer,
     })?;
 
@@ -392,7 +431,10 @@ async fn run_on(
     let (single_shot, first) = refusal.into_parts();
     if first.advice() == Advice::Abandon {
         tracing::warn!(agent = %base.as_str(), violation = %first, "task abandoned");
-        return Err(Error::from(first).with_negotiation_round_trips(round_trips).into());
+        return Err(Error::from(first)
+            .with_other_refusals(other_refusals)
+            .with_negotiation_round_trips(round_trips)
+            .into());
     }
     tracing::warn!(agent = %base.as_str(), violation = %first, "refused");
     let fallback = single_shot
@@ -437,7 +479,9 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
             task.watch_push_unclaimed(receiver)?;
         }
     }
-    let mut unclaimed_stream = depends.contains(Capability::Streaming) && !holds(task, Capability::Streaming);
+    let mut unclaimed_stream = depends.contains(Capability::Streaming)
+        && negotiation.tries_unclaimed_stream()
+        && !holds(task, Capability::Streaming);
     let mut next = Some(message);
     let mut follow_ups = task.follow_ups();
     while let Some(message) = next.take() {
@@ -460,8 +504,13 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
         } else {
             task.send_message(message).await
         };
-        // An answer that contradicted a claim ends the path; the settle reads the refusal.
+        // An answer that contradicted a claim ends the path; the settle reads the refusal. A task
+        // that had ended still has its other claims checked, so the outcome names every claim it
+        // contradicts, not only the first.
         if turn?.is_contradicted() {
+            if task.state().is_some_and(|state| state.is_terminal()) {
+                check_after_end(task, negotiation, true).await?;
+            }
             return Ok(());
         }
         // The policy and budget `run_task` set on the task from `negotiation`.
@@ -469,15 +518,31 @@ async fn drive(task: &mut DynTask, message: Message, negotiation: &Negotiation) 
             next = follow_ups.answer(&request);
         }
     }
+    check_after_end(task, negotiation, false).await
+}
+
+/// The claims checked once the task ended: the history the caller relies on (when not fetched
+/// yet), then the push callback. After a refusal (`refused`), each is still checked so the outcome
+/// names every contradicted claim, and a call that fails is only logged: the refusal already
+/// decides the run, and the task's result is not lost to a later fault; only a task that had ended
+/// is checked then (one that had not exercised neither claim).
+async fn check_after_end(task: &mut DynTask, negotiation: &Negotiation, refused: bool) -> Result<(), Error> {
     let ended = task.state().is_some_and(|state| state.is_terminal());
     if ended
-        && holds(task, Capability::StateTransitionHistory)
+        && task.handle().status(Capability::StateTransitionHistory) != ClaimStatus::Unclaimed
         && !task.history_fetched()
-        && task.get_task_history(negotiation.history_len()).await?.is_contradicted()
     {
-        return Ok(());
+        match task.get_task_history(negotiation.history_len()).await {
+            Ok(_) => {}
+            Err(error) if refused => {
+                tracing::debug!(%error, "the history after a refusal could not be read; the refusal stands");
+            }
+            Err(error) => return Err(error),
+        }
     }
-    task.await_push_callback().await;
+    if ended || !refused {
+        task.await_push_callback().await;
+    }
     Ok(())
 }
 

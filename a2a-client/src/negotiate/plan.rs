@@ -16,10 +16,10 @@ use crate::webhook::PushReceiver;
 /// agent accepted any task sends the message single-shot whatever this says: that send is the
 /// work's first run.)
 ///
-/// The default is [`SendAgain`](Self::SendAgain): the caller asked for a result, and the
-/// single-shot send is the path the refusal rules leave. Choose
-/// [`EndWithRefusal`](Self::EndWithRefusal) when running the work twice costs more than not
-/// getting a result (a payment, an email, a ticket filed).
+/// The default is [`FollowToEnd`](Self::FollowToEnd): the work runs once and its answer is kept.
+/// Choose [`SendAgain`](Self::SendAgain) when a fresh single-shot run is worth a second execution,
+/// and [`EndWithRefusal`](Self::EndWithRefusal) when the caller would rather decide itself (the
+/// task's id is in the result).
 ///
 /// ```
 /// use a2a_typestate_client::negotiate::{AfterRefusal, Negotiation};
@@ -28,11 +28,18 @@ use crate::webhook::PushReceiver;
 /// let negotiation = Negotiation::depending_on(&[Capability::PushNotifications])
 ///     .after_refusal(AfterRefusal::EndWithRefusal);
 /// # let _ = negotiation;
-/// assert_eq!(AfterRefusal::default(), AfterRefusal::SendAgain);
+/// assert_eq!(AfterRefusal::default(), AfterRefusal::FollowToEnd);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AfterRefusal {
+    /// Follows the refused task to its end with `GetTask` polling, within the task deadline,
+    /// checking no claim on the way, and keeps what it ended in
+    /// ([`TaskPath::KeptAfterRefusal`](super::TaskPath::KeptAfterRefusal)): the work runs once, and
+    /// its answer is the outcome's. The refusal (and the agent's suspect mark) stands: it is about
+    /// the card's claim, not the task.
+    #[default]
+    FollowToEnd,
     /// Asks the agent to cancel the refused task (`CancelTask`, best effort) so it does not run on
     /// beside the new one, then sends the message again with one single-shot `SendMessage`
     /// ([`TaskPath::Fallback`](super::TaskPath::Fallback)): a second run of the work on the agent,
@@ -41,7 +48,6 @@ pub enum AfterRefusal {
     /// the cancel's answer (or, if the agent says the task can no longer be canceled, one
     /// `GetTask`) shows the task ended on its own in the meantime, its result is kept and nothing
     /// is sent ([`TaskPath::KeptAfterRefusal`](super::TaskPath::KeptAfterRefusal)).
-    #[default]
     SendAgain,
     /// Ends the run with the refusal and the task as last seen
     /// ([`TaskPath::EndedWithRefusal`](super::TaskPath::EndedWithRefusal)): nothing is sent again
@@ -56,6 +62,22 @@ pub enum AfterRefusal {
 /// Only claims the card declares **and** the caller depends on are checked (refusal condition 1):
 /// depending on less is always safe, and an agent that does more than it declares is used as it is.
 ///
+/// # What each choice costs
+///
+/// Requests are those of one task that completes without asking for input; latency is past the
+/// agent's own time.
+///
+/// | Negotiation | Requests | Latency past the task's end | What it checks |
+/// |---|---|---|---|
+/// | [`default()`](Self::default) | the stream when the card claims it: one `SendStreamingMessage` (one `GetTask` more when the stream ends without its artifacts); else as `depending_on(&[])` | none on a stream | the streaming claim, when made |
+/// | `depending_on(&[])` | one `SendMessage`, then one `GetTask` per poll (every 0.5 s, growing to 2 s by default: [`PollCadence`](crate::PollCadence)) | up to one poll interval | nothing |
+/// | `depending_on(&[Streaming])` | as the default; on a card that does not claim it, one stream attempt first (an agent that streams anyway is used) | none on a stream | the streaming claim |
+/// | `+ StateTransitionHistory` | one `GetTask` with `historyLength` at the end | one round trip | the history claim |
+/// | `+ PushNotifications` | the webhook config inline in the first send, one `GetTaskPushNotificationConfig` | up to the push arrival bound when no callback comes | the push claim |
+///
+/// A refusal adds what its [`AfterRefusal`] says (by default `GetTask` polls until the refused
+/// task ends), and an agent marked suspect costs one `SendMessage` and nothing else.
+///
 /// ```
 /// use a2a_typestate_client::negotiate::{FollowUp, Negotiation};
 /// use a2a_typestate_client::Capability;
@@ -63,10 +85,15 @@ pub enum AfterRefusal {
 /// let negotiation = Negotiation::depending_on(&[Capability::Streaming, Capability::StateTransitionHistory])
 ///     .follow_up(FollowUp::reply("metric"));
 /// assert!(negotiation.depends().contains(Capability::Streaming));
+/// // The default streams when the card claims it, and checks that claim.
+/// assert!(Negotiation::default().depends().contains(Capability::Streaming));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Negotiation {
     depends: CapabilitySet,
+    /// Whether a stream the card does not claim is tried (the caller depends on it), or the task
+    /// is polled at once (the default's "stream when claimed").
+    try_unclaimed_stream: bool,
     deployment: Deployment,
     accepted_output_modes: Vec<String>,
     follow_up: FollowUp,
@@ -78,19 +105,11 @@ pub struct Negotiation {
 }
 
 impl Default for Negotiation {
-    /// Depends on nothing: a blocking-free send polled with `GetTask`.
+    /// Streams when the card claims streaming (and checks that claim), else sends and polls with
+    /// `GetTask`: the cheapest path the card offers, since a stream ends the wait the moment the
+    /// task does, and a poll only at its next interval.
     fn default() -> Self {
-        Self {
-            depends: CapabilitySet::EMPTY,
-            deployment: Deployment::Direct,
-            accepted_output_modes: Vec::new(),
-            follow_up: FollowUp::none(),
-            history_length: DEFAULT_HISTORY_LENGTH,
-            max_follow_ups: DEFAULT_MAX_FOLLOW_UPS,
-            push_receiver: None,
-            on_update: None,
-            after_refusal: AfterRefusal::SendAgain,
-        }
+        Self { try_unclaimed_stream: false, ..Self::depending_on(&[Capability::Streaming]) }
     }
 }
 
@@ -98,7 +117,18 @@ impl Negotiation {
     /// A negotiation whose path depends on `capabilities` (streaming: updates come on a stream;
     /// history: missed states are rebuilt from `GetTask`; push: updates come to a webhook).
     pub fn depending_on(capabilities: &[Capability]) -> Self {
-        Self { depends: CapabilitySet::of(capabilities), ..Self::default() }
+        Self {
+            depends: CapabilitySet::of(capabilities),
+            try_unclaimed_stream: true,
+            deployment: Deployment::Direct,
+            accepted_output_modes: Vec::new(),
+            follow_up: FollowUp::none(),
+            history_length: DEFAULT_HISTORY_LENGTH,
+            max_follow_ups: DEFAULT_MAX_FOLLOW_UPS,
+            push_receiver: None,
+            on_update: None,
+            after_refusal: AfterRefusal::FollowToEnd,
+        }
     }
 
     /// Sets how the agent is reached: [`Deployment::Gateway`] means its card describes a gateway
@@ -156,7 +186,7 @@ impl Negotiation {
         self
     }
 
-    /// Sets what a refused task that had not ended gets (default [`AfterRefusal::SendAgain`]). A
+    /// Sets what a refused task that had not ended gets (default [`AfterRefusal::FollowToEnd`]). A
     /// refused task that had ended always keeps its result.
     #[must_use]
     pub fn after_refusal(mut self, after_refusal: AfterRefusal) -> Self {
@@ -200,5 +230,10 @@ impl Negotiation {
 
     pub(crate) fn follow_up_budget(&self) -> u32 {
         self.max_follow_ups
+    }
+
+    /// Whether a stream the card does not claim is tried before polling.
+    pub(crate) fn tries_unclaimed_stream(&self) -> bool {
+        self.try_unclaimed_stream
     }
 }

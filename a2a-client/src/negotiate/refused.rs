@@ -1,7 +1,7 @@
 //! What becomes of a task whose claim was refused ([`Task::fall_back`](crate::Task::fall_back), which
 //! `run_task` calls too): a task that had ended keeps its result (sending it again would run
-//! finished work twice); an unfinished one is canceled and sent again, or left as it is, as
-//! [`AfterRefusal`] says; a refusal before the agent accepted any task sends the message once.
+//! finished work twice); an unfinished one is followed to its end (by default), canceled and sent
+//! again, or left as it is, as [`AfterRefusal`] says; a refusal before the agent accepted any task sends the message once.
 
 use a2a_typestate::SingleShot;
 use a2a_typestate_types::error::A2aErrorCode;
@@ -77,7 +77,9 @@ impl crate::Task<SingleShot> {
     /// - It had ended: its result is kept and nothing is sent ([`Fallback::Kept`]).
     /// - The agent had accepted no task, or this handle is a suspect agent's: `message` is sent
     ///   once, single-shot ([`Fallback::Sent`], the work's first run).
-    /// - It had not ended: as `after` says. [`AfterRefusal::SendAgain`] asks the agent to cancel
+    /// - It had not ended: as `after` says. [`AfterRefusal::FollowToEnd`] (the default) polls it
+    ///   to its end and keeps that ([`Fallback::Kept`]: the work ran once);
+    ///   [`AfterRefusal::SendAgain`] asks the agent to cancel
     ///   it (best effort; a task that ended meanwhile is kept instead) and sends `message`
     ///   single-shot, a second run that [`Fallback::may_have_run_twice`] reports;
     ///   [`AfterRefusal::EndWithRefusal`] sends nothing ([`Fallback::EndedWithRefusal`]).
@@ -93,13 +95,16 @@ impl crate::Task<SingleShot> {
         let metrics = conn.client().metrics();
         let mut refused = RefusedTask::of(self.take_result());
         if let RefusedTask::Unfinished(task) = refused {
-            if after == AfterRefusal::EndWithRefusal {
-                tracing::warn!(%agent, task = %task.id, "ended with the refusal, the task unfinished");
-                metrics.record_ended_with_refusal();
-                crate::task_events::ended_with_refusal(task.state());
-                return Ok(Fallback::EndedWithRefusal(task));
-            }
-            refused = cancel(&conn, task, self.on_update()).await;
+            refused = match after {
+                AfterRefusal::EndWithRefusal => {
+                    tracing::warn!(%agent, task = %task.id, "ended with the refusal, the task unfinished");
+                    metrics.record_ended_with_refusal();
+                    crate::task_events::ended_with_refusal(task.state());
+                    return Ok(Fallback::EndedWithRefusal(task));
+                }
+                AfterRefusal::FollowToEnd => follow(&conn, task, self.on_update()).await?,
+                AfterRefusal::SendAgain => cancel(&conn, task, self.on_update()).await,
+            };
         }
         let refused_task = match refused {
             RefusedTask::Ended(result) => {
@@ -145,6 +150,27 @@ impl RefusedTask {
             Some(ended) => Self::Ended(ended),
         }
     }
+}
+
+/// Follows the refused, unfinished `task` with `GetTask` polling until it ends or pauses for input
+/// (the connection's poll: its cadence, each poll retried, the task deadline), each new state to
+/// the caller's observer: [`Ended`](RefusedTask::Ended) with what it came to. Nothing is sent again.
+async fn follow(
+    conn: &AgentConnection,
+    task: Task,
+    on_update: Option<&OnUpdate>,
+) -> Result<RefusedTask, Error> {
+    use futures::StreamExt;
+    tracing::warn!(agent = %conn.agent().as_str(), task = %task.id, "refused while it runs: followed to its end, not sent again");
+    let mut states = conn.follow_task(&task.id);
+    let mut last = task;
+    while let Some(polled) = states.next().await {
+        last = polled?;
+        if let Some(on_update) = on_update {
+            on_update.event(&StreamResponse::Task(last.clone()));
+        }
+    }
+    Ok(RefusedTask::Ended(SendMessageResponse::Task(last)))
 }
 
 /// Asks the agent to cancel `task` before the message is sent again, so the refused run does not

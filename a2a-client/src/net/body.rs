@@ -33,7 +33,7 @@ pub(crate) async fn read_bounded(mut response: Response, limit: usize, url: &str
         );
         Error::bad_input("response body", problem).with_url(url)
     };
-    if response.content_length().is_some_and(|len| len > limit as u64) {
+    if response.content_length().is_some_and(|len| len > u64::try_from(limit).unwrap_or(u64::MAX)) {
         return Err(too_large());
     }
     let read = |chunk: Result<Option<Bytes>, Error>| chunk.map_err(|e| e.with_url(url));

@@ -506,7 +506,7 @@ impl Response {
             .headers
             .get(CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok())
+            .and_then(|v| a2a_typestate_types::wire_number::count_text("Content-Length", v, u64::MAX).value())
     }
 
     /// The next chunk of the body; `None` at its end.

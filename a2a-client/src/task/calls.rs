@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use futures::StreamExt;
+
 use a2a_typestate::{
     Call, Capability, Channel, ClaimSet, HasHistoryClaim, HasPushClaim, HasStreamingClaim, Observed,
     TaskHandle, Tracked,
@@ -14,7 +16,7 @@ use a2a_typestate_types::{
 use super::answer::Answer;
 use super::follow_up::{FollowUp, FollowUps, InputRequest};
 use super::push::PushWatch;
-use super::session::{Session, SingleShotReason, with_an_id};
+use super::session::{Session, SingleShotReason, with_ids};
 use super::snapshot::Snapshot;
 use super::{DynTask, OnUpdate, Task, TaskCall};
 use crate::Error;
@@ -361,7 +363,7 @@ impl Session {
         let mut follow_ups = self.follow_ups();
         let mut answering = false;
         loop {
-            let mut request = SendMessageRequest::new(with_an_id(message));
+            let mut request = SendMessageRequest::new(with_ids(message));
             if !self.settings.accepted_output_modes.is_empty() {
                 request = request.with_configuration(SendMessageConfiguration {
                     accepted_output_modes: self.settings.accepted_output_modes.clone(),
@@ -372,6 +374,10 @@ impl Session {
                 match self.conn.send_message(request.clone()).await {
                     Ok(response) => break response,
                     Err(error) if !answering && self.fail_over(&error).await => {}
+                    // The work may be running: followed to its end, never sent again.
+                    Err(error) if error.may_have_run() && !answering => {
+                        break self.follow_unanswered_single_shot(&request.message, error).await?;
+                    }
                     Err(error) => return Err(error),
                 }
             };
@@ -399,6 +405,37 @@ impl Session {
             message = answer;
             answering = true;
         }
+    }
+}
+
+impl Session {
+    /// After a single-shot send whose answer was lost ([`Error::may_have_run`]): the task it
+    /// started, found under the message's context and polled with `GetTask` until it ends or asks
+    /// for input, within the task deadline; or `error`, saying why no task was found.
+    async fn follow_unanswered_single_shot(
+        &mut self,
+        message: &Message,
+        error: Error,
+    ) -> Result<SendMessageResponse, Error> {
+        let found = self.conn.task_of_unanswered_send(message, error).await?;
+        let settled = |task: &types::Task| task.state().is_terminal() || task.state().is_interrupted();
+        if settled(&found) {
+            return Ok(SendMessageResponse::Task(found));
+        }
+        // Each new state reaches the caller's observer as it is seen; the last is the answer, which
+        // the send reports as it reports any answer.
+        let mut states = self.conn.follow_task(&found.id);
+        let mut last = found;
+        while let Some(polled) = states.next().await {
+            let polled = polled?;
+            if !settled(&polled)
+                && let Some(on_update) = &self.on_update
+            {
+                on_update.send_answer(&SendMessageResponse::Task(polled.clone()));
+            }
+            last = polled;
+        }
+        Ok(SendMessageResponse::Task(last))
     }
 }
 

@@ -53,7 +53,7 @@
 //!         // Only the single-shot calls are left (`single_shot.send_streaming_message(..)` does not
 //!         // compile); `fall_back` keeps a finished task's answer, or sends the message once.
 //!         let single_shot: Task = refusal.into_task();
-//!         let fallback = single_shot.fall_back(Message::user("hi"), AfterRefusal::SendAgain).await?;
+//!         let fallback = single_shot.fall_back(Message::user("hi"), AfterRefusal::FollowToEnd).await?;
 //!         assert_eq!(fallback.text().as_deref(), Some("echo: hi")); // the fallback's result
 //!     }
 //! }
@@ -430,6 +430,12 @@ impl DynTask {
     pub(crate) async fn poll_adopted(&mut self) -> Result<(), Error> {
         self.require_tracked()?;
         self.session.poll_until_turn_ends(&mut self.handle).await
+    }
+
+    /// Counts this handle's time, its task deadline included, from `at`: the start of the run it
+    /// serves, so discovery is inside the deadline too.
+    pub(crate) fn begin_clock_at(&mut self, at: tokio::time::Instant) {
+        self.session.begin_clock_at(at);
     }
 
     /// The single-shot handle for an agent found capability-suspect when the task began.

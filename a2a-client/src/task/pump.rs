@@ -5,7 +5,7 @@ use a2a_typestate::{
     Advice, Call, Capability, Channel, ClaimAnswer, ClaimStatus, InterfaceAnswer, Observed, PendingReason,
     TaskHandle, Verdict,
 };
-use a2a_typestate_types::{GetTaskRequest, Message};
+use a2a_typestate_types::{GetTaskRequest, Message, SendMessageResponse};
 use futures::StreamExt;
 use tokio::time::sleep_until;
 
@@ -82,6 +82,9 @@ impl Session {
             match self.within_bound(handle, opening).await? {
                 Ok(stream) => break stream,
                 Err(error) if self.fail_over(&error).await => {}
+                Err(error) if error.may_have_run() && self.task_id().is_none() => {
+                    return self.follow_unanswered(handle, call, &message, error).await;
+                }
                 Err(error) if error.is_method_missing() && self.task_id().is_none() => {
                     let error = self.observe_error(handle, call, error);
                     self.ask_binding(handle).await;
@@ -129,12 +132,34 @@ impl Session {
             match self.conn.send_message(self.request(&message, &accepted, true)).await {
                 Ok(response) => break response,
                 Err(error) if self.fail_over(&error).await => {}
+                Err(error) if error.may_have_run() && self.task_id().is_none() => {
+                    return self.follow_unanswered(handle, Call::SendMessage, &message, error).await;
+                }
                 Err(error) => self.send_failed(handle, Call::SendMessage, error)?,
             }
         };
         self.answered();
         self.push_accepted(handle);
         self.on_send_response(handle, &response)?;
+        self.pump(handle, Source::Poll).await
+    }
+
+    /// After a first send whose answer was lost ([`Error::may_have_run`]): the fault observed (it
+    /// says nothing of the card), then the task the send started, found under the message's
+    /// context, followed with `GetTask` until the turn ends; or the error, saying why no task was
+    /// found. The message is never sent again.
+    async fn follow_unanswered<H: TaskHandle>(
+        &mut self,
+        handle: &mut H,
+        call: Call,
+        message: &Message,
+        error: Error,
+    ) -> Result<(), Error> {
+        let error = self.observe_error(handle, call, error);
+        self.round_trip();
+        let found = self.conn.task_of_unanswered_send(message, error).await?;
+        self.answered();
+        self.on_send_response(handle, &SendMessageResponse::Task(found))?;
         self.pump(handle, Source::Poll).await
     }
 

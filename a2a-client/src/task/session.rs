@@ -132,7 +132,19 @@ impl Session {
             diagnosis,
         });
         let tried: Vec<String> = self.unreachable.iter().map(|u| u.url.clone()).collect();
-        let Some(next) = self.conn.next_interface(&tried).await else { return false };
+        let Some(next) = self.conn.next_interface(&tried).await else {
+            let bound = self.conn.client().config().task_budget().interfaces();
+            if tried.len() >= bound as usize {
+                tracing::warn!(
+                    agent = %self.conn.agent().as_str(),
+                    unreachable = %from,
+                    tried = tried.len(),
+                    %error,
+                    "interface unreachable, and the task has tried as many interfaces as its budget allows"
+                );
+            }
+            return false;
+        };
         tracing::warn!(
             agent = %self.conn.agent().as_str(),
             unreachable = %from,
@@ -186,6 +198,12 @@ impl Session {
         if let a2a_typestate::Verdict::Verified(evidence) = verdict {
             crate::task_events::claim_verified(capability, evidence);
         }
+    }
+
+    /// Starts this handle's clock at `at` (the start of the run it serves, before discovery), so
+    /// its task deadline counts the whole run.
+    pub(super) fn begin_clock_at(&mut self, at: Instant) {
+        self.start = at;
     }
 
     /// Time elapsed on this handle's clock.
@@ -319,6 +337,10 @@ impl Session {
         let observed = Observed::from_stream_response(&event, Channel::Stream);
         let message = matches!(event, StreamResponse::Message(_));
         self.snapshot.apply_event(event);
+        let bound = self.conn.client().config().task_budget().result_bytes();
+        if self.snapshot.held_bytes() > bound {
+            return Err(Error::result_over_budget(self.snapshot.held_bytes(), bound).after_a_send());
+        }
         if message && self.snapshot.task().is_none() {
             self.direct_answer = true;
         }
@@ -423,11 +445,10 @@ impl Session {
         self.snapshot.task().and_then(|t| t.status.message.as_ref()).map(|m| m.message_id.clone())
     }
 
-    /// `message` as this task's next message, with a random id when it has none: after the first,
+    /// `message` as this task's next message, with its ids (see [`with_ids`]): after the first,
     /// it continues the task (its `taskId` and `contextId` set), and answering a question is
     /// remembered so the same question again is not taken for a new one.
-    pub(super) fn prepare(&mut self, message: Message) -> Message {
-        let mut message = with_an_id(message);
+    pub(super) fn prepare(&mut self, mut message: Message) -> Message {
         if let Some(task) = self.snapshot.task() {
             message.task_id = Some(task.id.clone());
             if message.context_id.is_none() {
@@ -437,7 +458,7 @@ impl Session {
                 self.answered = Some(self.question());
             }
         }
-        message
+        with_ids(message)
     }
 
     /// The request for `message`: the accepted output modes, `returnImmediately` on a polled
@@ -463,11 +484,16 @@ impl Session {
     }
 }
 
-/// `message` with a random id when it has none: every send goes out with one, whoever wrote the
-/// message (a caller, or a follow-up policy that only writes the content).
-pub(super) fn with_an_id(mut message: Message) -> Message {
+/// `message` with the ids every send goes out with, whoever wrote it (a caller, or a follow-up
+/// policy that only writes the content): a random message id when it has none, and on a message
+/// that starts a task (no task id) a context id of the client's when it has none, so a send whose
+/// answer is lost can be looked up by it ([`AgentConnection::find_sent_task`]) instead of sent again.
+pub(super) fn with_ids(mut message: Message) -> Message {
     if message.message_id.is_empty() {
         message.message_id = MessageId::random();
+    }
+    if message.task_id.is_none() && message.context_id.as_ref().is_none_or(|c| c.is_empty()) {
+        message.context_id = Some(ContextId::from(uuid::Uuid::new_v4().to_string()));
     }
     message
 }

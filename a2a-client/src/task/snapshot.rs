@@ -1,13 +1,37 @@
 //! The task as the client has seen it so far, folded from send responses, stream events and
 //! `GetTask` results: what a run returns as its result.
 
-use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent};
+use a2a_typestate_types::{
+    Message, Part, PartContent, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent,
+};
 
 /// The last known task (or direct message) of a run.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Snapshot {
     task: Option<Task>,
     direct: Option<Message>,
+    /// Bytes of content held: the parts of the task's artifacts and history, or of the direct
+    /// message. What [`TaskBudget::result_bytes`](crate::TaskBudget::result_bytes) bounds.
+    held: usize,
+}
+
+/// The bytes of content a part holds (its text, bytes, link or JSON text).
+fn part_bytes(part: &Part) -> usize {
+    match &part.content {
+        PartContent::Text(text) | PartContent::Url(text) => text.len(),
+        PartContent::Raw(bytes) => bytes.len(),
+        PartContent::Data(json) => json.get().len(),
+    }
+}
+
+fn parts_bytes(parts: &[Part]) -> usize {
+    parts.iter().map(part_bytes).sum()
+}
+
+fn task_bytes(task: &Task) -> usize {
+    let artifacts: usize = task.artifacts.iter().map(|a| parts_bytes(&a.parts)).sum();
+    let history: usize = task.history.iter().map(|m| parts_bytes(&m.parts)).sum();
+    artifacts + history
 }
 
 impl Snapshot {
@@ -15,16 +39,27 @@ impl Snapshot {
         self.task.as_ref()
     }
 
+    /// The bytes of content held so far (artifacts and history, or the direct message).
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.held
+    }
+
     /// A whole task replaces what was known (a `GetTask` or send result is authoritative).
     pub(crate) fn replace(&mut self, task: Task) {
+        self.held = task_bytes(&task);
         self.task = Some(task);
     }
 
     pub(crate) fn apply_send(&mut self, response: &SendMessageResponse) {
         match response {
             SendMessageResponse::Task(task) => self.replace(task.clone()),
-            SendMessageResponse::Message(message) => self.direct = Some(message.clone()),
+            SendMessageResponse::Message(message) => self.set_direct(message.clone()),
         }
+    }
+
+    fn set_direct(&mut self, message: Message) {
+        self.held = parts_bytes(&message.parts);
+        self.direct = Some(message);
     }
 
     /// Folds an event in, taking it: an artifact's parts are moved into the task, not copied (a
@@ -36,8 +71,9 @@ impl Snapshot {
             // events repeating a message's id are chunks of that one message (Agno streams its
             // answer so), their parts appended.
             StreamResponse::Message(message) => match &mut self.task {
-                None => self.direct = Some(message),
+                None => self.set_direct(message),
                 Some(task) => {
+                    self.held += parts_bytes(&message.parts);
                     match task.history.iter_mut().rev().find(|m| m.message_id == message.message_id) {
                         Some(held) => held.parts.extend(message.parts),
                         None => task.history.push(message),
@@ -61,15 +97,27 @@ impl Snapshot {
             Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working)
         });
         let id = &update.artifact.artifact_id;
+        let added = parts_bytes(&update.artifact.parts);
         match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
-            Some(existing) if update.append => existing.parts.extend(update.artifact.parts),
-            Some(existing) => *existing = update.artifact,
-            None => task.artifacts.push(update.artifact),
+            Some(existing) if update.append => {
+                self.held += added;
+                existing.parts.extend(update.artifact.parts);
+            }
+            Some(existing) => {
+                // A whole artifact again: it replaces the one held, and so does its size.
+                self.held = self.held.saturating_sub(parts_bytes(&existing.parts)) + added;
+                *existing = update.artifact;
+            }
+            None => {
+                self.held += added;
+                task.artifacts.push(update.artifact);
+            }
         }
     }
 
     /// The result, moved out (what was seen is then forgotten): for a handle that ends here.
     pub(crate) fn take_response(&mut self) -> Option<SendMessageResponse> {
+        self.held = 0;
         match (self.task.take(), self.direct.take()) {
             (Some(task), _) => Some(SendMessageResponse::Task(task)),
             (None, Some(message)) => Some(SendMessageResponse::Message(message)),
@@ -118,5 +166,25 @@ mod tests {
         assert_eq!(task.state(), TaskState::Completed);
         assert_eq!(task.artifacts.len(), 1);
         assert_eq!(task.artifacts[0].parts.len(), 2);
+    }
+
+    #[test]
+    fn what_is_held_counts_appended_chunks_once_and_a_whole_artifact_again_as_itself() {
+        let chunk = |text: &str, append| {
+            StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+                task_id: "t".into(),
+                artifact: Artifact::new("a", vec![Part::text(text)]),
+                append,
+                ..Default::default()
+            })
+        };
+        let mut snapshot = Snapshot::default();
+        snapshot.apply_event(chunk("abc", false));
+        snapshot.apply_event(chunk("de", true));
+        assert_eq!(snapshot.held_bytes(), 5);
+        for _ in 0..100 {
+            snapshot.apply_event(chunk("abcdef", false));
+        }
+        assert_eq!(snapshot.held_bytes(), 6, "an artifact sent whole again replaces the one held");
     }
 }

@@ -98,6 +98,24 @@ impl Wire {
     }
 }
 
+tokio::task_local! {
+    /// Set while a send runs ([`sending`]): what [`Endpoint::retrying`] reads to retry only the
+    /// faults that prove the agent did not take the request.
+    static SENDING: ();
+}
+
+/// Runs `send` (a `SendMessage`, or opening a `SendStreamingMessage` until its first event) as a
+/// send: the calls inside it are not repeated after a fault that leaves open whether the agent
+/// took the request (see [`Error::may_have_run`]).
+pub(crate) async fn sending<F: std::future::Future>(send: F) -> F::Output {
+    SENDING.scope((), send).await
+}
+
+/// Whether the current call runs inside [`sending`].
+fn is_sending() -> bool {
+    SENDING.try_with(|()| ()).is_ok()
+}
+
 /// One agent's selected interface, with what every call to it needs: what all views of a
 /// connection share ([`EndpointCore`], reached through `Deref`), the card the connection goes by,
 /// and the scope of the calls made through this view (the extensions asked for, the call options,
@@ -389,7 +407,11 @@ impl Endpoint {
 
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
     /// together within the operation deadline ([`ClientConfig::operation_deadline`](crate::ClientConfig::operation_deadline)).
-    pub(crate) async fn retrying<T, F, Fut>(&self, op: F) -> Result<T, Error>
+    ///
+    /// Inside [`sending`] (a `SendMessage` or `SendStreamingMessage`), a fault that leaves open
+    /// whether the agent took the request (a timeout, a reset, a 504, the deadline cutting an
+    /// attempt) ends the call as [`Error::may_have_run`], never retried: the work may be running.
+    pub(crate) async fn retrying<T, F, Fut>(&self, mut op: F) -> Result<T, Error>
     where
         F: FnMut(crate::retry::Attempt) -> Fut,
         Fut: std::future::Future<Output = Result<T, Error>>,
@@ -399,7 +421,18 @@ impl Endpoint {
         let deadline = self.scope.operation_deadline(config.operation_deadline());
         let request_timeout = self.request_timeout();
         let policy = config.retry_policy();
-        policy.run_within(self.client.metrics(), deadline, request_timeout, self.agent.as_str(), op).await
+        let (metrics, url) = (self.client.metrics(), self.agent.as_str());
+        if !is_sending() {
+            return policy.run_within(metrics, deadline, request_timeout, url, op).await;
+        }
+        let attempt = |n| {
+            let call = op(n);
+            async move { call.await.map_err(Error::sent_unanswered) }
+        };
+        policy
+            .run_within(metrics, deadline, request_timeout, url, attempt)
+            .await
+            .map_err(Error::sent_unanswered)
     }
 
     /// Opens a stream with `open` (which sends the request and checks the response is SSE), decoding

@@ -1,5 +1,6 @@
 //! [`TaskPages`]: `ListTasks` page after page, as one stream of tasks that ends at the agent's last
-//! page, at a page token met again, or at the listing's page bound.
+//! page, at a page token met again, at a page holding more tasks than it was asked for, or at the
+//! listing's page or task bound.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -12,7 +13,7 @@ use futures::future::BoxFuture;
 use futures::{FutureExt, Stream};
 
 use crate::Error;
-use crate::defaults::{DEFAULT_LIST_PAGE_SIZE, DEFAULT_MAX_LIST_PAGES};
+use crate::defaults::DEFAULT_LIST_PAGE_SIZE;
 use crate::error::ListingFault;
 
 /// The page sizes the spec allows (`ListTasksRequest.pageSize`).
@@ -31,9 +32,19 @@ pub(crate) type ListPage =
 /// - **Page size**: the request's `pageSize`, else [`DEFAULT_LIST_PAGE_SIZE`] (50, the spec's
 ///   default). The spec allows 1 to 100; any other value is a [`Misuse`](crate::ErrorKind::Misuse)
 ///   error before anything is sent.
-/// - **Pages**: at most [`TaskPages::max_pages`] pages ([`DEFAULT_MAX_LIST_PAGES`], 1,000, by
-///   default). An agent that still names a next page after the last one allowed ends the listing
-///   with [`ListingFault::PageBound`], after that page's tasks.
+/// - **Pages**: at most [`TaskPages::max_pages`] pages (by default the client's
+///   [`TaskBudget::pages`](crate::TaskBudget::pages), 1,000). An agent that still names a next page
+///   after the last one allowed ends the listing with [`ListingFault::PageBound`], after that
+///   page's tasks.
+/// - **Tasks**: at most [`TaskPages::max_tasks`] tasks, when the caller sets it (else the page
+///   bound times the page size, by the two bounds above). The last page is asked for with only
+///   the tasks left to read, and the listing ends there, without an error, whatever the agent
+///   still names as its next page.
+/// - **Tasks per page**: a page holding more tasks than its `pageSize` asked for is the agent
+///   deviating: its first tasks, as many as were asked for, are read, the others dropped at once,
+///   and the listing ends with [`ListingFault::OverfullPage`]. What a listing holds is bounded by
+///   what it asked for, never by what the agent sends (each answer is read within the client's
+///   document bounds before that).
 /// - **Each page** is one call, retried on transport faults and bounded by the client's request
 ///   timeout and operation deadline, as every other call on the connection.
 /// - **A page token met again** (one the agent already named in this listing, or the one the
@@ -49,6 +60,12 @@ pub struct TaskPages {
     agent: String,
     max_pages: u32,
     pages: u32,
+    /// The task bound the caller set; `None`: the page bound times the page size.
+    max_tasks: Option<u64>,
+    /// Tasks read so far, those buffered included.
+    tasks: u64,
+    /// The `pageSize` the page being asked for was asked with.
+    asked: i32,
     total_size: Option<i32>,
     /// Each page token named so far, hashed (tokens are opaque and may be long), with the page that
     /// named it (`0`: the request's own).
@@ -81,8 +98,14 @@ impl fmt::Debug for TaskPages {
 }
 
 impl TaskPages {
-    /// A listing of what `request` matches; `agent` is the URL its own errors name.
-    pub(crate) fn new(list_page: ListPage, mut request: ListTasksRequest, agent: &str) -> Self {
+    /// A listing of what `request` matches, at most `max_pages` pages (the client's
+    /// [`TaskBudget::pages`](crate::TaskBudget::pages)); `agent` is the URL its own errors name.
+    pub(crate) fn new(
+        list_page: ListPage,
+        mut request: ListTasksRequest,
+        agent: &str,
+        max_pages: u32,
+    ) -> Self {
         let size = *request.page_size.get_or_insert(DEFAULT_LIST_PAGE_SIZE);
         let then = if PAGE_SIZES.contains(&size) {
             Then::NextPage
@@ -102,8 +125,11 @@ impl TaskPages {
             list_page,
             request,
             agent: agent.to_owned(),
-            max_pages: DEFAULT_MAX_LIST_PAGES,
+            max_pages: max_pages.max(1),
             pages: 0,
+            max_tasks: None,
+            tasks: 0,
+            asked: size,
             total_size: None,
             seen,
             pending: None,
@@ -112,13 +138,28 @@ impl TaskPages {
         }
     }
 
-    /// Sets how many pages this listing reads at most ([`DEFAULT_MAX_LIST_PAGES`] by default; at
-    /// least one). An agent that names a next page after the last page allowed ends the listing with
+    /// Sets how many pages this listing reads at most (the client's
+    /// [`TaskBudget::pages`](crate::TaskBudget::pages) by default; at least one). An agent that
+    /// names a next page after the last page allowed ends the listing with
     /// [`ListingFault::PageBound`].
     #[must_use]
     pub fn max_pages(mut self, pages: u32) -> Self {
         self.max_pages = pages.max(1);
         self
+    }
+
+    /// Sets how many tasks this listing reads at most (at least one; without it, the page bound
+    /// times the page size): the last page is asked for with only the tasks left, and the listing
+    /// ends after the last one allowed, without an error, whatever the agent still has.
+    #[must_use]
+    pub fn max_tasks(mut self, tasks: u64) -> Self {
+        self.max_tasks = Some(tasks.max(1));
+        self
+    }
+
+    /// The task bound of this listing, when one was set with [`TaskPages::max_tasks`].
+    pub fn task_bound(&self) -> Option<u64> {
+        self.max_tasks
     }
 
     /// The page bound of this listing.
@@ -142,10 +183,19 @@ impl TaskPages {
         self.total_size
     }
 
+    /// The request for the next page: the listing's, asking for no more tasks than are left.
+    fn next_request(&mut self) -> ListTasksRequest {
+        let left = self.max_tasks.map_or(u64::MAX, |bound| bound.saturating_sub(self.tasks));
+        self.asked = i32::try_from(left).unwrap_or(i32::MAX).clamp(1, self.page_size());
+        let mut request = self.request.clone();
+        request.page_size = Some(self.asked);
+        request
+    }
+
     /// Takes in one page's answer: its tasks, and what comes after them.
     fn on_page(&mut self, answer: Result<ListTasksResponse, Error>) {
         self.pages = self.pages.saturating_add(1);
-        let page = match answer {
+        let mut page = match answer {
             Ok(page) => page,
             Err(error) => {
                 self.then = Then::Fail(error);
@@ -153,9 +203,20 @@ impl TaskPages {
             }
         };
         self.total_size = Some(page.total_size);
+        // Never more than was asked for: the rest is dropped before it is held.
+        let asked = usize::try_from(self.asked).unwrap_or(0);
+        let answered = page.tasks.len();
+        page.tasks.truncate(asked);
+        page.tasks.shrink_to_fit();
+        self.tasks = self.tasks.saturating_add(page.tasks.len() as u64);
         self.buffered.extend(page.tasks);
+        if answered > asked {
+            let fault = ListingFault::OverfullPage { page: self.pages, asked: self.asked, answered };
+            self.then = Then::Fail(Error::from(fault).with_url(&self.agent));
+            return;
+        }
         let token = page.next_page_token;
-        if token.is_empty() {
+        if token.is_empty() || self.max_tasks.is_some_and(|bound| self.tasks >= bound) {
             self.then = Then::Finished;
             return;
         }
@@ -203,7 +264,8 @@ impl Stream for TaskPages {
                 Then::Finished => return Poll::Ready(None),
                 Then::Fail(error) => return Poll::Ready(Some(Err(error))),
                 Then::NextPage => {
-                    this.pending = Some((this.list_page)(this.request.clone()));
+                    let request = this.next_request();
+                    this.pending = Some((this.list_page)(request));
                 }
             }
         }
@@ -218,6 +280,7 @@ mod tests {
 
     use super::*;
     use crate::ErrorKind;
+    use crate::defaults::DEFAULT_MAX_LIST_PAGES;
 
     /// A scripted agent's pages: each answer names the tasks and the next token given for a token.
     fn agent(
@@ -262,7 +325,9 @@ mod tests {
             Some("b") => (2, "c"),
             _ => (2, "b"),
         });
-        let (items, pages) = read(TaskPages::new(list, ListTasksRequest::default(), "http://agent")).await;
+        let (items, pages) =
+            read(TaskPages::new(list, ListTasksRequest::default(), "http://agent", DEFAULT_MAX_LIST_PAGES))
+                .await;
         assert_eq!(pages, 4);
         assert_eq!(items.iter().filter(|i| i.is_ok()).count(), 8, "every page's tasks, then the error");
         let error = items.last().unwrap().as_ref().unwrap_err();
@@ -277,7 +342,7 @@ mod tests {
     async fn the_token_a_listing_started_from_is_a_repeat_too() {
         let (list, _) = agent(|_| (1, "start"));
         let request = ListTasksRequest { page_token: Some("start".into()), ..Default::default() };
-        let (items, _) = read(TaskPages::new(list, request, "http://agent")).await;
+        let (items, _) = read(TaskPages::new(list, request, "http://agent", DEFAULT_MAX_LIST_PAGES)).await;
         let fault = items.last().unwrap().as_ref().unwrap_err().listing_fault().cloned();
         assert_eq!(fault, Some(ListingFault::RepeatedPageToken { page: 1, first_named_by: 0 }));
     }
@@ -290,7 +355,9 @@ mod tests {
             Some("2") => (3, ""),
             _ => unreachable!(),
         });
-        let (items, pages) = read(TaskPages::new(list, ListTasksRequest::default(), "http://agent")).await;
+        let (items, pages) =
+            read(TaskPages::new(list, ListTasksRequest::default(), "http://agent", DEFAULT_MAX_LIST_PAGES))
+                .await;
         assert_eq!((items.len(), pages), (3, 3));
         assert!(items.iter().all(Result::is_ok));
         assert!(asked.lock().unwrap().iter().all(|r| r.page_size == Some(DEFAULT_LIST_PAGE_SIZE)));
@@ -300,7 +367,8 @@ mod tests {
             None => (0, "1"),
             _ => (0, "2"),
         });
-        let pages = TaskPages::new(list, ListTasksRequest::default(), "http://agent").max_pages(2);
+        let pages = TaskPages::new(list, ListTasksRequest::default(), "http://agent", DEFAULT_MAX_LIST_PAGES)
+            .max_pages(2);
         let (items, read_pages) = read(pages).await;
         assert_eq!(read_pages, 2);
         let error = items.last().unwrap().as_ref().unwrap_err();
@@ -312,7 +380,8 @@ mod tests {
     async fn a_page_size_the_spec_does_not_allow_is_refused_before_anything_is_sent() {
         let (list, asked) = agent(|_| (1, ""));
         let request = ListTasksRequest { page_size: Some(500), ..Default::default() };
-        let (items, pages) = read(TaskPages::new(list, request, "http://agent")).await;
+        let (items, pages) =
+            read(TaskPages::new(list, request, "http://agent", DEFAULT_MAX_LIST_PAGES)).await;
         assert_eq!((items.len(), pages), (1, 0));
         let error = items[0].as_ref().unwrap_err();
         assert_eq!(error.kind(), ErrorKind::Misuse);

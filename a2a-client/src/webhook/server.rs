@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use a2a_typestate_types::wire_number;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
@@ -250,12 +251,10 @@ async fn respond(request: Request<Incoming>, context: &Context) -> Response<Full
         *context.registration.lock().unwrap_or_else(PoisonError::into_inner) = Some(config_id.clone());
     }
     context.authenticated.store(true, Ordering::Release);
-    let declared = request
-        .headers()
-        .get(hyper::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > context.limits.max_body_bytes as u64) {
+    let declared = request.headers().get(hyper::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    let declared = declared.and_then(|v| wire_number::count_text("Content-Length", v, u64::MAX).value());
+    let limit = u64::try_from(context.limits.max_body_bytes).unwrap_or(u64::MAX);
+    if declared.is_some_and(|length| length > limit) {
         return status(StatusCode::PAYLOAD_TOO_LARGE);
     }
     if !context.reading.lock().unwrap_or_else(PoisonError::into_inner).insert(config_id.clone()) {

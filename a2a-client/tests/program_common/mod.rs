@@ -19,14 +19,20 @@ fn program(name: &str) -> PathBuf {
 
 /// What the example `name` printed when run with `args`, and whether it exited 0.
 pub async fn run(name: &str, args: &[&str]) -> (String, bool) {
+    let (stdout, stderr, success) = run_with_stderr(name, args).await;
+    assert!(stderr.trim().is_empty() || success, "{stdout}\n{stderr}");
+    (stdout, success)
+}
+
+/// What the example `name` wrote on stdout and stderr when run with `args`, and whether it exited 0.
+pub async fn run_with_stderr(name: &str, args: &[&str]) -> (String, String, bool) {
     let mut command = Command::new(program(name));
     command.args(args);
     let output =
         tokio::task::spawn_blocking(move || command.output()).await.unwrap().expect("the program runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(stderr.trim().is_empty() || output.status.success(), "{stdout}\n{stderr}");
-    (stdout, output.status.success())
+    (stdout, stderr, output.status.success())
 }
 
 /// The lines of an example between its `// README <block>: begin` and `end` markers.

@@ -375,16 +375,20 @@ fn list(shared: &Shared, params: &Value) -> Result<Value, A2aError> {
         .collect();
     matching.sort_by_key(|t| std::cmp::Reverse(t.updated));
     let total = matching.len();
+    let overfull = shared.script.has_quirk(crate::Quirk::OverfullEndlessPages);
     let tasks: Vec<Value> = matching
         .iter()
         .skip(offset)
-        .take(page_size)
+        .take(if overfull { usize::MAX } else { page_size })
         .map(|t| t.render(shared.protocol, &shared.behaviour, view, with_artifacts))
         .collect();
     let end = offset.saturating_add(page_size);
     let mut next = if end < total { end.to_string() } else { String::new() };
     if shared.script.has_quirk(crate::Quirk::RepeatsPageToken) && offset > 0 {
         next = offset.to_string();
+    }
+    if overfull {
+        next = end.to_string();
     }
     Ok(json!({ "tasks": tasks, "nextPageToken": next, "pageSize": page_size, "totalSize": total }))
 }
@@ -407,6 +411,7 @@ fn subscribe(shared: &Shared, params: &Value) -> Result<StreamPlan, A2aError> {
         ),
         ends_stream: false,
         on_stream: true,
+        times: 1,
     };
     Ok(StreamPlan {
         first: Some(Arc::new(snapshot)),

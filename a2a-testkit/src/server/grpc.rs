@@ -160,6 +160,11 @@ fn forward(plan: StreamPlan, cut: Cut) -> Events {
                 event.body.clone()
             };
             let message = from_json::<pb::StreamResponse>(body);
+            for _ in 1..event.times {
+                if tx.send(message.clone()).await.is_err() {
+                    return; // The client went away.
+                }
+            }
             if tx.send(message).await.is_err() {
                 return; // The client went away.
             }

@@ -15,6 +15,7 @@ use super::{CONNECTED, DEGRADED, Inner, Queued, STALE_CARD_GRACE};
 use crate::SuspectClaim;
 use crate::agent_url::AgentBaseUrl;
 use crate::shared::{CacheUpdate, Lease, LeaseVerdict, LocalReplica, SharedCard};
+use crate::wire_caps::shared_ttl_ms;
 
 /// The first wait before a reconnect attempt; doubled up to the configured cap.
 const BACKOFF_START: Duration = Duration::from_millis(50);
@@ -271,7 +272,7 @@ impl Inner {
                     .arg(self.keys.card(agent))
                     .arg(value)
                     .arg("PX")
-                    .arg(px(fresh_for + STALE_CARD_GRACE))
+                    .arg(px(fresh_for.saturating_add(STALE_CARD_GRACE)))
                     .to_owned();
                 bounded(limit, "redis card write", command.query_async::<()>(&mut conn)).await
             }
@@ -409,7 +410,7 @@ impl Inner {
             bounded(self.options.op_timeout, "redis marks read", pipe.query_async(conn)).await?;
         let mut fresh = 0;
         for (value, ttl_ms) in values {
-            let ttl = Duration::from_millis(u64::try_from(ttl_ms).unwrap_or(0));
+            let ttl = shared_ttl_ms("PTTL", ttl_ms);
             let parsed = value.and_then(|v| serde_json::from_str::<StoredMark>(&v).ok());
             let Some((agent, mark)) = parsed.and_then(|stored| stored.into_mark(ttl)) else { continue };
             present.insert((agent.clone(), mark.claim.clone()));
@@ -429,7 +430,7 @@ impl Inner {
         };
         match event {
             Event::Mark { origin, mark, ttl_ms } if origin != replica.id() => {
-                let Some((agent, mark)) = mark.into_mark(Duration::from_millis(ttl_ms)) else { return };
+                let Some((agent, mark)) = mark.into_mark(shared_ttl_ms("ttl_ms", ttl_ms)) else { return };
                 let claim = mark.claim.clone();
                 if replica.apply_mark(&agent, mark) {
                     if let Some(metrics) = replica.metrics() {
@@ -446,7 +447,7 @@ impl Inner {
             }
             Event::Route { origin, agent, interface_url, ttl_ms } if origin != replica.id() => {
                 if let Ok(agent) = AgentBaseUrl::parse(&agent)
-                    && replica.apply_route(&agent, &interface_url, Duration::from_millis(ttl_ms))
+                    && replica.apply_route(&agent, &interface_url, shared_ttl_ms("ttl_ms", ttl_ms))
                 {
                     tracing::debug!(agent = %agent, %interface_url, "answering interface shared by another replica");
                 }
@@ -459,7 +460,7 @@ impl Inner {
                         &agent,
                         failures,
                         &evidence,
-                        Duration::from_millis(ttl_ms),
+                        shared_ttl_ms("ttl_ms", ttl_ms),
                         by,
                     )
                 {

@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::SuspectClaim;
 use crate::agent_url::{AgentBaseUrl, WellKnownPath};
 use crate::shared::{SharedCard, SharedMark};
+use crate::wire_caps::shared_ttl_ms;
+use a2a_typestate_types::wire_number;
 
 /// Key names under one prefix.
 #[derive(Clone, Debug)]
@@ -179,7 +181,7 @@ impl StoredCard {
             source_url: card.source_url.clone(),
             legacy_path: card.path == WellKnownPath::LegacyAgent,
             etag: card.etag.clone(),
-            fresh_until_unix_ms: unix_ms(SystemTime::now() + card.fresh_for),
+            fresh_until_unix_ms: unix_ms(wire_number::system_time_after(SystemTime::now(), card.fresh_for)),
         }
     }
 
@@ -191,7 +193,7 @@ impl StoredCard {
             source_url: self.source_url,
             path: if self.legacy_path { WellKnownPath::LegacyAgent } else { WellKnownPath::AgentCard },
             etag: self.etag,
-            fresh_for: Duration::from_millis(self.fresh_until_unix_ms.saturating_sub(now)),
+            fresh_for: shared_ttl_ms("fresh_until_unix_ms", self.fresh_until_unix_ms.saturating_sub(now)),
         })
     }
 }
