@@ -34,6 +34,7 @@ use serde_json::Value;
 
 use crate::cli::CardArgs;
 use crate::errors;
+use crate::exit::Exit;
 use crate::output;
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
@@ -601,7 +602,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         Ok(settings) => settings,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     let signing = Client::builder().card_signature_policy(policy).card_trust_store(store);
@@ -612,14 +613,14 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         Ok(builder) => builder,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     let client = match builder.build() {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     let mut summary = match client.discover(base).await {
@@ -633,7 +634,12 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             Some(summary) => summary,
             None => {
                 let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e, errors::describe));
-                return ExitCode::FAILURE;
+                // What was served is no card, or its signatures fail: a finding about the card.
+                // Anything else fetched none.
+                return match e.kind() {
+                    ErrorKind::BadInput | ErrorKind::CardSignature => Exit::Contradicted.into(),
+                    _ => Exit::NoResult.into(),
+                };
             }
         },
     };
@@ -661,8 +667,8 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     }
     // Shown whatever its faults: what was served is what a person asked to see.
     match output::write_report(out, args.json, &summary, CardSummary::render) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::FAILURE,
+        Ok(()) => Exit::Done.into(),
+        Err(_) => Exit::NoResult.into(),
     }
 }
 

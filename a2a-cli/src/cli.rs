@@ -20,7 +20,7 @@ pub use crate::credentials::CredentialArgs;
 
 /// `a2a`: find out whether A2A agents do what their Agent Cards claim.
 #[derive(Debug, Parser)]
-#[command(name = "a2a", version, propagate_version = true)]
+#[command(name = "a2a", version, propagate_version = true, after_help = crate::exit::TABLE)]
 #[command(about = "Checks A2A agents against the capabilities their Agent Cards claim")]
 #[command(long_about = "Checks A2A agents against the capabilities their Agent Cards claim.\n\n\
 An Agent Card is a claim, not a contract: an agent may declare streaming, state transition history or \
@@ -58,21 +58,24 @@ pub enum Command {
     /// an agent could not be audited, 3 under --strict when an agent's answers deviated from the 1.0
     /// wire format, 0 otherwise.
     Audit(AuditArgs),
-    /// Fetches an agent's card, validates it and shows its protocol versions, interfaces and claims.
-    /// Exits 1 when the card cannot be fetched or is invalid, naming what is wrong and where.
+    /// Fetches an agent's card, validates it and shows its protocol versions, interfaces and claims
+    /// (a card with faults is shown too, each fault named). Exits 1 when what was served is no agent
+    /// card or its signatures fail, 2 when no card could be fetched, naming what is wrong and where.
     Card(CardArgs),
     /// Sends a message to an agent and shows its answer. Streams when the card claims streaming
     /// (each event as it arrives), else sends and follows the task with GetTask; says whether the
     /// streaming claim was verified or refused, and after a refusal shows the refused task's own
-    /// answer when it had ended (nothing is sent again), else the single-shot fallback's. Exits 0
-    /// when the agent answered (also when a call after the answer failed: that failure is a note),
-    /// 1 when it contradicted its card (the answer is still shown), 2
-    /// when there is no answer (the agent could not be reached, the task failed, was rejected or
-    /// canceled, or a bound ran out).
+    /// answer when it had ended (nothing is sent again), else the single-shot fallback's. Continues
+    /// a conversation with --task-id / --context-id; TEXT `-` (or none, piped) is read from stdin.
+    /// Exits 0 when the agent answered (also when a call after the answer failed: that failure is a
+    /// note), 1 when it contradicted its card (the answer is still shown), 2 when there is no answer
+    /// (the agent could not be reached, the task failed, was rejected or canceled, or a bound ran
+    /// out), 4 when the task waits for your input or authentication (the command that continues it
+    /// is printed).
     Send(SendArgs),
     /// Lists, reads, cancels or follows an agent's tasks (ListTasks, GetTask, CancelTask,
-    /// SubscribeToTask). Exits 0 on success, 1 when the agent answered with an error, could not be
-    /// reached, or a listing stopped early, 2 on bad arguments.
+    /// SubscribeToTask). Exits 0 on success, 2 when the agent answered with an error, could not be
+    /// reached, or a listing stopped early (the tasks read until then are shown).
     #[command(subcommand)]
     Tasks(TasksCommand),
     /// Watches a fleet over time: audits each agent again on a schedule and whenever its card changes,
@@ -268,7 +271,7 @@ pub struct AuditArgs {
 pub struct WatchArgs {
     /// Agents to watch: base URLs, or files listing them (one base URL per line, `#` comments,
     /// `gateway URL` for an agent behind a gateway), in any mix.
-    #[arg(required_unless_present = "gateways", value_name = "FILE|URL", value_parser = crate::user_url::agent_url)]
+    #[arg(required_unless_present = "gateways", value_name = "FILE|URL", value_parser = crate::user_url::as_typed)]
     pub agents: Vec<String>,
     /// An agent reached through a gateway (repeatable): its claims are reported unverifiable.
     #[arg(long = "gateway", value_name = "URL", value_parser = crate::user_url::agent_url)]
@@ -308,8 +311,10 @@ pub struct WatchArgs {
     #[arg(long, value_name = "NAME")]
     pub token_env: Option<String>,
     /// The file of the embedded history store (created when missing; not used with `--redis`).
-    #[arg(long, default_value = "a2a-watch.redb", value_name = "FILE")]
-    pub store: std::path::PathBuf,
+    /// By default `a2a/watch.redb` under the user's data directory: `$XDG_DATA_HOME`, else
+    /// `~/.local/share`.
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<std::path::PathBuf>,
     /// Entries (audits and card changes) kept per agent; older ones are dropped.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub keep: u32,
@@ -374,6 +379,10 @@ pub struct AgentArgs {
     /// Longest a whole task may run, followed on a stream or by polling, e.g. `5m`.
     #[arg(long, default_value = "300s", value_parser = parse_duration)]
     pub task_deadline: Duration,
+    /// A header sent with every request to the agent (repeatable), e.g. `-H 'X-Tenant: blue'`. Its
+    /// value is never printed; a secret is better kept out of shell history with --header-env.
+    #[arg(short = 'H', long = "header", value_name = "NAME:VALUE")]
+    pub headers: Vec<String>,
     /// Credentials for agents whose cards ask for them (from the environment or files).
     #[command(flatten)]
     pub credentials: CredentialArgs,
@@ -390,10 +399,17 @@ pub struct SendArgs {
     /// The agent's base URL (its card is discovered under `/.well-known/`).
     #[arg(value_name = "URL", value_parser = crate::user_url::agent_url)]
     pub url: String,
-    /// The text of the message.
+    /// The text of the message; `-`, or nothing when stdin is no terminal, reads it from stdin.
     #[arg(value_name = "TEXT")]
-    pub text: String,
-    /// Prints one JSON object per line (the card, each update, the result) instead of text.
+    pub text: Option<String>,
+    /// Continues this task (one that waits for input, say): the message carries its id.
+    #[arg(long, value_name = "ID")]
+    pub task_id: Option<String>,
+    /// Sends the message in this conversation (context): the message carries its id.
+    #[arg(long, value_name = "ID")]
+    pub context_id: Option<String>,
+    /// Prints one JSON object per line (the card, each update, the result with the answer's text)
+    /// instead of text.
     #[arg(long)]
     pub json: bool,
     /// How to reach the agent.

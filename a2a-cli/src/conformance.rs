@@ -8,13 +8,9 @@ use std::sync::Arc;
 use a2a_testkit::conformance::{ConformanceFleet, IndexServer, Outcome, ScenarioInfo, Scorecard};
 
 use crate::cli::{ConformanceCommand, ConformanceReportArgs, ConformanceServeArgs};
+use crate::exit::Exit;
 use crate::style::{BAD, GOOD, NOTE};
 use crate::table::{Cell, Table};
-
-/// Exit status of `report` when a scenario failed or was not run.
-const EXIT_NOT_CONFORMING: u8 = 1;
-/// Exit status when the fleet cannot start or be read.
-const EXIT_CANNOT: u8 = 2;
 
 /// Runs one `a2a conformance` command.
 pub async fn run(command: &ConformanceCommand, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
@@ -29,14 +25,14 @@ async fn serve(args: &ConformanceServeArgs, out: &mut impl Write, err: &mut impl
         Ok(fleet) => Arc::new(fleet),
         Err(e) => {
             let _ = writeln!(err, "a2a conformance serve: cannot start the fleet: {e}");
-            return ExitCode::from(EXIT_CANNOT);
+            return Exit::NoResult.into();
         }
     };
     let index = match IndexServer::spawn(Arc::clone(&started), args.listen).await {
         Ok(index) => index,
         Err(e) => {
             let _ = writeln!(err, "a2a conformance serve: cannot listen on {}: {e}", args.listen);
-            return ExitCode::from(EXIT_CANNOT);
+            return Exit::NoResult.into();
         }
     };
     let scenarios = started.scenarios();
@@ -59,7 +55,7 @@ async fn serve(args: &ConformanceServeArgs, out: &mut impl Write, err: &mut impl
     if let Some(fleet) = Arc::into_inner(started) {
         fleet.shutdown().await;
     }
-    ExitCode::SUCCESS
+    Exit::Done.into()
 }
 
 fn scenario_table(scenarios: &[ScenarioInfo]) -> String {
@@ -88,7 +84,7 @@ async fn report(args: &ConformanceReportArgs, out: &mut impl Write, err: &mut im
                 "a2a conformance report: cannot read the scorecard at {}/report: {e}",
                 args.url
             );
-            return ExitCode::from(EXIT_CANNOT);
+            return Exit::NoResult.into();
         }
     };
     if args.json {
@@ -105,9 +101,9 @@ async fn report(args: &ConformanceReportArgs, out: &mut impl Write, err: &mut im
         );
     }
     if scorecard.count(Outcome::Pass) == scorecard.grades.len() {
-        ExitCode::SUCCESS
+        Exit::Done.into()
     } else {
-        ExitCode::from(EXIT_NOT_CONFORMING)
+        Exit::Contradicted.into()
     }
 }
 

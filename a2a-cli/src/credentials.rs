@@ -50,7 +50,7 @@ pub struct CredentialArgs {
     /// An origin (scheme, host and port of URL) the credentials may also be sent to, besides the
     /// agent's own (repeatable): an identity provider's token endpoint, or an interface the card
     /// puts on another host or port. Without it such URLs get no credentials.
-    #[arg(long, value_name = "URL", value_parser = crate::user_url::agent_url)]
+    #[arg(long, value_name = "URL", value_parser = crate::user_url::as_typed)]
     pub allow_credential_origin: Vec<String>,
 }
 

@@ -19,7 +19,8 @@
 //!   page and Prometheus metrics ([`watch::Watch`]);
 //! - [`conformance`]: `a2a conformance serve|report` runs a fleet of lying and misbehaving agents
 //!   that grade any A2A client from their side, and prints the client's scorecard;
-//! - [`outcome`]: how a task's result is counted (the four endings).
+//! - [`outcome`]: how a task's result is counted (the five endings);
+//! - [`exit`]: the exit status scheme every command follows.
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
 //! output is not a terminal (or `NO_COLOR` is set); `--json` prints machine-readable reports.
@@ -51,6 +52,7 @@ pub mod conformance;
 pub mod credentials;
 pub mod demo;
 mod errors;
+pub mod exit;
 pub mod outcome;
 mod output;
 mod sanitize;
@@ -79,7 +81,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Ok(runtime) => runtime,
         Err(e) => {
             let _ = writeln!(anstream::stderr(), "error: cannot start the async runtime: {e}");
-            return ExitCode::from(2);
+            return exit::Exit::NoResult.into();
         }
     };
     let mut out = anstream::stdout();

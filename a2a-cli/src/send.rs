@@ -8,8 +8,9 @@
 //! again; otherwise the answer comes from the one single-shot `SendMessage` the engine falls back
 //! to, a second run of the work when the agent had accepted the refused task. Otherwise the message
 //! is sent with `SendMessage` and the task followed with `GetTask`, at the card's cadence or the
-//! client's. Exit status: 0 answered, 1 the agent contradicted its card (the answer is still
-//! shown), 2 no answer. An answer the updates carried (a stream that took the task to the end
+//! client's. Exit status ([`crate::exit`]): 0 answered, 1 the agent contradicted its card (the
+//! answer is still shown), 2 no answer, 4 the task waits for the user (the command that continues
+//! it is printed: `--task-id` and `--context-id`; TEXT `-` reads the reply from stdin). An answer the updates carried (a stream that took the task to the end
 //! of its turn) is an answer even when a call after it failed (the `GetTask` that confirms a
 //! stream's artifacts, say): it is shown, the failure is a note on stderr, and the exit status is
 //! the answer's.
@@ -26,14 +27,13 @@ use serde::Serialize;
 
 use crate::answer::Seen;
 use crate::cli::SendArgs;
+use crate::exit::Exit;
 use crate::outcome::{Ending, RefusedClaim, TaskRecord};
 use crate::style::{self, paint};
 use crate::{errors, sanitize, talk};
 
-/// The exit status of `a2a send` when the agent contradicted its card.
-const CONTRADICTED: u8 = 1;
-/// The exit status of `a2a send` when there is no answer.
-const NO_ANSWER: u8 = 2;
+/// The most `a2a send -` reads from stdin: 4 MiB, a message far larger than any prompt.
+const STDIN_MAX_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What became of the card's streaming claim, for `--json`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -68,19 +68,41 @@ struct ResultLine<'a> {
     state: Option<TaskState>,
     streaming: StreamingCheck,
     refusals: &'a [RefusedClaim],
+    /// The answer's text: its artifacts' text parts (else its status message's), or the message's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    /// The ids that continue a task waiting for the user (`a2a send --task-id --context-id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    continue_with: Option<ContinueWith>,
     answer: &'a SendMessageResponse,
     /// A call after the answer that failed (the answer came on the updates before it).
     #[serde(skip_serializing_if = "Option::is_none")]
     follow_up_error: Option<String>,
 }
 
+/// The ids a task that waits for the user is continued with.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContinueWith {
+    task_id: String,
+    /// `None` when the agent left the task's context out (a deviation).
+    context_id: Option<String>,
+}
+
 /// Runs `a2a send`.
 pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
+    let text = match message_text(args.text.as_deref()).await {
+        Ok(text) => text,
+        Err(e) => {
+            let _ = writeln!(err_out, "error: {e}");
+            return Exit::Usage.into();
+        }
+    };
     let client = match talk::client(&args.agent) {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
-            return ExitCode::from(NO_ANSWER);
+            return Exit::NoResult.into();
         }
     };
     let connection = match talk::connect(&client, &args.url).await {
@@ -92,7 +114,7 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
                 let _ = talk::json_error(out, &errors::one_line(&e));
             }
             let _ = writeln!(err_out, "error: {shown}");
-            return ExitCode::from(NO_ANSWER);
+            return Exit::NoResult.into();
         }
     };
     let streams = connection.card().claims(Deployment::Direct).declared().contains(Capability::Streaming);
@@ -103,8 +125,13 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let negotiation = Negotiation::depending_on(depends).on_update(OnUpdate::new(move |update| {
         let _ = updates_in.send(update.clone());
     }));
-    let message =
-        Message::user(args.text.as_str()).with_message_id(format!("a2a-send-{}", uuid::Uuid::new_v4()));
+    let mut message = Message::user(text).with_message_id(format!("a2a-send-{}", uuid::Uuid::new_v4()));
+    if let Some(id) = &args.task_id {
+        message = message.with_task_id(id.as_str());
+    }
+    if let Some(id) = &args.context_id {
+        message = message.with_context_id(id.as_str());
+    }
     let run = client.run_task_on(&connection, message, &negotiation);
     tokio::pin!(run);
     // Each update is written as it arrives, while the run goes on, and folded into the answer
@@ -133,36 +160,126 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         _ => None,
     };
     let written = match (&result, &answered_before) {
-        (Ok(outcome), _) => write_outcome(out, args.json, outcome, &record, streams),
-        (Err(e), Some(answer)) => write_answer_then_failure(out, err_out, args.json, e, answer, streams),
+        (Ok(outcome), _) => write_outcome(out, args, outcome, &record, streams),
+        (Err(e), Some(answer)) => write_answer_then_failure(out, err_out, args, e, answer, streams),
         (Err(e), None) => write_error(out, err_out, args.json, e, &record),
     };
     if written.is_err() {
-        return ExitCode::from(NO_ANSWER);
+        return Exit::NoResult.into();
     }
-    ExitCode::from(exit_status(&result, answered_before.as_ref()))
+    exit_status(&result, answered_before.as_ref()).into()
 }
 
-/// 0 answered, 1 the agent contradicted its card, 2 no answer; `answered_before`: the answer the
-/// updates carried before the run's error.
-fn exit_status(result: &Result<TaskOutcome, Error>, answered_before: Option<&SendMessageResponse>) -> u8 {
+/// The message's text: `given`, or stdin when `given` is `-` or absent and stdin is no terminal.
+///
+/// # Errors
+/// A message for people when there is no text to send, or stdin cannot be read or is too long.
+async fn message_text(given: Option<&str>) -> Result<String, String> {
+    use std::io::IsTerminal as _;
+    use tokio::io::AsyncReadExt as _;
+    match given {
+        Some(text) if text != "-" => return Ok(text.to_owned()),
+        None if std::io::stdin().is_terminal() => {
+            return Err("no TEXT: give the message as an argument, or `-` to read it from stdin".to_owned());
+        }
+        _ => {}
+    }
+    let mut read = Vec::new();
+    tokio::io::stdin()
+        .take(STDIN_MAX_BYTES + 1)
+        .read_to_end(&mut read)
+        .await
+        .map_err(|e| format!("cannot read the message from stdin: {e}"))?;
+    if read.len() as u64 > STDIN_MAX_BYTES {
+        return Err(format!("stdin holds more than {} MiB: too long for one message", STDIN_MAX_BYTES >> 20));
+    }
+    let text = String::from_utf8(read).map_err(|e| {
+        format!("stdin is not UTF-8 text (byte {} is not): send text", e.utf8_error().valid_up_to())
+    })?;
+    // A message piped in ends with the newline `echo` adds; it is no part of the message.
+    let text = text.strip_suffix('\n').map_or(text.as_str(), |t| t.strip_suffix('\r').unwrap_or(t));
+    if text.trim().is_empty() {
+        return Err("the message read from stdin is empty".to_owned());
+    }
+    Ok(text.to_owned())
+}
+
+/// The run's exit status (see [`crate::exit`]); `answered_before`: the answer the updates carried
+/// before the run's error.
+fn exit_status(result: &Result<TaskOutcome, Error>, answered_before: Option<&SendMessageResponse>) -> Exit {
     match result {
-        Err(e) if e.lifecycle_violation().is_some() => CONTRADICTED,
-        Err(_) => answered_before.map_or(NO_ANSWER, |answer| answer_status(answer_state(answer))),
-        Ok(outcome) if outcome.refusal.is_some() => CONTRADICTED,
+        Err(e) if e.lifecycle_violation().is_some() => Exit::Contradicted,
+        Err(_) => answered_before.map_or(Exit::NoResult, |answer| answer_status(answer_state(answer))),
+        Ok(outcome) if outcome.refusal.is_some() => Exit::Contradicted,
         Ok(outcome) => answer_status(outcome.state()),
     }
 }
 
 /// The exit status of an answer in `state` (`None`: a direct message): a task that failed, was
-/// rejected or canceled is no answer.
-fn answer_status(state: Option<TaskState>) -> u8 {
+/// rejected or canceled is no answer; one that waits for the user is neither.
+fn answer_status(state: Option<TaskState>) -> Exit {
     match state {
         Some(TaskState::Failed | TaskState::Rejected | TaskState::Canceled | TaskState::Unspecified) => {
-            NO_ANSWER
+            Exit::NoResult
         }
-        _ => 0,
+        Some(TaskState::InputRequired | TaskState::AuthRequired) => Exit::Waiting,
+        _ => Exit::Done,
     }
+}
+
+/// The text of an answer: a task's artifacts' text parts, one per line (else its status message's
+/// text), or a message's text; `None` when it has none.
+fn answer_text(answer: &SendMessageResponse) -> Option<String> {
+    match answer {
+        SendMessageResponse::Task(task) => {
+            let texts: Vec<String> = task.artifacts.iter().filter_map(|a| a.text()).collect();
+            if texts.is_empty() {
+                task.status.message.as_ref().and_then(Message::text)
+            } else {
+                Some(texts.join("\n"))
+            }
+        }
+        SendMessageResponse::Message(message) => message.text(),
+    }
+}
+
+/// The ids that continue `answer` when it is a task waiting for the user.
+fn continue_with(answer: &SendMessageResponse) -> Option<ContinueWith> {
+    match answer {
+        SendMessageResponse::Task(task)
+            if matches!(task.state(), TaskState::InputRequired | TaskState::AuthRequired) =>
+        {
+            Some(ContinueWith {
+                task_id: task.id.as_str().to_owned(),
+                context_id: task.context_id.as_ref().map(|id| id.as_str().to_owned()),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// For people: what the waiting task asks, and the command that continues it.
+fn write_continue(out: &mut dyn Write, args: &SendArgs, answer: &SendMessageResponse) -> std::io::Result<()> {
+    let Some(ids) = continue_with(answer) else { return Ok(()) };
+    let SendMessageResponse::Task(task) = answer else { return Ok(()) };
+    let what = if task.state() == TaskState::AuthRequired { "authentication" } else { "your input" };
+    let context = ids.context_id.map_or_else(String::new, |id| format!(" --context-id {}", shell_word(&id)));
+    writeln!(
+        out,
+        "{} the task waits for {what}; continue it with:\n  a2a send {} --task-id {}{context} 'YOUR REPLY'",
+        paint(style::TITLE, "waiting"),
+        shell_word(&args.url),
+        shell_word(&ids.task_id),
+    )
+}
+
+/// `text` as one word for a POSIX shell: kept when it holds only safe characters, else quoted.
+fn shell_word(text: &str) -> String {
+    let text = sanitize::message(text);
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=,".contains(&b)) {
+        return text;
+    }
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The state of the task an answer is (`None` for a direct message).
@@ -269,13 +386,13 @@ fn path_name(path: &TaskPath) -> &'static str {
 
 fn write_outcome(
     out: &mut dyn Write,
-    json: bool,
+    args: &SendArgs,
     outcome: &TaskOutcome,
     record: &TaskRecord,
     streams: bool,
 ) -> std::io::Result<()> {
     let check = streaming_check(outcome, streams);
-    if json {
+    if args.json {
         let line = ResultLine {
             r#type: "result",
             path: path_name(&outcome.path),
@@ -284,6 +401,8 @@ fn write_outcome(
             state: outcome.state(),
             streaming: check,
             refusals: &record.refusals,
+            text: answer_text(&outcome.result),
+            continue_with: continue_with(&outcome.result),
             answer: &outcome.result,
             follow_up_error: None,
         };
@@ -299,6 +418,10 @@ fn write_outcome(
                 paint(style::GOOD, "verified")
             )?;
         }
+        StreamingCheck::Unsettled if continue_with(&outcome.result).is_some() => writeln!(
+            out,
+            "{claim} not settled yet: the task stopped to wait for you before it was exercised"
+        )?,
         StreamingCheck::Unsettled => {
             writeln!(out, "{claim} not settled: the task ended before the claim was exercised")?
         }
@@ -338,6 +461,7 @@ fn write_outcome(
         _ => {}
     }
     write_answer(out, &outcome.result)?;
+    write_continue(out, args, &outcome.result)?;
     write_deviations(out, &outcome.wire_deviations)
 }
 
@@ -398,14 +522,14 @@ fn write_answer(out: &mut dyn Write, answer: &SendMessageResponse) -> std::io::R
 fn write_answer_then_failure(
     out: &mut dyn Write,
     err_out: &mut dyn Write,
-    json: bool,
+    args: &SendArgs,
     error: &Error,
     answer: &SendMessageResponse,
     streams: bool,
 ) -> std::io::Result<()> {
     let failed = errors::one_line(error);
     let check = if streams { StreamingCheck::Unsettled } else { StreamingCheck::NotClaimed };
-    if json {
+    if args.json {
         let state = answer_state(answer);
         let ending = match state {
             None | Some(TaskState::Completed) => Ending::Completed,
@@ -419,6 +543,8 @@ fn write_answer_then_failure(
             state,
             streaming: check,
             refusals: &[],
+            text: answer_text(answer),
+            continue_with: continue_with(answer),
             answer,
             follow_up_error: Some(failed),
         };
@@ -431,6 +557,7 @@ fn write_answer_then_failure(
         writeln!(out, "{claim} not claimed: nothing to check")?;
     }
     write_answer(out, answer)?;
+    write_continue(out, args, answer)?;
     writeln!(err_out, "note: the answer above came before a call that failed: {}", errors::describe(error))
 }
 

@@ -9,7 +9,8 @@
 //! `--json` has them all).
 //!
 //! **Wrapping.** A table is laid out within [`width`]: the terminal's when standard output is one,
-//! else `COLUMNS` when set, else [`DEFAULT_WIDTH`]. Columns keep their natural width while the table
+//! else `COLUMNS` when set, else no width at all: output piped into `grep` or a file keeps each row
+//! on one line, every word and URL whole. Columns keep their natural width while the table
 //! fits; when it does not, the widest columns share what is left, and their cells wrap at spaces onto
 //! as many lines as they need. No word is dropped: the message a reader needs most is often the end of
 //! a long detail (the hint to pass a card's own URL, say). A word longer than its column (a long URL)
@@ -25,16 +26,13 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The most rows a table shows: 100.
 pub(crate) const MAX_ROWS: usize = 100;
-/// The width tables are laid out within when standard output is not a terminal and `COLUMNS` is not
-/// set: 120 columns.
-pub(crate) const DEFAULT_WIDTH: usize = 120;
 /// The narrowest a column is made: 2 columns, room for one wide (CJK) character.
 pub(crate) const MIN_COLUMN_WIDTH: usize = 2;
 /// Spaces between two columns.
 const GAP: usize = 2;
 
 /// The width tables are laid out within: the terminal's when standard output is one, else `COLUMNS`
-/// when it holds a positive number, else [`DEFAULT_WIDTH`].
+/// when it holds a positive number, else unbounded (nothing is wrapped, see the module docs).
 pub(crate) fn width() -> usize {
     if let Some((_, columns)) = console::Term::stdout().size_checked() {
         return usize::from(columns).max(1);
@@ -43,7 +41,7 @@ pub(crate) fn width() -> usize {
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|c| *c > 0)
-        .unwrap_or(DEFAULT_WIDTH)
+        .unwrap_or(usize::MAX)
 }
 
 /// One cell: its text and how to show it.

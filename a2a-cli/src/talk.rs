@@ -24,8 +24,32 @@ pub(crate) fn client(args: &AgentArgs) -> Result<Client, String> {
         .operation_deadline(args.request_timeout)
         .task_deadline(args.task_deadline)
         .wire_reading(reading);
-    let builder = args.credentials.apply(builder)?;
+    let mut builder = args.credentials.apply(builder)?;
+    for (index, header) in args.headers.iter().enumerate() {
+        let (name, value) =
+            header_of(header).map_err(|why| format!("-H (the {} header given): {why}", ordinal(index)))?;
+        builder = builder.default_header(name, value);
+    }
     builder.build().map_err(|e| errors::describe(&e))
+}
+
+/// A `-H NAME:VALUE` argument split in two (the client judges the name and the value, never
+/// showing the value). The error leaves the value out: it may be a secret.
+fn header_of(given: &str) -> Result<(&str, &str), String> {
+    match given.split_once(':') {
+        Some((name, value)) => Ok((name.trim(), value.trim())),
+        None => Err("write it as NAME:VALUE, e.g. -H 'X-Tenant: blue' (no `:` found)".to_owned()),
+    }
+}
+
+/// "first", "second", ... for the position of a repeated argument.
+fn ordinal(index: usize) -> String {
+    match index {
+        0 => "first".to_owned(),
+        1 => "second".to_owned(),
+        2 => "third".to_owned(),
+        n => format!("{}th", n + 1),
+    }
 }
 
 /// The connection to the agent at `url` (a base URL, or its card's URL under `/.well-known/`).

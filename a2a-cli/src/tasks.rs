@@ -7,8 +7,8 @@
 //! arrives; `subscribe` shows each event as it arrives,
 //! and follows a task the agent does not stream with
 //! [`AgentConnection::follow_task`](a2a_typestate_client::AgentConnection::follow_task) instead.
-//! Exit status: 0 done, 1 the agent answered with an error, could not be reached, or the listing
-//! stopped early (the tasks read until then are shown), 2 bad arguments.
+//! Exit status ([`crate::exit`]): 0 done, 2 the agent answered with an error, could not be reached,
+//! or the listing stopped early (the tasks read until then are shown).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,14 +21,10 @@ use a2a_typestate_types::{
 use futures::StreamExt;
 
 use crate::cli::{AgentArgs, TaskArgs, TasksCommand, TasksListArgs};
+use crate::exit::Exit;
 use crate::style::{self, paint};
 use crate::table::{Cell, MAX_ROWS, Table};
 use crate::{errors, sanitize, talk};
-
-/// The exit status when the agent answered with an error or could not be reached.
-const FAILED: u8 = 1;
-/// The exit status for arguments the client cannot use.
-const BAD_ARGUMENTS: u8 = 2;
 
 /// Runs one `a2a tasks` command.
 pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
@@ -40,7 +36,7 @@ pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn 
     };
     let connection = match open(url, agent, err_out).await {
         Ok(connection) => connection,
-        Err(status) => return status,
+        Err(status) => return status.into(),
     };
     let result = match command {
         TasksCommand::List(args) => list(&connection, args, out).await,
@@ -49,27 +45,27 @@ pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn 
         TasksCommand::Subscribe(args) => subscribe(&connection, args, out, err_out).await,
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Exit::Done.into(),
         Err(e) => {
             if json {
                 let _ = talk::json_error(out, &errors::one_line(&e));
             }
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
-            ExitCode::from(FAILED)
+            Exit::NoResult.into()
         }
     }
 }
 
 /// The client the arguments describe and the connection to the agent at `url`.
-async fn open(url: &str, agent: &AgentArgs, err_out: &mut dyn Write) -> Result<AgentConnection, ExitCode> {
+async fn open(url: &str, agent: &AgentArgs, err_out: &mut dyn Write) -> Result<AgentConnection, Exit> {
     let client = talk::client(agent).map_err(|e| {
         let _ = writeln!(err_out, "error: {e}");
-        ExitCode::from(BAD_ARGUMENTS)
+        Exit::NoResult
     })?;
     talk::connect(&client, url).await.map_err(|e| {
         let base = crate::card::base_url_of(url);
         let _ = writeln!(err_out, "error: {}", crate::card::explain_fetch_error(base, &e, errors::describe));
-        ExitCode::from(FAILED)
+        Exit::NoResult
     })
 }
 

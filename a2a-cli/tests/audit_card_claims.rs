@@ -176,7 +176,7 @@ async fn every_report_format_shows_the_card_claims_and_exit_1() {
 #[tokio::test]
 async fn an_unknown_claim_name_is_a_usage_error_that_lists_the_names() {
     let output = common::a2a(&["audit", "--claims", "extensions,streaming", "http://127.0.0.1:1"]).await;
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(64));
     let said = common::stderr(&output);
     assert!(said.contains("unknown claim `streaming`"), "{said}");
     assert!(said.contains("extended-card, extensions, interfaces, output-modes, security"), "{said}");

@@ -151,7 +151,7 @@ async fn a_card_that_is_not_a_json_object_is_not_shown_and_exits_1() {
 async fn a_missing_card_says_both_well_known_paths_answered_404() {
     let base = serve_nothing().await;
     let output = a2a(&["card", &base]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "no card: no result");
     let said = stderr(&output);
     assert!(said.contains("no agent card"), "{said}");
     assert!(
@@ -167,7 +167,7 @@ async fn an_unreachable_agent_is_a_connection_error_not_a_panic() {
     let base = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     let output = a2a(&["card", "--request-timeout", "5s", &base]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).starts_with("error: "), "{}", stderr(&output));
     assert!(!stderr(&output).contains("panicked"));
 }
@@ -184,10 +184,16 @@ async fn colour_is_written_only_when_asked_for_off_a_terminal() {
 
 #[tokio::test]
 async fn an_argument_that_is_not_a_url_is_named_in_the_error() {
-    let output = a2a(&["card", "agent.example"]).await;
-    assert_eq!(output.status.code(), Some(1));
+    // No host at all: the command line cannot be read (a host without its scheme is read as meant).
+    let output = a2a(&["card", "agent example"]).await;
+    assert_eq!(output.status.code(), Some(64));
     let said = stderr(&output);
-    assert!(said.starts_with("error: `agent.example`: ") && said.contains("not a url"), "{said}");
+    assert!(said.starts_with("error: ") && said.contains("`agent example` is no URL"), "{said}");
+    // A scheme the client does not speak: the client's own error, naming the argument.
+    let output = a2a(&["card", "ftp://agent.example"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let said = stderr(&output);
+    assert!(said.starts_with("error: `ftp://agent.example`: "), "{said}");
 }
 
 #[tokio::test]

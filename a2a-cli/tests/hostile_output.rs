@@ -3,7 +3,11 @@
 mod common;
 
 use a2a_testkit::ScriptedAgent;
-use common::{a2a, serve_card_json, stderr, stdout};
+use common::{a2a, a2a_with_env, serve_card_json, stderr, stdout};
+
+/// The longest text a table cell shows before the cut says how much it left out
+/// (`sanitize::MESSAGE_MAX_CHARS`).
+const MESSAGE_MAX_CHARS: usize = 2_000;
 use serde_json::{Value, json};
 
 const FORGED_NAME: &str = "liar\r\n  honest-agent\u{1b}[2J\u{1b}]0;pwned\u{7}\u{202E}verified";
@@ -17,7 +21,8 @@ async fn a_card_name_cannot_forge_lines_or_reach_the_terminal_with_escapes() {
         .spawn()
         .await
         .unwrap();
-    let output = a2a(&["card", &agent.base_url()]).await;
+    // Laid out at a width (a terminal's, or `COLUMNS`): the cut text wraps within it.
+    let output = a2a_with_env(&["card", &agent.base_url()], &[("COLUMNS", "120")]).await;
     let shown = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!shown.contains('\u{1b}') && !shown.contains('\r') && !shown.contains('\u{202E}'), "{shown:?}");
@@ -30,6 +35,11 @@ async fn a_card_name_cannot_forge_lines_or_reach_the_terminal_with_escapes() {
     let longest = shown.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(longest < 400, "a table line of {longest} characters");
     assert!(shown.contains("more characters"), "the cut says so");
+    // Piped with no width, rows are not wrapped: the cut alone bounds the 100,000 characters.
+    let piped = stdout(&a2a(&["card", &agent.base_url()]).await);
+    let longest = piped.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest < 2 * MESSAGE_MAX_CHARS, "a line of {longest} characters");
+    assert!(piped.contains("more characters"), "the cut says so");
 
     let output = a2a(&["card", "--json", &agent.base_url()]).await;
     let summary: Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -39,7 +39,7 @@ async fn an_http_error_shows_its_status_and_the_start_of_its_body_sanitised() {
     };
 
     let output = a2a(&["tasks", "get", &agent.base_url(), "some-task"]).await;
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
     check(&stderr(&output), "tasks get");
     let output = a2a(&["tasks", "get", "--json", &agent.base_url(), "some-task"]).await;
     let line: Value = serde_json::from_str(stdout(&output).trim()).unwrap();

@@ -32,7 +32,7 @@ async fn tasks_list_pages_through_every_task_and_says_how_many_pages_it_took() {
 }
 
 #[tokio::test]
-async fn tasks_list_stops_at_a_repeated_page_token_with_exit_status_1() {
+async fn tasks_list_stops_at_a_repeated_page_token_with_exit_status_2_no_result() {
     let agent = ScriptedAgent::builder()
         .script(Script::honest().quirk(Quirk::RepeatsPageToken))
         .spawn()
@@ -40,7 +40,7 @@ async fn tasks_list_stops_at_a_repeated_page_token_with_exit_status_1() {
         .unwrap();
     agent.store_completed_tasks(30);
     let output = a2a(&["tasks", "list", "--page-size", "10", &agent.base_url()]).await;
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
     let said = stderr(&output);
     assert!(said.contains("page 2") && said.contains("page 1"), "{said}");
     assert!(stdout(&output).contains("20 task(s) in 2 page(s)"), "{}", stdout(&output));
@@ -50,7 +50,7 @@ async fn tasks_list_stops_at_a_repeated_page_token_with_exit_status_1() {
     let longer = ScriptedAgent::builder().spawn().await.unwrap();
     longer.store_completed_tasks(30);
     let output = a2a(&["tasks", "list", "--page-size", "10", "--max-pages", "1", &longer.base_url()]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("after 1 ListTasks pages"), "{}", stderr(&output));
 }
 
@@ -65,7 +65,7 @@ async fn tasks_list_stops_at_its_limit_whatever_a_page_holds() {
     agent.store_completed_tasks(2_000);
     let output =
         a2a(&["tasks", "list", "--json", "--page-size", "10", "--limit", "25", &agent.base_url()]).await;
-    assert_eq!(output.status.code(), Some(1), "the agent deviated: {}", stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "the agent deviated: {}", stderr(&output));
     let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.iter().filter(|l| l["type"] == "task").count(), 10, "as many as the page was asked for");
     assert!(
@@ -98,12 +98,12 @@ async fn tasks_get_cancel_and_subscribe_show_the_task() {
     );
 
     let output = a2a(&["tasks", "get", &agent.base_url(), "no-such-task"]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("error:"), "{}", stderr(&output));
 
-    // A finished task cannot be canceled: the agent's error, exit status 1.
+    // A finished task cannot be canceled: the agent's error, exit status 2 (no result).
     let output = a2a(&["tasks", "cancel", &agent.base_url(), &id]).await;
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
 
     // A finished task is not streamed: it is followed with GetTask, and its one state shown.
     let output = a2a(&["tasks", "subscribe", &agent.base_url(), &id]).await;

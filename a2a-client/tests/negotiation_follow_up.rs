@@ -124,3 +124,30 @@ fn a_follow_up_policy_shows_whether_it_answers() {
     assert_eq!(format!("{:?}", FollowUp::none()), "FollowUp { answers: false }");
     assert_eq!(format!("{:?}", FollowUp::reply("yes")), "FollowUp { answers: true }");
 }
+
+/// A reply sent in a run of its own (a later process continuing the conversation, as `a2a send
+/// --task-id` does): the agent's answer from before it read the reply still shows the question,
+/// which is not taken for a new one; the run follows the reply to the task's end, and the task the
+/// first run started is the one that completes.
+#[tokio::test]
+async fn a_reply_in_a_run_of_its_own_is_followed_to_the_tasks_end_not_ended_by_the_old_question() {
+    for capabilities in [Capabilities::none(), Capabilities::none().with_streaming()] {
+        let agent = ScriptedAgent::builder().capabilities(capabilities.clone()).spawn().await.unwrap();
+        let client = client();
+        let asked = client
+            .run_task(&agent.base_url(), text("please clarify the plan"), &Negotiation::default())
+            .await;
+        let asked = asked.unwrap();
+        assert_eq!(asked.state(), Some(TaskState::InputRequired), "{capabilities:?}");
+        let task = asked.result.task_id().unwrap().clone();
+        let reply = text("in metric units").with_task_id(task.clone());
+
+        let answered = client.run_task(&agent.base_url(), reply, &Negotiation::default()).await.unwrap();
+
+        assert_eq!(answered.state(), Some(TaskState::Completed), "{capabilities:?}: {:?}", answered.result);
+        assert_eq!(answered.result.task_id(), Some(&task));
+        assert!(answered.refusal.is_none(), "an honest agent: {:?}", answered.refusal);
+        assert_eq!(agent.executions(), 1, "one task, run once");
+        agent.shutdown().await;
+    }
+}

@@ -52,6 +52,7 @@ use serde::Serialize;
 use crate::card::{self, CardSummary};
 use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
 use crate::errors;
+use crate::exit::Exit;
 use crate::outcome::{self, Ending};
 
 pub use card_claims::{CardClaimAudit, CardClaimOutcome};
@@ -59,12 +60,13 @@ pub use evidence::TimelineEntry;
 pub use fleet::read_agent_file;
 pub use probe::ClaimProbe;
 
-/// Exit status when an agent over-declares.
-pub const EXIT_OVER_DECLARES: u8 = 1;
-/// Exit status when no agent over-declares but one could not be audited.
-pub const EXIT_NOT_AUDITED: u8 = 2;
-/// Exit status under `--strict` when the audit found nothing worse than wire deviations.
-pub const EXIT_WIRE_DEVIATIONS: u8 = 3;
+/// Exit status when an agent over-declares ([`Exit::Contradicted`]).
+pub const EXIT_OVER_DECLARES: u8 = Exit::Contradicted.code();
+/// Exit status when no agent over-declares but one could not be audited ([`Exit::NoResult`]).
+pub const EXIT_NOT_AUDITED: u8 = Exit::NoResult.code();
+/// Exit status under `--strict` when the audit found nothing worse than wire deviations
+/// ([`Exit::Deviated`]).
+pub const EXIT_WIRE_DEVIATIONS: u8 = Exit::Deviated.code();
 
 /// Agents audited at once unless `--concurrency` says otherwise.
 pub const DEFAULT_CONCURRENCY: usize = 8;

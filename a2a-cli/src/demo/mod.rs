@@ -51,6 +51,7 @@ pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
 
 use crate::cli::DemoArgs;
 use crate::errors;
+use crate::exit::Exit;
 use crate::output;
 use batch::{Target, run_batch};
 
@@ -263,7 +264,7 @@ fn progress_bar(show: bool, total: u32, suspect_cache: bool, batch: u32) -> Prog
     bar
 }
 
-/// Runs `a2a demo`: exits 0 when every check passes, 1 otherwise, 2 when the demo cannot start.
+/// Runs `a2a demo`: exits 0 when every check passes, 1 when one fails, 2 when the demo cannot start.
 pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
     if let Some(count) = args.replicas {
         return replicas::run_command(args, count, out, err_out).await;
@@ -272,11 +273,12 @@ pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn
         Ok(report) => report,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     match (output::write_report(out, args.json, &report, render::render), report.passed()) {
-        (Ok(()), true) => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
+        (Ok(()), true) => Exit::Done.into(),
+        (Ok(()), false) => Exit::Contradicted.into(),
+        (Err(_), _) => Exit::NoResult.into(),
     }
 }

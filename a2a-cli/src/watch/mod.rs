@@ -72,7 +72,7 @@ use crate::cli::WatchArgs;
 use store::{ClaimSeen, Entry, Fleet, now_ms};
 
 /// Exit status when the watch cannot start (bad arguments, a port taken, a store that cannot open).
-pub const EXIT_CANNOT_START: u8 = 2;
+pub const EXIT_CANNOT_START: u8 = crate::exit::Exit::NoResult.code();
 
 /// The largest card the watch reads when checking for a change: 8 MiB, as discovery.
 const CARD_MAX_BYTES: usize = 8 * 1024 * 1024;
@@ -678,10 +678,30 @@ fn agents_of(args: &WatchArgs) -> Result<Vec<(String, Deployment)>, String> {
     Ok(agents)
 }
 
+/// The history store's file when `--store` names none: `a2a/watch.redb` under the user's data
+/// directory (`$XDG_DATA_HOME`, else `~/.local/share`), the directory created, so a watch started
+/// from any folder finds the history it kept before.
+///
+/// # Errors
+/// A message when neither variable names a directory, or the directory cannot be created.
+fn default_store() -> Result<PathBuf, String> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let data = set("XDG_DATA_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| set("HOME").map(|home| home.join(".local").join("share")))
+        .ok_or("no data directory: neither XDG_DATA_HOME nor HOME is set (name a file with --store)")?;
+    let dir = data.join("a2a");
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!("cannot create {} for the history store: {e} (name a file with --store)", dir.display())
+    })?;
+    Ok(dir.join("watch.redb"))
+}
+
 /// The options `args` ask for.
 ///
 /// # Errors
-/// A message naming the token's variable when it is not set.
+/// A message naming the token's variable when it is not set, or when the default store's
+/// directory cannot be made.
 fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
     let token = match &args.token_env {
         Some(name) => Some(
@@ -701,7 +721,11 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
         token,
         allowed_hosts: args.allowed_hosts.clone(),
         // One store: the Redis when given, else the file.
-        store: args.redis.is_none().then(|| args.store.clone()),
+        store: match (&args.redis, &args.store) {
+            (Some(_), _) => None,
+            (None, Some(path)) => Some(path.clone()),
+            (None, None) => Some(default_store()?),
+        },
         retention: Retention {
             keep: usize::try_from(args.keep).unwrap_or(usize::MAX),
             max_age: Duration::from_secs(u64::from(args.keep_days) * 86_400),
@@ -721,8 +745,12 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
 
 /// Runs `a2a watch` until interrupted (Ctrl-C or SIGTERM).
 pub async fn run_command(args: &WatchArgs, err: &mut dyn Write) -> ExitCode {
+    let mut store = None;
     let started = match agents_of(args).and_then(|agents| Ok((agents, options_of(args)?))) {
-        Ok((agents, options)) => Watch::start(agents, options).await,
+        Ok((agents, options)) => {
+            store.clone_from(&options.store);
+            Watch::start(agents, options).await
+        }
         Err(e) => Err(e),
     };
     let watch = match started {
@@ -733,9 +761,12 @@ pub async fn run_command(args: &WatchArgs, err: &mut dyn Write) -> ExitCode {
         }
     };
     let _ = writeln!(err, "a2a watch: the fleet is at {} (metrics at {}metrics)", watch.url(), watch.url());
+    if let Some(store) = store {
+        let _ = writeln!(err, "a2a watch: the history is kept in {}", store.display());
+    }
     crate::shutdown_signal().await;
     watch.stop().await;
-    ExitCode::SUCCESS
+    crate::exit::Exit::Done.into()
 }
 
 #[cfg(test)]

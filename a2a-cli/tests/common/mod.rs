@@ -27,6 +27,26 @@ const PROXY_VARIABLES: [&str; 8] = [
 
 /// As [`a2a`], with `env` set (and no proxy variable but those in `env`).
 pub async fn a2a_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(args, env).output().await.expect("the a2a binary runs")
+}
+
+/// As [`a2a`], with `input` written to its stdin (a pipe) and then closed.
+pub async fn a2a_with_stdin(args: &[&str], input: &str) -> Output {
+    use tokio::io::AsyncWriteExt as _;
+    let mut command = command(args, &[]);
+    command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().expect("the a2a binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input.as_bytes()).await.expect("stdin takes the input");
+    drop(stdin);
+    child.wait_with_output().await.expect("the a2a binary runs")
+}
+
+/// The binary with `args` and `env`, the variables that would change its output removed.
+pub fn command(args: &[&str], env: &[(&str, &str)]) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_a2a"));
     for name in PROXY_VARIABLES {
         command.env_remove(name);
@@ -38,10 +58,8 @@ pub async fn a2a_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         .env_remove("CLICOLOR")
         .env_remove("NO_COLOR")
         .env_remove("RUST_LOG")
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("the a2a binary runs")
+        .kill_on_drop(true);
+    command
 }
 
 /// Stdout as text.

@@ -74,6 +74,7 @@ impl Session {
         handle: &mut H,
         message: Message,
     ) -> Result<(), Error> {
+        self.learn_question_replied_to(&message).await;
         let (message, accepted) = self.begin_turn(handle, message);
         let stream = loop {
             self.round_trip();
@@ -126,6 +127,7 @@ impl Session {
         handle: &mut H,
         message: Message,
     ) -> Result<(), Error> {
+        self.learn_question_replied_to(&message).await;
         let (message, accepted) = self.begin_turn(handle, message);
         let response = loop {
             self.round_trip();

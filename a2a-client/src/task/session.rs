@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use a2a_typestate::{Call, Channel, Observed, TaskHandle};
 use a2a_typestate_types::{
-    ContextId, Message, MessageId, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
-    StreamResponse, Task, TaskId, TaskState,
+    ContextId, GetTaskRequest, Message, MessageId, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, StreamResponse, Task, TaskId, TaskState,
 };
 use tokio::time::Instant;
 
@@ -459,6 +459,27 @@ impl Session {
             }
         }
         with_ids(message)
+    }
+
+    /// Before a turn that opens by replying to a task this handle did not start (the message names
+    /// its task, and nothing of it was seen yet): the question the task waits on, read once with
+    /// `GetTask`, is remembered as the one answered, so the agent's answer from before it read the
+    /// reply (the same question again) is not taken for a new one and the turn is followed to its
+    /// end. Not observed as a transition: it is the task's state from before this run. A fetch that
+    /// fails leaves the turn to end on the first question seen, as without it.
+    pub(super) async fn learn_question_replied_to(&mut self, message: &Message) {
+        if self.snapshot.task().is_some() || self.answered.is_some() {
+            return;
+        }
+        let Some(task_id) = message.task_id.clone() else { return };
+        self.round_trip();
+        match self.conn.get_task(GetTaskRequest::new(task_id)).await {
+            Ok(task) if task.status.state.is_interrupted() => {
+                self.answered = Some(task.status.message.map(|m| m.message_id));
+            }
+            Ok(_) => {}
+            Err(error) => tracing::debug!(%error, "the task replied to could not be read first"),
+        }
     }
 
     /// The request for `message`: the accepted output modes, `returnImmediately` on a polled

@@ -30,6 +30,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use super::report::{BatchReport, Check};
 use super::{DemoError, DemoOptions, card_claims};
 use crate::cli::DemoArgs;
+use crate::exit::Exit;
 use crate::{errors, output};
 use redis_server::{LocalRedis, NoRedis};
 
@@ -467,7 +468,7 @@ fn checks(runs: &[ReplicatedRun], replicas: u32, per_replica_batch: u32) -> Vec<
     checks
 }
 
-/// Runs `a2a demo --replicas N`: exits 0 when every check passes, 1 otherwise, 2 when it cannot start.
+/// Runs `a2a demo --replicas N`: exits 0 when every check passes, 1 when one fails, 2 when it cannot start.
 pub(crate) async fn run_command(
     args: &DemoArgs,
     replicas: u32,
@@ -478,7 +479,7 @@ pub(crate) async fn run_command(
         Ok(path) => path,
         Err(e) => {
             let _ = writeln!(err_out, "error: cannot find the a2a binary to start replicas: {e}");
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     let options =
@@ -490,12 +491,13 @@ pub(crate) async fn run_command(
         Ok(report) => report,
         Err(e) => {
             let _ = writeln!(err_out, "error: {}", errors::describe(&e));
-            return ExitCode::from(2);
+            return Exit::NoResult.into();
         }
     };
     match (output::write_report(out, args.json, &report, render::render), report.passed()) {
-        (Ok(()), true) => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
+        (Ok(()), true) => Exit::Done.into(),
+        (Ok(()), false) => Exit::Contradicted.into(),
+        (Err(_), _) => Exit::NoResult.into(),
     }
 }
 

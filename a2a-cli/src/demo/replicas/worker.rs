@@ -31,10 +31,10 @@ const FLUSH_BOUND: Duration = Duration::from_secs(2);
 /// Runs the replica until its input ends: 0 then, 2 when it cannot start.
 pub(crate) async fn run(args: &ReplicaWorkerArgs) -> ExitCode {
     match serve(args).await {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => crate::exit::Exit::Done.into(),
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "replica {}: {e}", args.name);
-            ExitCode::from(2)
+            crate::exit::Exit::NoResult.into()
         }
     }
 }
