@@ -477,6 +477,19 @@ impl Verifier {
 /// progress.
 type StatusKey = (TaskState, Option<MessageId>, Option<usize>);
 
+/// The most statuses the no-progress rule remembers: 4,096 digests (64 KiB), however many
+/// distinct statuses an agent sends. Past it a status not remembered counts as progress (each is
+/// new anyway, and the task deadline bounds the run), so the bound only makes the rule more lenient.
+const SEEN_STATUSES_MAX: usize = 4096;
+
+/// The digest a status is remembered by: 8 bytes, whatever length the agent gave its message id.
+fn digest(status: &StatusKey) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    status.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// What the no-progress rule ([`Verifier::lifecycle_fault`]) has read so far.
 ///
 /// A status is progress only the first time it is seen since the client's last message (the status
@@ -486,8 +499,10 @@ type StatusKey = (TaskState, Option<MessageId>, Option<usize>);
 #[derive(Clone, Debug, Default)]
 struct ProgressRule {
     last_progress: Option<Elapsed>,
-    last_status: Option<StatusKey>,
-    seen: HashSet<StatusKey>,
+    /// The last status's state, and its digest.
+    last_status: Option<(TaskState, u64)>,
+    /// Digests of the statuses seen since the last message, at most [`SEEN_STATUSES_MAX`].
+    seen: HashSet<u64>,
     /// A terminal state was seen outside push: the task ended, nothing is a fault any more.
     ended: bool,
 }
@@ -502,7 +517,7 @@ impl ProgressRule {
                 // What the agent says next answers the message: new unless it repeats the status
                 // the client was answering.
                 self.seen.clear();
-                self.seen.extend(self.last_status.clone());
+                self.seen.extend(self.last_status.map(|(_, digest)| digest));
                 self.last_progress = Some(at);
             }
             Observed::Artifact { .. } | Observed::AgentMessage { .. } => self.last_progress = Some(at),
@@ -511,11 +526,14 @@ impl ProgressRule {
                     self.ended = true;
                     return;
                 }
-                let status = (*state, message.clone(), *artifacts);
-                if self.seen.insert(status.clone()) {
+                let status = digest(&(*state, message.clone(), *artifacts));
+                if !self.seen.contains(&status) {
                     self.last_progress = Some(at);
+                    if self.seen.len() < SEEN_STATUSES_MAX {
+                        self.seen.insert(status);
+                    }
                 }
-                self.last_status = Some(status);
+                self.last_status = Some((*state, status));
             }
             _ => {}
         }
@@ -1058,5 +1076,23 @@ mod kept_tests {
         assert_eq!(verdict(&all), verdict(&few));
         assert!(few.verdict(Capability::Streaming, now).is_some_and(|v| v.is_verified()), "honest: verified");
         assert!(matches!(few.observations().last(), Some((_, Observed::StreamClosed))));
+    }
+
+    #[test]
+    fn the_no_progress_rule_remembers_a_bounded_number_of_statuses_however_many_are_new() {
+        let mut rule = ProgressRule::default();
+        let sent = Observed::MessageSent { modes: ExchangeModes::text(), task_id: None, context_id: None };
+        rule.record(Duration::ZERO, &sent);
+        let long_id = "m".repeat(10_000);
+        for n in 0..(3 * SEEN_STATUSES_MAX) {
+            let at = Duration::from_millis(n as u64 + 1);
+            rule.record(at, &status(TaskState::Working, Some(&format!("{long_id}{n}"))));
+            assert_eq!(rule.last_progress, Some(at), "a new status message is progress");
+        }
+        assert!(rule.seen.len() <= SEEN_STATUSES_MAX, "{} remembered", rule.seen.len());
+        // A status seen before the bound filled is still no progress when it comes again.
+        let again = Duration::from_secs(3600);
+        rule.record(again, &status(TaskState::Working, Some(&format!("{long_id}0"))));
+        assert_ne!(rule.last_progress, Some(again));
     }
 }
