@@ -19,7 +19,7 @@
 # executed more than once.
 # Without URLs it starts its own: a testkit agent (`a2a-bench serve --kind testkit`) and the Python
 # SDK peer (`python-honest`, which scripts/peers/start.sh installs first when missing).
-# Environment: TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts), TAKEOVER_MS (10000),
+# Environment: A2A_PROFILE (release; dev for a quick check, scripts/profile.sh), TASKS (1000), KILLS (6), IN_FLIGHT (32), STEP_MS (50, the agents it starts), TAKEOVER_MS (10000),
 # STREAMING (1: the tasks depend on streaming), RESULTS (target/bench/crash.jsonl: the summary line).
 # The last line on stdout is one JSON object: tasks, lost, executedTwice, undetermined (may have
 # started), noOutcome (tasks with no `ran`, `recovered` or `taken-over` outcome line), and per phase the same with
@@ -38,8 +38,10 @@ streaming="${STREAMING:-1}"
 target="${CARGO_TARGET_DIR:-$root/target}"
 mkdir -p "$target/bench"
 results="${RESULTS:-$target/bench/crash.jsonl}"
-crash="$target/release/a2a-crash"
-bench="$target/release/a2a-bench"
+# shellcheck source=../profile.sh
+source "$root/scripts/profile.sh"
+crash="$bin_dir/a2a-crash"
+bench="$bin_dir/a2a-bench"
 work="$(mktemp -d)"
 pids=()
 redis_pid=""
@@ -58,8 +60,7 @@ need_debian crash.sh redis-server redis-server
 need_debian crash.sh redis-cli redis-tools
 need_debian crash.sh curl curl
 
-echo "+ cargo build --release -p a2a-bench --bin a2a-crash --bin a2a-bench" >&2
-cargo build --release -p a2a-bench --bin a2a-crash --bin a2a-bench >&2
+build crash.sh -p a2a-bench --bin a2a-crash --bin a2a-bench
 
 urls=("$@")
 if ((${#urls[@]} == 0)); then

@@ -9,7 +9,7 @@
 #    from the server's INFO stats.
 # 3. The same with the shared cache while redis-server is killed RESTART_AFTER seconds in and started
 #    again (empty) OUTAGE seconds later.
-# Environment: BENCH (a built a2a-bench; default: build it), REPLICAS (10), MARKS (500), GAP_MS (20), IN_FLIGHT (32 per replica), RESULTS (default
+# Environment: BENCH (a built a2a-bench; default: build it with A2A_PROFILE, scripts/profile.sh), REPLICAS (10), MARKS (500), GAP_MS (20), IN_FLIGHT (32 per replica), RESULTS (default
 # target/bench/replicas.jsonl: one JSON line per part, with the load average).
 set -euo pipefail
 
@@ -27,7 +27,9 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 out="$target/bench"
 mkdir -p "$out"
 results="${RESULTS:-$out/replicas.jsonl}"
-bench="${BENCH:-$target/release/a2a-bench}"
+# shellcheck source=../profile.sh
+source "$root/scripts/profile.sh"
+bench="${BENCH:-$bin_dir/a2a-bench}"
 work="$(mktemp -d)"
 server_pids=()
 redis_pid=""
@@ -45,10 +47,7 @@ stop_all() {
 }
 trap stop_all EXIT
 ulimit -n "$(ulimit -Hn)"
-if [[ -z "${BENCH:-}" ]]; then
-    echo "+ cargo build --release -p a2a-bench --bin a2a-bench" >&2
-    cargo build --release -p a2a-bench --bin a2a-bench >&2
-fi
+[[ -n "${BENCH:-}" ]] || build replicas.sh -p a2a-bench --bin a2a-bench
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 redis_url="redis://127.0.0.1:$port/"

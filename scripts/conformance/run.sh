@@ -6,7 +6,7 @@
 #
 #   scripts/conformance/run.sh [CLIENT...]     CLIENT: a2a (this SDK), python (a2a-sdk 1.3.0),
 #                                              js (@a2a-js/sdk 1.3.0); all three by default
-#   PATIENCE=10 OUT=target/conformance         the defaults
+#   PATIENCE=10 OUT=target/conformance         the defaults (A2A_PROFILE: scripts/profile.sh)
 #
 # The official clients are installed with the peers (scripts/peers/install.sh, pinned versions).
 set -euo pipefail
@@ -18,9 +18,16 @@ clients=("$@")
 [[ ${#clients[@]} -gt 0 ]] || clients=(a2a python js)
 mkdir -p "$out"
 
-cargo build --release --quiet -p a2a-typestate-cli --manifest-path "$root/Cargo.toml"
-a2a="$root/target/release/a2a"
+# shellcheck source=../profile.sh
+source "$root/scripts/profile.sh"
+# shellcheck source=../need.sh
+source "$root/scripts/need.sh"
+need_debian run.sh curl curl
+build run.sh --quiet -p a2a-typestate-cli --bin a2a
+a2a="$bin_dir/a2a"
 "$root/scripts/peers/install.sh" >/dev/null
+peers="${A2A_PEERS_DIR:-$root/target/peers}"
+export A2A_PEERS_JS_DIR="$peers/js"
 
 port=19477
 for client in "${clients[@]}"; do
@@ -34,7 +41,7 @@ for client in "${clients[@]}"; do
     done
     case "$client" in
         a2a) python3 "$here/drive_a2a.py" "$a2a" "$fleet" "$patience" ;;
-        python) "$root/target/peers/py/bin/python" "$here/drive_python.py" "$fleet" "$patience" ;;
+        python) "$peers/py/bin/python" "$here/drive_python.py" "$fleet" "$patience" ;;
         js) node "$here/drive_js.mjs" "$fleet" "$patience" ;;
         *) echo "run.sh: unknown client $client (a2a, python, js)" >&2; exit 2 ;;
     esac 2>"$out/$client.driver.log"
