@@ -124,6 +124,9 @@ async fn a_timed_out_send_is_a_transport_error_never_a_refusal_and_never_sent_ag
     assert!(err.is_timeout());
     assert!(err.may_have_run(), "the agent may have taken it: {err}");
     assert!(!err.is_retryable(), "sending it again could run the work twice");
+    // Every answer, the listing's too, comes after the request timeout: the task is not found.
+    assert!(err.unanswered_lookup().is_some_and(|why| why.contains("ListTasks")), "{err}");
+    assert!(err.to_string().contains("not sent again"), "{err}");
     assert_eq!(count(&agent, "SendMessage"), 1, "a send that may have reached the agent is not repeated");
     assert_eq!(client.metrics().snapshot().retries, 0);
     assert_not_refused(&client, &agent);
