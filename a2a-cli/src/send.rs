@@ -68,7 +68,7 @@ struct ResultLine<'a> {
     state: Option<TaskState>,
     streaming: StreamingCheck,
     refusals: &'a [RefusedClaim],
-    /// The answer's text: its artifacts' text parts (else its status message's), or the message's.
+    /// The answer's text ([`SendMessageResponse::text`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<String>,
     /// The ids that continue a task waiting for the user (`a2a send --task-id --context-id`).
@@ -224,22 +224,6 @@ fn answer_status(state: Option<TaskState>) -> Exit {
         }
         Some(TaskState::InputRequired | TaskState::AuthRequired) => Exit::Waiting,
         _ => Exit::Done,
-    }
-}
-
-/// The text of an answer: a task's artifacts' text parts, one per line (else its status message's
-/// text), or a message's text; `None` when it has none.
-fn answer_text(answer: &SendMessageResponse) -> Option<String> {
-    match answer {
-        SendMessageResponse::Task(task) => {
-            let texts: Vec<String> = task.artifacts.iter().filter_map(|a| a.text()).collect();
-            if texts.is_empty() {
-                task.status.message.as_ref().and_then(Message::text)
-            } else {
-                Some(texts.join("\n"))
-            }
-        }
-        SendMessageResponse::Message(message) => message.text(),
     }
 }
 
@@ -401,7 +385,7 @@ fn write_outcome(
             state: outcome.state(),
             streaming: check,
             refusals: &record.refusals,
-            text: answer_text(&outcome.result),
+            text: outcome.result.text(),
             continue_with: continue_with(&outcome.result),
             answer: &outcome.result,
             follow_up_error: None,
@@ -543,7 +527,7 @@ fn write_answer_then_failure(
             state,
             streaming: check,
             refusals: &[],
-            text: answer_text(answer),
+            text: answer.text(),
             continue_with: continue_with(answer),
             answer,
             follow_up_error: Some(failed),
