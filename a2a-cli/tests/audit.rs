@@ -425,23 +425,10 @@ async fn push_config_answered_unsupported_operation_is_refused_whatever_the_card
     }
 }
 
-/// A listener that accepts every connection and never writes a byte; its base URL.
-async fn hung_agent() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
-            held.push(socket);
-        }
-    });
-    format!("http://{address}/")
-}
-
 #[tokio::test]
 async fn a_hung_agent_costs_the_audit_one_request_timeout_and_the_others_are_audited() {
     let honest = spawn(Capabilities::none().with_streaming(), Script::honest()).await;
-    let hung = hung_agent().await;
+    let hung = a2a_testkit::hung_agent().await.unwrap();
     let started = std::time::Instant::now();
     let output = a2a(&["audit", "--json", "--request-timeout", "2s", &hung, &honest.base_url()]).await;
     let took = started.elapsed();

@@ -11,20 +11,6 @@ use a2a_testkit::{Capabilities, Fault, Script};
 use a2a_typestate_client::negotiate::Negotiation;
 use a2a_typestate_client::{Capability, Client, ErrorKind};
 use negotiation_common::{builder, ms, spawn, text};
-use tokio::net::TcpListener;
-
-/// A listener that accepts every connection and never writes a byte; its address.
-async fn hung_listener() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((socket, _)) = listener.accept().await {
-            held.push(socket);
-        }
-    });
-    format!("http://{address}/")
-}
 
 /// A client whose request timeout is far longer than its task deadline: the deadline must decide.
 fn client_with_deadline(deadline: Duration) -> Client {
@@ -38,7 +24,7 @@ fn within(deadline: Duration, took: Duration) -> bool {
 
 #[tokio::test]
 async fn a_card_endpoint_that_never_answers_costs_the_task_deadline_and_nothing_is_sent() {
-    let url = hung_listener().await;
+    let url = a2a_testkit::hung_agent().await.unwrap();
     let deadline = ms(800);
     let client = client_with_deadline(deadline);
 
@@ -77,7 +63,7 @@ async fn operations_answered_after_the_deadline_cost_the_deadline_and_may_have_r
 
 #[tokio::test]
 async fn one_hung_agent_costs_a_fan_out_no_more_than_the_deadline() {
-    let mut urls = vec![hung_listener().await];
+    let mut urls = vec![a2a_testkit::hung_agent().await.unwrap()];
     let mut honest = Vec::new();
     for _ in 0..4 {
         let agent = spawn(Capabilities::none().with_streaming(), Script::honest().step_delay(ms(20))).await;

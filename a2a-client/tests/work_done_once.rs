@@ -21,15 +21,21 @@ fn assert_never_called_a_liar(client: &Client, agent: &RunningAgent) {
 const STEP: u64 = 250;
 const REQUEST_TIMEOUT: u64 = 300;
 
-#[tokio::test]
-async fn a_fallback_send_that_times_out_while_the_agent_works_runs_once_and_ends_with_its_answer() {
+/// An agent that claims streaming, refuses it and works in steps longer than the client's request
+/// timeout; the client, and a negotiation depending on streaming.
+async fn slow_streaming_liar() -> (RunningAgent, Client, Negotiation) {
     let agent = spawn(
         Capabilities::none().with_streaming(),
         Script::honest().with(Lie::StreamingRefused).step_delay(ms(STEP)),
     )
     .await;
     let client = builder().request_timeout(ms(REQUEST_TIMEOUT)).build().unwrap();
-    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+    (agent, client, Negotiation::depending_on(&[Capability::Streaming]))
+}
+
+#[tokio::test]
+async fn a_fallback_send_that_times_out_while_the_agent_works_runs_once_and_ends_with_its_answer() {
+    let (agent, client, depends) = slow_streaming_liar().await;
 
     let outcome = client.run_task(&agent.base_url(), text("long work"), &depends).await.unwrap();
 
@@ -44,13 +50,7 @@ async fn a_fallback_send_that_times_out_while_the_agent_works_runs_once_and_ends
 
 #[tokio::test]
 async fn a_suspect_agents_single_shot_send_that_times_out_runs_once_and_ends_with_its_answer() {
-    let agent = spawn(
-        Capabilities::none().with_streaming(),
-        Script::honest().with(Lie::StreamingRefused).step_delay(ms(STEP)),
-    )
-    .await;
-    let client = builder().request_timeout(ms(REQUEST_TIMEOUT)).build().unwrap();
-    let depends = Negotiation::depending_on(&[Capability::Streaming]);
+    let (agent, client, depends) = slow_streaming_liar().await;
     client.run_task(&agent.base_url(), text("first"), &depends).await.unwrap();
     let before = (count(&agent, "SendMessage"), agent.executions());
 

@@ -109,6 +109,24 @@ fn refusing_loopback_port() -> Result<(SocketAddr, tokio::net::TcpSocket), Testk
     Ok((addr, socket))
 }
 
+/// The base URL of an agent that hangs: a loopback port that accepts every connection and never
+/// writes a byte, each connection held open for as long as the runtime runs. What a client waits
+/// for there is bounded by its own deadlines only.
+///
+/// # Errors
+/// [`TestkitError::Bind`] when no loopback port can be bound.
+pub async fn hung_agent() -> Result<String, TestkitError> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(TestkitError::Bind)?;
+    let addr = listener.local_addr().map_err(TestkitError::Bind)?;
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    Ok(format!("http://{addr}/"))
+}
+
 /// A loopback address that accepts every connection and closes it at once, for as long as the
 /// runtime runs.
 async fn closing_loopback_port() -> Result<SocketAddr, TestkitError> {

@@ -177,6 +177,7 @@ mod wire;
 
 pub use agent::{
     DeadInterface, RETIRED_INTERFACE_PATH, RunningAgent, SHUTDOWN_GRACE, ScriptedAgent, ScriptedAgentBuilder,
+    hung_agent,
 };
 pub use auth::{Guard, KeyLocation, OAuth2Guard, TestPki};
 pub use card::Binding;
