@@ -27,17 +27,17 @@ use a2a_typestate::{Capability, Deployment};
 use a2a_typestate_client::connection::{SUPPORTED_BINDINGS, SUPPORTED_VERSIONS};
 use a2a_typestate_client::signing::{CanonicalForm, CardSignaturePolicy, TrustStore};
 use a2a_typestate_client::{Client, DiscoveredCard, Error, ErrorKind, WellKnownPath};
-use a2a_typestate_types::discovery::{OfferedInterface, ProtocolVersion};
+use a2a_typestate_types::discovery::OfferedInterface;
 use a2a_typestate_types::v03::CardShape;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CardArgs;
-use crate::errors;
 use crate::exit::Exit;
 use crate::output;
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
+use a2a_typestate_client::text;
 
 /// What `a2a card` shows about one card; also its `--json` output.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -193,10 +193,6 @@ impl CardSummary {
         let card = discovered.card();
         let caps = &card.capabilities;
         let lifted = discovered.claims(Deployment::Direct);
-        // A signature over the 1.0 proto fields does not cover a leftover stateTransitionHistory,
-        // which then drives no claim: show it as absent, as the client reads it.
-        let unsigned_leftovers =
-            discovered.signer().is_some_and(|s| !s.canonical_form().covers_unknown_fields());
         Self {
             source_url: discovered.source_url().to_owned(),
             card_shape: match discovered.shape() {
@@ -207,14 +203,14 @@ impl CardSummary {
             name: card.name.clone(),
             description: card.description.clone(),
             version: card.version.clone(),
-            protocol_versions: protocol_versions(&interfaces),
+            protocol_versions: a2a_typestate_client::discovery::protocol_versions(
+                interfaces.iter().map(|i| i.protocol_version.as_str()),
+            ),
             interfaces,
             claims: ClaimsSummary {
-                streaming: caps.streaming,
-                push_notifications: caps.push_notifications,
-                state_transition_history: caps
-                    .legacy_state_transition_history()
-                    .filter(|_| !unsigned_leftovers),
+                streaming: discovered.declared(Capability::Streaming),
+                push_notifications: discovered.declared(Capability::PushNotifications),
+                state_transition_history: discovered.declared(Capability::StateTransitionHistory),
                 extended_agent_card: caps.extended_agent_card,
             },
             gateway: lifted.is_gateway(),
@@ -254,7 +250,9 @@ impl CardSummary {
             name: text("name"),
             description: text("description"),
             version: text("version"),
-            protocol_versions: protocol_versions(&interfaces),
+            protocol_versions: a2a_typestate_client::discovery::protocol_versions(
+                interfaces.iter().map(|i| i.protocol_version.as_str()),
+            ),
             interfaces,
             claims: ClaimsSummary {
                 streaming: claim("streaming"),
@@ -296,10 +294,14 @@ impl CardSummary {
         out.push_str(&format!(
             "{} {}  {}\n",
             paint(style::TITLE, "Agent card"),
-            crate::sanitize::message(&self.name),
+            a2a_typestate_client::text::message(&self.name),
             paint(
                 style::DIM,
-                format!("({} card{path}, {})", self.card_shape, crate::sanitize::message(&self.source_url))
+                format!(
+                    "({} card{path}, {})",
+                    self.card_shape,
+                    a2a_typestate_client::text::message(&self.source_url)
+                )
             )
         ));
         let mut facts = Table::new(&["FIELD", "VALUE"]);
@@ -322,7 +324,10 @@ impl CardSummary {
         if !self.faults.is_empty() {
             out.push_str(&format!("\n{}\n", paint(style::TITLE, "Faults")));
             for fault in &self.faults {
-                out.push_str(&format!("  {}\n", paint(style::BAD, crate::sanitize::message(fault))));
+                out.push_str(&format!(
+                    "  {}\n",
+                    paint(style::BAD, a2a_typestate_client::text::message(fault))
+                ));
             }
         }
 
@@ -360,7 +365,7 @@ impl CardSummary {
         if !self.conversion_losses.is_empty() {
             out.push_str(&format!("\n{}\n", paint(style::TITLE, "Not representable in 1.0")));
             for loss in &self.conversion_losses {
-                out.push_str(&format!("  {}\n", crate::sanitize::message(&loss.to_string())));
+                out.push_str(&format!("  {}\n", a2a_typestate_client::text::message(&loss.to_string())));
             }
         }
         if let Some(extended) = &self.extended_card {
@@ -383,23 +388,6 @@ impl InterfaceSummary {
             tenant: interface.tenant.clone(),
         }
     }
-}
-
-/// The distinct protocol versions `interfaces` name, best first (1.0, 0.3, then as written).
-fn protocol_versions(interfaces: &[InterfaceSummary]) -> Vec<String> {
-    let mut versions: Vec<ProtocolVersion> = Vec::new();
-    for interface in interfaces.iter().filter(|i| !i.protocol_version.is_empty()) {
-        let version = ProtocolVersion::parse(&interface.protocol_version);
-        if !versions.contains(&version) {
-            versions.push(version);
-        }
-    }
-    versions.sort_by_key(|v| match v {
-        ProtocolVersion::V1_0 => 0,
-        ProtocolVersion::V0_3 => 1,
-        ProtocolVersion::Other(_) => 2,
-    });
-    versions.iter().map(|v| v.as_str().to_owned()).collect()
 }
 
 /// The fault of a card none of whose interfaces this client speaks, if it is one.
@@ -475,45 +463,8 @@ async fn as_written_after(client: &Client, err: &Error) -> Option<CardSummary> {
     let body = response.bytes(a2a_typestate_types::parse::DEFAULT_MAX_DOCUMENT_BYTES, url).await.ok()?;
     let card: Value = serde_json::from_slice(&body).ok().filter(Value::is_object)?;
     // The parser's own words name the path; the URL is the summary's.
-    let fault = std::error::Error::source(err).map_or_else(|| errors::one_line(err), ToString::to_string);
+    let fault = std::error::Error::source(err).map_or_else(|| text::one_line(err), ToString::to_string);
     Some(CardSummary::as_written(&card, url, fault))
-}
-
-/// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept
-/// (a card at another path, such as `/api/agent-card.json`, is then fetched as it is by the client).
-pub fn base_url_of(url: &str) -> &str {
-    let trimmed = url.trim_end_matches('/');
-    for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
-        if let Some(base) = trimmed.strip_suffix(path.path()) {
-            return base.trim_end_matches('/');
-        }
-    }
-    trimmed
-}
-
-/// An error fetching a card, in words that say what to check and where; `layout` lays out the
-/// error's chain of causes ([`errors::describe`] for a terminal, [`errors::one_line`] for a table cell
-/// or a JSON field).
-pub(crate) fn explain_fetch_error(
-    base: &str,
-    err: &Error,
-    layout: fn(&(dyn std::error::Error + 'static)) -> String,
-) -> String {
-    // The client's own words say what was asked (for a base URL: each well-known path and its
-    // answer), what a card that is not JSON was served as, and how many attempts a fault took.
-    let text = layout(err);
-    match (err.status(), err.url()) {
-        // A card URL given as it is, answered with nothing there.
-        (Some(status @ (404 | 410)), Some(url)) if !text.starts_with("no agent card") => {
-            // The start of the answer's body, when it had one, says what the server thinks is there.
-            let body =
-                err.body_snippet().map(|b| format!(": {}", crate::sanitize::message(b))).unwrap_or_default();
-            format!("no agent card at {}: it answered {status}{body}", crate::sanitize::message(url))
-        }
-        (_, Some(_)) => text,
-        // An error that names no URL (one that is not a URL at all) says which argument it is about.
-        (_, None) => format!("`{base}`: {text}"),
-    }
 }
 
 /// The trust store named by `--trust-jwks`/`--trust-key` (each file's keys held by an issuer named
@@ -549,7 +500,7 @@ fn trust_file(store: TrustStore, path: &std::path::Path) -> Result<TrustStore, S
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let issuer = path.file_name().map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
-    let failed = |e: Error| format!("{shown}: {}", errors::describe(&e));
+    let failed = |e: Error| format!("{shown}: {}", text::describe(&e));
     if text.trim_start().starts_with("-----BEGIN") {
         let key_id = path.file_stem().map_or_else(|| issuer.clone(), |s| s.to_string_lossy().into_owned());
         return store.with_pem(&key_id, &text, &issuer).map_err(failed);
@@ -584,12 +535,12 @@ async fn extended_summary(
         }
         Ok(connection) => {
             if let Some(e) = connection.extended_card_error() {
-                let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(e));
+                let _ = writeln!(err_out, "note: the extended card was not fetched: {}", text::one_line(e));
             }
             None
         }
         Err(e) => {
-            let _ = writeln!(err_out, "note: the extended card was not fetched: {}", errors::one_line(&e));
+            let _ = writeln!(err_out, "note: the extended card was not fetched: {}", text::one_line(&e));
             None
         }
     }
@@ -597,7 +548,7 @@ async fn extended_summary(
 
 /// Runs `a2a card`.
 pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
-    let base = base_url_of(&args.url);
+    let base = a2a_typestate_client::discovery::base_url_of(&args.url);
     let (policy, store) = match signature_settings(args) {
         Ok(settings) => settings,
         Err(e) => {
@@ -609,7 +560,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     // `--request-timeout` is the longest wait for the card: every attempt, and the waits between
     // them, within it (not three attempts of it each).
     let bounded = signing.request_timeout(args.request_timeout).operation_deadline(args.request_timeout);
-    let builder = match args.credentials.apply(bounded) {
+    let builder = match args.credentials.apply(bounded, &[args.url.as_str()]) {
         Ok(builder) => builder,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
@@ -619,7 +570,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let client = match builder.build() {
         Ok(client) => client,
         Err(e) => {
-            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            let _ = writeln!(err_out, "error: {}", text::describe(&e));
             return Exit::NoResult.into();
         }
     };
@@ -633,7 +584,7 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         Err(e) => match as_written_after(&client, &e).await {
             Some(summary) => summary,
             None => {
-                let _ = writeln!(err_out, "error: {}", explain_fetch_error(base, &e, errors::describe));
+                let _ = writeln!(err_out, "error: {}", text::card_fetch_error(base, &e, text::describe));
                 // What was served is no card, or its signatures fail: a finding about the card.
                 // Anything else fetched none.
                 return match e.kind() {
@@ -661,8 +612,8 @@ pub async fn run(args: &CardArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
         let _ = writeln!(
             err_out,
             "warning: the agent card at {}: {}",
-            crate::sanitize::message(&summary.source_url),
-            crate::sanitize::message(fault)
+            a2a_typestate_client::text::message(&summary.source_url),
+            a2a_typestate_client::text::message(fault)
         );
     }
     // Shown whatever its faults: what was served is what a person asked to see.
@@ -686,7 +637,7 @@ mod tests {
     async fn fetch_error(url: &str) -> Error {
         let client =
             Client::builder().retry_policy(a2a_typestate_client::RetryPolicy::no_retry()).build().unwrap();
-        client.discover(base_url_of(url)).await.unwrap_err()
+        client.discover(a2a_typestate_client::discovery::base_url_of(url)).await.unwrap_err()
     }
 
     #[tokio::test]
@@ -695,7 +646,7 @@ mod tests {
         let base =
             serve(axum::Router::new().route("/.well-known/agent-card.json", axum::routing::get(page))).await;
         let err = fetch_error(&base).await;
-        let said = explain_fetch_error(&base, &err, errors::describe);
+        let said = text::card_fetch_error(&base, &err, text::describe);
         let first = said.lines().next().unwrap_or_default();
         assert_eq!(
             first,
@@ -707,7 +658,7 @@ mod tests {
     async fn a_missing_card_names_what_was_asked() {
         let base = serve(axum::Router::new()).await;
         let err = fetch_error(&base).await;
-        let said = explain_fetch_error(&base, &err, errors::one_line);
+        let said = text::card_fetch_error(&base, &err, text::one_line);
         assert!(
             said.starts_with(&format!(
                 "no agent card at {base}: {base}/.well-known/agent-card.json answered 404"
@@ -719,7 +670,11 @@ mod tests {
         let card_url = format!("{base}/api/agent-card.json");
         let err = fetch_error(&card_url).await;
         assert_eq!(
-            explain_fetch_error(base_url_of(&card_url), &err, errors::one_line),
+            text::card_fetch_error(
+                a2a_typestate_client::discovery::base_url_of(&card_url),
+                &err,
+                text::one_line
+            ),
             format!("no agent card at {card_url}: it answered 404")
         );
     }
@@ -733,15 +688,12 @@ mod tests {
         let card_url = format!("{base}/api/agent-card.json");
         let err = fetch_error(&card_url).await;
         assert_eq!(
-            explain_fetch_error(base_url_of(&card_url), &err, errors::one_line),
+            text::card_fetch_error(
+                a2a_typestate_client::discovery::base_url_of(&card_url),
+                &err,
+                text::one_line
+            ),
             format!("no agent card at {card_url}: it answered 404: {said}")
         );
-    }
-
-    #[test]
-    fn card_urls_are_reduced_to_their_agent_base() {
-        assert_eq!(base_url_of("http://a.example/.well-known/agent-card.json"), "http://a.example");
-        assert_eq!(base_url_of("http://a.example/x/.well-known/agent.json"), "http://a.example/x");
-        assert_eq!(base_url_of("http://a.example/x/"), "http://a.example/x");
     }
 }

@@ -33,8 +33,9 @@ pub struct CredentialArgs {
     /// card's API key scheme names.
     #[arg(long, value_name = "NAME")]
     pub api_key_env: Option<String>,
-    /// A header sent with every request (repeatable): `HEADER=NAME` takes its value from environment
-    /// variable NAME; a bare `NAME` holds `Header-Name: value`.
+    /// A header sent to the agent (repeatable), as credentials are: only to its origin and those of
+    /// --allow-credential-origin. `HEADER=NAME` takes its value from environment variable NAME; a
+    /// bare `NAME` holds `Header-Name: value`.
     #[arg(long, value_name = "HEADER=NAME")]
     pub header_env: Vec<String>,
     /// JSON file with OAuth 2.0 client credentials: `{"clientId": "...", "clientSecret": "...",
@@ -92,10 +93,28 @@ impl CredentialArgs {
 
     /// Adds the credentials to `builder`.
     ///
+    /// `builder` with the header `name: value` for the origins of `agents` and of
+    /// `--allow-credential-origin`: a card naming an interface or a token endpoint on another origin
+    /// does not get it sent there.
+    pub(crate) fn header_for(
+        &self,
+        mut builder: ClientBuilder,
+        agents: &[&str],
+        name: &str,
+        value: &Secret,
+    ) -> ClientBuilder {
+        for origin in agents.iter().copied().chain(self.allow_credential_origin.iter().map(String::as_str)) {
+            builder = builder.origin_header(origin, name, value.clone());
+        }
+        builder
+    }
+
     /// # Errors
     /// A message naming the flag and the variable or file (never a value) when a variable is unset
     /// or a file cannot be read or parsed.
-    pub fn apply(&self, mut builder: ClientBuilder) -> Result<ClientBuilder, String> {
+    /// `agents` are the URLs of the agents the command talks to: the headers go to their origins and
+    /// the allowed ones only, as credentials do.
+    pub fn apply(&self, mut builder: ClientBuilder, agents: &[&str]) -> Result<ClientBuilder, String> {
         let mut credentials = Credentials::new();
         if let Some(name) = &self.bearer_env {
             credentials = credentials.with(BearerToken::new(env_secret("bearer-env", name)?));
@@ -141,7 +160,7 @@ impl CredentialArgs {
                     (header.trim().to_owned(), Secret::new(value.trim()))
                 }
             };
-            builder = builder.default_header(header, value);
+            builder = self.header_for(builder, agents, &header, &value);
         }
         if let Some(path) = &self.client_identity {
             let pem = read_file("client-identity", path)?;

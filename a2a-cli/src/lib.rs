@@ -9,8 +9,8 @@
 //! by other tools:
 //!
 //! - [`demo`]: `a2a demo` runs the embedded fleet through the client ([`demo::run`], [`demo::DemoReport`]);
-//! - [`audit`]: `a2a audit URL...` probes agents and reports each claim ([`audit::audit`],
-//!   [`audit::AuditReport`]);
+//! - [`audit`]: `a2a audit URL...` runs the client's audit
+//!   ([`a2a_typestate_client::audit`]) and reports each claim as a table, JSON, JUnit or HTML;
 //! - [`card`]: `a2a card URL` fetches, validates and shows a card ([`card::CardSummary`]);
 //! - [`send`]: `a2a send URL TEXT` sends a message through the client's engine, streaming when the
 //!   card claims it, and shows each update and the claim checks;
@@ -19,7 +19,6 @@
 //!   page and Prometheus metrics ([`watch::Watch`]);
 //! - [`conformance`]: `a2a conformance serve|report` runs a fleet of lying and misbehaving agents
 //!   that grade any A2A client from their side, and prints the client's scorecard;
-//! - [`outcome`]: how a task's result is counted (the five endings);
 //! - [`exit`]: the exit status scheme every command follows.
 //!
 //! Output for people is tables written through [`anstream`], which drops colour codes when the
@@ -44,18 +43,14 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
-mod answer;
 pub mod audit;
 pub mod card;
 pub mod cli;
 pub mod conformance;
 pub mod credentials;
 pub mod demo;
-mod errors;
 pub mod exit;
-pub mod outcome;
 mod output;
-mod sanitize;
 pub mod send;
 mod style;
 mod table;

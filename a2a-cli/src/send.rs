@@ -25,12 +25,13 @@ use a2a_typestate_client::{AgentConnection, Error, WireDeviation};
 use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, TaskState};
 use serde::Serialize;
 
-use crate::answer::Seen;
 use crate::cli::SendArgs;
 use crate::exit::Exit;
-use crate::outcome::{Ending, RefusedClaim, TaskRecord};
 use crate::style::{self, paint};
-use crate::{errors, sanitize, talk};
+use crate::talk;
+use a2a_typestate_client::negotiate::record::AnswerSeen;
+use a2a_typestate_client::negotiate::record::{Ending, RefusedClaim, TaskRecord};
+use a2a_typestate_client::text;
 
 /// The most `a2a send -` reads from stdin: 4 MiB, a message far larger than any prompt.
 const STDIN_MAX_BYTES: u64 = 4 * 1024 * 1024;
@@ -98,7 +99,7 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
             return Exit::Usage.into();
         }
     };
-    let client = match talk::client(&args.agent) {
+    let client = match talk::client(&args.agent, &args.url) {
         Ok(client) => client,
         Err(e) => {
             let _ = writeln!(err_out, "error: {e}");
@@ -108,10 +109,13 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     let connection = match talk::connect(&client, &args.url).await {
         Ok(connection) => connection,
         Err(e) => {
-            let shown =
-                crate::card::explain_fetch_error(crate::card::base_url_of(&args.url), &e, errors::describe);
+            let shown = a2a_typestate_client::text::card_fetch_error(
+                a2a_typestate_client::discovery::base_url_of(&args.url),
+                &e,
+                text::describe,
+            );
             if args.json {
-                let _ = talk::json_error(out, &errors::one_line(&e));
+                let _ = talk::json_error(out, &text::one_line(&e));
             }
             let _ = writeln!(err_out, "error: {shown}");
             return Exit::NoResult.into();
@@ -137,7 +141,7 @@ pub async fn run(args: &SendArgs, out: &mut dyn Write, err_out: &mut dyn Write) 
     // Each update is written as it arrives, while the run goes on, and folded into the answer
     // they carry.
     let mut lines = Lines::default();
-    let mut seen = Seen::default();
+    let mut seen = AnswerSeen::default();
     let result = loop {
         tokio::select! {
             biased;
@@ -259,7 +263,7 @@ fn write_continue(out: &mut dyn Write, args: &SendArgs, answer: &SendMessageResp
 
 /// `text` as one word for a POSIX shell: kept when it holds only safe characters, else quoted.
 fn shell_word(text: &str) -> String {
-    let text = sanitize::message(text);
+    let text = text::message(text);
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=,".contains(&b)) {
         return text;
     }
@@ -301,10 +305,10 @@ fn write_header(
         out,
         "{} {} ({} over {} at {})",
         paint(style::TITLE, "agent"),
-        sanitize::message(&card.name),
-        sanitize::message(interface.protocol_version.as_str()),
-        sanitize::message(interface.binding.as_str()),
-        sanitize::message(&interface.url),
+        text::message(&card.name),
+        text::message(interface.protocol_version.as_str()),
+        text::message(interface.binding.as_str()),
+        text::message(&interface.url),
     )?;
     if streams {
         writeln!(
@@ -410,7 +414,7 @@ fn write_outcome(
             writeln!(out, "{claim} not settled: the task ended before the claim was exercised")?
         }
         StreamingCheck::SkippedAsSuspect => {
-            writeln!(out, "{claim} not checked: {}", sanitize::message(&outcome.path.to_string()))?;
+            writeln!(out, "{claim} not checked: {}", text::message(&outcome.path.to_string()))?;
         }
         StreamingCheck::Refused => {}
     }
@@ -420,8 +424,8 @@ fn write_outcome(
             "{} {}: {}\n  evidence: {}",
             paint(style::TITLE, refused.capability.card_field()),
             paint(style::BAD, "refused"),
-            sanitize::message(&refused.contradiction),
-            sanitize::message(&refused.evidence),
+            text::message(&refused.contradiction),
+            text::message(&refused.evidence),
         )?;
     }
     match outcome.path {
@@ -471,14 +475,14 @@ fn write_deviations(out: &mut dyn Write, deviations: &[WireDeviation]) -> std::i
         let event = first.event.map_or_else(String::new, |n| format!(" event #{n}"));
         let at = match first.path() {
             "" => "the whole answer".to_owned(),
-            path => sanitize::message(path),
+            path => text::message(path),
         };
         writeln!(
             out,
             "  {} first on {}{event}, at {at}: {}",
             first.kind().as_str(),
             first.call,
-            sanitize::message(&first.deviation.read_as),
+            text::message(&first.deviation.read_as),
         )?;
     }
     Ok(())
@@ -511,7 +515,7 @@ fn write_answer_then_failure(
     answer: &SendMessageResponse,
     streams: bool,
 ) -> std::io::Result<()> {
-    let failed = errors::one_line(error);
+    let failed = text::one_line(error);
     let check = if streams { StreamingCheck::Unsettled } else { StreamingCheck::NotClaimed };
     if args.json {
         let state = answer_state(answer);
@@ -542,7 +546,7 @@ fn write_answer_then_failure(
     }
     write_answer(out, answer)?;
     write_continue(out, args, answer)?;
-    writeln!(err_out, "note: the answer above came before a call that failed: {}", errors::describe(error))
+    writeln!(err_out, "note: the answer above came before a call that failed: {}", text::describe(error))
 }
 
 fn write_error(
@@ -555,7 +559,7 @@ fn write_error(
     if json {
         let line = serde_json::json!({
             "type": "error",
-            "error": errors::one_line(error),
+            "error": text::one_line(error),
             "ending": record.ending,
             "refusals": record.refusals,
         });
@@ -566,9 +570,9 @@ fn write_error(
             err_out,
             "{} refused: {}\n  evidence: {}",
             refused.capability.card_field(),
-            sanitize::message(&refused.contradiction),
-            sanitize::message(&refused.evidence),
+            text::message(&refused.contradiction),
+            text::message(&refused.evidence),
         )?;
     }
-    writeln!(err_out, "error: {}", errors::describe(error))
+    writeln!(err_out, "error: {}", text::describe(error))
 }

@@ -3,8 +3,8 @@
 //!
 //! Styles are written as ANSI codes unconditionally; the output stream ([`anstream`]) strips them when
 //! it is not a terminal, so there is one rendering path and no colour in pipes or files. Cell text is
-//! agent-provided more often than not: it is cleaned by [`crate::sanitize::message`] when the table is
-//! rendered (control characters removed, and past [`crate::sanitize::MESSAGE_MAX_CHARS`] the flood
+//! agent-provided more often than not: it is cleaned by [`a2a_typestate_client::text::message`] when the table is
+//! rendered (control characters removed, and past [`a2a_typestate_client::text::MESSAGE_MAX_CHARS`] the flood
 //! bound says how much it left out), and a table shows at most [`MAX_ROWS`] rows (the rest is counted;
 //! `--json` has them all).
 //!
@@ -105,14 +105,16 @@ impl Table {
         let header_cells: Vec<Cell> = self
             .headers
             .iter()
-            .map(|h| Cell::styled(crate::sanitize::message(h), Style::new().bold()))
+            .map(|h| Cell::styled(a2a_typestate_client::text::message(h), Style::new().bold()))
             .collect();
         let rows: Vec<Vec<Cell>> = self
             .rows
             .iter()
             .take(MAX_ROWS)
             .map(|row| {
-                row.iter().map(|c| Cell { text: crate::sanitize::message(&c.text), style: c.style }).collect()
+                row.iter()
+                    .map(|c| Cell { text: a2a_typestate_client::text::message(&c.text), style: c.style })
+                    .collect()
             })
             .collect();
         let all = || std::iter::once(&header_cells).chain(&rows);

@@ -4,33 +4,35 @@
 
 use std::io::Write;
 
+use a2a_typestate_client::auth::Secret;
+use a2a_typestate_client::text;
 use a2a_typestate_client::{AgentConnection, Client, Error, WireReading};
 use a2a_typestate_types::{Artifact, Message, StreamResponse, Task};
 use serde::Serialize;
 
 use crate::cli::AgentArgs;
-use crate::errors;
-use crate::sanitize;
 
-/// The client `args` describe: each request within `--request-timeout` (its retries too), each task
-/// within `--task-deadline`, with the credentials asked for.
+/// The client `args` describe for the agent at `url`: each request within `--request-timeout` (its
+/// retries too), each task within `--task-deadline`, with the credentials and headers asked for
+/// (sent to the agent's origin only, and to the allowed ones).
 ///
 /// # Errors
 /// A message for people: a credential that could not be read, or a bound the client refuses.
-pub(crate) fn client(args: &AgentArgs) -> Result<Client, String> {
+pub(crate) fn client(args: &AgentArgs, url: &str) -> Result<Client, String> {
     let reading = if args.strict { WireReading::Strict } else { WireReading::Tolerant };
     let builder = Client::builder()
         .request_timeout(args.request_timeout)
         .operation_deadline(args.request_timeout)
         .task_deadline(args.task_deadline)
         .wire_reading(reading);
-    let mut builder = args.credentials.apply(builder)?;
+    let agents = [url];
+    let mut builder = args.credentials.apply(builder, &agents)?;
     for (index, header) in args.headers.iter().enumerate() {
         let (name, value) =
             header_of(header).map_err(|why| format!("-H (the {} header given): {why}", ordinal(index)))?;
-        builder = builder.default_header(name, value);
+        builder = args.credentials.header_for(builder, &agents, name, &Secret::new(value));
     }
-    builder.build().map_err(|e| errors::describe(&e))
+    builder.build().map_err(|e| text::describe(&e))
 }
 
 /// A `-H NAME:VALUE` argument split in two (the client judges the name and the value, never
@@ -54,20 +56,20 @@ fn ordinal(index: usize) -> String {
 
 /// The connection to the agent at `url` (a base URL, or its card's URL under `/.well-known/`).
 pub(crate) async fn connect(client: &Client, url: &str) -> Result<AgentConnection, Error> {
-    client.connect(crate::card::base_url_of(url)).await
+    client.connect(a2a_typestate_client::discovery::base_url_of(url)).await
 }
 
 /// The text of a message's parts, cleaned and cut, or what kind of parts it holds.
 fn message_text(message: &Message) -> String {
     match message.text() {
-        Some(text) => sanitize::message(&text),
+        Some(text) => text::message(&text),
         None => format!("({} non-text part(s))", message.parts.len()),
     }
 }
 
 /// One line for people about `task`: its id, state and status message.
 pub(crate) fn describe_task(task: &Task) -> String {
-    let mut line = format!("task {} {}", sanitize::message(task.id.as_str()), task.state().word());
+    let mut line = format!("task {} {}", text::message(task.id.as_str()), task.state().word());
     if let Some(message) = &task.status.message {
         line.push_str(": ");
         line.push_str(&message_text(message));
@@ -96,10 +98,10 @@ pub(crate) fn describe_update(update: &StreamResponse) -> String {
 pub(crate) fn describe_artifact(artifact: &Artifact) -> String {
     let name = artifact.name.as_deref().unwrap_or(artifact.artifact_id.as_str());
     let content = match artifact.text() {
-        Some(text) => sanitize::message(&text),
+        Some(text) => text::message(&text),
         None => format!("({} non-text part(s))", artifact.parts.len()),
     };
-    format!("artifact {}: {content}", sanitize::message(name))
+    format!("artifact {}: {content}", text::message(name))
 }
 
 /// Writes `value` as one JSON line.

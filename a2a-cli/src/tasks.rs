@@ -24,7 +24,8 @@ use crate::cli::{AgentArgs, TaskArgs, TasksCommand, TasksListArgs};
 use crate::exit::Exit;
 use crate::style::{self, paint};
 use crate::table::{Cell, MAX_ROWS, Table};
-use crate::{errors, sanitize, talk};
+use crate::talk;
+use a2a_typestate_client::text;
 
 /// Runs one `a2a tasks` command.
 pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn Write) -> ExitCode {
@@ -48,9 +49,9 @@ pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn 
         Ok(()) => Exit::Done.into(),
         Err(e) => {
             if json {
-                let _ = talk::json_error(out, &errors::one_line(&e));
+                let _ = talk::json_error(out, &text::one_line(&e));
             }
-            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            let _ = writeln!(err_out, "error: {}", text::describe(&e));
             Exit::NoResult.into()
         }
     }
@@ -58,13 +59,17 @@ pub async fn run(command: &TasksCommand, out: &mut dyn Write, err_out: &mut dyn 
 
 /// The client the arguments describe and the connection to the agent at `url`.
 async fn open(url: &str, agent: &AgentArgs, err_out: &mut dyn Write) -> Result<AgentConnection, Exit> {
-    let client = talk::client(agent).map_err(|e| {
+    let client = talk::client(agent, url).map_err(|e| {
         let _ = writeln!(err_out, "error: {e}");
         Exit::NoResult
     })?;
     talk::connect(&client, url).await.map_err(|e| {
-        let base = crate::card::base_url_of(url);
-        let _ = writeln!(err_out, "error: {}", crate::card::explain_fetch_error(base, &e, errors::describe));
+        let base = a2a_typestate_client::discovery::base_url_of(url);
+        let _ = writeln!(
+            err_out,
+            "error: {}",
+            a2a_typestate_client::text::card_fetch_error(base, &e, text::describe)
+        );
         Exit::NoResult
     })
 }
@@ -169,7 +174,7 @@ fn write_task(out: &mut dyn Write, json: bool, task: &a2a_typestate_types::Task)
     }
     let _ = writeln!(out, "{}", talk::describe_task(task));
     if let Some(context) = &task.context_id {
-        let _ = writeln!(out, "  context {}", sanitize::message(context.as_str()));
+        let _ = writeln!(out, "  context {}", text::message(context.as_str()));
     }
     for artifact in &task.artifacts {
         let _ = writeln!(out, "  {}", talk::describe_artifact(artifact));
@@ -202,7 +207,7 @@ async fn subscribe(
         }
         // Not streamed (the agent does not stream, or the task already ended): followed by polling.
         Err(e) if e.protocol_error().is_some_and(|p| p.is_unsupported_operation()) => {
-            let said = errors::one_line(&e);
+            let said = text::one_line(&e);
             if !args.json {
                 let _ = writeln!(
                     err_out,

@@ -80,7 +80,7 @@ fn with_scheme(given: &str) -> Result<String, String> {
             || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b)))
     };
     if !host_like(host) {
-        return Err(format!("`{}` is no URL: {example}", crate::sanitize::message(given)));
+        return Err(format!("`{}` is no URL: {example}", a2a_typestate_client::text::message(given)));
     }
     let loopback = host.eq_ignore_ascii_case("localhost")
         || host.to_ascii_lowercase().ends_with(".localhost")

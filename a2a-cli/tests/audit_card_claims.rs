@@ -8,8 +8,8 @@ use a2a_testkit::{
     Binding, Capabilities, RETIRED_INTERFACE_PATH, RunningAgent, ScriptedAgent, ScriptedAgentBuilder,
 };
 use a2a_typestate::{ClaimKind, Deployment};
-use a2a_typestate_cli::audit::{
-    AgentAudit, AuditOptions, CardClaimAudit, CardClaimOutcome, EXIT_OVER_DECLARES, audit,
+use a2a_typestate_client::audit::{
+    AgentAudit, AuditFinding, AuditOptions, CardClaimAudit, CardClaimOutcome, audit,
 };
 
 const ECHO: &str = "https://example.com/ext/echo/v1";
@@ -55,7 +55,7 @@ async fn an_agent_lying_about_all_five_card_claims_gets_five_refusals_with_evide
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
     let audited = &report.agents[0];
 
-    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    assert_eq!(report.finding(), AuditFinding::OverDeclares, "{audited:#?}");
     let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
     assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
     let by_kind = |kind| refused(audited).into_iter().find(|c| c.kind == kind).unwrap();
@@ -95,7 +95,7 @@ async fn claims_picks_which_card_claims_are_checked() {
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &options).await;
     let kinds: Vec<ClaimKind> = report.agents[0].card_claims.iter().map(|c| c.kind).collect();
     assert_eq!(kinds, [ClaimKind::Security]);
-    assert_eq!(report.exit_status, EXIT_OVER_DECLARES);
+    assert_eq!(report.finding(), AuditFinding::OverDeclares);
 }
 
 #[tokio::test]
@@ -110,7 +110,7 @@ async fn an_honest_agent_gets_its_card_claims_verified_and_exit_0() {
         .unwrap();
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
     let audited = &report.agents[0];
-    assert_eq!(report.exit_status, 0, "{audited:#?}");
+    assert_eq!(report.finding(), AuditFinding::Clean, "{audited:#?}");
     let verified: Vec<ClaimKind> = audited
         .card_claims
         .iter()
@@ -147,7 +147,7 @@ async fn the_five_card_lies_are_refused_over_http_json_as_over_json_rpc() {
     let agent = liar().bindings([Binding::HttpJson]).spawn().await.unwrap();
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
     let audited = &report.agents[0];
-    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    assert_eq!(report.finding(), AuditFinding::OverDeclares, "{audited:#?}");
     let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
     assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
     assert!(agent.requests().iter().any(|r| r.path.starts_with("/a2a/rest/extendedAgentCard")));
@@ -187,7 +187,7 @@ async fn the_five_card_lies_are_refused_over_grpc_too() {
     let agent = liar().bindings([Binding::Grpc]).spawn().await.unwrap();
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &every_interface()).await;
     let audited = &report.agents[0];
-    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "{audited:#?}");
+    assert_eq!(report.finding(), AuditFinding::OverDeclares, "{audited:#?}");
     let kinds: Vec<ClaimKind> = refused(audited).iter().map(|c| c.kind).collect();
     assert_eq!(kinds, ClaimKind::ALL, "{:#?}", audited.card_claims);
     assert!(agent.requests().iter().all(|r| !r.path.starts_with("/a2a/")), "only gRPC was called");
@@ -208,7 +208,11 @@ async fn an_unreachable_first_interface_is_reported_unreachable_and_the_audit_go
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
     let audited = &report.agents[0];
 
-    assert_eq!(report.exit_status, 0, "an honest agent behind a dead interface: {audited:#?}");
+    assert_eq!(
+        report.finding(),
+        AuditFinding::Clean,
+        "an honest agent behind a dead interface: {audited:#?}"
+    );
     assert!(audited.error.is_none(), "{audited:#?}");
     assert!(audited.over_declares.is_empty());
     let verdict_of = |url: &str| {
@@ -222,7 +226,7 @@ async fn an_unreachable_first_interface_is_reported_unreachable_and_the_audit_go
     assert!(matches!(verdict_of(&live), Some(CardClaimOutcome::Verified { .. })), "{audited:#?}");
     for claim in &audited.claims {
         assert!(
-            matches!(claim.verdict, a2a_typestate_cli::audit::ClaimVerdict::Verified { .. }),
+            matches!(claim.verdict, a2a_typestate_client::audit::ClaimVerdict::Verified { .. }),
             "{:?} audited through the live interface: {:?}",
             claim.capability,
             claim.verdict
@@ -250,7 +254,7 @@ async fn an_interface_serving_only_the_stream_verifies_streaming_and_is_refused_
 
     assert!(audited.error.is_none(), "{audited:#?}");
     assert!(
-        matches!(audited.claims[0].verdict, a2a_typestate_cli::audit::ClaimVerdict::Verified { .. }),
+        matches!(audited.claims[0].verdict, a2a_typestate_client::audit::ClaimVerdict::Verified { .. }),
         "{audited:#?}"
     );
     let verdict = |kind| audited.card_claims.iter().find(|c| c.kind == kind).map(|c| c.verdict.clone());
@@ -261,7 +265,7 @@ async fn an_interface_serving_only_the_stream_verifies_streaming_and_is_refused_
     assert!(matches!(verdict(ClaimKind::Security), Some(CardClaimOutcome::Verified { .. })), "{audited:#?}");
     let json = serde_json::to_string(audited).unwrap();
     assert!(!json.contains("no answer") && !json.contains("was answered"), "{json}");
-    assert_eq!(report.exit_status, EXIT_OVER_DECLARES, "the interface over-declares its binding");
+    assert_eq!(report.finding(), AuditFinding::OverDeclares, "the interface over-declares its binding");
     agent.shutdown().await;
 }
 
@@ -286,7 +290,7 @@ async fn an_audit_of_a_card_declaring_ten_thousand_dead_interfaces_tries_at_most
     let started = std::time::Instant::now();
     let report = audit(&[(within.base_url(), Deployment::Direct)], &every_interface()).await;
     let budget_cost = started.elapsed();
-    assert_eq!(report.exit_status, 0, "{:#?}", report.agents[0]);
+    assert_eq!(report.finding(), AuditFinding::Clean, "{:#?}", report.agents[0]);
     within.shutdown().await;
 
     let agent = behind(10_000).await.unwrap();

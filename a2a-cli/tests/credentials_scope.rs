@@ -102,3 +102,24 @@ async fn an_allowed_origin_that_is_not_a_url_is_named_with_its_flag() {
     assert_eq!(output.status.code(), Some(2), "{}", shown(&output));
     assert!(shown(&output).contains("--allow-credential-origin: login.example.com"), "{}", shown(&output));
 }
+
+/// `-H NAME:VALUE` is a header the user typed for the agent: it goes where credentials go, so a
+/// card served from one origin whose interface is on another does not get it sent there.
+#[tokio::test]
+async fn a_typed_header_reaches_only_the_agents_origin_and_the_allowed_ones() {
+    const HEADER: &str = "x-typed-secret";
+    let agent = ScriptedAgent::builder().name("open").spawn().await.unwrap();
+    let base = card_elsewhere(&agent).await;
+    let typed = format!("{HEADER}: typed-SECRET-2");
+    let carried = |agent: &RunningAgent| agent.requests().iter().any(|r| r.header(HEADER).is_some());
+
+    let output = a2a(&["send", "-H", &typed, &base, "hello"]).await;
+    assert!(agent.executions() >= 1, "the task still ran: {}", shown(&output));
+    assert!(!carried(&agent), "the header went to another origin: {:?}", agent.requests());
+
+    let url = agent.base_url();
+    let output = a2a(&["send", "-H", &typed, "--allow-credential-origin", &url, &base, "hello"]).await;
+    assert_eq!(output.status.code(), Some(0), "{}", shown(&output));
+    assert!(carried(&agent), "an allowed origin gets the header: {:?}", agent.requests());
+    assert!(!shown(&output).contains("typed-SECRET-2"));
+}

@@ -33,7 +33,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_typestate::Capability;
-use a2a_typestate_cli::audit::audit_agent;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use verdicts_by_model::oracle::{self, Expected, Verdict};
 use verdicts_by_model::paths::{self, Reading};
@@ -67,7 +66,7 @@ struct Judged {
 async fn judge(truths: &[Truth]) -> Vec<Judged> {
     // One client per path for the whole case (each agent has its own URL, so what one client learns
     // of one agent stays apart from the others); one webhook receiver for every typed push handle.
-    let auditor = paths::audit_client();
+    let auditor = paths::auditor().await;
     let client = paths::client();
     let receiver = Arc::new(client.start_push_receiver().await.expect("a webhook receiver starts"));
     // Each truth is served and judged on its own, so that one agent starting overlaps another's
@@ -79,7 +78,7 @@ async fn judge(truths: &[Truth]) -> Vec<Judged> {
             let agent = truth.serve().await;
             let url = agent.base_url();
             let (audited, run_task, typed) = futures::future::join3(
-                audit_agent(auditor, &url, paths::deployment(truth)),
+                auditor.agent(&url, paths::deployment(truth)),
                 paths::run_task(client, truth, &url),
                 paths::typed_settles(truth, &url, receiver),
             )

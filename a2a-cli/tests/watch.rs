@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate::Deployment;
-use a2a_typestate_cli::audit::AuditOptions;
 use a2a_typestate_cli::watch::{Retention, Watch, WatchOptions};
+use a2a_typestate_client::audit::AuditOptions;
 use common::browser::Browser;
 use common::{a2a, flippable, stderr};
 use serde_json::json;
@@ -38,6 +38,7 @@ fn options(interval: Duration, store: Option<std::path::PathBuf>) -> WatchOption
         retention: Retention { keep: 50, max_age: Duration::from_secs(3600) },
         redis: None,
         audit: AuditOptions { push_arrival_bound: Duration::from_secs(1), ..AuditOptions::default() },
+        credentials: Default::default(),
     }
 }
 

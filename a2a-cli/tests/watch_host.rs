@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use a2a_testkit::ScriptedAgent;
 use a2a_typestate::Deployment;
-use a2a_typestate_cli::audit::AuditOptions;
 use a2a_typestate_cli::watch::{Retention, Watch, WatchOptions};
+use a2a_typestate_client::audit::AuditOptions;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Every route the server has, and one it has not.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate::Deployment;
-use a2a_typestate_cli::audit::AuditOptions;
 use a2a_typestate_cli::watch::{Retention, Watch, WatchOptions, otel};
+use a2a_typestate_client::audit::AuditOptions;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 

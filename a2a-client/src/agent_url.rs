@@ -249,10 +249,29 @@ pub(crate) fn inside_address_diagnosis(card_url: &str, interface_url: &str) -> O
     ))
 }
 
+/// The base URL for `url`: a card URL under `/.well-known/` loses that suffix, anything else is kept
+/// (a card at another path, such as `/api/agent-card.json`, is then fetched as it is).
+pub fn base_url_of(url: &str) -> &str {
+    let trimmed = url.trim_end_matches('/');
+    for path in [WellKnownPath::AgentCard, WellKnownPath::LegacyAgent] {
+        if let Some(base) = trimmed.strip_suffix(path.path()) {
+            return base.trim_end_matches('/');
+        }
+    }
+    trimmed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ErrorKind;
+
+    #[test]
+    fn card_urls_are_reduced_to_their_agent_base() {
+        assert_eq!(base_url_of("http://a.example/.well-known/agent-card.json"), "http://a.example");
+        assert_eq!(base_url_of("http://a.example/x/.well-known/agent.json"), "http://a.example/x");
+        assert_eq!(base_url_of("http://a.example/x/"), "http://a.example/x");
+    }
 
     #[test]
     fn a_card_naming_its_agents_inside_address_gets_a_plain_diagnosis() {

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_typestate::{CardClaims, Deployment};
+use a2a_typestate::{Capability, CardClaims, Deployment};
 use a2a_typestate_types::AgentCard;
 use a2a_typestate_types::discovery::{OfferedInterface, offered_interfaces_from_slice};
 use a2a_typestate_types::parse::{self, ParseError};
@@ -191,6 +191,21 @@ impl DiscoveredCard {
         match deployment {
             Deployment::Direct => Arc::clone(&self.inner.direct_claims),
             Deployment::Gateway => Arc::clone(&self.inner.gateway_claims),
+        }
+    }
+
+    /// What the card declares for `capability` as written (`None`: absent). A signature over the
+    /// 1.0 proto fields does not cover a leftover 0.3 `stateTransitionHistory`, which then drives no
+    /// claim: it reads as absent here too.
+    pub fn declared(&self, capability: Capability) -> Option<bool> {
+        let caps = &self.card().capabilities;
+        match capability {
+            Capability::Streaming => caps.streaming,
+            Capability::PushNotifications => caps.push_notifications,
+            Capability::StateTransitionHistory => {
+                let covered = self.signer().is_none_or(|s| s.canonical_form().covers_unknown_fields());
+                caps.legacy_state_transition_history().filter(|_| covered)
+            }
         }
     }
 

@@ -37,7 +37,9 @@ use crate::net::{HttpClient, Response, within};
 use crate::signing::{self, CardSignaturePolicy, TrustStore};
 use crate::{Error, Metrics};
 
-pub use crate::agent_url::{AGENT_CARD_PATH, AgentBaseUrl, LEGACY_AGENT_CARD_PATH, WellKnownPath};
+pub use crate::agent_url::{
+    AGENT_CARD_PATH, AgentBaseUrl, LEGACY_AGENT_CARD_PATH, WellKnownPath, base_url_of,
+};
 pub use crate::card::DiscoveredCard;
 
 /// Largest card accepted:
@@ -269,4 +271,22 @@ fn not_json(error: Error, content_type: Option<&str>, url: &str) -> Result<Error
         }
         _ => Err(error),
     }
+}
+
+/// The distinct protocol versions among `written` (each interface's `protocolVersion`), best first:
+/// 1.0, 0.3, then the others as written; an empty one is skipped.
+pub fn protocol_versions<'a>(written: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    use a2a_typestate_types::discovery::ProtocolVersion;
+    let mut versions: Vec<ProtocolVersion> = Vec::new();
+    for version in written.into_iter().filter(|v| !v.is_empty()).map(ProtocolVersion::parse) {
+        if !versions.contains(&version) {
+            versions.push(version);
+        }
+    }
+    versions.sort_by_key(|v| match v {
+        ProtocolVersion::V1_0 => 0,
+        ProtocolVersion::V0_3 => 1,
+        ProtocolVersion::Other(_) => 2,
+    });
+    versions.iter().map(|v| v.as_str().to_owned()).collect()
 }

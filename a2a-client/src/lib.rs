@@ -191,6 +191,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod agent_url;
+pub mod audit;
 pub mod auth;
 mod budget;
 mod cache;
@@ -227,6 +228,7 @@ pub mod task_events;
 pub mod task_span;
 #[cfg(test)]
 mod test_support;
+pub mod text;
 pub mod transport;
 pub mod url_policy;
 pub mod webhook;

@@ -1,11 +1,8 @@
-//! Fleets: the agents file, and telling agents apart when their cards share a name.
+//! The agents file: the fleet `a2a audit --file` and `a2a watch --file` read.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use a2a_typestate::Deployment;
-
-use super::AgentAudit;
 
 /// Reads an agents file: one base URL per line; blank lines and lines starting with `#` are
 /// skipped; a line `gateway URL` is an agent reached through a gateway (its claims are reported
@@ -48,21 +45,4 @@ pub fn read_agent_file(path: &Path) -> Result<Vec<(String, Deployment)>, String>
         agents.push((url, deployment));
     }
     Ok(agents)
-}
-
-/// Labels each agent by its card's name, or by its URL when another agent's card has the same name
-/// (or no card was read): every label in a report names one agent.
-pub(super) fn label_agents(agents: &mut [AgentAudit]) {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for agent in agents.iter() {
-        if let Some(name) = &agent.name {
-            *seen.entry(name.clone()).or_default() += 1;
-        }
-    }
-    for agent in agents.iter_mut() {
-        agent.label = match &agent.name {
-            Some(name) if seen.get(name) == Some(&1) && !name.trim().is_empty() => name.clone(),
-            _ => agent.url.clone(),
-        };
-    }
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::junit::xml;
-use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict, TimelineEntry};
+use a2a_typestate_client::audit::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict, TimelineEntry};
 
 /// Whether HTML forbids `c` in a document's text: a control other than ASCII whitespace (C0, DEL,
 /// C1) or a noncharacter (U+FDD0..=U+FDEF and the last two code points of every plane).
@@ -58,7 +58,7 @@ pub(super) fn render(report: &AuditReport) -> String {
         report.not_audited,
         report.wire_deviations,
         if report.strict { " (--strict)" } else { "" },
-        report.exit_status
+        super::exit_of(report.finding()).code()
     );
     out.push_str("<table><tr><th>agent</th><th>url</th><th>over-declares</th></tr>\n");
     for agent in &report.agents {
@@ -275,22 +275,16 @@ viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"timeline of {}\">",
 mod tests {
     use super::*;
 
-    fn report_of(agent: AgentAudit) -> AuditReport {
-        AuditReport {
-            agents: vec![agent],
-            over_declaring: 0,
-            not_audited: 1,
-            wire_deviations: 0,
-            strict: false,
-            exit_status: 2,
-        }
+    /// A report on one agent whose card's name (the label a report shows) is `name`.
+    fn report_of(mut agent: AgentAudit, name: &str) -> AuditReport {
+        agent.name = Some(name.to_owned());
+        AuditReport::new(vec![agent], false)
     }
 
     #[test]
     fn a_hostile_card_name_and_error_are_escaped_not_rendered() {
-        let mut agent = AgentAudit::unreadable("http://127.0.0.1:1", "bad <b>card</b> & \"more\"".to_owned());
-        agent.label = "<script>alert(1)</script>".to_owned();
-        let page = render(&report_of(agent));
+        let agent = AgentAudit::not_audited("http://127.0.0.1:1", "bad <b>card</b> & \"more\"".to_owned());
+        let page = render(&report_of(agent, "<script>alert(1)</script>"));
         assert!(!page.contains("<script>"), "{page}");
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("bad &lt;b&gt;card&lt;/b&gt; &amp; &quot;more&quot;"));
@@ -300,9 +294,8 @@ mod tests {
     #[test]
     fn the_junit_xml_escapes_markup_and_drops_control_characters() {
         assert_eq!(xml("a<b>&\"c'\u{1}"), "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}");
-        let mut agent = AgentAudit::unreadable("http://127.0.0.1:1", "no card at </testcase>".to_owned());
-        agent.label = "x\"y".to_owned();
-        let xml = super::super::junit::render(&report_of(agent));
+        let agent = AgentAudit::not_audited("http://127.0.0.1:1", "no card at </testcase>".to_owned());
+        let xml = super::super::junit::render(&report_of(agent, "x\"y"));
         assert!(xml.contains("classname=\"x&quot;y\" name=\"audit\""), "{xml}");
         assert!(xml.contains("errors=\"1\""), "{xml}");
         assert!(!xml.contains("at </testcase>"), "{xml}");

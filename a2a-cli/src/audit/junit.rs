@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
+use a2a_typestate_client::audit::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
 
 /// Whether XML 1.0 can carry `c` at all, even as a character reference (its `Char` production:
 /// tab, LF, CR, U+0020..=U+D7FF, U+E000..=U+FFFD, U+10000 and up; surrogates cannot be in a `str`).

@@ -1,388 +1,97 @@
-//! `a2a audit URL...`: discover each agent, run one short probe task that depends on every claim its
-//! card makes, and report each declared capability as verified, refused (with the evidence), not
-//! exercised, unverified or unverifiable; beside the verdicts, the wire deviations the agent's
-//! answers carried (read tolerantly, reported apart from the claims), and which of the extensions
-//! the card declares the agent activated when the probes asked for them. When that probe refused a
-//! claim, each claim it left unsettled is probed again on its own (one task per claim), so every
-//! lie the card tells is reported with its own evidence. Beside the lifecycle claims, the card's
-//! other claims (extended card, extensions, interfaces, output modes, security) are checked from
-//! calls that change nothing at the agent and from the probe's answers (`card_claims`).
+//! `a2a audit URL...`: the client's audit ([`a2a_typestate_client::audit`]) of each agent, with
+//! progress on a terminal, and its report as a table, JSON, JUnit or HTML.
 //!
-//! Exit status, the first that applies:
-//! - [`EXIT_OVER_DECLARES`] (1): an agent over-declares (a claim was refused);
-//! - [`EXIT_NOT_AUDITED`] (2): an agent could not be audited (no card, unreachable, the probe failed
+//! Exit status, the first that applies (the [`AuditFinding`], as [`Exit`] numbers it):
+//! - 1 ([`Exit::Contradicted`]): an agent over-declares (a claim was refused);
+//! - 2 ([`Exit::NoResult`]): an agent could not be audited (no card, unreachable, the probe failed
 //!   for another reason, such as a lifecycle fault);
-//! - [`EXIT_WIRE_DEVIATIONS`] (3): only with `--strict`, an agent's answers deviated from the 1.0
-//!   wire format (each deviation is listed with its call, event number and JSON path);
+//! - 3 ([`Exit::Deviated`]): only with `--strict`, an agent's answers deviated from the 1.0 wire
+//!   format (each deviation is listed with its call, event number and JSON path);
 //! - 0 otherwise.
-//!
-//! ```
-//! use a2a_typestate_cli::audit::{AuditOptions, EXIT_OVER_DECLARES, audit};
-//! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_typestate::{Capability, Deployment};
-//! # #[tokio::main] async fn main() -> Result<(), a2a_testkit::TestkitError> {
-//! // An agent whose card claims streaming and whose streaming calls answer -32004.
-//! let liar = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
-//!
-//! let report = audit(&[(liar.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
-//! assert_eq!(report.exit_status, EXIT_OVER_DECLARES);
-//! assert!(report.agents[0].over_declares.contains(Capability::Streaming));
-//! # Ok(()) }
-//! ```
 
-mod card_claims;
-mod evidence;
 mod fleet;
 mod html;
 mod junit;
-mod probe;
 mod render;
 
 use std::io::{IsTerminal, Write};
-use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
 
-use a2a_typestate::{Capability, CapabilitySet, ClaimKind, Deployment};
-use a2a_typestate_client::{CallOptions, Client, PollCadence, PushReceiver, SuspectMarks, WireReading};
+use a2a_typestate::Deployment;
+use a2a_typestate_client::Client;
+use a2a_typestate_client::audit::{AgentAudit, AuditFinding, AuditOptions, AuditReport, Auditor};
+use a2a_typestate_client::text;
 use futures::StreamExt;
 use serde::Serialize;
 
-use crate::card::{self, CardSummary};
 use crate::cli::{AuditArgs, CredentialArgs, ReportFormat};
-use crate::errors;
 use crate::exit::Exit;
-use crate::outcome::{self, Ending};
 
-pub use card_claims::{CardClaimAudit, CardClaimOutcome};
-pub use evidence::TimelineEntry;
 pub use fleet::read_agent_file;
-pub use probe::ClaimProbe;
 
-/// Exit status when an agent over-declares ([`Exit::Contradicted`]).
-pub const EXIT_OVER_DECLARES: u8 = Exit::Contradicted.code();
-/// Exit status when no agent over-declares but one could not be audited ([`Exit::NoResult`]).
-pub const EXIT_NOT_AUDITED: u8 = Exit::NoResult.code();
-/// Exit status under `--strict` when the audit found nothing worse than wire deviations
-/// ([`Exit::Deviated`]).
-pub const EXIT_WIRE_DEVIATIONS: u8 = Exit::Deviated.code();
-
-/// Agents audited at once unless `--concurrency` says otherwise.
-pub const DEFAULT_CONCURRENCY: usize = 8;
-
-/// The longest one agent's audit takes by default (`--deadline`): 3 minutes.
-pub const DEFAULT_AGENT_DEADLINE: Duration = Duration::from_secs(180);
-
-/// How the audit runs.
-#[derive(Clone, Debug)]
-pub struct AuditOptions {
-    /// How long a push callback may take before the push claim is refused.
-    pub push_arrival_bound: Duration,
-    /// Longest wait for any one request.
-    pub request_timeout: Duration,
-    /// Longest one agent's audit may take, its card and every probe together: a hung agent costs
-    /// the audit no more.
-    pub deadline: Duration,
-    /// How long a task may stay `working` with nothing observable before the probe gives up.
-    pub working_bound: Duration,
-    /// Credentials for agents that require them (none by default).
-    pub credentials: CredentialArgs,
-    /// Wire deviations fail the audit ([`EXIT_WIRE_DEVIATIONS`]).
-    pub strict: bool,
-    /// Agents audited at once.
-    pub concurrency: usize,
-    /// Where the webhook receiver listens (one receiver for the whole audit); `None`: a loopback
-    /// port per probe.
-    pub webhook_listen: Option<SocketAddr>,
-    /// The URL agents are given for the webhook (behind a proxy or NAT); `None`: the bound address.
-    pub webhook_public_url: Option<String>,
-    /// Show progress on stderr (only drawn on a terminal).
-    pub progress: bool,
-    /// The card claims beyond the lifecycle to check (`--claims`; default: every kind).
-    pub claims: Vec<ClaimKind>,
-    /// Call every declared interface, not only the one the audit uses (`--all-interfaces`).
-    pub all_interfaces: bool,
-}
-
-impl Default for AuditOptions {
-    /// A 5 s push bound, a 30 s request timeout, a 3 min deadline per agent and a 30 s working
-    /// bound, not strict, eight agents
-    /// at once, a loopback webhook, no progress, every card claim, only the interface in use.
-    fn default() -> Self {
-        Self {
-            push_arrival_bound: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(30),
-            deadline: DEFAULT_AGENT_DEADLINE,
-            working_bound: Duration::from_secs(30),
-            credentials: CredentialArgs::default(),
-            strict: false,
-            concurrency: DEFAULT_CONCURRENCY,
-            webhook_listen: None,
-            webhook_public_url: None,
-            progress: false,
-            claims: ClaimKind::ALL.to_vec(),
-            all_interfaces: false,
-        }
+/// The options `a2a audit`'s arguments give the client's audit.
+pub(crate) fn options_of(args: &AuditArgs) -> AuditOptions {
+    AuditOptions {
+        push_arrival_bound: args.push_arrival_bound,
+        request_timeout: args.request_timeout,
+        deadline: args.deadline,
+        working_bound: args.working_bound,
+        strict: args.strict,
+        concurrency: usize::try_from(args.concurrency).unwrap_or(1).max(1),
+        webhook_listen: args.webhook_listen,
+        webhook_public_url: args.webhook_public_url.clone(),
+        claims: args.claims.clone(),
+        all_interfaces: args.all_interfaces,
     }
 }
 
-impl From<&AuditArgs> for AuditOptions {
-    fn from(args: &AuditArgs) -> Self {
-        Self {
-            push_arrival_bound: args.push_arrival_bound,
-            request_timeout: args.request_timeout,
-            deadline: args.deadline,
-            working_bound: args.working_bound,
-            credentials: args.credentials.clone(),
-            strict: args.strict,
-            concurrency: usize::try_from(args.concurrency).unwrap_or(1).max(1),
-            webhook_listen: args.webhook_listen,
-            webhook_public_url: args.webhook_public_url.clone(),
-            progress: true,
-            claims: args.claims.clone(),
-            all_interfaces: args.all_interfaces,
-        }
+/// The exit status for what an audit found.
+pub(crate) fn exit_of(finding: AuditFinding) -> Exit {
+    match finding {
+        AuditFinding::OverDeclares => Exit::Contradicted,
+        AuditFinding::NotAudited => Exit::NoResult,
+        AuditFinding::WireDeviations => Exit::Deviated,
+        AuditFinding::Clean => Exit::Done,
     }
 }
 
-/// The audit of every agent asked for; also the `--format json` output.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuditReport {
-    /// One entry per URL, in the order given.
-    pub agents: Vec<AgentAudit>,
-    /// How many agents over-declare (a lifecycle or a card claim refused).
-    pub over_declaring: usize,
-    /// How many agents could not be audited.
-    pub not_audited: usize,
-    /// How many wire deviations were read, over all agents.
-    pub wire_deviations: usize,
-    /// Whether wire deviations fail the audit (`--strict`).
-    pub strict: bool,
-    /// The exit status the command returns (0, [`EXIT_OVER_DECLARES`], [`EXIT_NOT_AUDITED`] or
-    /// [`EXIT_WIRE_DEVIATIONS`]).
-    pub exit_status: u8,
+/// The auditor of `agents` for `options` with `credentials` (the command line's `--bearer-env`,
+/// ...), or why there is none, in words.
+pub(crate) async fn auditor(
+    credentials: &CredentialArgs,
+    agents: &[&str],
+    options: AuditOptions,
+) -> Result<Auditor, String> {
+    let builder = credentials.apply(Client::builder(), agents)?;
+    Auditor::new(builder, options).await.map_err(|e| text::one_line(&e))
 }
 
-/// The audit of one agent.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentAudit {
-    /// The URL as given (a password in it masked as `***`, as everywhere a typed URL is shown).
-    pub url: String,
-    /// The card's name (absent when no card was read).
-    pub name: Option<String>,
-    /// What reports call the agent: its card's name, or its URL when no card was read or when
-    /// another audited agent's card has the same name.
-    pub label: String,
-    /// Where the card was read.
-    pub card_url: Option<String>,
-    /// The protocol versions the card's interfaces speak.
-    pub protocol_versions: Vec<String>,
-    /// Whether the card describes a gateway (its claims are then unverifiable).
-    pub gateway: bool,
-    /// One verdict per capability the card declares.
-    pub claims: Vec<ClaimAudit>,
-    /// The capabilities the agent was caught over-declaring.
-    #[serde(serialize_with = "outcome::capability_fields")]
-    pub over_declares: CapabilitySet,
-    /// How the first probe task (depending on every claim) ended (absent when it could not be
-    /// sent).
-    pub probe: Option<ProbeSummary>,
-    /// Why the agent could not be audited, if it could not.
-    pub error: Option<String>,
-    /// The lifecycle fault that ended the first probe, named (a bound ran out: not a lie).
-    pub lifecycle_fault: Option<String>,
-    /// Every attempt to register the first probe's webhook and what the agent answered.
-    pub push_registration: Vec<String>,
-    /// The deviations from the 1.0 wire format the agent's answers carried, read anyway (over all
-    /// its probes).
-    pub wire_deviations: Vec<DeviationReport>,
-    /// What the first probe observed, in order, on each channel: the report's timeline.
-    pub timeline: Vec<TimelineEntry>,
-    /// After a refusal, one probe per claim the first probe left unsettled, each depending on that
-    /// claim alone; its verdict is the one in `claims` (empty when nothing was refused).
-    pub claim_probes: Vec<ClaimProbe>,
-    /// Each extension the card declares (`capabilities.extensions[]`), all asked for on the probes,
-    /// and whether the agent's answers said it activated it.
-    pub extensions: Vec<ExtensionAudit>,
-    /// The card's claims beyond the lifecycle (extended card, required extensions, interfaces,
-    /// output modes, security), each with its verdict.
-    pub card_claims: Vec<CardClaimAudit>,
-}
-
-impl AgentAudit {
-    /// `true` when the audit caught the agent over-declaring: a lifecycle or a card claim refused.
-    pub fn over_declares_anything(&self) -> bool {
-        !self.over_declares.is_empty() || self.card_claims.iter().any(CardClaimAudit::is_refused)
-    }
-}
-
-/// One extension the card declares, asked for on the audit's probes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExtensionAudit {
-    /// Its URI.
-    pub uri: String,
-    /// Whether the card marks it `required`.
-    pub required: bool,
-    /// Whether an answer to the probes named it in the extensions header (or gRPC metadata): not
-    /// activated is no refusal, since an agent may activate an extension only for some requests.
-    pub activated: bool,
-}
-
-impl AgentAudit {
-    pub(crate) fn unreadable(url: &str, error: String) -> Self {
-        Self {
-            url: url.to_owned(),
-            name: None,
-            label: url.to_owned(),
-            card_url: None,
-            protocol_versions: Vec::new(),
-            gateway: false,
-            claims: Vec::new(),
-            over_declares: CapabilitySet::EMPTY,
-            probe: None,
-            error: Some(error),
-            lifecycle_fault: None,
-            push_registration: Vec::new(),
-            wire_deviations: Vec::new(),
-            timeline: Vec::new(),
-            claim_probes: Vec::new(),
-            extensions: Vec::new(),
-            card_claims: Vec::new(),
-        }
-    }
-}
-
-/// One wire deviation, as reported.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeviationReport {
-    /// The call that received it.
-    pub call: String,
-    /// The event's number on that call's stream (from 1); absent for a plain answer.
-    pub event: Option<u64>,
-    /// The JSON path of the deviating value in the received document.
-    pub path: String,
-    /// The kind of deviation (`unwrapped-0.3-object`, `kind-field`, `lowercase-enum`, ...).
-    pub kind: String,
-    /// What came.
-    pub found: String,
-    /// How it was read.
-    pub read_as: String,
-}
-
-/// The verdict on one declared capability.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClaimAudit {
-    /// The capability (its card field).
-    #[serde(serialize_with = "outcome::capability_field")]
-    pub capability: Capability,
-    /// What the probe showed.
-    #[serde(flatten)]
-    pub verdict: ClaimVerdict,
-}
-
-/// What the probe showed about one declared capability.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "verdict", rename_all = "camelCase")]
-pub enum ClaimVerdict {
-    /// The agent did what the card claims.
-    Verified {
-        /// The observation that settled it.
-        evidence: String,
-    },
-    /// The agent contradicted the claim.
-    Refused {
-        /// The lie, named by its capability (`streaming declared but refused`, ...).
-        lie: String,
-        /// What was expected and what came.
-        contradiction: String,
-        /// The observation that showed it: the call or channel, the event number, when.
-        evidence: String,
-    },
-    /// No call of the probe exercised the claim.
-    NotExercised {
-        /// Why not.
-        reason: String,
-    },
-    /// A call exercised the claim, but the probe ended before it settled.
-    Unverified {
-        /// Where it stopped.
-        reason: String,
-    },
-    /// The claim cannot be checked from here: the card describes a gateway, or the agent refused
-    /// the webhook it would need.
-    Unverifiable {
-        /// Why, in the agent's words where it gave some.
-        reason: String,
-    },
-}
-
-/// How the probe task ended.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProbeSummary {
-    /// The ending (and its reason when it failed).
-    #[serde(flatten)]
-    pub ending: Ending,
-    /// Requests made on the negotiation path (absent when the run failed before negotiating, e.g.
-    /// while discovering the card).
-    pub negotiation_round_trips: Option<u64>,
-}
-
-/// Audits each of `agents` (URL and how it is reached) with one client (fresh discovery cache, so
-/// nothing is suspect beforehand).
-pub async fn audit(agents: &[(String, Deployment)], options: &AuditOptions) -> AuditReport {
-    let bar = progress_bar(options.progress, agents.len());
-    let setup = match audit_client(options) {
-        Ok(client) => shared_receiver(&client, options).await.map(|receiver| (client, receiver)),
-        Err(e) => Err(e),
-    };
-    let mut agents = match setup {
-        Ok((client, receiver)) => {
-            let (client, receiver, bar) = (&client, &receiver, &bar);
-            futures::stream::iter(agents)
-                .map(|(url, deployment)| async move {
-                    let audit = audit_agent_with(client, url, *deployment, receiver.clone(), options);
-                    let audited = match tokio::time::timeout(options.deadline, audit).await {
-                        Ok(audited) => audited,
-                        Err(_) => AgentAudit::unreadable(
-                            url,
-                            format!(
-                                "not audited: the deadline of {} per agent passed (--deadline)",
-                                a2a_typestate_types::human::HumanDuration(options.deadline)
-                            ),
-                        ),
-                    };
+/// Audits `agents` as `a2a audit` does: progress drawn on a terminal (when `progress`), each agent
+/// not audited with why when no auditor could be made.
+async fn audit_with_progress(
+    agents: &[(String, Deployment)],
+    options: &AuditOptions,
+    credentials: &CredentialArgs,
+    progress: bool,
+) -> AuditReport {
+    let urls: Vec<&str> = agents.iter().map(|(url, _)| url.as_str()).collect();
+    let audited = match auditor(credentials, &urls, options.clone()).await {
+        Ok(auditor) => {
+            let bar = progress_bar(progress, agents.len());
+            let audited = auditor
+                .agents(agents)
+                .inspect(|agent| {
                     bar.inc(1);
-                    bar.set_message(url.clone());
-                    audited
+                    bar.set_message(agent.url.clone());
                 })
-                .buffered(options.concurrency.max(1))
-                .collect::<Vec<_>>()
-                .await
+                .collect()
+                .await;
+            bar.finish_and_clear();
+            audited
         }
-        Err(e) => agents.iter().map(|(url, _)| AgentAudit::unreadable(url, e.clone())).collect(),
+        Err(why) => agents.iter().map(|(url, _)| AgentAudit::not_audited(url, why.clone())).collect(),
     };
-    bar.finish_and_clear();
-    fleet::label_agents(&mut agents);
-    let over_declaring = agents.iter().filter(|a| a.over_declares_anything()).count();
-    let not_audited = agents.iter().filter(|a| a.error.is_some()).count();
-    let wire_deviations = agents.iter().map(|a| a.wire_deviations.len()).sum();
-    let exit_status = if over_declaring > 0 {
-        EXIT_OVER_DECLARES
-    } else if not_audited > 0 {
-        EXIT_NOT_AUDITED
-    } else if options.strict && wire_deviations > 0 {
-        EXIT_WIRE_DEVIATIONS
-    } else {
-        0
-    };
-    AuditReport { agents, over_declaring, not_audited, wire_deviations, strict: options.strict, exit_status }
+    AuditReport::new(audited, options.strict)
 }
 
 fn progress_bar(show: bool, total: usize) -> indicatif::ProgressBar {
@@ -398,196 +107,13 @@ fn progress_bar(show: bool, total: usize) -> indicatif::ProgressBar {
     bar
 }
 
-pub(crate) fn audit_client(options: &AuditOptions) -> Result<Client, String> {
-    let cadence = PollCadence::new(Duration::from_millis(100), 2.0, Duration::from_secs(2))
-        .map_err(|e| errors::one_line(&e))?;
-    let mut builder = Client::builder()
-        .push_arrival_bound(options.push_arrival_bound)
-        .request_timeout(options.request_timeout)
-        .task_deadline(options.deadline)
-        .unobservable_bound(options.working_bound)
-        .poll_cadence(cadence)
-        // Tolerant reading, strict reporting: what deviates is read and listed apart.
-        .wire_reading(WireReading::Tolerant)
-        // A suspect mark spares later tasks the negotiation with an agent caught lying; an audit's
-        // later probes exist to negotiate exactly the claims such a mark would skip. The audit's
-        // cache is its own, so no mark would outlive the audit anyway: with the marks off, every
-        // probe negotiates, and a refusal still falls back.
-        .suspect_marks(SuspectMarks::Off);
-    if let Some(addr) = options.webhook_listen {
-        builder = builder.webhook_addr(addr);
-    }
-    if let Some(url) = &options.webhook_public_url {
-        builder = builder.webhook_public_url(url.clone());
-    }
-    options.credentials.apply(builder)?.build().map_err(|e| errors::one_line(&e))
-}
-
-/// One receiver for the whole audit when a listen address is given (a fixed port binds once).
-async fn shared_receiver(
-    client: &Client,
-    options: &AuditOptions,
-) -> Result<Option<Arc<PushReceiver>>, String> {
-    if options.webhook_listen.is_none() {
-        return Ok(None);
-    }
-    match client.start_push_receiver().await {
-        Ok(receiver) => Ok(Some(Arc::new(receiver))),
-        Err(e) => Err(format!("the webhook receiver could not start: {}", errors::one_line(&e))),
-    }
-}
-
-/// Audits one agent: its card, then one probe task depending on every claim the card makes, and,
-/// when that probe refused a claim, one probe per claim it left unsettled (these negotiate only on
-/// a client built with [`SuspectMarks::Off`], as [`audit`] builds its own; with the marks on, those
-/// claims are reported not exercised, with why).
-pub async fn audit_agent(client: &Client, url: &str, deployment: Deployment) -> AgentAudit {
-    audit_agent_with(client, url, deployment, None, &AuditOptions::default()).await
-}
-
-async fn audit_agent_with(
-    client: &Client,
-    url: &str,
-    deployment: Deployment,
-    receiver: Option<Arc<PushReceiver>>,
-    options: &AuditOptions,
-) -> AgentAudit {
-    let base = card::base_url_of(url);
-    // One card per decision: the connection's card (the extended one, when credentials allow it,
-    // since it may claim more) is the one reported, lifted and probed; every probe runs on that
-    // connection, so a card served with `no-store` and changed between fetches cannot have one
-    // copy audited while another copy's interface is called.
-    // Why the card's extensions could not all be asked for, when they could not.
-    let mut not_asked: Option<String> = None;
-    let (target, discovered) = match client.connect(base).await {
-        Ok(connection) => {
-            let card = connection.card().clone();
-            // Every extension the card declares is asked for on the probes, so the report can say
-            // which the agent activated (and a required one does not stop the audit).
-            let declared = card.card().capabilities.extensions.iter().map(|e| e.uri.clone());
-            let connection = match connection.with_options(CallOptions::new().extensions(declared)) {
-                Ok(asking) => asking,
-                // A URI the extensions header cannot carry, or more than it may: probed without
-                // asking, and the reason kept for the report.
-                Err(error) => {
-                    not_asked = Some(errors::one_line(&error));
-                    connection
-                }
-            };
-            (probe::Target::Connection(connection), card)
-        }
-        // The card is there but cannot be connected to (no interface this client speaks, say): it
-        // is still reported, and the probe says why it failed.
-        // A transport fault leaves nothing to read: asking for the card again would cost the same
-        // wait a second time.
-        Err(connect_error) if connect_error.transport_fault().is_some() => {
-            return AgentAudit::unreadable(
-                url,
-                card::explain_fetch_error(base, &connect_error, errors::one_line),
-            );
-        }
-        Err(connect_error) => match client.discover(base).await {
-            Ok(card) => (probe::Target::Address(base.to_owned()), card),
-            Err(_) => {
-                return AgentAudit::unreadable(
-                    url,
-                    card::explain_fetch_error(base, &connect_error, errors::one_line),
-                );
-            }
-        },
-    };
-    if let Err(e) = discovered.offered_interfaces() {
-        return AgentAudit::unreadable(url, format!("the card cannot be used: {e}"));
-    }
-    let summary = CardSummary::of(&discovered);
-    // The claims discovery lifted (a signature that covers part of the card narrows them there).
-    let lifted = discovered.claims(deployment);
-    // What the card says, before the gateway rule empties it: a gateway's claims are reported too.
-    let written: CapabilitySet =
-        Capability::ALL.into_iter().filter(|c| summary.claims.get(*c) == Some(true)).collect();
-    let depends: Vec<Capability> = lifted.declared().iter().collect();
-    // The first probe accepts only the card's output modes, so its answer checks them.
-    let accepted: Vec<String> = if options.claims.contains(&ClaimKind::OutputModes) && !lifted.is_gateway() {
-        discovered.card().default_output_modes.clone()
-    } else {
-        Vec::new()
-    };
-    let input_modes = lifted.default_input_modes();
-    let first =
-        probe::Probe::run(client, &target, deployment, &depends, input_modes, &accepted, receiver.clone())
-            .await;
-    // The rest of the audit goes through the interface that carried the first probe: a declared
-    // interface it could not reach is reported unreachable, not audited.
-    let unreachable = first.unreachable_interfaces().to_vec();
-    let target = first.answering(target).await;
-    let mut claims: Vec<ClaimAudit> = written
-        .iter()
-        .map(|capability| ClaimAudit { capability, verdict: first.verdict(capability, &lifted) })
-        .collect();
-    let mut wire_deviations = first.deviations();
-    let claim_probes = probe::probe_each_unsettled_claim(
-        client,
-        &target,
-        deployment,
-        &lifted,
-        &mut claims,
-        &mut wire_deviations,
-        receiver,
-    )
-    .await;
-    let activated = match &target {
-        probe::Target::Connection(connection) => connection.activated_extensions(),
-        probe::Target::Address(_) => Default::default(),
-    };
-    let extensions = discovered
-        .card()
-        .capabilities
-        .extensions
-        .iter()
-        .map(|e| ExtensionAudit {
-            uri: e.uri.clone(),
-            required: e.required,
-            activated: activated.contains(&e.uri),
-        })
-        .collect();
-    let probed = card_claims::ProbeAnswers {
-        connection: match &target {
-            probe::Target::Connection(connection) => Some(connection),
-            probe::Target::Address(_) => None,
-        },
-        result: first.answer(),
-        modes: first.modes(),
-        unreachable: &unreachable,
-        run_verdicts: first.outcome().map(|o| o.card_claims.as_slice()).unwrap_or_default(),
-    };
-    let card_claims = card_claims::audit_card_claims(base, &lifted, &discovered, &probed, options).await;
-    let over_declares = claims
-        .iter()
-        .filter(|c| matches!(c.verdict, ClaimVerdict::Refused { .. }))
-        .map(|c| c.capability)
-        .collect();
-    AgentAudit {
-        url: url.to_owned(),
-        name: Some(summary.name.clone()),
-        label: summary.name,
-        card_url: Some(summary.source_url),
-        protocol_versions: summary.protocol_versions,
-        gateway: lifted.is_gateway(),
-        claims,
-        over_declares,
-        probe: Some(first.summary()),
-        error: first.error(&target).map(|error| match &not_asked {
-            Some(why) => format!("{error} (the card's extensions were not asked for: {why})"),
-            None => error,
-        }),
-        lifecycle_fault: first.lifecycle_fault(),
-        push_registration: first.push_registration(),
-        wire_deviations,
-        timeline: first.timeline(),
-        claim_probes,
-        extensions,
-        card_claims,
-    }
+/// The `--format json` output: the report and the exit status it gives.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonReport<'a> {
+    #[serde(flatten)]
+    report: &'a AuditReport,
+    exit_status: u8,
 }
 
 /// Runs `a2a audit`.
@@ -603,24 +129,29 @@ pub async fn run_command(args: &AuditArgs, out: &mut dyn Write) -> ExitCode {
             Ok(listed) => agents.extend(listed),
             Err(e) => {
                 let _ = writeln!(std::io::stderr(), "a2a audit: {e}");
-                return ExitCode::from(EXIT_NOT_AUDITED);
+                return Exit::NoResult.into();
             }
         }
     }
     if agents.is_empty() {
         let _ = writeln!(std::io::stderr(), "a2a audit: no agent to audit (give URLs or --file)");
-        return ExitCode::from(EXIT_NOT_AUDITED);
+        return Exit::NoResult.into();
     }
-    let report = audit(&agents, &AuditOptions::from(args)).await;
+    let report = audit_with_progress(&agents, &options_of(args), &args.credentials, true).await;
+    let exit = exit_of(report.finding());
     let format = if args.json { ReportFormat::Json } else { args.format };
+    let shown = JsonReport { report: &report, exit_status: exit.code() };
     let written = match format {
-        ReportFormat::Table => crate::output::write_report(out, false, &report, render::render),
-        ReportFormat::Json => crate::output::write_report(out, true, &report, render::render),
+        ReportFormat::Table | ReportFormat::Json => {
+            crate::output::write_report(out, format == ReportFormat::Json, &shown, |r| {
+                render::render(r.report)
+            })
+        }
         ReportFormat::Junit => out.write_all(junit::render(&report).as_bytes()),
         ReportFormat::Html => out.write_all(html::render(&report).as_bytes()),
     };
     match written {
-        Ok(()) => ExitCode::from(report.exit_status),
-        Err(_) => ExitCode::from(EXIT_NOT_AUDITED),
+        Ok(()) => exit.into(),
+        Err(_) => Exit::NoResult.into(),
     }
 }

@@ -1,9 +1,9 @@
 //! The audit report as tables for people.
 
-use super::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
-use crate::outcome::{self, Ending};
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
+use a2a_typestate_client::audit::{AgentAudit, AuditReport, CardClaimOutcome, ClaimVerdict};
+use a2a_typestate_client::negotiate::record::{self, Ending};
 
 pub(crate) fn render(report: &AuditReport) -> String {
     let mut out = format!("{}  {} agent(s)\n", paint(style::TITLE, "a2a audit"), report.agents.len());
@@ -196,7 +196,7 @@ pub(crate) fn render(report: &AuditReport) -> String {
         .agents
         .iter()
         .filter(|a| a.over_declares_anything())
-        .map(|a| format!("{} ({})", crate::sanitize::message(&a.label), lies(a)))
+        .map(|a| format!("{} ({})", a2a_typestate_client::text::message(&a.label), lies(a)))
         .collect();
     if liars.is_empty() {
         out.push_str(&format!("{}\n", paint(style::GOOD, "no agent over-declares")));
@@ -233,7 +233,7 @@ fn ending_cell(ending: &Ending) -> Cell {
 pub(super) fn lies(agent: &AgentAudit) -> String {
     let mut lies = Vec::new();
     if !agent.over_declares.is_empty() {
-        lies.push(outcome::list(agent.over_declares));
+        lies.push(record::card_fields(agent.over_declares));
     }
     for claim in agent.card_claims.iter().filter(|c| c.is_refused()) {
         let kind = claim.kind.name().to_owned();

@@ -11,7 +11,7 @@ use a2a_typestate_types::Message;
 use futures::StreamExt;
 use indicatif::ProgressBar;
 
-use crate::outcome::{Ending, TaskRecord};
+use a2a_typestate_client::negotiate::record::TaskRecord;
 
 /// The longest one demo task may take before it is recorded as failed.
 pub(crate) const TASK_BOUND: Duration = Duration::from_secs(60);
@@ -71,18 +71,5 @@ async fn run_one(client: &Client, target: &Target, label: &str, n: u32) -> TaskR
     match tokio::time::timeout(TASK_BOUND, client.run_task(&target.url, message, &target.negotiation)).await {
         Ok(result) => TaskRecord::from_result(&result),
         Err(_) => TaskRecord::failed(&format!("no ending within {TASK_BOUND:?}")),
-    }
-}
-
-impl TaskRecord {
-    /// A task that ended without an outcome from the client.
-    pub(crate) fn failed(reason: &str) -> Self {
-        Self {
-            ending: Ending::Failed(reason.to_owned()),
-            verified: a2a_typestate::CapabilitySet::EMPTY,
-            refusals: Vec::new(),
-            card_claim_refusals: Vec::new(),
-            negotiation_round_trips: 0,
-        }
     }
 }

@@ -122,7 +122,7 @@ pub(super) fn checks(agents: &[AgentReport], runs: &[RunReport], per_batch: u32)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::RefusedClaim;
+    use a2a_typestate_client::negotiate::record::RefusedClaim;
 
     fn batch(number: u32, submitted: u32, wasted: u64, failures: &[&str]) -> BatchReport {
         let failed = u32::try_from(failures.len()).unwrap_or(u32::MAX);
@@ -214,8 +214,8 @@ mod tests {
         }
     }
 
-    fn card_refusal(kind: ClaimKind) -> crate::outcome::RefusedCardClaim {
-        crate::outcome::RefusedCardClaim {
+    fn card_refusal(kind: ClaimKind) -> a2a_typestate_client::negotiate::record::RefusedCardClaim {
+        a2a_typestate_client::negotiate::record::RefusedCardClaim {
             kind,
             claim: "a claim".to_owned(),
             evidence: "answer #0".to_owned(),

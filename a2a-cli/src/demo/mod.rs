@@ -50,9 +50,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub use report::{AgentReport, BatchReport, Check, DemoReport, RunReport};
 
 use crate::cli::DemoArgs;
-use crate::errors;
 use crate::exit::Exit;
 use crate::output;
+use a2a_typestate_client::text;
 use batch::{Target, run_batch};
 
 /// How the demo runs.
@@ -272,7 +272,7 @@ pub async fn run_command(args: &DemoArgs, out: &mut dyn Write, err_out: &mut dyn
     let report = match run(&DemoOptions::from(args), !args.json).await {
         Ok(report) => report,
         Err(e) => {
-            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            let _ = writeln!(err_out, "error: {}", text::describe(&e));
             return Exit::NoResult.into();
         }
     };

@@ -3,9 +3,9 @@
 use a2a_typestate::CapabilitySet;
 
 use super::report::DemoReport;
-use crate::outcome;
 use crate::style::{self, paint};
 use crate::table::{Cell, Table};
+use a2a_typestate_client::negotiate::record;
 
 /// The report as tables for people.
 pub(crate) fn render(report: &DemoReport) -> String {
@@ -37,7 +37,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
         agents.row([
             Cell::plain(agent.name.clone()),
             Cell::plain(agent.protocol.clone()),
-            Cell::plain(outcome::list(agent.claims)),
+            Cell::plain(record::card_fields(agent.claims)),
             styled_set(agent.verified, style::GOOD),
             styled_set(refused, style::BAD),
             count_cell(agent.kept, style::NOTE),
@@ -167,7 +167,7 @@ pub(crate) fn render(report: &DemoReport) -> String {
 }
 
 fn styled_set(set: CapabilitySet, style: anstyle::Style) -> Cell {
-    if set.is_empty() { Cell::styled("-", style::DIM) } else { Cell::styled(outcome::list(set), style) }
+    if set.is_empty() { Cell::styled("-", style::DIM) } else { Cell::styled(record::card_fields(set), style) }
 }
 
 fn count_cell(count: u32, style: anstyle::Style) -> Cell {

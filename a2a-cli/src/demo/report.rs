@@ -5,7 +5,7 @@ use a2a_typestate::CapabilitySet;
 use serde::{Deserialize, Serialize};
 
 use super::batch::BatchRun;
-use crate::outcome::{self, Ending, RefusedCardClaim, RefusedClaim, TaskRecord};
+use a2a_typestate_client::negotiate::record::{self, Ending, RefusedCardClaim, RefusedClaim, TaskRecord};
 
 /// Everything `a2a demo` found; also its `--json` output.
 #[derive(Clone, Debug, Serialize)]
@@ -50,10 +50,10 @@ pub struct AgentReport {
     /// The truth about its card, known to the fleet (`honest`, `over-declares streaming`, ...).
     pub truth: String,
     /// The lifecycle claims on its card.
-    #[serde(serialize_with = "outcome::capability_fields")]
+    #[serde(serialize_with = "record::capability_fields")]
     pub claims: CapabilitySet,
     /// The claims some task verified.
-    #[serde(serialize_with = "outcome::capability_fields")]
+    #[serde(serialize_with = "record::capability_fields")]
     pub verified: CapabilitySet,
     /// The claims refused, each with the first evidence.
     pub refused: Vec<RefusedClaim>,

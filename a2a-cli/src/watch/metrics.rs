@@ -23,7 +23,7 @@ const VERDICTS: [&str; 5] = ["verified", "refused", "notExercised", "unverified"
 /// A label value, escaped.
 fn label(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
-    for c in crate::sanitize::clean(value).chars() {
+    for c in a2a_typestate_client::text::clean(value).chars() {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),

@@ -1,7 +1,7 @@
 //! `a2a watch FILE|URL...`: a fleet audited again and again, its history kept, and shown on one page
 //! and in Prometheus metrics served by the same process.
 //!
-//! Each agent is audited as `a2a audit` audits it ([`crate::audit::audit`]), on a schedule (every
+//! Each agent is audited as `a2a audit` audits it ([`a2a_typestate_client::audit::Auditor`]), on a schedule (every
 //! [`WatchOptions::interval`], plus up to [`WatchOptions::jitter`] at random so a fleet's audits
 //! spread out) and again as soon as its card changes: the card is fetched every
 //! [`WatchOptions::card_check`] with `If-None-Match`, and a new `ETag` or a new body (by digest) is a
@@ -67,7 +67,9 @@ use tokio::time::Instant;
 
 pub use store::Retention;
 
-use crate::audit::{self, AgentAudit, AuditOptions};
+use a2a_typestate_client::audit::{AgentAudit, AuditOptions};
+
+use crate::cli::CredentialArgs;
 use crate::cli::WatchArgs;
 use store::{ClaimSeen, Entry, Fleet, now_ms};
 
@@ -107,8 +109,10 @@ pub struct WatchOptions {
     /// The Redis the replicas share marks through, and their key prefix: their marks are shown, and
     /// the history is kept there too (read back at start).
     pub redis: Option<(String, String)>,
-    /// How each audit runs (its bounds and credentials; its own concurrency is one agent).
+    /// How each audit runs (its bounds; its own concurrency is one agent).
     pub audit: AuditOptions,
+    /// The credentials each audit sends to agents that require them (none by default).
+    pub credentials: CredentialArgs,
 }
 
 impl Default for WatchOptions {
@@ -130,6 +134,7 @@ impl Default for WatchOptions {
             retention: Retention { keep: 500, max_age: Duration::from_secs(30 * 86_400) },
             redis: None,
             audit: AuditOptions::default(),
+            credentials: CredentialArgs::default(),
         }
     }
 }
@@ -215,7 +220,9 @@ impl Watch {
         let card_client = a2a_typestate_client::Client::builder()
             .request_timeout(options.audit.request_timeout)
             .build()
-            .map_err(|e| format!("cannot build the HTTP client: {}", crate::errors::one_line(&e)))?;
+            .map_err(|e| {
+                format!("cannot build the HTTP client: {}", a2a_typestate_client::text::one_line(&e))
+            })?;
         let (updates, _) = watch::channel(fleet.version);
         let hosts = hosts::AllowedHosts::new(address, &options.allowed_hosts);
         let shared =
@@ -389,12 +396,16 @@ impl Scheduler {
             slot.auditing = true;
             slot.last_start = Some(now);
             let (url, deployment) = (slot.url.clone(), slot.deployment);
-            let (options, timeout) = (self.options.audit.clone(), self.options.audit_timeout);
+            let (options, credentials) = (self.options.audit.clone(), self.options.credentials.clone());
+            let timeout = self.options.audit_timeout;
             let (permits, done) = (Arc::clone(&self.audits), done.clone());
             jobs.spawn(async move {
                 let Ok(_permit) = permits.acquire_owned().await else { return };
                 let (at_ms, started) = (now_ms(), Instant::now());
-                let audited = tokio::time::timeout(timeout, audit_one(url, deployment, &options)).await.ok();
+                let audited =
+                    tokio::time::timeout(timeout, audit_one(url, deployment, options, &credentials))
+                        .await
+                        .ok();
                 let _ = done.send(Done::Audit { index, at_ms, duration: started.elapsed(), audited }).await;
             });
         }
@@ -506,10 +517,15 @@ impl Scheduler {
 
 /// One agent audited as `a2a audit` audits it: a client of its own (a fresh discovery cache, so a
 /// changed card is read anew; suspect marks off, so each claim is probed).
-async fn audit_one(url: String, deployment: Deployment, options: &AuditOptions) -> Box<AgentAudit> {
-    let audited = match audit::audit_client(options) {
-        Ok(client) => audit::audit_agent(&client, &url, deployment).await,
-        Err(e) => AgentAudit::unreadable(&url, e),
+async fn audit_one(
+    url: String,
+    deployment: Deployment,
+    options: AuditOptions,
+    credentials: &CredentialArgs,
+) -> Box<AgentAudit> {
+    let audited = match crate::audit::auditor(credentials, &[url.as_str()], options).await {
+        Ok(auditor) => auditor.agent(&url, deployment).await,
+        Err(e) => AgentAudit::not_audited(&url, e),
     };
     Box::new(audited)
 }
@@ -540,7 +556,7 @@ async fn fetch_card(
         request = request.header(http::header::IF_NONE_MATCH, etag);
     }
     let request = request.body(Bytes::new()).map_err(|e| format!("{url} cannot be requested: {e}"))?;
-    let response = http.send(request).await.map_err(|e| crate::errors::one_line(&e))?;
+    let response = http.send(request).await.map_err(|e| a2a_typestate_client::text::one_line(&e))?;
     if response.status() == http::StatusCode::NOT_MODIFIED {
         return Ok(None);
     }
@@ -548,7 +564,8 @@ async fn fetch_card(
         return Err(format!("{url} answered {}", response.status()));
     }
     let etag = response.headers().get(http::header::ETAG).and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let body = response.bytes(CARD_MAX_BYTES, url).await.map_err(|e| crate::errors::one_line(&e))?;
+    let body =
+        response.bytes(CARD_MAX_BYTES, url).await.map_err(|e| a2a_typestate_client::text::one_line(&e))?;
     Ok(Some((etag, digest(&body))))
 }
 
@@ -580,9 +597,9 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
                 [field(claim, "evidence"), field(claim, "reason")].concat()
             };
             ClaimSeen {
-                claim: crate::sanitize::label(name.unwrap_or("claim")),
+                claim: a2a_typestate_client::text::label(name.unwrap_or("claim")),
                 verdict: verdict.to_owned(),
-                detail: crate::sanitize::message(&detail),
+                detail: a2a_typestate_client::text::message(&detail),
             }
         })
         .collect();
@@ -605,9 +622,9 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
                 .map(|c| {
                     serde_json::json!({
                         "capability": c.get("capability").or_else(|| c.get("claim")),
-                        "lie": crate::sanitize::message(field(c, "lie")),
-                        "contradiction": crate::sanitize::message(field(c, "contradiction")),
-                        "evidence": crate::sanitize::message(field(c, "evidence")),
+                        "lie": a2a_typestate_client::text::message(field(c, "lie")),
+                        "contradiction": a2a_typestate_client::text::message(field(c, "contradiction")),
+                        "evidence": a2a_typestate_client::text::message(field(c, "evidence")),
                     })
                 })
                 .collect();
@@ -621,9 +638,9 @@ fn entry_of(audited: &AgentAudit, at_ms: u64, duration: Duration) -> Entry {
         at_ms,
         duration_ms: millis(duration),
         // Agent text, kept in every entry: cut as a table cell and a message are.
-        name: audited.name.as_deref().map(crate::sanitize::label),
+        name: audited.name.as_deref().map(a2a_typestate_client::text::label),
         claims,
-        error: audited.error.as_deref().map(crate::sanitize::message),
+        error: audited.error.as_deref().map(a2a_typestate_client::text::message),
         evidence,
     }
 }
@@ -639,7 +656,7 @@ fn card_claims_by_kind(card_claims: &[Value]) -> Vec<ClaimSeen> {
     };
     let mut kinds: Vec<ClaimSeen> = Vec::new();
     for claim in card_claims {
-        let kind = crate::sanitize::label(field(claim, "kind"));
+        let kind = a2a_typestate_client::text::label(field(claim, "kind"));
         let verdict = field(claim, "verdict");
         let said = format!(
             "{}: {verdict} {}{}",
@@ -652,12 +669,12 @@ fn card_claims_by_kind(card_claims: &[Value]) -> Vec<ClaimSeen> {
                 if rank(verdict) > rank(&seen.verdict) {
                     verdict.clone_into(&mut seen.verdict);
                 }
-                seen.detail = crate::sanitize::message(&format!("{}; {said}", seen.detail));
+                seen.detail = a2a_typestate_client::text::message(&format!("{}; {said}", seen.detail));
             }
             None => kinds.push(ClaimSeen {
                 claim: kind,
                 verdict: verdict.to_owned(),
-                detail: crate::sanitize::message(&said),
+                detail: a2a_typestate_client::text::message(&said),
             }),
         }
     }
@@ -671,7 +688,7 @@ fn agents_of(args: &WatchArgs) -> Result<Vec<(String, Deployment)>, String> {
         if given.starts_with("http://") || given.starts_with("https://") {
             agents.push((given.clone(), Deployment::Direct));
         } else {
-            agents.extend(audit::read_agent_file(std::path::Path::new(given))?);
+            agents.extend(crate::audit::read_agent_file(std::path::Path::new(given))?);
         }
     }
     agents.extend(args.gateways.iter().map(|url| (url.clone(), Deployment::Gateway)));
@@ -736,10 +753,10 @@ fn options_of(args: &WatchArgs) -> Result<WatchOptions, String> {
             request_timeout: args.request_timeout,
             deadline: args.audit_timeout,
             working_bound: args.working_bound,
-            credentials: args.credentials.clone(),
             concurrency: 1,
             ..AuditOptions::default()
         },
+        credentials: args.credentials.clone(),
     })
 }
 
@@ -775,11 +792,11 @@ mod tests {
 
     #[test]
     fn an_agents_long_text_costs_each_entry_a_bounded_size() {
-        let mut audited = AgentAudit::unreadable("http://a", "e".repeat(1_000_000));
+        let mut audited = AgentAudit::not_audited("http://a", "e".repeat(1_000_000));
         audited.name = Some("n".repeat(1_000_000));
         let entry = entry_of(&audited, 0, Duration::from_millis(1));
         let size = serde_json::to_vec(&entry).unwrap().len();
-        assert!(size < 4 * crate::sanitize::MESSAGE_MAX_CHARS, "{size} bytes");
+        assert!(size < 4 * a2a_typestate_client::text::MESSAGE_MAX_CHARS, "{size} bytes");
         let Entry::Audit { name, error, .. } = entry else { panic!("an audit entry") };
         assert!(name.unwrap().ends_with("more characters)"));
         assert!(error.unwrap().ends_with("more characters)"));

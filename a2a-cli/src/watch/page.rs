@@ -41,7 +41,7 @@ impl Sort {
 /// Agent text made safe for HTML text and quoted attribute values.
 pub(super) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in crate::sanitize::clean(text).chars() {
+    for c in a2a_typestate_client::text::clean(text).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),

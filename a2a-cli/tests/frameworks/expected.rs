@@ -4,7 +4,7 @@
 //! call; leave a claim open where the modes or this vantage point prevent seeing it; never refuse
 //! an honest one. Written from the rules' text, not from the audit's code.
 
-use a2a_typestate_cli::audit::{CardClaimOutcome, ClaimVerdict};
+use a2a_typestate_client::audit::{CardClaimOutcome, ClaimVerdict};
 
 use super::truth::{PushTruth, StreamingTruth};
 use super::wire::{Answer, Dialect, rest_error_message};

@@ -18,7 +18,7 @@ use std::fmt::Debug;
 
 use a2a_testkit::frameworks::{CorpusAgent, Framework, FrameworkAgent, RunningFrameworkAgent};
 use a2a_typestate::{Capability, ClaimKind, Deployment};
-use a2a_typestate_cli::audit::{AgentAudit, AuditOptions, CardClaimAudit, ClaimAudit, audit};
+use a2a_typestate_client::audit::{AgentAudit, AuditOptions, CardClaimAudit, ClaimAudit, audit};
 use serde_json::Value;
 use tokio::sync::OnceCell;
 

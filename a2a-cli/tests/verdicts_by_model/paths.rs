@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_typestate::{CardClaim, CardClaimVerdict, ClaimAnswer, ClaimKind, ClaimSet, PendingReason};
-use a2a_typestate_cli::audit::{AgentAudit, CardClaimOutcome, ClaimVerdict};
-use a2a_typestate_cli::outcome::Ending;
+use a2a_typestate_client::audit::{AgentAudit, AuditOptions, Auditor, CardClaimOutcome, ClaimVerdict};
+use a2a_typestate_client::negotiate::record::Ending;
 use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
 use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationAttempt};
 use a2a_typestate_client::types::{Message, Role};
@@ -95,8 +95,15 @@ fn builder() -> a2a_typestate_client::ClientBuilder {
 
 /// The audit's client, as `a2a audit` builds its own (tolerant reading, marks off so that every
 /// claim gets its probe), with the same short bounds as the other paths.
-pub fn audit_client() -> Client {
-    builder().suspect_marks(SuspectMarks::Off).build().expect("a client builds")
+/// The audit as `a2a audit` runs it, with this model's bounds.
+pub async fn auditor() -> Auditor {
+    let options = AuditOptions {
+        push_arrival_bound: PUSH_ARRIVAL,
+        request_timeout: REQUEST_TIMEOUT,
+        working_bound: WORKING_BOUND,
+        ..AuditOptions::default()
+    };
+    Auditor::new(builder(), options).await.expect("an auditor starts")
 }
 
 fn marks(client: &Client, url: &str) -> Vec<String> {

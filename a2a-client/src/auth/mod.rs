@@ -39,7 +39,8 @@
 //! interface URLs do, before any byte is sent; providers of your own apply both rules with
 //! [`CredentialRequest::check_card_url`]. Not scoped: the mutual-TLS client identity, presented in
 //! every TLS handshake, and [`default_header`](crate::ClientBuilder::default_header)s, sent with
-//! every request the client makes (but dropped on a redirect to another origin).
+//! every request the client makes (but dropped on a redirect to another origin). A header meant for
+//! one agent is an [`origin_header`](crate::ClientBuilder::origin_header): only that origin gets it.
 //!
 //! ```
 //! use a2a_typestate_client::Client;

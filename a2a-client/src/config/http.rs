@@ -10,7 +10,7 @@ use super::{ClientBuilder, ClientConfig};
 use crate::Error;
 use crate::auth::{ClientIdentity, Credentials, Interceptor, Secret};
 use crate::error::BoxError;
-use crate::net::{Certificate, HttpClient, Parts, Proxy, Request, SharedService};
+use crate::net::{Certificate, Headers, HttpClient, Parts, Proxy, Request, SharedService};
 
 /// What the builder collected for the HTTP stack.
 #[derive(Default)]
@@ -21,6 +21,8 @@ pub(crate) struct HttpSettings {
     proxy: Option<Proxy>,
     no_proxy: bool,
     headers: Vec<(String, Secret)>,
+    /// Headers for one origin each: (its URL as given, name, value).
+    origin_headers: Vec<(String, String, Secret)>,
     shared: Option<HttpClient>,
     service: Option<SharedService>,
     pub(crate) credentials: Credentials,
@@ -43,6 +45,29 @@ impl fmt::Debug for HttpSettings {
 }
 
 impl HttpSettings {
+    /// The headers given for one origin each, read: an origin that is not an http(s) URL, a name
+    /// or a value a header cannot carry is a configuration error naming it.
+    fn origin_headers(&self) -> Result<Vec<(url::Origin, HeaderName, HeaderValue)>, Error> {
+        self.origin_headers
+            .iter()
+            .map(|(origin, name, value)| {
+                let url = url::Url::parse(origin).ok().filter(|u| matches!(u.scheme(), "http" | "https"));
+                let Some(url) = url else {
+                    return Err(Error::config(format!(
+                        "the origin of header {name:?}, {origin:?}, is not an http(s) URL"
+                    )));
+                };
+                let header = HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|_| Error::config(format!("header name {name:?} is not a valid header name")))?;
+                let mut value = HeaderValue::from_str(value.expose()).map_err(|_| {
+                    Error::config(format!("header {name} holds characters a header cannot carry"))
+                })?;
+                value.set_sensitive(true);
+                Ok((url.origin(), header, value))
+            })
+            .collect()
+    }
+
     /// The HTTP stack: the shared one, or one made from these settings and `config`.
     pub(crate) fn http_client(&self, config: &ClientConfig) -> Result<HttpClient, Error> {
         let mut headers = HeaderMap::new();
@@ -56,6 +81,7 @@ impl HttpSettings {
             value.set_sensitive(true);
             headers.append(header, value);
         }
+        let origin_headers = self.origin_headers()?;
         if let Some(service) = &self.service {
             let customised = self.shared.is_some()
                 || !self.roots.is_empty()
@@ -69,7 +95,12 @@ impl HttpSettings {
                      service: the service has its own (set them on the client it wraps)",
                 ));
             }
-            return HttpClient::with_service(service.clone(), &config.user_agent, headers, config.url_policy);
+            return HttpClient::with_service(
+                service.clone(),
+                &config.user_agent,
+                Headers { all: headers, by_origin: origin_headers },
+                config.url_policy,
+            );
         }
         if let Some(shared) = &self.shared {
             let customised = !self.roots.is_empty()
@@ -77,7 +108,8 @@ impl HttpSettings {
                 || self.identity.is_some()
                 || self.proxy.is_some()
                 || self.no_proxy
-                || !headers.is_empty();
+                || !headers.is_empty()
+                || !origin_headers.is_empty();
             if customised {
                 return Err(Error::config(
                     "roots, a client identity, a proxy or default headers cannot be added to a shared http \
@@ -99,7 +131,7 @@ impl HttpSettings {
             connect_timeout: config.connect_timeout,
             pool_max_idle_per_host: config.pool_max_idle_per_host,
             user_agent: &config.user_agent,
-            default_headers: headers,
+            headers: Headers { all: headers, by_origin: origin_headers },
             url_policy: config.url_policy,
             resolve: &config.resolve,
         })
@@ -124,6 +156,28 @@ impl ClientBuilder {
     /// secret: marked sensitive and never shown.
     pub fn default_header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
         self.http.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Adds a header sent only to `origin`'s origin (its scheme, host and port), card discovery
+    /// included, on every binding: a header given for one agent, which a card naming an interface
+    /// or a token endpoint elsewhere must not carry there. Its value is treated as a secret.
+    ///
+    /// ```
+    /// use a2a_typestate_client::Client;
+    ///
+    /// let client = Client::builder().origin_header("https://agent.example", "X-Tenant", "acme").build()?;
+    /// # let _ = client;
+    /// assert!(Client::builder().origin_header("agent.example", "X-Tenant", "acme").build().is_err());
+    /// # Ok::<(), a2a_typestate_client::Error>(())
+    /// ```
+    pub fn origin_header(
+        mut self,
+        origin: impl Into<String>,
+        name: impl Into<String>,
+        value: impl Into<Secret>,
+    ) -> Self {
+        self.http.origin_headers.push((origin.into(), name.into(), value.into()));
         self
     }
 

@@ -90,6 +90,7 @@
 mod journaled;
 mod outcome;
 mod plan;
+pub mod record;
 mod refused;
 
 use a2a_typestate::{Advice, Capability, CapabilitySet, ClaimStatus, ExchangeModes};

@@ -95,7 +95,8 @@ use bytes::Bytes;
 use futures::Stream;
 use futures::future::BoxFuture;
 use http::header::{
-    AUTHORIZATION, CONTENT_LENGTH, COOKIE, HeaderMap, HeaderValue, LOCATION, PROXY_AUTHORIZATION, USER_AGENT,
+    AUTHORIZATION, CONTENT_LENGTH, COOKIE, HeaderMap, HeaderName, HeaderValue, LOCATION, PROXY_AUTHORIZATION,
+    USER_AGENT,
 };
 use http::{Method, StatusCode, Uri};
 use http_body_util::{BodyExt as _, Full};
@@ -139,7 +140,7 @@ pub struct HttpClient {
 struct Inner {
     stack: Stack,
     user_agent: HeaderValue,
-    default_headers: HeaderMap,
+    headers: Headers,
     /// Kept for `Proxy-Authorization` on plain http requests sent to a proxy whole.
     proxy: Option<Arc<Matcher>>,
     /// The client identity the TLS configuration presents (kept for the gRPC binding's TLS too).
@@ -155,7 +156,8 @@ impl fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpClient")
             .field("user_agent", &self.inner.user_agent)
-            .field("default_headers", &self.inner.default_headers.keys().collect::<Vec<_>>())
+            .field("default_headers", &self.inner.headers.all.keys().collect::<Vec<_>>())
+            .field("origin_headers", &self.inner.headers.by_origin.len())
             .field(
                 "stack",
                 &match self.inner.stack {
@@ -183,8 +185,41 @@ impl HttpClient {
     /// Whether requests may carry headers the auth layer does not know of: default headers, or a
     /// user's own HTTP stack (its middleware may add any). Such a request may carry credentials.
     pub(crate) fn may_add_headers(&self) -> bool {
-        !self.inner.default_headers.is_empty() || matches!(self.inner.stack, Stack::Service(_))
+        let headers = &self.inner.headers;
+        !headers.all.is_empty()
+            || !headers.by_origin.is_empty()
+            || matches!(self.inner.stack, Stack::Service(_))
     }
+
+    /// Adds to `headers` the ones given for the origin of `uri`, each unless `headers` has one of
+    /// that name: where a request goes decides which it carries, so a redirect or an interface on
+    /// another origin gets none of them.
+    pub(crate) fn add_origin_headers(&self, uri: &http::Uri, headers: &mut HeaderMap) {
+        let by_origin = &self.inner.headers.by_origin;
+        if by_origin.is_empty() {
+            return;
+        }
+        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else { return };
+        let Ok(url) = Url::parse(&format!("{scheme}://{authority}/")) else { return };
+        let origin = url.origin();
+        let present: Vec<HeaderName> = by_origin
+            .iter()
+            .filter(|(o, name, _)| *o == origin && headers.contains_key(name))
+            .map(|(_, name, _)| name.clone())
+            .collect();
+        for (o, name, value) in by_origin {
+            if *o == origin && !present.contains(name) {
+                headers.append(name.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// The headers the client adds to requests: to every one, and to those bound for one origin.
+#[derive(Default)]
+pub(crate) struct Headers {
+    pub(crate) all: HeaderMap,
+    pub(crate) by_origin: Vec<(url::Origin, HeaderName, HeaderValue)>,
 }
 
 /// What [`HttpClient::new`] is made of.
@@ -196,7 +231,7 @@ pub(crate) struct Parts<'a> {
     pub(crate) connect_timeout: Duration,
     pub(crate) pool_max_idle_per_host: Option<usize>,
     pub(crate) user_agent: &'a str,
-    pub(crate) default_headers: HeaderMap,
+    pub(crate) headers: Headers,
     pub(crate) url_policy: UrlPolicy,
     pub(crate) resolve: &'a [(String, std::net::IpAddr)],
 }
@@ -235,7 +270,7 @@ impl HttpClient {
             inner: Arc::new(Inner {
                 stack: Stack::Pool(pool.build(connector)),
                 user_agent,
-                default_headers: parts.default_headers,
+                headers: parts.headers,
                 proxy,
                 identity: parts.identity.cloned(),
                 url_policy: parts.url_policy,
@@ -252,7 +287,7 @@ impl HttpClient {
     pub(crate) fn with_service(
         service: SharedService,
         user_agent: &str,
-        default_headers: HeaderMap,
+        headers: Headers,
         url_policy: UrlPolicy,
     ) -> Result<Self, Error> {
         #[cfg(feature = "grpc")]
@@ -263,7 +298,7 @@ impl HttpClient {
             inner: Arc::new(Inner {
                 stack: Stack::Service(service),
                 user_agent,
-                default_headers,
+                headers,
                 proxy: None,
                 identity: None,
                 url_policy,
@@ -309,13 +344,15 @@ impl HttpClient {
     /// asked for, not on a redirect hop to another.
     fn prepare(&self, request: &mut Request, origin: Origin) {
         let inner = &*self.inner;
+        let uri = request.uri().clone();
         let headers = request.headers_mut();
+        self.add_origin_headers(&uri, headers);
         if !headers.contains_key(USER_AGENT) {
             headers.insert(USER_AGENT, inner.user_agent.clone());
         }
-        for name in inner.default_headers.keys() {
+        for name in inner.headers.all.keys() {
             if !headers.contains_key(name) {
-                for value in inner.default_headers.get_all(name) {
+                for value in inner.headers.all.get_all(name) {
                     if origin == Origin::Asked || !value.is_sensitive() {
                         headers.append(name.clone(), value.clone());
                     }

@@ -115,6 +115,8 @@ impl Endpoint {
         // The caller's trace context, sent as metadata with the rest of the carrier's headers.
         #[cfg(feature = "otel")]
         crate::otel::inject_trace_context(carrier.headers_mut());
+        // The headers given for this agent's origin go as metadata too (`origin_header`).
+        self.client.http_client().add_origin_headers(&self.uri, carrier.headers_mut());
         let context = RequestContext { agent: &self.agent, attempt };
         self.auth.before(&mut carrier, &context).await?;
         for interceptor in &self.client.auth().interceptors {

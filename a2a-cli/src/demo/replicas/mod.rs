@@ -31,7 +31,8 @@ use super::report::{BatchReport, Check};
 use super::{DemoError, DemoOptions, card_claims};
 use crate::cli::DemoArgs;
 use crate::exit::Exit;
-use crate::{errors, output};
+use crate::output;
+use a2a_typestate_client::text;
 use redis_server::{LocalRedis, NoRedis};
 
 /// How long the demo waits for a `--redis` server to accept a TCP connection before calling it
@@ -490,7 +491,7 @@ pub(crate) async fn run_command(
     let report = match run(&options).await {
         Ok(report) => report,
         Err(e) => {
-            let _ = writeln!(err_out, "error: {}", errors::describe(&e));
+            let _ = writeln!(err_out, "error: {}", text::describe(&e));
             return Exit::NoResult.into();
         }
     };

@@ -59,7 +59,7 @@ async fn serve(args: &ReplicaWorkerArgs) -> Result<(), String> {
         })
         .collect();
     let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
-    let client = client(args).map_err(|e| crate::errors::describe(&e))?;
+    let client = client(args).map_err(|e| a2a_typestate_client::text::describe(&e))?;
     if client.discovery_cache().backend_status().is_some() {
         let started = Instant::now();
         while client.discovery_cache().backend_status() != Some(BackendStatus::Connected)

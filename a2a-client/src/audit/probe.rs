@@ -11,26 +11,26 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::negotiate::{FollowUp, Negotiation, TaskOutcome};
+use crate::task::OnUpdate;
+use crate::task::UnreachableInterface;
+use crate::types::SendMessageResponse;
+use crate::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use a2a_typestate::rules::media_type_covers;
 use a2a_typestate::{Capability, CardClaims, Deployment, ExchangeModes};
-use a2a_typestate_client::negotiate::{FollowUp, Negotiation, TaskOutcome};
-use a2a_typestate_client::task::OnUpdate;
-use a2a_typestate_client::task::UnreachableInterface;
-use a2a_typestate_client::types::SendMessageResponse;
-use a2a_typestate_client::{AgentConnection, Client, Error, PushReceiver, SuspectMarks};
 use serde::Serialize;
 
 use super::{ClaimAudit, ClaimVerdict, DeviationReport, ProbeSummary, TimelineEntry, evidence};
-use crate::answer::Seen;
-use crate::errors;
-use crate::outcome::{self, TaskRecord};
+use crate::negotiate::record::AnswerSeen;
+use crate::negotiate::record::{self, TaskRecord};
+use crate::text;
 
 /// A probe run after a refusal, on one claim the first probe left unsettled.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimProbe {
     /// The claim this probe depended on, alone (its card field).
-    #[serde(serialize_with = "outcome::capability_field")]
+    #[serde(serialize_with = "record::capability_field")]
     pub capability: Capability,
     /// How the probe task ended.
     pub probe: ProbeSummary,
@@ -91,7 +91,7 @@ impl Probe {
         accepted_output_modes: &[String],
         receiver: Option<Arc<PushReceiver>>,
     ) -> Self {
-        let seen = Arc::new(Mutex::new(Seen::default()));
+        let seen = Arc::new(Mutex::new(AnswerSeen::default()));
         let folding = Arc::clone(&seen);
         let mut negotiation = Negotiation::depending_on(depends)
             .deployment(deployment)
@@ -170,10 +170,10 @@ impl Probe {
             (Err(e), Some(answer)) if e.lifecycle_violation().is_none() => Some(format!(
                 "the probe's task answered ({}), then a call after the answer failed: {}",
                 answered(answer),
-                errors::one_line(e)
+                text::one_line(e)
             )),
             (Err(e), None) if e.lifecycle_violation().is_none() => {
-                let mut said = format!("the probe failed: {}", errors::one_line(e));
+                let mut said = format!("the probe failed: {}", text::one_line(e));
                 if let (true, Target::Connection(connection)) = (e.is_connect(), target)
                     && let Some(diagnosis) = connection.unreachable_diagnosis()
                 {

@@ -1,11 +1,11 @@
-//! How one task ended, reduced to what the reports count: completed, completed single-shot because
+//! How one task ended, as a record a report can count and serialize: completed, completed single-shot because
 //! the agent was suspect, completed before a claim was refused (its result kept), completed through
 //! the fallback, or failed with a reason. Every result of
-//! [`Client::run_task`](a2a_typestate_client::Client::run_task) maps to exactly one of them, so no task is lost
+//! [`Client::run_task`](crate::Client::run_task) maps to exactly one of them, so no task is lost
 //! from the totals.
 //!
 //! ```
-//! use a2a_typestate_cli::outcome::{Ending, TaskRecord};
+//! use a2a_typestate_client::negotiate::record::{Ending, TaskRecord};
 //!
 //! // An error is a failure with its reason, never a lost task.
 //! let error = a2a_typestate_client::Client::builder().request_timeout(std::time::Duration::ZERO).build().unwrap_err();
@@ -14,13 +14,17 @@
 //! assert!(!failed.was_refused());
 //! ```
 
+use crate::negotiate::{TaskOutcome, TaskPath};
+use crate::{AgentCardLifecycleViolation, Error};
 use a2a_typestate::{Capability, CapabilitySet, CardClaim, CardClaimViolation, ClaimKind};
-use a2a_typestate_client::negotiate::{TaskOutcome, TaskPath};
-use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
 use a2a_typestate_types::TaskState;
 use serde::Serialize;
 
-use crate::errors;
+use crate::text;
+
+mod answer;
+
+pub use answer::AnswerSeen;
 
 /// The five endings a task can have.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -118,6 +122,18 @@ pub struct TaskRecord {
 }
 
 impl TaskRecord {
+    /// A task that ended without an outcome from the client (a bound of the caller's passed, say):
+    /// a failure with its reason, nothing verified or refused.
+    pub fn failed(reason: &str) -> Self {
+        Self {
+            ending: Ending::Failed(reason.to_owned()),
+            verified: CapabilitySet::EMPTY,
+            refusals: Vec::new(),
+            card_claim_refusals: Vec::new(),
+            negotiation_round_trips: 0,
+        }
+    }
+
     /// Classifies what `run_task` returned.
     pub fn from_result(result: &Result<TaskOutcome, Error>) -> Self {
         match result {
@@ -126,7 +142,7 @@ impl TaskRecord {
                 ending: Ending::Failed(match err.lifecycle_violation() {
                     // The evidence goes with the refusal; the reason says what happened to the task.
                     Some(v) => format!("abandoned: {} refused, {}", v.capability(), v.contradiction()),
-                    None => errors::one_line(err),
+                    None => text::one_line(err),
                 }),
                 verified: CapabilitySet::EMPTY,
                 refusals: err.refusals().map(RefusedClaim::from).collect(),
@@ -185,20 +201,17 @@ impl TaskRecord {
 }
 
 /// Writes a capability as its card field name.
-pub(crate) fn capability_field<S: serde::Serializer>(
-    capability: &Capability,
-    s: S,
-) -> Result<S::Ok, S::Error> {
+pub fn capability_field<S: serde::Serializer>(capability: &Capability, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(capability.card_field())
 }
 
 /// Writes a capability set as a list of card field names.
-pub(crate) fn capability_fields<S: serde::Serializer>(set: &CapabilitySet, s: S) -> Result<S::Ok, S::Error> {
+pub fn capability_fields<S: serde::Serializer>(set: &CapabilitySet, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(set.iter().map(Capability::card_field))
 }
 
 /// A capability set for people: `streaming, pushNotifications`, or `none`.
-pub(crate) fn list(set: CapabilitySet) -> String {
+pub fn card_fields(set: CapabilitySet) -> String {
     if set.is_empty() {
         return "none".to_owned();
     }
@@ -214,14 +227,14 @@ mod tests {
         // A port nobody listens on: the discovery fails with a transport error naming the URL.
         let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
         let url = format!("http://127.0.0.1:{port}");
-        let once = a2a_typestate_client::RetryPolicy::new(
+        let once = crate::RetryPolicy::new(
             1,
             std::time::Duration::from_millis(1),
             std::time::Duration::from_millis(1),
             1.0,
         )
         .unwrap();
-        let client = a2a_typestate_client::Client::builder().retry_policy(once).build().unwrap();
+        let client = crate::Client::builder().retry_policy(once).build().unwrap();
         let err: Error = client.discover(&url).await.unwrap_err();
         let record = TaskRecord::from_result(&Err(err));
         let Ending::Failed(reason) = &record.ending else { panic!("an error is a failure: {record:?}") };
@@ -232,8 +245,8 @@ mod tests {
 
     #[test]
     fn capability_sets_read_as_card_fields() {
-        assert_eq!(list(CapabilitySet::EMPTY), "none");
+        assert_eq!(card_fields(CapabilitySet::EMPTY), "none");
         let set = CapabilitySet::of(&[Capability::PushNotifications, Capability::Streaming]);
-        assert_eq!(list(set), "streaming, pushNotifications");
+        assert_eq!(card_fields(set), "streaming, pushNotifications");
     }
 }

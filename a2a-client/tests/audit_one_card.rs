@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a_testkit::{Capabilities, Lie, Script, ScriptedAgent};
 use a2a_typestate::Deployment;
-use a2a_typestate_cli::audit::audit_agent;
-use a2a_typestate_client::{Client, SuspectMarks};
+use a2a_typestate_client::Client;
+use a2a_typestate_client::audit::{AuditOptions, Auditor};
 
 async fn card_of(agent: &a2a_testkit::RunningAgent) -> serde_json::Value {
     let url = format!("{}/.well-known/agent-card.json", agent.base_url());
@@ -47,9 +47,9 @@ async fn a_card_that_changes_between_fetches_is_audited_and_probed_from_one_copy
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
-    let client = Client::builder().suspect_marks(SuspectMarks::Off).build().unwrap();
+    let auditor = Auditor::new(Client::builder(), AuditOptions::default()).await.unwrap();
 
-    let audited = audit_agent(&client, &base, Deployment::Direct).await;
+    let audited = auditor.agent(&base, Deployment::Direct).await;
 
     assert_eq!(audited.name.as_deref(), Some("first-copy"), "the report is the first copy's");
     assert!(

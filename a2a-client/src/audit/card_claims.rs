@@ -9,7 +9,7 @@
 //! - each extension the card marks `required` (a caller cannot do without those; the others are
 //!   reported in the extensions table, activated or not, with no verdict);
 //! - the interface the audit's connection uses, or with `--all-interfaces` every declared one
-//!   (at most the task budget's [`interfaces`](a2a_typestate_client::TaskBudget::interfaces), 8 by
+//!   (at most the task budget's [`interfaces`](crate::TaskBudget::interfaces), 8 by
 //!   default, concurrently, each call bounded by the request timeout): a
 //!   `GetTask` for a task that does not exist, sent without credentials in the interface's own
 //!   binding and version, must be answered in that binding;
@@ -20,20 +20,18 @@
 
 use std::sync::Arc;
 
+use crate::task::UnreachableInterface;
+use crate::types::discovery::OfferedInterface;
+use crate::types::{GetTaskRequest, SendMessageResponse, TaskId};
+use crate::{AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error, TaskBudget};
 use a2a_typestate::{
     CardClaim, CardClaimVerdict, CardClaims, ClaimAnswer, ClaimCheck, ClaimKind, ClaimPending, ExchangeModes,
     InterfaceAnswer,
 };
-use a2a_typestate_client::task::UnreachableInterface;
-use a2a_typestate_client::types::discovery::OfferedInterface;
-use a2a_typestate_client::types::{GetTaskRequest, SendMessageResponse, TaskId};
-use a2a_typestate_client::{
-    AgentBaseUrl, AgentConnection, CallOptions, Client, DiscoveredCard, Error, TaskBudget,
-};
 use serde::Serialize;
 
 use super::AuditOptions;
-use crate::errors;
+use crate::text;
 
 /// The verdict on one card claim, as reported.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -361,7 +359,7 @@ async fn interface_answers(
     let Ok(agent) = AgentBaseUrl::parse(base) else { return Vec::new() };
     let Ok(bare) = Client::builder()
         .request_timeout(options.request_timeout)
-        .wire_reading(a2a_typestate_client::WireReading::Tolerant)
+        .wire_reading(crate::WireReading::Tolerant)
         .build()
     else {
         return Vec::new();
@@ -372,7 +370,7 @@ async fn interface_answers(
     open.security_requirements.clear();
     let Ok(open) = serde_json::to_vec(&open).map_err(|e| e.to_string()).and_then(|bytes| {
         DiscoveredCard::from_bytes(bytes.into(), discovered.source_url(), discovered.well_known_path())
-            .map_err(|e| errors::one_line(&e))
+            .map_err(|e| text::one_line(&e))
     }) else {
         return Vec::new();
     };
@@ -422,7 +420,7 @@ async fn interface_answers(
                     };
                     Ok(read_unauthenticated(&opened, opened.get_task(request).await.err()))
                 }
-                Err(error) => Err(format!("not called: {}", errors::one_line(&error))),
+                Err(error) => Err(format!("not called: {}", text::one_line(&error))),
             };
             (claim, answer)
         }
@@ -465,5 +463,5 @@ fn read_unauthenticated(opened: &AgentConnection, error: Option<Error>) -> Unaut
         // An A2A error: the call got past authentication.
         return served(interface);
     }
-    Unauthenticated { interface, access: None, said: errors::one_line(&error) }
+    Unauthenticated { interface, access: None, said: text::one_line(&error) }
 }

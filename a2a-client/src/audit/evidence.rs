@@ -1,17 +1,18 @@
 //! What the probe saw, said exactly: each verdict with the call or channel, the event number, what
 //! was expected and what came; the wire deviations; the timeline the reports draw.
 
+use crate::negotiate::TaskOutcome;
+use crate::task::{PushRegistrationAnswer, PushRegistrationAttempt};
+use crate::{AgentCardLifecycleViolation, Error};
 use a2a_typestate::{
     Call, Capability, CardClaims, Channel, Contradiction, Evidence, LifecycleFault, Observed, PendingReason,
     Verdict,
 };
-use a2a_typestate_client::negotiate::TaskOutcome;
-use a2a_typestate_client::task::{PushRegistrationAnswer, PushRegistrationAttempt};
-use a2a_typestate_client::{AgentCardLifecycleViolation, Error};
 use serde::Serialize;
 
 use super::{ClaimVerdict, DeviationReport};
-use crate::outcome::TaskRecord;
+use crate::negotiate::record::TaskRecord;
+use crate::text;
 
 /// One observation of the probe, for the timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -89,10 +90,7 @@ pub(super) fn verdict(
         // so it is not called "not exercised".
         None => match error {
             Some(error) => ClaimVerdict::Unverified {
-                reason: format!(
-                    "the probe failed before the claim settled: {}",
-                    crate::errors::one_line(error)
-                ),
+                reason: format!("the probe failed before the claim settled: {}", text::one_line(error)),
             },
             None => ClaimVerdict::NotExercised { reason: "no call of the probe exercised it".to_owned() },
         },

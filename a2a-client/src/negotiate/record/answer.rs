@@ -7,15 +7,15 @@ use a2a_typestate_types::{Message, SendMessageResponse, StreamResponse, Task, Ta
 
 /// What the updates of one run carried: the task as they built it, or a direct message.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Seen {
+pub struct AnswerSeen {
     task: Option<Task>,
     direct: Option<Message>,
 }
 
-impl Seen {
+impl AnswerSeen {
     /// Folds one update in: a task snapshot replaces what was known, a status update sets the
     /// state, an artifact update adds (or appends to) its artifact.
-    pub(crate) fn apply(&mut self, update: &StreamResponse) {
+    pub fn apply(&mut self, update: &StreamResponse) {
         match update {
             StreamResponse::Task(task) => self.task = Some(task.clone()),
             StreamResponse::Message(message) => {
@@ -49,7 +49,7 @@ impl Seen {
     /// The answer the updates carried, when they carried one: a direct message, or the task once it
     /// reached the end of a turn (a terminal state, or a question: `input-required`,
     /// `auth-required`). A task still `working` when the updates stopped is no answer.
-    pub(crate) fn answer(&self) -> Option<SendMessageResponse> {
+    pub fn answer(&self) -> Option<SendMessageResponse> {
         match (&self.task, &self.direct) {
             (Some(task), _) if task.state().is_terminal() || task.state().is_interrupted() => {
                 Some(SendMessageResponse::Task(task.clone()))
@@ -80,7 +80,7 @@ mod tests {
     #[test]
     fn a_stream_that_reached_the_end_of_a_turn_is_an_answer_and_one_still_working_is_not() {
         let id = TaskId::new("t-1");
-        let mut shown = Seen::default();
+        let mut shown = AnswerSeen::default();
         shown.apply(&StreamResponse::Task(Task::new(id.clone(), TaskState::Submitted)));
         shown.apply(&status(&id, TaskState::Working));
         let chunk = |text: &str, append| {

@@ -4,7 +4,7 @@
 
 use a2a_testkit::ScriptedAgent;
 use a2a_typestate::Deployment;
-use a2a_typestate_cli::audit::{AuditOptions, ExtensionAudit, audit};
+use a2a_typestate_client::audit::{AuditFinding, AuditOptions, ExtensionAudit, audit};
 
 const NOTE: &str = "https://example.com/ext/note/v1";
 const TRAIL: &str = "https://example.com/ext/trail/v1";
@@ -21,7 +21,7 @@ async fn the_audit_asks_for_declared_extensions_and_reports_which_were_activated
         .unwrap();
     let report = audit(&[(agent.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
 
-    assert_eq!(report.exit_status, 0, "{report:?}");
+    assert_eq!(report.finding(), AuditFinding::Clean, "{report:?}");
     let extension =
         |uri: &str, required, activated| ExtensionAudit { uri: uri.to_owned(), required, activated };
     assert_eq!(
