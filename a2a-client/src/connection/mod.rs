@@ -340,7 +340,10 @@ impl AgentConnection {
         let endpoint = self.endpoint();
         let tolerate = |value: &mut Value| self.tolerate_answer::<T>(method, "result", value);
         let tolerate: Option<jsonrpc::Tolerate<'_>> = self.tolerant().then_some(&tolerate);
-        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what, tolerate)).await
+        // Read into a box: the answer (a `Task` inline is hundreds of bytes) then moves up through
+        // the timer, the retry policy and the deadline as a pointer, and out of the box once.
+        let answer: Box<T> = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what, tolerate)).await?;
+        Ok(*answer)
     }
 
     /// A gRPC call, retried on transport faults.
@@ -391,11 +394,14 @@ impl AgentConnection {
     ) -> Result<T, Error> {
         let endpoint = self.endpoint();
         let call = call.prepare(endpoint)?;
-        if !self.tolerant() {
-            return endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await;
-        }
-        let tolerate = |value: &mut Value| self.tolerate_answer::<T>(method, "", value);
-        endpoint.retrying(|_| rest::call_tolerant(endpoint, &call, what, &tolerate)).await
+        // Read into a box, as `rpc` does: the answer moves up through the layers as a pointer.
+        let answer: Box<T> = if self.tolerant() {
+            let tolerate = |value: &mut Value| self.tolerate_answer::<T>(method, "", value);
+            endpoint.retrying(|_| rest::call_tolerant(endpoint, &call, what, &tolerate)).await?
+        } else {
+            endpoint.retrying(|_| rest::call_typed(endpoint, &call, what)).await?
+        };
+        Ok(*answer)
     }
 
     /// Sends a message and waits for the answer (a task, or a direct message).
