@@ -4,11 +4,11 @@
 //! ```
 //! use a2a_typestate_cli::credentials::CredentialArgs;
 //!
-//! assert!(CredentialArgs::default().apply(a2a_typestate_client::Client::builder()).unwrap().build().is_ok());
+//! assert!(CredentialArgs::default().apply(a2a_typestate_client::Client::builder(), &[]).unwrap().build().is_ok());
 //!
 //! // A variable that is not set is named, never guessed at.
 //! let missing = CredentialArgs { api_key_env: Some("DOC_NOT_SET_ANYWHERE".into()), ..CredentialArgs::default() };
-//! let err = missing.apply(a2a_typestate_client::Client::builder()).unwrap_err();
+//! let err = missing.apply(a2a_typestate_client::Client::builder(), &[]).unwrap_err();
 //! assert_eq!(err, "--api-key-env: environment variable DOC_NOT_SET_ANYWHERE is not set");
 //! ```
 

@@ -17,13 +17,13 @@
 //!
 //! ```
 //! use a2a_typestate_client::audit::{AuditFinding, AuditOptions, audit};
-//! use a2a_testkit::{Lie, Script, ScriptedAgent};
-//! use a2a_typestate::{Capability, Deployment};
+//! use a2a_typestate_client::{Capability, Deployment};
+//! # use a2a_testkit::{Lie, Script, ScriptedAgent};
 //! # #[tokio::main] async fn main() -> Result<(), a2a_testkit::TestkitError> {
-//! // An agent whose card claims streaming and whose streaming calls answer -32004.
-//! let liar = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
-//!
-//! let report = audit(&[(liar.base_url(), Deployment::Direct)], &AuditOptions::default()).await;
+//! # // An agent whose card claims streaming and whose streaming calls answer -32004.
+//! # let liar = ScriptedAgent::builder().script(Script::honest().with(Lie::StreamingRefused)).spawn().await?;
+//! # let url = liar.base_url();
+//! let report = audit(&[(url, Deployment::Direct)], &AuditOptions::default()).await;
 //! assert_eq!(report.finding(), AuditFinding::OverDeclares);
 //! assert!(report.agents[0].over_declares.contains(Capability::Streaming));
 //! # Ok(()) }
