@@ -91,8 +91,6 @@ impl CredentialArgs {
             && self.ca_cert.is_empty()
     }
 
-    /// Adds the credentials to `builder`.
-    ///
     /// `builder` with the header `name: value` for the origins of `agents` and of
     /// `--allow-credential-origin`: a card naming an interface or a token endpoint on another origin
     /// does not get it sent there.
@@ -109,11 +107,12 @@ impl CredentialArgs {
         builder
     }
 
+    /// Adds the credentials to `builder`. `agents` are the URLs of the agents the command talks to:
+    /// the headers go to their origins and the allowed ones only, as credentials do.
+    ///
     /// # Errors
     /// A message naming the flag and the variable or file (never a value) when a variable is unset
     /// or a file cannot be read or parsed.
-    /// `agents` are the URLs of the agents the command talks to: the headers go to their origins and
-    /// the allowed ones only, as credentials do.
     pub fn apply(&self, mut builder: ClientBuilder, agents: &[&str]) -> Result<ClientBuilder, String> {
         let mut credentials = Credentials::new();
         if let Some(name) = &self.bearer_env {

@@ -47,14 +47,16 @@ impl CredentialScope {
 
     /// Whether `url` is on the agent's origin or an allowed one.
     pub(crate) fn admits(&self, url: &Url) -> bool {
-        let origin = url.origin();
-        origin.is_tuple() && (origin == self.agent || self.allowed.contains(&origin))
+        self.admits_origin(&url.origin())
+    }
+
+    fn admits_origin(&self, origin: &Origin) -> bool {
+        origin.is_tuple() && (*origin == self.agent || self.allowed.contains(origin))
     }
 
     /// As [`CredentialScope::admits`], for a request URI.
     pub(crate) fn admits_uri(&self, uri: &http::Uri) -> bool {
-        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else { return false };
-        Url::parse(&format!("{scheme}://{authority}/")).is_ok_and(|url| self.admits(&url))
+        crate::net::uri_origin(uri).is_some_and(|origin| self.admits_origin(&origin))
     }
 
     /// Why a credential was withheld from `what` at `url`, and how to allow it; names origins,

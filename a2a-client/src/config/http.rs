@@ -44,6 +44,17 @@ impl fmt::Debug for HttpSettings {
     }
 }
 
+/// A header the user gave, its value marked sensitive; `what` names the kind in the error (which
+/// never shows the value).
+fn secret_header(what: &str, name: &str, value: &Secret) -> Result<(HeaderName, HeaderValue), Error> {
+    let header = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| Error::config(format!("{what} name {name:?} is not a valid header name")))?;
+    let mut value = HeaderValue::from_str(value.expose())
+        .map_err(|_| Error::config(format!("{what} {name} holds characters a header cannot carry")))?;
+    value.set_sensitive(true);
+    Ok((header, value))
+}
+
 impl HttpSettings {
     /// The headers given for one origin each, read: an origin that is not an http(s) URL, a name
     /// or a value a header cannot carry is a configuration error naming it.
@@ -57,12 +68,7 @@ impl HttpSettings {
                         "the origin of header {name:?}, {origin:?}, is not an http(s) URL"
                     )));
                 };
-                let header = HeaderName::from_bytes(name.as_bytes())
-                    .map_err(|_| Error::config(format!("header name {name:?} is not a valid header name")))?;
-                let mut value = HeaderValue::from_str(value.expose()).map_err(|_| {
-                    Error::config(format!("header {name} holds characters a header cannot carry"))
-                })?;
-                value.set_sensitive(true);
+                let (header, value) = secret_header("header", name, value)?;
                 Ok((url.origin(), header, value))
             })
             .collect()
@@ -72,13 +78,7 @@ impl HttpSettings {
     pub(crate) fn http_client(&self, config: &ClientConfig) -> Result<HttpClient, Error> {
         let mut headers = HeaderMap::new();
         for (name, value) in &self.headers {
-            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-                Error::config(format!("default header name {name:?} is not a valid header name"))
-            })?;
-            let mut value = HeaderValue::from_str(value.expose()).map_err(|_| {
-                Error::config(format!("default header {name} holds characters a header cannot carry"))
-            })?;
-            value.set_sensitive(true);
+            let (header, value) = secret_header("default header", name, value)?;
             headers.append(header, value);
         }
         let origin_headers = self.origin_headers()?;

@@ -199,9 +199,7 @@ impl HttpClient {
         if by_origin.is_empty() {
             return;
         }
-        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else { return };
-        let Ok(url) = Url::parse(&format!("{scheme}://{authority}/")) else { return };
-        let origin = url.origin();
+        let Some(origin) = uri_origin(uri) else { return };
         let present: Vec<HeaderName> = by_origin
             .iter()
             .filter(|(o, name, _)| *o == origin && headers.contains_key(name))
@@ -215,8 +213,13 @@ impl HttpClient {
     }
 }
 
+/// The origin (scheme, host, port) a request URI goes to; `None` for one without scheme or host.
+pub(crate) fn uri_origin(uri: &http::Uri) -> Option<url::Origin> {
+    let (scheme, authority) = (uri.scheme_str()?, uri.authority()?);
+    Url::parse(&format!("{scheme}://{authority}/")).ok().map(|url| url.origin())
+}
+
 /// The headers the client adds to requests: to every one, and to those bound for one origin.
-#[derive(Default)]
 pub(crate) struct Headers {
     pub(crate) all: HeaderMap,
     pub(crate) by_origin: Vec<(url::Origin, HeaderName, HeaderValue)>,
