@@ -39,28 +39,24 @@ where
     }
 }
 
-/// The message, then `caused by:` and each cause whose text the lines above do not already hold.
+/// The message, then `caused by:` and each cause whose text the lines above do not already hold
+/// ([`text::describe`](crate::text::describe): agent text in them made safe to show).
 impl fmt::Debug for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut shown = self.0.to_string();
-        f.write_str(&shown)?;
-        let mut source = self.0.source();
-        while let Some(cause) = source {
-            let text = cause.to_string();
-            if !shown.contains(&text) {
-                write!(f, "\n  caused by: {text}")?;
-                shown.push_str(&text);
-            }
-            source = cause.source();
-        }
-        Ok(())
+        f.write_str(&crate::text::describe(&*self.0))
     }
 }
 
-/// The message alone, as the error writes it.
+/// The message alone, as the error writes it; with `{:#}`, on one line with the causes the message
+/// does not already say, each after a `: ` ([`text::one_line`](crate::text::one_line)), for a log
+/// line or one line per agent of a fan-out.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
+        if f.alternate() {
+            f.write_str(&crate::text::one_line(&*self.0))
+        } else {
+            fmt::Display::fmt(&self.0, f)
+        }
     }
 }
 
@@ -91,6 +87,14 @@ mod tests {
     }
 
     #[test]
+    fn the_alternate_form_puts_the_new_causes_on_the_messages_line() {
+        let report = Report::from(Outer(std::io::Error::other("connection refused")));
+        assert_eq!(format!("{report:#}"), "the agent could not be reached: connection refused");
+        let text: Report = "usage: prog URL".into();
+        assert_eq!(format!("{text:#}"), "usage: prog URL");
+    }
+
+    #[test]
     fn a_cause_the_message_already_says_is_not_repeated() {
         #[derive(Debug)]
         struct Says(std::io::Error);
@@ -106,5 +110,6 @@ mod tests {
         }
         let report = Report::from(Says(std::io::Error::other("no such task")));
         assert_eq!(format!("{report:?}"), "GetTask failed: no such task");
+        assert_eq!(format!("{report:#}"), "GetTask failed: no such task");
     }
 }

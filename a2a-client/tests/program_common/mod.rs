@@ -1,5 +1,7 @@
 //! Running the README's example programs as a user runs them: the binaries `cargo test` builds
 //! beside the tests, their README blocks, and what the official Python peer counts.
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::Command;
