@@ -23,8 +23,8 @@ use std::time::Duration;
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_typestate_types::jsonrpc::Method;
-use futures::StreamExt;
 use futures::stream::BoxStream;
+use futures::{FutureExt, StreamExt};
 use serde_json::Value;
 use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue};
 use tonic::transport::Channel;
@@ -317,34 +317,41 @@ fn events(
     url: String,
     budget: crate::budget::DocumentBudget,
 ) -> BoxStream<'static, Result<Decoded, Error>> {
-    futures::stream::unfold(Some(messages), move |state| {
-        let url = url.clone();
-        let budget = budget.clone();
-        async move {
-            let mut messages = state?;
-            let item = match tokio::time::timeout(idle, messages.message()).await {
-                Err(_) => Err(Error::transport(
-                    TransportFault::Timeout,
-                    Some(
-                        format!(
-                            "no stream message within the idle bound of {}",
-                            a2a_typestate_types::human::HumanDuration(idle)
-                        )
-                        .into(),
-                    ),
-                )
-                .with_url(&url)),
-                Ok(Ok(Some(message))) => {
-                    let _room = budget.reserve(prost::Message::encoded_len(&message)).await;
-                    convert::stream_event(message)
-                        .map(|event| Decoded { event: Box::new(event), last: false })
-                }
-                Ok(Ok(None)) => return None,
-                Ok(Err(status)) => Err(status::to_error(None, status, &url)),
-            };
-            let next = if item.is_ok() { Some(messages) } else { None };
-            Some((item, next))
-        }
+    /// What the stream carries from one message to the next: boxed, so each message moves a
+    /// pointer in and out of the read, not the tonic stream; never cloned per message.
+    struct Reading {
+        messages: tonic::Streaming<pb::StreamResponse>,
+        url: String,
+        budget: crate::budget::DocumentBudget,
+    }
+    futures::stream::unfold(Some(Box::new(Reading { messages, url, budget })), move |state| async move {
+        let mut reading = state?;
+        // A message already read needs no timer: the idle bound is armed only to wait.
+        let next = match reading.messages.message().now_or_never() {
+            Some(ready) => Ok(ready),
+            None => tokio::time::timeout(idle, reading.messages.message()).await,
+        };
+        let item = match next {
+            Err(_) => Err(Error::transport(
+                TransportFault::Timeout,
+                Some(
+                    format!(
+                        "no stream message within the idle bound of {}",
+                        a2a_typestate_types::human::HumanDuration(idle)
+                    )
+                    .into(),
+                ),
+            )
+            .with_url(&reading.url)),
+            Ok(Ok(Some(message))) => {
+                let _room = reading.budget.reserve(prost::Message::encoded_len(&message)).await;
+                convert::stream_event(message).map(|event| Decoded { event: Box::new(event), last: false })
+            }
+            Ok(Ok(None)) => return None,
+            Ok(Err(status)) => Err(status::to_error(None, status, &reading.url)),
+        };
+        let next = if item.is_ok() { Some(reading) } else { None };
+        Some((item, next))
     })
     .boxed()
 }
