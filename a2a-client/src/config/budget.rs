@@ -18,7 +18,7 @@ use crate::defaults::{
 /// | --- | --- | --- | --- |
 /// | [`deadline`](TaskBudget::deadline) | [`DEFAULT_TASK_DEADLINE`] (300 s) | the whole run, discovery to end, the fallback included | the run ends with a definite outcome: its answer, or an error that says whether the work may have run |
 /// | [`events_kept`](TaskBudget::events_kept) | [`DEFAULT_EVENTS_KEPT`] (10,000) | the observations a task keeps; an event that repeats the one before (same state, nothing new) is counted, not kept | further events are counted only |
-/// | [`result_bytes`](TaskBudget::result_bytes) | [`DEFAULT_RESULT_BYTES`] (64 MiB) | the artifacts a task keeps | the task ends with an error naming the bound |
+/// | [`result_bytes`](TaskBudget::result_bytes) | [`DEFAULT_RESULT_BYTES`] (64 MiB) | the memory of the artifacts and messages a task keeps, each part counted with its own size (so an endless stream of one-byte chunks counts what its parts take) | the task ends with an error naming the bound |
 /// | [`interfaces`](TaskBudget::interfaces) | [`DEFAULT_INTERFACES_TRIED`] (8) | the declared interfaces one task (or discovery) tries | the task ends with the last interface's error |
 /// | [`pages`](TaskBudget::pages) | [`DEFAULT_MAX_LIST_PAGES`] (1,000) | the `ListTasks` pages one listing reads | the listing ends with [`crate::ListingFault`] |
 ///
@@ -66,7 +66,8 @@ impl TaskBudget {
         self
     }
 
-    /// Sets how many bytes of artifacts one task keeps (at least 1 KiB).
+    /// Sets how many bytes of artifacts and messages one task keeps, counted as the memory they take
+    /// (at least 1 KiB).
     pub fn with_result_bytes(mut self, bytes: usize) -> Self {
         self.result_bytes = bytes.max(1024);
         self

@@ -1,8 +1,10 @@
 //! The task as the client has seen it so far, folded from send responses, stream events and
 //! `GetTask` results: what a run returns as its result.
 
+use std::mem::size_of;
+
 use a2a_typestate_types::{
-    Message, Part, PartContent, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent,
+    Artifact, Message, Part, PartContent, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent,
 };
 
 /// The last known task (or direct message) of a run.
@@ -10,27 +12,43 @@ use a2a_typestate_types::{
 pub(crate) struct Snapshot {
     task: Option<Task>,
     direct: Option<Message>,
-    /// Bytes of content held: the parts of the task's artifacts and history, or of the direct
-    /// message. What [`TaskBudget::result_bytes`](crate::TaskBudget::result_bytes) bounds.
+    /// Bytes held: the task's artifacts and history, or the direct message, each counted as the
+    /// memory it takes (see [`part_bytes`]). What
+    /// [`TaskBudget::result_bytes`](crate::TaskBudget::result_bytes) bounds.
     held: usize,
 }
 
-/// The bytes of content a part holds (its text, bytes, link or JSON text).
+/// The memory a part takes: the part itself, its content (text, bytes, link or JSON text), its
+/// names and its metadata. Counting the part and not only its content is what bounds an endless
+/// stream of one-byte chunks: each costs a whole part, not the one byte it carries.
 fn part_bytes(part: &Part) -> usize {
-    match &part.content {
+    let content = match &part.content {
         PartContent::Text(text) | PartContent::Url(text) => text.len(),
         PartContent::Raw(bytes) => bytes.len(),
         PartContent::Data(json) => json.get().len(),
-    }
+    };
+    let names =
+        part.filename.as_ref().map_or(0, String::len) + part.media_type.as_ref().map_or(0, String::len);
+    let metadata =
+        part.metadata.as_ref().map_or(0, |m| m.iter().map(|(key, text)| key.len() + text.get().len()).sum());
+    size_of::<Part>() + content + names + metadata
 }
 
 fn parts_bytes(parts: &[Part]) -> usize {
     parts.iter().map(part_bytes).sum()
 }
 
+fn artifact_bytes(artifact: &Artifact) -> usize {
+    size_of::<Artifact>() + parts_bytes(&artifact.parts)
+}
+
+fn message_bytes(message: &Message) -> usize {
+    size_of::<Message>() + parts_bytes(&message.parts)
+}
+
 fn task_bytes(task: &Task) -> usize {
-    let artifacts: usize = task.artifacts.iter().map(|a| parts_bytes(&a.parts)).sum();
-    let history: usize = task.history.iter().map(|m| parts_bytes(&m.parts)).sum();
+    let artifacts: usize = task.artifacts.iter().map(artifact_bytes).sum();
+    let history: usize = task.history.iter().map(message_bytes).sum();
     artifacts + history
 }
 
@@ -58,7 +76,7 @@ impl Snapshot {
     }
 
     fn set_direct(&mut self, message: Message) {
-        self.held = parts_bytes(&message.parts);
+        self.held = message_bytes(&message);
         self.direct = Some(message);
     }
 
@@ -73,10 +91,15 @@ impl Snapshot {
             StreamResponse::Message(message) => match &mut self.task {
                 None => self.set_direct(message),
                 Some(task) => {
-                    self.held += parts_bytes(&message.parts);
                     match task.history.iter_mut().rev().find(|m| m.message_id == message.message_id) {
-                        Some(held) => held.parts.extend(message.parts),
-                        None => task.history.push(message),
+                        Some(held) => {
+                            self.held += parts_bytes(&message.parts);
+                            held.parts.extend(message.parts);
+                        }
+                        None => {
+                            self.held += message_bytes(&message);
+                            task.history.push(message);
+                        }
                     }
                 }
             },
@@ -97,19 +120,19 @@ impl Snapshot {
             Task::new(update.task_id.clone(), a2a_typestate_types::TaskState::Working)
         });
         let id = &update.artifact.artifact_id;
-        let added = parts_bytes(&update.artifact.parts);
         match task.artifacts.iter_mut().find(|a| &a.artifact_id == id) {
             Some(existing) if update.append => {
-                self.held += added;
+                self.held += parts_bytes(&update.artifact.parts);
                 existing.parts.extend(update.artifact.parts);
             }
             Some(existing) => {
                 // A whole artifact again: it replaces the one held, and so does its size.
-                self.held = self.held.saturating_sub(parts_bytes(&existing.parts)) + added;
+                let added = artifact_bytes(&update.artifact);
+                self.held = self.held.saturating_sub(artifact_bytes(existing)) + added;
                 *existing = update.artifact;
             }
             None => {
-                self.held += added;
+                self.held += artifact_bytes(&update.artifact);
                 task.artifacts.push(update.artifact);
             }
         }
@@ -178,13 +201,33 @@ mod tests {
                 ..Default::default()
             })
         };
+        let (artifact, part) = (size_of::<Artifact>(), size_of::<Part>());
         let mut snapshot = Snapshot::default();
         snapshot.apply_event(chunk("abc", false));
         snapshot.apply_event(chunk("de", true));
-        assert_eq!(snapshot.held_bytes(), 5);
+        assert_eq!(snapshot.held_bytes(), artifact + 2 * part + 5);
         for _ in 0..100 {
             snapshot.apply_event(chunk("abcdef", false));
         }
-        assert_eq!(snapshot.held_bytes(), 6, "an artifact sent whole again replaces the one held");
+        assert_eq!(
+            snapshot.held_bytes(),
+            artifact + part + 6,
+            "an artifact sent whole again replaces the one held"
+        );
+    }
+
+    #[test]
+    fn tiny_chunks_are_held_at_what_each_part_costs_not_the_bytes_it_carries() {
+        let mut snapshot = Snapshot::default();
+        for n in 0..1_000 {
+            snapshot.apply_event(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+                task_id: "t".into(),
+                artifact: Artifact::new("a", vec![Part::text("x")]),
+                append: n > 0,
+                ..Default::default()
+            }));
+        }
+        // What the parts really take: a thousand parts, not a thousand bytes.
+        assert!(snapshot.held_bytes() >= 1_000 * size_of::<Part>(), "{}", snapshot.held_bytes());
     }
 }
