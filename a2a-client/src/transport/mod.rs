@@ -422,11 +422,13 @@ impl Endpoint {
         let request_timeout = self.request_timeout();
         let policy = config.retry_policy();
         let (metrics, url) = (self.client.metrics(), self.agent.as_str());
+        // Each attempt is boxed: the policy's timers and the retry loop then hold and move a
+        // pointer, not the binding's whole call (an HTTP exchange, its body read and parse).
         if !is_sending() {
-            return policy.run_within(metrics, deadline, request_timeout, url, op).await;
+            return policy.run_within(metrics, deadline, request_timeout, url, |n| Box::pin(op(n))).await;
         }
         let attempt = |n| {
-            let call = op(n);
+            let call = Box::pin(op(n));
             async move { call.await.map_err(Error::sent_unanswered) }
         };
         policy
