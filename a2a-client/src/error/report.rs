@@ -39,24 +39,38 @@ where
     }
 }
 
-/// The message, then `caused by:` and each cause whose text the lines above do not already hold
-/// ([`text::describe`](crate::text::describe): agent text in them made safe to show).
+impl Report {
+    /// Each cause whose text neither the message nor an earlier cause already holds. (The text
+    /// module reads chains for the CLI's tables; it depends on this module, so this one reads its own.)
+    fn new_causes(&self) -> impl Iterator<Item = String> + '_ {
+        let mut shown = self.0.to_string();
+        std::iter::successors(self.0.source(), |&cause| cause.source()).filter_map(move |cause| {
+            let text = cause.to_string();
+            (!shown.contains(&text)).then(|| {
+                shown.push_str(&text);
+                text
+            })
+        })
+    }
+}
+
+/// The message, then `caused by:` and each cause whose text the lines above do not already hold.
 impl fmt::Debug for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::text::describe(&*self.0))
+        fmt::Display::fmt(&self.0, f)?;
+        self.new_causes().try_for_each(|cause| write!(f, "\n  caused by: {cause}"))
     }
 }
 
 /// The message alone, as the error writes it; with `{:#}`, on one line with the causes the message
-/// does not already say, each after a `: ` ([`text::one_line`](crate::text::one_line)), for a log
-/// line or one line per agent of a fan-out.
+/// does not already say, each after a `: ` (for a log line, or one line per agent of a fan-out).
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)?;
         if f.alternate() {
-            f.write_str(&crate::text::one_line(&*self.0))
-        } else {
-            fmt::Display::fmt(&self.0, f)
+            self.new_causes().try_for_each(|cause| write!(f, ": {cause}"))?;
         }
+        Ok(())
     }
 }
 
