@@ -195,6 +195,11 @@ pub(crate) fn header_value(uris: &[String]) -> Result<Option<HeaderValue>, Error
         .map_err(|_| Error::config("the extension uris cannot be written as a header"))
 }
 
+/// The URIs of the extensions `card` marks `required`.
+pub(crate) fn required_uris(card: &AgentCard) -> std::collections::HashSet<&str> {
+    card.capabilities.extensions.iter().filter(|e| e.required).map(|e| e.uri.as_str()).collect()
+}
+
 /// The first extension `card` marks `required` that `requested` does not name: an error naming its
 /// URI and its place in the card, before anything is sent.
 pub(crate) fn missing_required(card: &AgentCard, requested: &[String]) -> Result<(), Error> {

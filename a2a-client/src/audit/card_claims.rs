@@ -159,19 +159,11 @@ pub(super) async fn audit_card_claims(
         audits.push(extended_card(claim, probe.connection).await);
     }
     if wanted(ClaimKind::Extensions) {
-        let required: Vec<&str> = discovered
-            .card()
-            .capabilities
-            .extensions
-            .iter()
-            .filter(|e| e.required)
-            .map(|e| e.uri.as_str())
-            .collect();
+        let required = crate::extensions::required_uris(discovered.card());
         let answer = match (probe.connection, probe.result) {
             (Some(connection), Some(_)) => Some(extensions_answer(lifted, connection)),
             _ => None,
         };
-        let required: std::collections::HashSet<&str> = required.into_iter().collect();
         for claim in claims
             .iter()
             .filter(|c| matches!(c, CardClaim::Extension { uri } if required.contains(uri.as_str())))

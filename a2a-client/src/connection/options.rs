@@ -87,15 +87,7 @@ impl AgentConnection {
     /// One the card marks required is still asked for: the agent refuses calls without it (-32008)
     /// whether or not it activates it, and the mark already says not to rely on it.
     pub(super) fn without_marked_extensions(self) -> Self {
-        let required: std::collections::HashSet<&str> = self
-            .card()
-            .card()
-            .capabilities
-            .extensions
-            .iter()
-            .filter(|e| e.required)
-            .map(|e| e.uri.as_str())
-            .collect();
+        let required = crate::extensions::required_uris(self.card().card());
         let required = |uri: &String| required.contains(uri.as_str());
         let dropped: Vec<String> = self
             .requested_extensions()
