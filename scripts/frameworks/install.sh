@@ -3,12 +3,16 @@
 #   scripts/frameworks/install.sh NAME|all [NAME...]
 # A Python framework (NAME/requirements.txt, every package pinned) gets a venv at
 # target/frameworks/NAME/venv; a Node one (NAME/package.json + package-lock.json) gets `npm ci` in
-# target/frameworks/NAME/node. Idempotent: each install writes a stamp (hash of its pin files and the
-# interpreter version) only after it succeeded, and is skipped while the stamp still matches.
+# target/frameworks/NAME/node; a Rust one (NAME/Cargo.toml + Cargo.lock, a package of its own) gets
+# `cargo build --release --locked` into target/frameworks/NAME/target and its binary copied to
+# target/frameworks/NAME/bin/agent. Idempotent: each install writes a stamp (hash of its pin files, a
+# Rust agent's sources too, and the interpreter or compiler version) only after it succeeded, and is
+# skipped while the stamp still matches.
 # Safe to run concurrently: a file lock serialises installers. Each install records its wall time and
 # size in target/frameworks/NAME/install-stats.txt (set PIP_NO_CACHE_DIR=1 / npm_config_cache to a
-# fresh dir for a cold measurement).
-# Needs python3.11 (or $A2A_FRAMEWORKS_PYTHON, >= 3.10) with venv + pip; node >= 20 with npm for Node ones.
+# fresh dir for a cold measurement; CARGO_HOME for a Rust one, CARGO_BUILD_JOBS=1 beside another build).
+# Needs python3.11 (or $A2A_FRAMEWORKS_PYTHON, >= 3.10) with venv + pip; node >= 20 with npm for Node ones;
+# cargo (the repository's toolchain) for Rust ones.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,7 +31,7 @@ all_names() {
     local d
     for d in "$here"/*/; do
         d="${d%/}"
-        [[ -f "$d/requirements.txt" || -f "$d/package-lock.json" ]] && basename "$d"
+        [[ -f "$d/requirements.txt" || -f "$d/package-lock.json" || -f "$d/Cargo.lock" ]] && basename "$d"
     done
 }
 
@@ -137,13 +141,50 @@ install_node() {
     record_stats "$name" "$dir" "$((SECONDS - t0))"
 }
 
+install_cargo() {
+    local name="$1"
+    command -v cargo >/dev/null 2>&1 || fail "cargo not found on PATH (need a Rust toolchain)"
+    local src="$here/$name"
+    local dir="$out/$name"
+    local bin="$dir/bin"
+    local stamp="$bin/.a2a-frameworks-stamp"
+    local rustc want
+    rustc="$(rustc --version 2>/dev/null)" || fail "rustc not found on PATH"
+    # The agent is built from its sources: they are pins here as much as Cargo.lock is.
+    local files=("$src/Cargo.toml" "$src/Cargo.lock")
+    mapfile -t -O 2 files < <(find "$src/src" -type f | LC_ALL=C sort)
+    want="$({ printf '%s\n' "${files[@]#"$src/"}" "$rustc"; cat "${files[@]}"; } | sha256sum | cut -d' ' -f1)"
+    if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$bin/agent" ]]; then
+        echo "install.sh: $name up to date ($bin/agent)"
+        return
+    fi
+    echo "install.sh: building $name into $dir/target with $rustc"
+    local t0=$SECONDS
+    rm -rf "$bin"
+    mkdir -p "$bin"
+    # The package has its own empty [workspace]: the repository's workspace never adopts it, and
+    # --locked builds exactly the committed Cargo.lock. Artifacts (JSON, one per line) go to a file
+    # to find the binary in; the compiler's messages to install.log.
+    (cd "$src" && CARGO_TARGET_DIR="$dir/target" cargo build --release --locked \
+        --message-format=json-render-diagnostics >"$dir/artifacts.jsonl") 2>"$dir/install.log" \
+        || { tail -n 30 "$dir/install.log" >&2; fail "cargo build failed for scripts/frameworks/$name (log $dir/install.log)"; }
+    local exe
+    exe="$(grep -o '"executable":"[^"]*"' "$dir/artifacts.jsonl" | tail -n 1 | cut -d'"' -f4)"
+    [[ -n "$exe" && -x "$exe" ]] || fail "cargo built no binary for scripts/frameworks/$name (artifacts $dir/artifacts.jsonl)"
+    cp "$exe" "$bin/agent"
+    echo "$want" >"$stamp"
+    record_stats "$name" "$dir" "$((SECONDS - t0))"
+}
+
 for name in "${names[@]}"; do
     if [[ -f "$here/$name/requirements.txt" ]]; then
         install_python "$name"
     elif [[ -f "$here/$name/package-lock.json" ]]; then
         install_node "$name"
+    elif [[ -f "$here/$name/Cargo.lock" ]]; then
+        install_cargo "$name"
     else
-        fail "$name has neither requirements.txt nor package-lock.json"
+        fail "$name has no requirements.txt, package-lock.json or Cargo.lock"
     fi
 done
 find "$out/logs" -name '*.log' -mmin +1440 -delete 2>/dev/null || true

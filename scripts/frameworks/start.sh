@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts one framework agent in the foreground on 127.0.0.1, logging to target/frameworks/logs/NAME-PORT.log:
 #   scripts/frameworks/start.sh NAME PORT [AGENT_ARGS...]   (e.g. `start.sh beeai 41303 --protocol http_json`)
-# Run scripts/frameworks/install.sh NAME first. The interpreter replaces this shell (exec), so the pid
-# you started is the agent's own. See scripts/frameworks/README.md for each agent's card path.
+# Run scripts/frameworks/install.sh NAME first. The interpreter, or a Rust agent's own binary, replaces
+# this shell (exec), so the pid you started is the agent's. See scripts/frameworks/README.md for card paths.
 set -euo pipefail
 
 [[ $# -ge 2 ]] || { sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -37,7 +37,12 @@ elif [[ -f "$here/$name/agent.mjs" ]]; then
     cp "$here/$name/agent.mjs" "$dir/agent.mjs"
     cd "$dir"
     exec node "$dir/agent.mjs" --port "$port" "$@" >>"$log" 2>&1
+elif [[ -f "$here/$name/Cargo.toml" ]]; then
+    agent="$out/$name/bin/agent"
+    [[ -x "$agent" ]] || { echo "start.sh: $agent missing: run scripts/frameworks/install.sh $name" >&2; exit 3; }
+    echo "start.sh: $name on 127.0.0.1:$port, log $log" >&2
+    exec "$agent" --port "$port" "$@" >>"$log" 2>&1
 else
-    echo "start.sh: $here/$name has no agent.py or agent.mjs" >&2
+    echo "start.sh: $here/$name has no agent.py, agent.mjs or Cargo.toml" >&2
     exit 3
 fi

@@ -34,11 +34,14 @@ pub enum Framework {
     /// PraisonAI Agents 1.7.17 (`praisonaiagents`, its own server): a 0.3 card without the members
     /// 0.3 requires, whose stream events are bare results.
     PraisonAI,
+    /// a2a-server-lf 0.5.3 (`a2a_server`, the a2aproject/a2a-rs server framework, Rust, built with
+    /// cargo): a clean 1.0 card, JSON-RPC and HTTP+JSON.
+    A2ARust,
 }
 
 impl Framework {
     /// Every framework of the corpus, in the order of `scripts/frameworks/README.md`.
-    pub const ALL: [Framework; 12] = [
+    pub const ALL: [Framework; 13] = [
         Framework::FastA2A,
         Framework::Agno,
         Framework::BeeAI,
@@ -51,6 +54,7 @@ impl Framework {
         Framework::Mastra,
         Framework::VoltAgent,
         Framework::PraisonAI,
+        Framework::A2ARust,
     ];
 
     /// Its directory under `scripts/frameworks/`: what `install.sh` and `start.sh` take.
@@ -68,6 +72,7 @@ impl Framework {
             Framework::Mastra => "mastra",
             Framework::VoltAgent => "voltagent",
             Framework::PraisonAI => "praisonai",
+            Framework::A2ARust => "a2a-rust",
         }
     }
 
@@ -120,11 +125,15 @@ pub enum CorpusAgent {
     VoltAgent,
     /// PraisonAI's agent, whose card is at `/.well-known/agent.json`.
     PraisonAI,
+    /// The a2a-server-lf agent, push declared false.
+    A2ARust,
+    /// The a2a-server-lf agent with a push config store (`--push`), push declared true.
+    A2ARustPush,
 }
 
 impl CorpusAgent {
     /// Every line of `agents.tsv`, in its order.
-    pub const ALL: [CorpusAgent; 16] = [
+    pub const ALL: [CorpusAgent; 18] = [
         CorpusAgent::FastA2A,
         CorpusAgent::Agno,
         CorpusAgent::BeeAI,
@@ -141,6 +150,8 @@ impl CorpusAgent {
         CorpusAgent::Mastra,
         CorpusAgent::VoltAgent,
         CorpusAgent::PraisonAI,
+        CorpusAgent::A2ARust,
+        CorpusAgent::A2ARustPush,
     ];
 
     /// The framework it is built on (what has to be installed).
@@ -158,6 +169,7 @@ impl CorpusAgent {
             CorpusAgent::Mastra => Framework::Mastra,
             CorpusAgent::VoltAgent => Framework::VoltAgent,
             CorpusAgent::PraisonAI => Framework::PraisonAI,
+            CorpusAgent::A2ARust | CorpusAgent::A2ARustPush => Framework::A2ARust,
         }
     }
 
@@ -168,6 +180,7 @@ impl CorpusAgent {
             CorpusAgent::StrandsCompliantStreaming => Some("compliant-streaming"),
             CorpusAgent::Ag2PushSender => Some("push-sender"),
             CorpusAgent::PythonA2ADecoratorCard => Some("decorator-card"),
+            CorpusAgent::A2ARustPush => Some("push"),
             _ => None,
         }
     }
@@ -179,6 +192,7 @@ impl CorpusAgent {
             CorpusAgent::StrandsCompliantStreaming => &["--compliant-streaming"],
             CorpusAgent::Ag2PushSender => &["--push-sender"],
             CorpusAgent::PythonA2ADecoratorCard => &["--decorator-card"],
+            CorpusAgent::A2ARustPush => &["--push"],
             _ => &[],
         }
     }
@@ -261,7 +275,9 @@ mod tests {
         let layout = Layout::discover().expect("the workspace has scripts/frameworks");
         for framework in Framework::ALL {
             let dir = layout.scripts_dir().join(framework.name());
-            let pinned = dir.join("requirements.txt").is_file() || dir.join("package-lock.json").is_file();
+            let pinned = ["requirements.txt", "package-lock.json", "Cargo.lock"]
+                .iter()
+                .any(|pin| dir.join(pin).is_file());
             assert!(pinned, "{framework}: no pins in {}", dir.display());
             assert!(dir.join("TRUTH.md").is_file(), "{framework}: no TRUTH.md");
             assert_eq!(Framework::ALL[framework.index()], framework);

@@ -17,8 +17,9 @@ use super::{Framework, FrameworkError};
 use crate::official::tail_of;
 
 /// How long one install may take, waiting for other installs included, before it is stopped. A
-/// cold install measures 16 to 120 s on two idle cores and about four times that beside a build;
-/// anything near this bound is a hung registry connection.
+/// cold install measures 16 to 120 s on two idle cores and about four times that beside a build
+/// (a2a-rust, a cargo build of 268 crates, about 300 s with one job); anything near this bound is
+/// a hung registry connection or a starved build.
 pub const INSTALL_TIMEOUT: Duration = Duration::from_secs(1200);
 
 static INSTALLED: [OnceLock<Result<(), FrameworkError>>; Framework::ALL.len()] =

@@ -100,7 +100,7 @@ impl FrameworkAgent {
     }
 }
 
-/// uvicorn and Flask say "address already in use", node says EADDRINUSE.
+/// uvicorn, Flask and Rust's std say "address already in use", node says EADDRINUSE.
 fn lost_its_port(log_tail: &str) -> bool {
     let lower = log_tail.to_ascii_lowercase();
     lower.contains("address already in use") || lower.contains("eaddrinuse")
@@ -158,9 +158,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_port_lost_to_another_process_is_recognised_for_python_and_node() {
+    fn a_port_lost_to_another_process_is_recognised_for_python_node_and_rust() {
         assert!(lost_its_port("ERROR: [Errno 98] error while attempting to bind: address already in use"));
         assert!(lost_its_port("Error: listen EADDRINUSE: address already in use 127.0.0.1:4000"));
+        assert!(lost_its_port(
+            "a2a-rust-agent: cannot listen on 127.0.0.1:4000: Address already in use (os error 98)"
+        ));
         assert!(!lost_its_port("ModuleNotFoundError: No module named 'fasta2a'"));
     }
 
