@@ -695,6 +695,136 @@ async fn praisonai_push_history_and_output_modes_it_does_not_declare_are_never_j
 }
 
 // ------------------------------------------------------------------------------------------------
+// a2a-server-lf (a2a-rust/TRUTH.md, A2A_FRAMEWORKS=all): the a2aproject/a2a-rs server framework, a
+// clean 1.0 card with a JSON-RPC and an HTTP+JSON interface; every stream one completed task. The
+// `push` variant declares push with the crate's config store, whose sender never calls loopback.
+
+/// `GET {url}/tasks/{unknown}` with `A2A-Version: 1.0` on an HTTP+JSON 1.0 interface (a binding
+/// `frameworks::wire` does not speak): the status and the `reason`s of the google.rpc.Status body.
+async fn rest_1_0_unknown_task(url: &str) -> (u16, Vec<String>) {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(std::time::Duration::from_secs(10))
+        .build()
+        .expect("a reqwest client");
+    let task = format!("truth-no-such-task-{}", uuid::Uuid::new_v4());
+    let response = http
+        .get(format!("{}/tasks/{task}", url.trim_end_matches('/')))
+        .header("A2A-Version", "1.0")
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}/tasks/{task}: {e}"));
+    let status = response.status().as_u16();
+    let body: serde_json::Value = response.json().await.unwrap_or_default();
+    let reasons = body["error"]["details"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|detail| detail["reason"].as_str().map(str::to_owned))
+        .collect();
+    (status, reasons)
+}
+
+#[tokio::test]
+async fn a2a_rust_streaming_of_one_completed_task_is_verified() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARust).await else { return };
+    let truth = streaming_truth(a2a_rust).await;
+    assert_eq!(truth.terminal(), Some("completed"), "{truth:#?}");
+    assert_eq!(truth.streamed_artifacts, 0, "the agent streams an artifact now: {truth:#?}");
+    assert_streaming(a2a_rust, &truth);
+}
+
+#[tokio::test]
+async fn a2a_rust_json_rpc_and_http_json_interfaces_answering_task_not_found_are_verified_with_open_access() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARust).await else { return };
+    let (interface, answer) = unknown_task_on_preferred(a2a_rust).await;
+    assert_eq!(interface.version, "1.0", "{interface:?}");
+    assert_eq!(answer.code(), Some(-32001), "{answer:?}");
+    assert_interface(a2a_rust, &interface, &answer);
+    assert_open_access(a2a_rust, &answer, false);
+    // The HTTP+JSON 1.0 interface: "task not found" is a 404 whose google.rpc.Status names it.
+    let declared = a2a_rust.card["supportedInterfaces"].as_array().cloned().unwrap_or_default();
+    let rest = declared
+        .iter()
+        .find(|i| i["protocolBinding"] == "HTTP+JSON")
+        .and_then(|i| i["url"].as_str())
+        .unwrap_or_else(|| panic!("the card no longer declares an HTTP+JSON interface: {}", a2a_rust.card));
+    let (status, reasons) = rest_1_0_unknown_task(rest).await;
+    assert_eq!((status, reasons.as_slice()), (404, ["TASK_NOT_FOUND".to_owned()].as_slice()));
+    let claim = a2a_rust
+        .card_claims(ClaimKind::Interfaces)
+        .into_iter()
+        .find(|c| c.claim.contains(&format!("interface {rest} ")) && c.claim.contains("HTTP+JSON"));
+    a2a_rust.assert_card_claim(
+        &format!("interface {rest} (HTTP+JSON, version 1.0)"),
+        claim,
+        Verdict::Verified,
+        &(status, reasons),
+    );
+}
+
+#[tokio::test]
+async fn a2a_rust_text_output_mode_answered_in_text_is_verified() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARust).await else { return };
+    let truth = streaming_truth(a2a_rust).await;
+    assert_eq!(truth.answered_media_types(), ["text/plain"], "{truth:#?}");
+    assert_output_modes(a2a_rust, &truth);
+}
+
+#[tokio::test]
+async fn a2a_rust_push_it_declares_false_is_answered_not_supported_and_never_judged() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARust).await else { return };
+    assert_eq!(a2a_rust.card["capabilities"]["pushNotifications"], false, "{}", a2a_rust.card);
+    let truth = push_truth(a2a_rust).await;
+    assert_eq!(truth.inline.code(), Some(-32003), "{truth:#?}");
+    a2a_rust.assert_only_declared_claims_judged();
+    assert!(!a2a_rust.audit.over_declares_anything(), "{}", reported(a2a_rust));
+    assert!(a2a_rust.audit.wire_deviations.is_empty(), "{:#?}", a2a_rust.audit.wire_deviations);
+}
+
+/// The crate's sender never calls a loopback webhook (its SSRF guard), and the agent says so on the
+/// inline path (-32602 "push URL targets blocked host"); the create call accepts the same URL only
+/// after the task has ended (the agent answers at once), so no transition is left to push and the
+/// silence proves nothing. `expected::push` would refuse it (it does not ask whether the
+/// registration preceded the terminal state); the truth is a claim left open, never refused.
+#[tokio::test]
+async fn a2a_rust_push_registered_after_the_task_ended_is_not_refused() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARustPush).await else { return };
+    assert_eq!(a2a_rust.card["capabilities"]["pushNotifications"], true, "{}", a2a_rust.card);
+    let truth = push_truth(a2a_rust).await;
+    assert_eq!(
+        truth.inline.code(),
+        Some(-32602),
+        "the inline loopback webhook is no longer refused: {truth:#?}"
+    );
+    assert!(truth.registered(), "the create call no longer accepts the loopback webhook: {truth:#?}");
+    assert_eq!(truth.terminal.as_deref(), Some("completed"), "{truth:#?}");
+    assert_eq!(truth.callbacks, 0, "the agent called a loopback webhook: its SSRF guard changed: {truth:#?}");
+    let found = a2a_rust
+        .claim(Capability::PushNotifications)
+        .map_or(Verdict::Absent, |c| Verdict::of_claim(&c.verdict));
+    assert!(
+        matches!(found, Verdict::Unverified | Verdict::Unverifiable),
+        "push: the audit says {found:?}; the truth is a claim left open (unverified or unverifiable)\n\
+         truth: {truth:#?}\n{}",
+        reported(a2a_rust)
+    );
+    assert!(!a2a_rust.audit.over_declares_anything(), "{}", reported(a2a_rust));
+}
+
+#[tokio::test]
+async fn a2a_rust_push_variant_streaming_and_card_claims_are_verified() {
+    let Some(a2a_rust) = subject(CorpusAgent::A2ARustPush).await else { return };
+    let truth = streaming_truth(a2a_rust).await;
+    assert_streaming(a2a_rust, &truth);
+    assert_output_modes(a2a_rust, &truth);
+    let (interface, answer) = unknown_task_on_preferred(a2a_rust).await;
+    assert_interface(a2a_rust, &interface, &answer);
+    assert_open_access(a2a_rust, &answer, false);
+    a2a_rust.assert_only_declared_claims_judged();
+}
+
+// ------------------------------------------------------------------------------------------------
 // The corpus as a whole.
 
 #[test]
