@@ -149,7 +149,7 @@ install_cargo() {
     local bin="$dir/bin"
     local stamp="$bin/.a2a-frameworks-stamp"
     local rustc want
-    rustc="$(rustc --version 2>/dev/null)" || fail "rustc not found on PATH"
+    rustc="$(cd "$src" && rustc --version 2>/dev/null)" || fail "rustc not found on PATH (or no toolchain for $src)"
     # The agent is built from its sources: they are pins here as much as Cargo.lock is.
     local files=("$src/Cargo.toml" "$src/Cargo.lock")
     mapfile -t -O 2 files < <(find "$src/src" -type f | LC_ALL=C sort)
