@@ -18,6 +18,9 @@ use crate::agent_url::AgentBaseUrl;
 #[derive(Clone)]
 pub(crate) struct CredentialScope {
     agent: Origin,
+    /// `agent` serialized (`http://127.0.0.1:43100`): a request URI spelled the same way is on it,
+    /// known without parsing (every request of a connection asks).
+    agent_text: Arc<str>,
     allowed: Arc<[Origin]>,
 }
 
@@ -37,7 +40,8 @@ impl CredentialScope {
         // An agent base URL is an absolute http(s) URL by construction; an opaque origin (never
         // equal to any other) would only make the scope narrower.
         let agent = Url::parse(agent.as_str()).map_or_else(|_| Origin::new_opaque(), |u| u.origin());
-        Self { agent, allowed }
+        let agent_text = if agent.is_tuple() { agent.ascii_serialization().into() } else { Arc::from("") };
+        Self { agent, agent_text, allowed }
     }
 
     /// The agent's origin, serialized (`http://127.0.0.1:43100`).
@@ -54,8 +58,20 @@ impl CredentialScope {
         origin.is_tuple() && (*origin == self.agent || self.allowed.contains(origin))
     }
 
-    /// As [`CredentialScope::admits`], for a request URI.
+    /// As [`CredentialScope::admits`], for a request URI. A URI written as the agent's origin
+    /// serializes (the interface's own, as a rule) is admitted without parsing; any other spelling
+    /// is parsed and compared as an origin.
     pub(crate) fn admits_uri(&self, uri: &http::Uri) -> bool {
+        if let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority())
+            && !self.agent_text.is_empty()
+            && self
+                .agent_text
+                .strip_prefix(scheme)
+                .and_then(|rest| rest.strip_prefix("://"))
+                .is_some_and(|rest| rest == authority.as_str())
+        {
+            return true;
+        }
         crate::net::uri_origin(uri).is_some_and(|origin| self.admits_origin(&origin))
     }
 
@@ -132,6 +148,29 @@ mod tests {
         assert!(!scope.admits(&url("http://127.0.0.1:43102/oauth/token")));
         assert!(scope.admits_uri(&"http://127.0.0.1:43101/a2a".parse().unwrap()));
         assert!(!scope.admits_uri(&"/a2a".parse().unwrap()), "a relative uri names no origin");
+    }
+
+    proptest::proptest! {
+        /// The unparsed reading of a request URI on the agent's own spelling says what parsing it
+        /// says, for every spelling of scheme, userinfo, host and port.
+        #[test]
+        fn a_request_uri_is_admitted_exactly_when_its_origin_is(
+            agent in proptest::sample::select(vec![
+                "http://127.0.0.1:43100", "https://agent.example", "http://[::1]:8080", "https://xn--bcher-kva.example:8443",
+            ]),
+            scheme in proptest::sample::select(vec!["http", "https", "HTTP"]),
+            userinfo in proptest::sample::select(vec!["", "u@", "u:pw@"]),
+            host in proptest::sample::select(vec![
+                "127.0.0.1", "agent.example", "AGENT.example", "[::1]", "[0:0::1]", "xn--bcher-kva.example", "127.0.0.2",
+            ]),
+            port in proptest::sample::select(vec!["", ":43100", ":443", ":80", ":8080", ":8443"]),
+        ) {
+            let scope = scope(agent, &[]);
+            let text = format!("{scheme}://{userinfo}{host}{port}/a2a");
+            let Ok(uri) = text.parse::<http::Uri>() else { return Ok(()) };
+            let parsed = crate::net::uri_origin(&uri).is_some_and(|o| scope.admits_origin(&o));
+            proptest::prop_assert_eq!(scope.admits_uri(&uri), parsed, "{}", text);
+        }
     }
 
     #[test]

@@ -498,16 +498,24 @@ pub(crate) fn copy(request: &Request) -> Request {
 }
 
 /// Runs `exchange` within `bound`: a timeout fault naming `url` when it runs out.
-pub(crate) async fn within<T>(
+///
+/// Not an `async fn`: one would keep `exchange` twice in its state, as the argument and inside
+/// the timer (async fns do not reuse an argument's room once it has moved), and every attempt
+/// of every call would copy and carry both halves. The timer starts when this is called.
+pub(crate) fn within<'a, T, F>(
     bound: Duration,
-    url: &str,
-    exchange: impl std::future::Future<Output = Result<T, Error>>,
-) -> Result<T, Error> {
-    match tokio::time::timeout(bound, exchange).await {
+    url: &'a str,
+    exchange: F,
+) -> impl std::future::Future<Output = Result<T, Error>> + 'a
+where
+    F: std::future::Future<Output = Result<T, Error>> + 'a,
+{
+    use futures::FutureExt as _;
+    tokio::time::timeout(bound, exchange).map(move |outcome| match outcome {
         Ok(outcome) => outcome,
         // The retry policy adds how many attempts ran and how long they took in all.
         Err(_) => Err(Error::timeout(bound).with_url(url)),
-    }
+    })
 }
 
 /// An answer: its head read, its body still on the wire.

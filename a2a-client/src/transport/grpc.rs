@@ -118,7 +118,9 @@ impl Endpoint {
         // The headers given for this agent's origin go as metadata too (`origin_header`).
         self.client.http_client().add_origin_headers(&self.uri, carrier.headers_mut());
         let context = RequestContext { agent: &self.agent, attempt };
-        self.auth.before(&mut carrier, &context).await?;
+        if self.auth.sends_credentials() {
+            self.auth.before(&mut carrier, &context).await?;
+        }
         for interceptor in &self.client.auth().interceptors {
             interceptor.before(&mut carrier, &context).await?;
         }

@@ -388,21 +388,26 @@ impl Endpoint {
     /// The error for an unreadable answer with a non-2xx `status`: the agent's A2A error when `agent_error`
     /// finds one in the body, else the status with the start of the body (which says why, as often
     /// as not). A body that cannot be read at all leaves just the status.
-    pub(crate) async fn status_answer(
-        &self,
+    ///
+    /// Boxed: reading an error body is the rare path, and inline its state would make every call's
+    /// future (which each attempt copies into its box and keeps in cache) as large as this one.
+    pub(crate) fn status_answer<'a>(
+        &'a self,
         response: Response,
         status: u16,
-        url: &str,
-        agent_error: impl FnOnce(&Value) -> Option<Error>,
-    ) -> Error {
-        let wait = crate::retry::retry_after(response.headers());
-        let Ok(body) = self.read_body(response, url).await else {
-            return Error::from_status(status, Some(url)).with_retry_after(wait);
-        };
-        if let Some(error) = json_body(&body.bytes, url).ok().as_ref().and_then(agent_error) {
-            return error;
-        }
-        Error::from_status(status, Some(url)).with_body(&body.bytes, false).with_retry_after(wait)
+        url: &'a str,
+        agent_error: impl FnOnce(&Value) -> Option<Error> + Send + 'a,
+    ) -> futures::future::BoxFuture<'a, Error> {
+        Box::pin(async move {
+            let wait = crate::retry::retry_after(response.headers());
+            let Ok(body) = self.read_body(response, url).await else {
+                return Error::from_status(status, Some(url)).with_retry_after(wait);
+            };
+            if let Some(error) = json_body(&body.bytes, url).ok().as_ref().and_then(agent_error) {
+                return error;
+            }
+            Error::from_status(status, Some(url)).with_body(&body.bytes, false).with_retry_after(wait)
+        })
     }
 
     /// Runs a non-streaming call, retried on transport faults per the client's policy, all attempts
