@@ -81,6 +81,14 @@ record_stats() {
         | tee -a "$out/$name/install-stats.txt"
 }
 
+# Whether NAME's install is current: STAMP holds WANT and `test TEST PATH` holds (the install is
+# in place); says so, naming SHOWN.
+up_to_date() {
+    local name="$1" shown="$2" stamp="$3" want="$4" test="$5" path="$6"
+    [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && test "$test" "$path" || return 1
+    echo "install.sh: $name up to date ($shown)"
+}
+
 install_python() {
     local name="$1"
     local python
@@ -89,10 +97,7 @@ install_python() {
     local stamp="$venv/.a2a-frameworks-stamp"
     local want
     want="$(hash_of "$here/$name/requirements.txt")-$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-    if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$venv/bin/python" ]]; then
-        echo "install.sh: $name up to date ($venv)"
-        return
-    fi
+    up_to_date "$name" "$venv" "$stamp" "$want" -x "$venv/bin/python" && return
     echo "install.sh: installing $name into $venv with $("$python" --version 2>&1)"
     local t0=$SECONDS
     rm -rf "$venv"
@@ -126,10 +131,7 @@ install_node() {
     local stamp="$dir/.a2a-frameworks-stamp"
     local want
     want="$(hash_of "$here/$name/package.json" "$here/$name/package-lock.json")-node$major"
-    if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -d "$dir/node_modules" ]]; then
-        echo "install.sh: $name up to date ($dir)"
-        return
-    fi
+    up_to_date "$name" "$dir" "$stamp" "$want" -d "$dir/node_modules" && return
     echo "install.sh: installing $name into $dir with npm $(npm --version)"
     local t0=$SECONDS
     rm -rf "$dir"
@@ -154,10 +156,7 @@ install_cargo() {
     local files=("$src/Cargo.toml" "$src/Cargo.lock")
     mapfile -t -O 2 files < <(find "$src/src" -type f | LC_ALL=C sort)
     want="$({ printf '%s\n' "${files[@]#"$src/"}" "$rustc"; cat "${files[@]}"; } | sha256sum | cut -d' ' -f1)"
-    if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$bin/agent" ]]; then
-        echo "install.sh: $name up to date ($bin/agent)"
-        return
-    fi
+    up_to_date "$name" "$bin/agent" "$stamp" "$want" -x "$bin/agent" && return
     echo "install.sh: building $name into $dir/target with $rustc"
     local t0=$SECONDS
     rm -rf "$bin"
