@@ -354,20 +354,16 @@ impl AgentConnection {
         what: &'static str,
         params: &P,
     ) -> Result<T, Error> {
-        read(what, self.grpc_value(method, params).await?)
-    }
-
-    /// A gRPC call, retried on transport faults; the answer as ProtoJSON.
-    #[cfg(feature = "grpc")]
-    async fn grpc_value<P: Serialize>(&self, method: Method, params: &P) -> Result<Value, Error> {
-        let params = to_json(params)?;
-        self.endpoint().retrying(|_| grpc::call(self.endpoint(), method, params.clone())).await
+        let params = to_json_text(params)?;
+        let endpoint = self.endpoint();
+        let answer = endpoint.retrying(|_| grpc::call(endpoint, method, &params)).await?;
+        grpc::convert::read(what, &answer)
     }
 
     /// A gRPC server stream, retried on transport faults until its first message.
     #[cfg(feature = "grpc")]
     async fn stream_grpc<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
-        grpc::open_stream(self.endpoint(), method, to_json(params)?).await
+        grpc::open_stream(self.endpoint(), method, &to_json_text(params)?).await
     }
 
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
@@ -763,4 +759,10 @@ fn names_its_context(event: &StreamResponse) -> bool {
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
+}
+
+/// A request's JSON text, for a binding that reads it once per attempt (gRPC).
+#[cfg(feature = "grpc")]
+fn to_json_text<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    serde_json::to_vec(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
 }

@@ -3,8 +3,8 @@
 //! with an `ErrorInfo` in its details, and `SendStreamingMessage` / `SubscribeToTask` as server
 //! streams of `StreamResponse`.
 //!
-//! Each call takes and gives ProtoJSON values, as `jsonrpc::call` does; `convert` turns them into
-//! protobuf messages and back, the one place the model meets the generated types. The bounds are
+//! Each call takes and gives ProtoJSON text, as the HTTP bindings' bodies are; `convert` turns it
+//! into protobuf messages and back, the one place the model meets the generated types. The bounds are
 //! the other bindings': the request timeout for a whole unary call (also sent as `grpc-timeout`),
 //! the connect timeout, [`MAX_RESPONSE_BYTES`](super::MAX_RESPONSE_BYTES) per answer, and for a
 //! stream the SSE idle bound between two messages and the SSE event size per message.
@@ -25,11 +25,10 @@ use a2a_proto::v1::a2a_service_client::A2aServiceClient;
 use a2a_typestate_types::jsonrpc::Method;
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
-use serde_json::Value;
 use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue};
 use tonic::transport::Channel;
 
-use super::{Decoded, Endpoint, EventStream, read};
+use super::{Decoded, Endpoint, EventStream};
 use crate::{Error, TransportFault};
 use convert::{from_proto, to_proto};
 
@@ -156,15 +155,15 @@ impl Endpoint {
     }
 }
 
-/// One unary call of `method` with ProtoJSON `params`; the answer as ProtoJSON (`{}` for
-/// `DeleteTaskPushNotificationConfig`). Bounded by the request timeout; counted against the agent;
+/// One unary call of `method` with ProtoJSON `params`; the answer as ProtoJSON text (`{}` for
+/// `DeleteTaskPushNotificationConfig`), read with [`convert::read`]. Bounded by the request timeout; counted against the agent;
 /// resent once after `UNAUTHENTICATED` when a credential provider can refresh.
-pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: Value) -> Result<Value, Error> {
+pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: &[u8]) -> Result<Vec<u8>, Error> {
     let url = endpoint.grpc_url(method);
     let timeout = endpoint.request_timeout();
     endpoint
         .bounded(&url, async {
-            let first = unary(endpoint, method, params.clone(), timeout, &url, 1).await;
+            let first = unary(endpoint, method, params, timeout, &url, 1).await;
             match first {
                 Err(error)
                     if error.status() == Some(401)
@@ -182,11 +181,11 @@ pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: Value) -> 
 async fn unary(
     endpoint: &Endpoint,
     method: Method,
-    params: Value,
+    params: &[u8],
     timeout: Duration,
     url: &str,
     attempt: u32,
-) -> Result<Value, Error> {
+) -> Result<Vec<u8>, Error> {
     let mut client = endpoint.grpc_client(super::MAX_RESPONSE_BYTES)?;
     macro_rules! unary {
         ($request:ty, $rpc:ident, $what:literal) => {{
@@ -265,7 +264,7 @@ fn past_deadline(
 pub(crate) async fn open_stream(
     endpoint: &Endpoint,
     method: Method,
-    params: Value,
+    params: &[u8],
 ) -> Result<EventStream, Error> {
     let url = endpoint.grpc_url(method);
     let config = endpoint.client.config();
@@ -273,7 +272,6 @@ pub(crate) async fn open_stream(
     let max_event = config.max_sse_event_bytes();
     endpoint
         .retrying(|_| {
-            let params = params.clone();
             let url = url.clone();
             async move {
                 let mut client = endpoint.grpc_client(max_event)?;

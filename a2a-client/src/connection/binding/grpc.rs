@@ -68,7 +68,9 @@ impl Binding for Grpc {
         conn: &'a AgentConnection,
         req: GetExtendedAgentCardRequest,
     ) -> Reply<'a, Value> {
-        Box::pin(async move { conn.grpc_value(Method::GetExtendedAgentCard, &req).await })
+        Box::pin(
+            async move { conn.grpc(Method::GetExtendedAgentCard, "GetExtendedAgentCard result", &req).await },
+        )
     }
 
     fn create_task_push_notification_config<'a>(
@@ -104,7 +106,13 @@ impl Binding for Grpc {
         req: DeleteTaskPushNotificationConfigRequest,
     ) -> Reply<'a, ()> {
         Box::pin(async move {
-            conn.grpc_value(Method::DeleteTaskPushNotificationConfig, &req).await?;
+            let _: Value = conn
+                .grpc(
+                    Method::DeleteTaskPushNotificationConfig,
+                    "DeleteTaskPushNotificationConfig result",
+                    &req,
+                )
+                .await?;
             Ok(())
         })
     }

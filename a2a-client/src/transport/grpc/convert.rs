@@ -2,55 +2,59 @@
 //!
 //! The model's JSON is ProtoJSON, the proto3 JSON mapping of the same `a2a.proto` messages; the
 //! generated messages carry that mapping too (`a2a-proto`, through pbjson). So a request goes
-//! model → ProtoJSON → protobuf message, and an answer protobuf message → ProtoJSON → model, with the
-//! model's own lenient reader (and its JSON paths in errors) on the way in. So nothing can drift
-//! from the proto: a field the proto gains is carried as soon as both sides know it.
+//! model → ProtoJSON text → protobuf message, and an answer protobuf message → ProtoJSON text →
+//! model, with the model's own reader (and its JSON paths in errors) on the way in. So nothing can
+//! drift from the proto: a field the proto gains is carried as soon as both sides know it. The text
+//! is never built into a JSON value: a value's map and strings cost more than the text they come
+//! from (BENCHMARKS.md figure 11).
 //!
-//! A stream event, the one answer that comes a thousand times a call, skips the JSON value
-//! (BENCHMARKS.md figure 11). A text chunk, what most of a long stream is, is the one message moved
-//! field by field, with every protobuf field named so that a field the proto gains fails to compile
-//! here; any other event's ProtoJSON is written as bytes and read by the model's one-pass reader, as
-//! an SSE event's `data` is. Only an event holding a timestamp goes through the value, whose UTC
-//! offset pbjson writes as `+00:00` and the value path as `Z`.
+//! A stream event, the one answer that comes a thousand times a call, goes the same way, except a
+//! text chunk, what most of a long stream is: that one message is moved field by field, with every
+//! protobuf field named so that a field the proto gains fails to compile here.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use a2a_proto::v1 as pb;
 use a2a_typestate_types::StreamResponse;
 
 use crate::Error;
 
-/// The protobuf message `P` for a request written as ProtoJSON (`what` names it in an error).
-pub(crate) fn to_proto<P: DeserializeOwned>(what: &'static str, value: Value) -> Result<P, Error> {
-    serde_json::from_value(value)
+/// The protobuf message `P` for a request's ProtoJSON text (`what` names it in an error). The text
+/// is written once per call and read once per attempt.
+pub(crate) fn to_proto<P: DeserializeOwned>(what: &'static str, json: &[u8]) -> Result<P, Error> {
+    serde_json::from_slice(json)
         .map_err(|e| Error::config(format!("{what} could not be written as its protobuf message: {e}")))
 }
 
-/// The ProtoJSON of an answer's protobuf message, to be read into the model with `transport::read`.
-pub(crate) fn from_proto<P: Serialize>(what: &'static str, message: &P) -> Result<Value, Error> {
-    let mut value = serde_json::to_value(message).map_err(|e| {
+/// The ProtoJSON text of an answer's protobuf message, its timestamps as the other bindings write
+/// them ([`utc_as_z`]); read into the model with [`read`].
+pub(crate) fn from_proto<P: Serialize>(what: &'static str, message: &P) -> Result<Vec<u8>, Error> {
+    let json = serde_json::to_vec(message).map_err(|e| {
         super::super::unexpected(what, format!("the protobuf answer has no ProtoJSON form: {e}"))
     })?;
-    utc_as_z(&mut value);
-    Ok(value)
+    Ok(utc_as_z(json))
+}
+
+/// An answer's ProtoJSON text read as `T`; when it does not fit, read again through a JSON value so
+/// the error names the path (as every binding's reading does).
+pub(crate) fn read<T: DeserializeOwned>(what: &'static str, json: &[u8]) -> Result<T, Error> {
+    if let Some(answer) = super::super::straight(json) {
+        return Ok(answer);
+    }
+    let value = serde_json::from_slice(json).map_err(|e| {
+        super::super::unexpected(what, format!("the protobuf answer's ProtoJSON does not read: {e}"))
+    })?;
+    super::super::read(what, value)
 }
 
 /// A stream event as the model reads it: an artifact chunk of plain text parts moved field by
-/// field ([`text_chunk`]); any other event straight from its ProtoJSON bytes unless it holds a
-/// timestamp (see the module's doc), through [`from_proto`] then. The same model every way.
+/// field ([`text_chunk`]); any other event through its ProtoJSON text. The same model every way.
 pub(crate) fn stream_event(mut message: pb::StreamResponse) -> Result<StreamResponse, Error> {
     if let Some(event) = text_chunk(&mut message) {
         return Ok(event);
     }
-    if !rewritten_by_value(&message)
-        && let Ok(bytes) = serde_json::to_vec(&message)
-        && let Ok(event) = a2a_typestate_types::parse::from_slice_fast(&bytes)
-    {
-        return Ok(event);
-    }
-    super::read("stream event", from_proto("stream event", &message)?)
+    read("stream event", &from_proto("stream event", &message)?)
 }
 
 /// The event most of a long stream is made of, an artifact chunk whose parts are plain text (no
@@ -112,38 +116,54 @@ fn text_chunk(message: &mut pb::StreamResponse) -> Option<StreamResponse> {
     }))
 }
 
-/// Whether the event holds a timestamp, which the value path writes differently from pbjson's
-/// bytes (its UTC offset as `Z`).
-fn rewritten_by_value(message: &pb::StreamResponse) -> bool {
-    use pb::stream_response::Payload;
-    let timestamped = |s: &Option<pb::TaskStatus>| s.as_ref().is_some_and(|s| s.timestamp.is_some());
-    match &message.payload {
-        Some(Payload::Task(task)) => timestamped(&task.status),
-        Some(Payload::StatusUpdate(update)) => timestamped(&update.status),
-        Some(Payload::ArtifactUpdate(_) | Payload::Message(_)) | None => false,
+/// `json`, ProtoJSON text as serde_json writes it, with the UTC offset of every timestamp member
+/// (`TaskStatus.timestamp`, `ListTasksRequest.statusTimestampAfter`) written `Z`: pbjson writes UTC
+/// as `+00:00`, the proto3 JSON mapping (and every other binding) as `Z`.
+///
+/// Found from the offset back: `+00:00"` ends a string; the string opens at the last quote before
+/// it that no backslash escapes (a string holds no other), and it is a timestamp member's value when
+/// the name before it is `"timestamp":` or `"statusTimestampAfter":` right after `{` or `,` (those
+/// bytes start a name: inside a string a quote follows a backslash).
+fn utc_as_z(json: Vec<u8>) -> Vec<u8> {
+    const OFFSET: &[u8] = b"+00:00\"";
+    const NAMES: [&[u8]; 2] = [b"\"timestamp\":", b"\"statusTimestampAfter\":"];
+    let mut written: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(&json, OFFSET) {
+        let Some(open) = opening_quote(&json[copied..at]).map(|open| copied + open) else {
+            continue;
+        };
+        let before = &json[..open];
+        let named = NAMES.iter().any(|name| {
+            before.strip_suffix(*name).and_then(<[u8]>::last).is_some_and(|b| matches!(b, b'{' | b','))
+        });
+        if named {
+            let out = written.get_or_insert_with(|| Vec::with_capacity(json.len()));
+            out.extend_from_slice(&json[copied..at]);
+            out.push(b'Z');
+            copied = at + OFFSET.len() - 1;
+        }
+    }
+    match written {
+        Some(mut out) => {
+            out.extend_from_slice(&json[copied..]);
+            out
+        }
+        None => json,
     }
 }
 
-/// The timestamp fields of the binding (`TaskStatus.timestamp`, `ListTasksRequest.statusTimestampAfter`)
-/// as ProtoJSON writes them: pbjson writes UTC as `+00:00`, the proto3 JSON mapping (and every
-/// other binding) as `Z`.
-fn utc_as_z(value: &mut Value) {
-    match value {
-        Value::Object(fields) => {
-            for (name, field) in fields.iter_mut() {
-                if let (true, Value::String(text)) =
-                    (matches!(name.as_str(), "timestamp" | "statusTimestampAfter"), &mut *field)
-                {
-                    if let Some(stem) = text.strip_suffix("+00:00") {
-                        *text = format!("{stem}Z");
-                    }
-                } else {
-                    utc_as_z(field);
-                }
-            }
+/// The offset in `text` of its last quote that no backslash escapes (an even run of backslashes
+/// before it, none included).
+fn opening_quote(text: &[u8]) -> Option<usize> {
+    let mut end = text.len();
+    loop {
+        let quote = memchr::memrchr(b'"', &text[..end])?;
+        let backslashes = text[..quote].iter().rev().take_while(|&&b| b == b'\\').count();
+        if backslashes % 2 == 0 {
+            return Some(quote);
         }
-        Value::Array(items) => items.iter_mut().for_each(utc_as_z),
-        _ => {}
+        end = quote;
     }
 }
 
@@ -155,7 +175,7 @@ mod tests {
     use super::*;
     use a2a_proto::v1 as pb;
     use a2a_typestate_types as t;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     /// model → protobuf → model, equal to the start; returns the protobuf message for field checks.
     fn both_ways<M, P>(model: &M) -> P
@@ -163,13 +183,90 @@ mod tests {
         M: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
         P: Serialize + DeserializeOwned + prost::Message + Default,
     {
-        let value = serde_json::to_value(model).unwrap();
+        let json = serde_json::to_vec(model).unwrap();
         // Through the binary encoding too, as on the wire.
-        let message: P = wire(&to_proto::<P>("test message", value).unwrap());
-        let back: M =
-            crate::transport::read("test answer", from_proto("test answer", &message).unwrap()).unwrap();
+        let message: P = wire(&to_proto::<P>("test message", &json).unwrap());
+        let back: M = read("test answer", &from_proto("test answer", &message).unwrap()).unwrap();
         assert_eq!(&back, model);
         message
+    }
+
+    /// The message's ProtoJSON read through a JSON value, its timestamps rewritten on the value
+    /// ([`utc_as_z_on_value`]): what the text path ([`from_proto`], [`read`]) must give.
+    fn through_value<P: Serialize, T: DeserializeOwned>(message: &P) -> T {
+        let mut value = serde_json::to_value(message).unwrap();
+        utc_as_z_on_value(&mut value);
+        crate::transport::read("test answer", value).unwrap()
+    }
+
+    /// Every string member named `timestamp` or `statusTimestampAfter`, at any depth, with a
+    /// `+00:00` ending written `Z`: the rule [`utc_as_z`] keeps on text, stated on a value.
+    fn utc_as_z_on_value(value: &mut Value) {
+        match value {
+            Value::Object(fields) => {
+                for (name, field) in fields.iter_mut() {
+                    match field {
+                        Value::String(text)
+                            if matches!(name.as_str(), "timestamp" | "statusTimestampAfter") =>
+                        {
+                            if let Some(stem) = text.strip_suffix("+00:00") {
+                                *text = format!("{stem}Z");
+                            }
+                        }
+                        other => utc_as_z_on_value(other),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(utc_as_z_on_value),
+            _ => {}
+        }
+    }
+
+    fn json_tree() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        // Names and strings that look like a timestamp member from inside a string, or end in the
+        // offset after an escaped quote or backslash.
+        let name = prop_oneof![
+            Just("timestamp".to_owned()),
+            Just("statusTimestampAfter".to_owned()),
+            Just("x".to_owned()),
+            Just("\"timestamp".to_owned()),
+            Just("{\"timestamp\":".to_owned()),
+            Just("timestamp+00:00".to_owned()),
+            "[a-z\"\\\\,{:]{0,6}",
+        ];
+        let text = prop_oneof![
+            Just("2026-01-02T03:04:05.678+00:00".to_owned()),
+            Just("+00:00".to_owned()),
+            Just("2026-01-02T03:04:05+05:00".to_owned()),
+            Just("2026-01-02T03:04:05Z".to_owned()),
+            Just(",\"timestamp\":\"+00:00".to_owned()),
+            Just("\\\\+00:00".to_owned()),
+            Just("\\\"+00:00".to_owned()),
+            "[a-z0-9+:\"\\\\,{}]{0,12}(\\+00:00)?",
+        ];
+        let leaf =
+            prop_oneof![text.prop_map(Value::String), any::<i32>().prop_map(Value::from), Just(Value::Null)];
+        leaf.prop_recursive(4, 32, 5, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::btree_map(name.clone(), inner, 0..5)
+                    .prop_map(|fields| Value::Object(fields.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The offsets rewritten on the text are the ones rewritten on the value, whatever the
+        /// names and strings around them hold.
+        #[test]
+        fn the_offset_is_rewritten_on_text_exactly_where_it_is_on_the_value(tree in json_tree()) {
+            let mut expected = tree.clone();
+            utc_as_z_on_value(&mut expected);
+            let text = utc_as_z(serde_json::to_vec(&tree).unwrap());
+            let read: Value = serde_json::from_slice(&text).unwrap();
+            proptest::prop_assert_eq!(read, expected);
+        }
     }
 
     fn wire<P: prost::Message + Default>(message: &P) -> P {
@@ -388,15 +485,15 @@ mod tests {
 
     #[test]
     fn a_field_of_the_wrong_shape_is_a_config_error_naming_the_message() {
-        let error = to_proto::<pb::GetTaskRequest>("GetTaskRequest", json!({"id": 5})).unwrap_err();
+        let error = to_proto::<pb::GetTaskRequest>("GetTaskRequest", br#"{"id": 5}"#).unwrap_err();
         assert_eq!(error.kind(), crate::ErrorKind::Config);
         assert!(error.to_string().contains("GetTaskRequest"), "{error}");
     }
 
-    /// The straight read of a stream event is the read through a value, event kind by event kind,
-    /// with and without a timestamp (the one field the value path rewrites).
+    /// A stream event read from its text, or moved field by field, is the event read through a
+    /// value, event kind by event kind, with and without a timestamp (the one field rewritten).
     #[test]
-    fn a_stream_event_read_straight_is_the_event_read_through_a_value() {
+    fn a_stream_event_read_from_text_is_the_event_read_through_a_value() {
         let status = |timestamp: bool| {
             let mut status = json!({"state": "TASK_STATE_WORKING", "message": message_json()});
             if timestamp {
@@ -432,10 +529,10 @@ mod tests {
             events.push(json!({"task": task}));
         }
         for event in events {
-            let message: pb::StreamResponse = wire(&to_proto("event", event.clone()).unwrap());
-            let through_value: t::StreamResponse =
-                crate::transport::read("event", from_proto("event", &message).unwrap()).unwrap();
-            assert_eq!(stream_event(message).unwrap(), through_value, "{event}");
+            let message: pb::StreamResponse =
+                wire(&to_proto("event", &serde_json::to_vec(&event).unwrap()).unwrap());
+            let expected: t::StreamResponse = through_value(&message);
+            assert_eq!(stream_event(message).unwrap(), expected, "{event}");
         }
     }
 }
