@@ -360,10 +360,18 @@ impl AgentConnection {
         grpc::convert::read(what, &answer)
     }
 
+    /// gRPC `SendMessage`, retried on transport faults; the request written once.
+    #[cfg(feature = "grpc")]
+    async fn grpc_send_message(&self, request: &SendMessageRequest) -> Result<SendMessageResponse, Error> {
+        let request = grpc::convert::direct::send_message_request(request)?;
+        let endpoint = self.endpoint();
+        endpoint.retrying(|_| grpc::send_message(endpoint, &request)).await
+    }
+
     /// A gRPC server stream, retried on transport faults until its first message.
     #[cfg(feature = "grpc")]
-    async fn stream_grpc<P: Serialize>(&self, method: Method, params: &P) -> Result<EventStream, Error> {
-        grpc::open_stream(self.endpoint(), method, &to_json_text(params)?).await
+    async fn stream_grpc(&self, opening: grpc::Opening) -> Result<EventStream, Error> {
+        grpc::open_stream(self.endpoint(), &opening).await
     }
 
     /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
@@ -763,6 +771,6 @@ fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
 
 /// A request's JSON text, for a binding that reads it once per attempt (gRPC).
 #[cfg(feature = "grpc")]
-fn to_json_text<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+pub(in crate::connection) fn to_json_text<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
     serde_json::to_vec(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
 }

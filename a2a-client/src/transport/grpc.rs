@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use a2a_proto::v1 as pb;
 use a2a_proto::v1::a2a_service_client::A2aServiceClient;
+use a2a_typestate_types::SendMessageResponse;
 use a2a_typestate_types::jsonrpc::Method;
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
@@ -155,22 +156,21 @@ impl Endpoint {
     }
 }
 
-/// One unary call of `method` with ProtoJSON `params`; the answer as ProtoJSON text (`{}` for
-/// `DeleteTaskPushNotificationConfig`), read with [`convert::read`]. Bounded by the request timeout; counted against the agent;
-/// resent once after `UNAUTHENTICATED` when a credential provider can refresh.
-pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: &[u8]) -> Result<Vec<u8>, Error> {
-    let url = endpoint.grpc_url(method);
-    let timeout = endpoint.request_timeout();
+/// One unary call: `attempt(1)`, bounded by the request timeout and counted against the agent;
+/// `attempt(2)` after `UNAUTHENTICATED` when a credential provider can refresh.
+async fn unary<T, Fut>(endpoint: &Endpoint, url: &str, attempt: impl Fn(u32) -> Fut) -> Result<T, Error>
+where
+    Fut: std::future::Future<Output = Result<T, Error>>,
+{
     endpoint
-        .bounded(&url, async {
-            let first = unary(endpoint, method, params, timeout, &url, 1).await;
-            match first {
+        .bounded(url, async {
+            match attempt(1).await {
                 Err(error)
                     if error.status() == Some(401)
                         && endpoint.auth.sends_credentials()
                         && endpoint.auth.refresh_after_rejection() =>
                 {
-                    unary(endpoint, method, params, timeout, &url, 2).await
+                    attempt(2).await
                 }
                 other => other,
             }
@@ -178,60 +178,84 @@ pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: &[u8]) -> 
         .await
 }
 
-async fn unary(
+/// One exchange of a unary rpc: `$message` sent with the service parameters and `grpc-timeout`,
+/// the answer's message (its activated extensions recorded).
+macro_rules! exchange {
+    ($endpoint:expr, $rpc:ident, $message:expr, $attempt:expr, $timeout:expr, $url:expr) => {{
+        let mut client = $endpoint.grpc_client(super::MAX_RESPONSE_BYTES)?;
+        let mut request = $endpoint.grpc_request($message, $attempt).await?;
+        request.set_timeout($timeout);
+        $endpoint.record_request();
+        let started = std::time::Instant::now();
+        let answer =
+            client.$rpc(request).await.map_err(|s| past_deadline($endpoint, s, $url, started, $timeout))?;
+        $endpoint.record_activated_metadata(answer.metadata());
+        answer.into_inner()
+    }};
+}
+
+/// `SendMessage`, its request and answer moved field by field ([`convert::direct`]).
+pub(crate) async fn send_message(
     endpoint: &Endpoint,
-    method: Method,
-    params: &[u8],
-    timeout: Duration,
-    url: &str,
-    attempt: u32,
-) -> Result<Vec<u8>, Error> {
-    let mut client = endpoint.grpc_client(super::MAX_RESPONSE_BYTES)?;
-    macro_rules! unary {
-        ($request:ty, $rpc:ident, $what:literal) => {{
-            let message: $request = to_proto(concat!($what, " request"), params)?;
-            let mut request = endpoint.grpc_request(message, attempt).await?;
-            request.set_timeout(timeout);
-            endpoint.record_request();
-            let started = std::time::Instant::now();
-            let answer =
-                client.$rpc(request).await.map_err(|s| past_deadline(endpoint, s, url, started, timeout))?;
-            endpoint.record_activated_metadata(answer.metadata());
-            from_proto(concat!($what, " result"), answer.get_ref())
-        }};
-    }
-    match method {
-        Method::SendMessage => unary!(pb::SendMessageRequest, send_message, "SendMessage"),
-        Method::GetTask => unary!(pb::GetTaskRequest, get_task, "GetTask"),
-        Method::ListTasks => unary!(pb::ListTasksRequest, list_tasks, "ListTasks"),
-        Method::CancelTask => unary!(pb::CancelTaskRequest, cancel_task, "CancelTask"),
-        Method::CreateTaskPushNotificationConfig => unary!(
-            pb::TaskPushNotificationConfig,
-            create_task_push_notification_config,
-            "CreateTaskPushNotificationConfig"
-        ),
-        Method::GetTaskPushNotificationConfig => unary!(
-            pb::GetTaskPushNotificationConfigRequest,
-            get_task_push_notification_config,
-            "GetTaskPushNotificationConfig"
-        ),
-        Method::ListTaskPushNotificationConfigs => unary!(
-            pb::ListTaskPushNotificationConfigsRequest,
-            list_task_push_notification_configs,
-            "ListTaskPushNotificationConfigs"
-        ),
-        Method::DeleteTaskPushNotificationConfig => unary!(
-            pb::DeleteTaskPushNotificationConfigRequest,
-            delete_task_push_notification_config,
-            "DeleteTaskPushNotificationConfig"
-        ),
-        Method::GetExtendedAgentCard => {
-            unary!(pb::GetExtendedAgentCardRequest, get_extended_agent_card, "GetExtendedAgentCard")
+    request: &pb::SendMessageRequest,
+) -> Result<SendMessageResponse, Error> {
+    let url = &endpoint.grpc_url(Method::SendMessage);
+    let timeout = endpoint.request_timeout();
+    unary(endpoint, url, |attempt| async move {
+        let answer = exchange!(endpoint, send_message, request.clone(), attempt, timeout, url);
+        convert::direct::send_message_response("SendMessage result", answer)
+    })
+    .await
+}
+
+/// One unary call of `method` with ProtoJSON `params`; the answer as ProtoJSON text (`{}` for
+/// `DeleteTaskPushNotificationConfig`), read with [`convert::read`].
+pub(crate) async fn call(endpoint: &Endpoint, method: Method, params: &[u8]) -> Result<Vec<u8>, Error> {
+    let url = &endpoint.grpc_url(method);
+    let timeout = endpoint.request_timeout();
+    unary(endpoint, url, |attempt| async move {
+        macro_rules! text {
+            ($request:ty, $rpc:ident, $what:literal) => {{
+                let message: $request = to_proto(concat!($what, " request"), params)?;
+                from_proto(
+                    concat!($what, " result"),
+                    &exchange!(endpoint, $rpc, message, attempt, timeout, url),
+                )
+            }};
         }
-        Method::SendStreamingMessage | Method::SubscribeToTask => {
-            Err(Error::misuse(format!("{} is a streaming call", method.as_str())))
+        match method {
+            Method::GetTask => text!(pb::GetTaskRequest, get_task, "GetTask"),
+            Method::ListTasks => text!(pb::ListTasksRequest, list_tasks, "ListTasks"),
+            Method::CancelTask => text!(pb::CancelTaskRequest, cancel_task, "CancelTask"),
+            Method::CreateTaskPushNotificationConfig => text!(
+                pb::TaskPushNotificationConfig,
+                create_task_push_notification_config,
+                "CreateTaskPushNotificationConfig"
+            ),
+            Method::GetTaskPushNotificationConfig => text!(
+                pb::GetTaskPushNotificationConfigRequest,
+                get_task_push_notification_config,
+                "GetTaskPushNotificationConfig"
+            ),
+            Method::ListTaskPushNotificationConfigs => text!(
+                pb::ListTaskPushNotificationConfigsRequest,
+                list_task_push_notification_configs,
+                "ListTaskPushNotificationConfigs"
+            ),
+            Method::DeleteTaskPushNotificationConfig => text!(
+                pb::DeleteTaskPushNotificationConfigRequest,
+                delete_task_push_notification_config,
+                "DeleteTaskPushNotificationConfig"
+            ),
+            Method::GetExtendedAgentCard => {
+                text!(pb::GetExtendedAgentCardRequest, get_extended_agent_card, "GetExtendedAgentCard")
+            }
+            Method::SendMessage | Method::SendStreamingMessage | Method::SubscribeToTask => {
+                Err(Error::misuse(format!("{} has a call of its own", method.as_str())))
+            }
         }
-    }
+    })
+    .await
 }
 
 /// The error for a unary call's `status`. The agent (or its HTTP/2 stack) may reset the stream as
@@ -258,15 +282,20 @@ fn past_deadline(
     error
 }
 
-/// Opens `SendStreamingMessage` or `SubscribeToTask` with ProtoJSON `params`. Retried on transport
-/// faults until the first message is read, never after (as the SSE bindings are); each later message
-/// must come within the SSE idle bound and fit the SSE event size.
-pub(crate) async fn open_stream(
-    endpoint: &Endpoint,
-    method: Method,
-    params: &[u8],
-) -> Result<EventStream, Error> {
-    let url = endpoint.grpc_url(method);
+/// The request that opens a gRPC server stream (boxed: a `SendMessageRequest` is 480 bytes).
+pub(crate) enum Opening {
+    SendStreamingMessage(Box<pb::SendMessageRequest>),
+    SubscribeToTask(pb::SubscribeToTaskRequest),
+}
+
+/// Opens the stream. Retried on transport faults until the first message is read, never after (as
+/// the SSE bindings are); each later message must come within the SSE idle bound and fit the SSE
+/// event size.
+pub(crate) async fn open_stream(endpoint: &Endpoint, opening: &Opening) -> Result<EventStream, Error> {
+    let url = endpoint.grpc_url(match opening {
+        Opening::SendStreamingMessage(_) => Method::SendStreamingMessage,
+        Opening::SubscribeToTask(_) => Method::SubscribeToTask,
+    });
     let config = endpoint.client.config();
     let idle = config.sse_idle_timeout();
     let max_event = config.max_sse_event_bytes();
@@ -277,19 +306,14 @@ pub(crate) async fn open_stream(
                 let mut client = endpoint.grpc_client(max_event)?;
                 let opened = async {
                     endpoint.record_request();
-                    let answer = match method {
-                        Method::SendStreamingMessage => {
-                            let message: pb::SendMessageRequest =
-                                to_proto("SendStreamingMessage request", params)?;
-                            client.send_streaming_message(endpoint.grpc_request(message, 1).await?).await
+                    let answer = match opening {
+                        Opening::SendStreamingMessage(message) => {
+                            client
+                                .send_streaming_message(endpoint.grpc_request((**message).clone(), 1).await?)
+                                .await
                         }
-                        Method::SubscribeToTask => {
-                            let message: pb::SubscribeToTaskRequest =
-                                to_proto("SubscribeToTask request", params)?;
-                            client.subscribe_to_task(endpoint.grpc_request(message, 1).await?).await
-                        }
-                        other => {
-                            return Err(Error::misuse(format!("{} is not a streaming call", other.as_str())));
+                        Opening::SubscribeToTask(message) => {
+                            client.subscribe_to_task(endpoint.grpc_request(message.clone(), 1).await?).await
                         }
                     };
                     answer.map_err(|s| status::to_error(Some(&endpoint.auth), s, &url))
@@ -345,7 +369,8 @@ fn events(
             .with_url(&reading.url)),
             Ok(Ok(Some(message))) => {
                 let _room = reading.budget.reserve(prost::Message::encoded_len(&message)).await;
-                convert::stream_event(message).map(|event| Decoded { event: Box::new(event), last: false })
+                convert::direct::stream_response(message)
+                    .map(|event| Decoded { event: Box::new(event), last: false })
             }
             Ok(Ok(None)) => return None,
             Ok(Err(status)) => Err(status::to_error(None, status, &reading.url)),

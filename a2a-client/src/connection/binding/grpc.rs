@@ -12,7 +12,9 @@ use serde_json::Value;
 
 use super::{Binding, Reply};
 use crate::AgentConnection;
+use crate::connection::to_json_text;
 use crate::transport::EventStream;
+use crate::transport::grpc::{Opening, convert};
 
 /// gRPC 1.0.
 pub(in crate::connection) struct Grpc;
@@ -28,7 +30,7 @@ impl Binding for Grpc {
         conn: &'a AgentConnection,
         req: SendMessageRequest,
     ) -> Reply<'a, SendMessageResponse> {
-        Box::pin(async move { conn.grpc(Method::SendMessage, "SendMessage result", &req).await })
+        Box::pin(async move { conn.grpc_send_message(&req).await })
     }
 
     fn send_streaming_message<'a>(
@@ -36,7 +38,10 @@ impl Binding for Grpc {
         conn: &'a AgentConnection,
         req: SendMessageRequest,
     ) -> Reply<'a, EventStream> {
-        Box::pin(async move { conn.stream_grpc(Method::SendStreamingMessage, &req).await })
+        Box::pin(async move {
+            let request = Box::new(convert::direct::send_message_request(&req)?);
+            conn.stream_grpc(Opening::SendStreamingMessage(request)).await
+        })
     }
 
     fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
@@ -60,7 +65,11 @@ impl Binding for Grpc {
         conn: &'a AgentConnection,
         req: SubscribeToTaskRequest,
     ) -> Reply<'a, EventStream> {
-        Box::pin(async move { conn.stream_grpc(Method::SubscribeToTask, &req).await })
+        Box::pin(async move {
+            let text = to_json_text(&req)?;
+            conn.stream_grpc(Opening::SubscribeToTask(convert::to_proto("SubscribeToTask request", &text)?))
+                .await
+        })
     }
 
     fn get_extended_agent_card<'a>(

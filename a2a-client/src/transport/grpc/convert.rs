@@ -8,17 +8,15 @@
 //! is never built into a JSON value: a value's map and strings cost more than the text they come
 //! from (BENCHMARKS.md figure 11).
 //!
-//! A stream event, the one answer that comes a thousand times a call, goes the same way, except a
-//! text chunk, what most of a long stream is: that one message is moved field by field, with every
-//! protobuf field named so that a field the proto gains fails to compile here.
+//! The messages nearly every call carries (a `SendMessage` request and answer, a task, a stream
+//! event) skip the text: [`direct`] moves them field by field, to the same model.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use a2a_proto::v1 as pb;
-use a2a_typestate_types::StreamResponse;
-
 use crate::Error;
+
+pub(crate) mod direct;
 
 /// The protobuf message `P` for a request's ProtoJSON text (`what` names it in an error). The text
 /// is written once per call and read once per attempt.
@@ -46,74 +44,6 @@ pub(crate) fn read<T: DeserializeOwned>(what: &'static str, json: &[u8]) -> Resu
         super::super::unexpected(what, format!("the protobuf answer's ProtoJSON does not read: {e}"))
     })?;
     super::super::read(what, value)
-}
-
-/// A stream event as the model reads it: an artifact chunk of plain text parts moved field by
-/// field ([`text_chunk`]); any other event through its ProtoJSON text. The same model every way.
-pub(crate) fn stream_event(mut message: pb::StreamResponse) -> Result<StreamResponse, Error> {
-    if let Some(event) = text_chunk(&mut message) {
-        return Ok(event);
-    }
-    read("stream event", &from_proto("stream event", &message)?)
-}
-
-/// The event most of a long stream is made of, an artifact chunk whose parts are plain text (no
-/// metadata, file name or media type, on the parts, the artifact or the event), moved into the
-/// model without a JSON text in between (taken out of `message`); `None`, `message` untouched, for
-/// any other event. Every field of the protobuf messages is named, so a field the proto gains stops
-/// this from compiling instead of being dropped.
-fn text_chunk(message: &mut pb::StreamResponse) -> Option<StreamResponse> {
-    use a2a_typestate_types::{Artifact, ArtifactId, ContextId, Part, TaskArtifactUpdateEvent, TaskId};
-    let plain = |part: &pb::Part| {
-        let pb::Part { content, metadata, filename, media_type } = part;
-        matches!(content, Some(pb::part::Content::Text(_)))
-            && metadata.is_none()
-            && filename.is_empty()
-            && media_type.is_empty()
-    };
-    let eligible = match &message.payload {
-        Some(pb::stream_response::Payload::ArtifactUpdate(update)) => {
-            update.metadata.is_none()
-                && update
-                    .artifact
-                    .as_ref()
-                    .is_some_and(|artifact| artifact.metadata.is_none() && artifact.parts.iter().all(plain))
-        }
-        _ => false,
-    };
-    if !eligible {
-        return None;
-    }
-    let Some(pb::stream_response::Payload::ArtifactUpdate(update)) = message.payload.take() else {
-        return None;
-    };
-    let pb::TaskArtifactUpdateEvent { task_id, context_id, artifact, append, last_chunk, metadata: _ } =
-        update;
-    let pb::Artifact { artifact_id, name, description, parts, metadata: _, extensions } =
-        artifact.unwrap_or_default();
-    let non_empty = |text: String| Some(text).filter(|t| !t.is_empty());
-    let parts = parts
-        .into_iter()
-        .filter_map(|part| match part.content {
-            Some(pb::part::Content::Text(text)) => Some(Part::text(text)),
-            _ => None,
-        })
-        .collect();
-    Some(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
-        task_id: TaskId::from(task_id),
-        context_id: non_empty(context_id).map(ContextId::from),
-        artifact: Artifact {
-            artifact_id: ArtifactId::from(artifact_id),
-            name: non_empty(name),
-            description: non_empty(description),
-            parts,
-            metadata: None,
-            extensions,
-        },
-        append,
-        last_chunk,
-        metadata: None,
-    }))
 }
 
 /// `json`, ProtoJSON text as serde_json writes it, with the UTC offset of every timestamp member
@@ -532,7 +462,7 @@ mod tests {
             let message: pb::StreamResponse =
                 wire(&to_proto("event", &serde_json::to_vec(&event).unwrap()).unwrap());
             let expected: t::StreamResponse = through_value(&message);
-            assert_eq!(stream_event(message).unwrap(), expected, "{event}");
+            assert_eq!(direct::stream_response(message).unwrap(), expected, "{event}");
         }
     }
 }
