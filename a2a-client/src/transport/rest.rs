@@ -26,11 +26,22 @@ use crate::{Error, ProtocolError};
 pub(crate) struct Call<'a> {
     pub(crate) verb: http::Method,
     pub(crate) segments: Vec<String>,
-    pub(crate) message: Option<Value>,
+    pub(crate) message: Option<Payload>,
     /// The request fields already carried in the path, left out of query and body.
     pub(crate) path_fields: &'a [&'a str],
     /// How the agent's error answers to this call are read.
     pub(crate) errors: ErrorBodies,
+}
+
+/// A call's request message.
+#[derive(Debug)]
+pub(crate) enum Payload {
+    /// Taken apart: the tenant and the path's fields go in the path, the rest in the query (GET,
+    /// DELETE) or the body (POST).
+    Fields(Value),
+    /// A POST's body as it is: a message with no tenant and no field in the path, written once
+    /// as JSON without a JSON value in between.
+    Body(bytes::Bytes),
 }
 
 /// How the error answers of an HTTP+JSON call are read.
@@ -86,7 +97,10 @@ impl Call<'_> {
             return Err(Error::protocol_answer(format!("interface url {base} cannot take a path")));
         }
         let mut url = format!("{}{}", &base[..url::Position::BeforePath], base.path().trim_end_matches('/'));
-        let tenant = self.message.as_ref().and_then(|m| m.get("tenant")).and_then(Value::as_str);
+        let tenant = match &self.message {
+            Some(Payload::Fields(message)) => message.get("tenant").and_then(Value::as_str),
+            Some(Payload::Body(_)) | None => None,
+        };
         if let Some(tenant) = tenant.or(endpoint.tenant()).filter(|t| !t.is_empty()) {
             url.push('/');
             url.push_str(&segment(tenant));
@@ -109,7 +123,10 @@ impl Call<'_> {
 
     /// The message's fields, minus the path ones and the tenant (in the path already).
     fn remaining(&self) -> Option<serde_json::Map<String, Value>> {
-        let mut fields = self.message.as_ref()?.as_object()?.clone();
+        let Some(Payload::Fields(message)) = &self.message else {
+            return None;
+        };
+        let mut fields = message.as_object()?.clone();
         fields.remove("tenant");
         for name in self.path_fields {
             fields.remove(*name);
@@ -146,12 +163,15 @@ impl Call<'_> {
         let uri = crate::net::uri_of(&url)?;
         let mut body = None;
         if self.verb == http::Method::POST {
-            let fields = Value::Object(self.remaining().unwrap_or_default());
-            let bytes = serde_json::to_vec(&fields)
-                .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
+            let bytes = match &self.message {
+                Some(Payload::Body(bytes)) => bytes.clone(),
+                _ => serde_json::to_vec(&Value::Object(self.remaining().unwrap_or_default()))
+                    .map_err(|e| Error::misuse(format!("request could not be written: {e}")))?
+                    .into(),
+            };
             // 0.3 predates the binding's media type.
             let media_type = if endpoint.wire.is_v03() { "application/json" } else { A2A_JSON_MEDIA_TYPE };
-            body = Some((media_type, bytes.into()));
+            body = Some((media_type, bytes));
         }
         let request = endpoint.request(self.verb.clone(), uri, accept, body);
         Ok(Prepared { request, url, errors: self.errors })
@@ -183,6 +203,13 @@ pub(crate) struct Prepared {
     request: crate::net::Request,
     url: String,
     errors: ErrorBodies,
+}
+
+#[cfg(test)]
+impl Prepared {
+    pub(crate) fn request(&self) -> &crate::net::Request {
+        &self.request
+    }
 }
 
 /// A query parameter value: strings as they are, numbers and booleans as JSON writes them.
@@ -339,14 +366,14 @@ fn v03_error(body: &Value, status: u16, url: &str, route: V03Errors) -> Option<E
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::agent_url::{AgentBaseUrl, WellKnownPath};
     use crate::card::DiscoveredCard;
     use a2a_typestate_types::discovery::{OfferedInterface, ProtocolBinding, ProtocolVersion};
     use serde_json::json;
 
-    fn endpoint(url: &str, tenant: Option<&str>) -> Endpoint {
+    pub(crate) fn endpoint(url: &str, tenant: Option<&str>) -> Endpoint {
         let card = br#"{"name":"a","description":"d","version":"1","capabilities":{},
             "defaultInputModes":[],"defaultOutputModes":[],"skills":[],
             "supportedInterfaces":[{"url":"http://agent.example/rest","protocolBinding":"HTTP+JSON",
@@ -373,7 +400,7 @@ mod tests {
         Call {
             verb,
             segments: segments.iter().map(|s| (*s).to_owned()).collect(),
-            message: Some(message),
+            message: Some(Payload::Fields(message)),
             path_fields,
             errors: ErrorBodies::RpcStatus,
         }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{Binding, Reply};
 use crate::connection::to_json;
 use crate::transport::EventStream;
-use crate::transport::rest::{self, Call, ErrorBodies, segment};
+use crate::transport::rest::{self, Call, ErrorBodies, Payload, segment};
 use crate::{AgentConnection, Error};
 
 /// HTTP+JSON 1.0.
@@ -32,12 +32,8 @@ impl Binding for HttpJson {
         req: SendMessageRequest,
     ) -> Reply<'a, SendMessageResponse> {
         Box::pin(async move {
-            conn.rest(
-                Method::SendMessage,
-                "SendMessage result",
-                post(vec!["message:send".into()], &req, &[])?,
-            )
-            .await
+            conn.rest(Method::SendMessage, "SendMessage result", send(vec!["message:send".into()], &req)?)
+                .await
         })
     }
 
@@ -47,7 +43,7 @@ impl Binding for HttpJson {
         req: SendMessageRequest,
     ) -> Reply<'a, EventStream> {
         Box::pin(async move {
-            conn.stream_rest("SendStreamingMessage", post(vec!["message:stream".into()], &req, &[])?).await
+            conn.stream_rest("SendStreamingMessage", send(vec!["message:stream".into()], &req)?).await
         })
     }
 
@@ -147,7 +143,7 @@ impl Binding for HttpJson {
             let call = Call {
                 verb: http::Method::DELETE,
                 segments: push_segments(&req.task_id, Some(&req.id)),
-                message: Some(to_json(&req)?),
+                message: Some(Payload::Fields(to_json(&req)?)),
                 path_fields: &["taskId", "id"],
                 errors: ErrorBodies::RpcStatus,
             };
@@ -158,6 +154,23 @@ impl Binding for HttpJson {
     }
 }
 
+/// `message:send` or `message:stream`: no field of the request goes in the path, so without a
+/// tenant its JSON text is the body as it is.
+fn send(segments: Vec<String>, req: &SendMessageRequest) -> Result<Call<'static>, Error> {
+    if req.tenant.is_some() {
+        return post(segments, req, &[]);
+    }
+    let body =
+        serde_json::to_vec(req).map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
+    Ok(Call {
+        verb: http::Method::POST,
+        segments,
+        message: Some(Payload::Body(body.into())),
+        path_fields: &[],
+        errors: ErrorBodies::RpcStatus,
+    })
+}
+
 fn post<'a, T: Serialize>(
     segments: Vec<String>,
     message: &T,
@@ -166,7 +179,7 @@ fn post<'a, T: Serialize>(
     Ok(Call {
         verb: http::Method::POST,
         segments,
-        message: Some(to_json(message)?),
+        message: Some(Payload::Fields(to_json(message)?)),
         path_fields,
         errors: ErrorBodies::RpcStatus,
     })
@@ -180,7 +193,7 @@ fn get<'a, T: Serialize>(
     Ok(Call {
         verb: http::Method::GET,
         segments,
-        message: Some(to_json(message)?),
+        message: Some(Payload::Fields(to_json(message)?)),
         path_fields,
         errors: ErrorBodies::RpcStatus,
     })
@@ -190,7 +203,7 @@ fn extended_card(req: &GetExtendedAgentCardRequest) -> Result<Call<'static>, Err
     Ok(Call {
         verb: http::Method::GET,
         segments: vec!["extendedAgentCard".into()],
-        message: Some(to_json(req)?),
+        message: Some(Payload::Fields(to_json(req)?)),
         path_fields: &[],
         errors: ErrorBodies::RpcStatus,
     })
@@ -201,4 +214,43 @@ fn push_segments(task_id: &TaskId, id: Option<&str>) -> Vec<String> {
         vec!["tasks".to_owned(), segment(task_id.as_str()), "pushNotificationConfigs".to_owned()];
     segments.extend(id.map(segment));
     segments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_typestate_types::{Message, Part, Role, SendMessageConfiguration};
+    use proptest::prelude::*;
+
+    fn request() -> impl Strategy<Value = SendMessageRequest> {
+        let tenant = proptest::option::of(prop_oneof![Just(String::new()), "[a-z/]{1,4}"]);
+        let configuration = proptest::option::of((proptest::option::of(0i32..3), any::<bool>()).prop_map(
+            |(history_length, return_immediately)| SendMessageConfiguration {
+                history_length,
+                return_immediately,
+                ..SendMessageConfiguration::default()
+            },
+        ));
+        (tenant, "[a-z\"]{0,4}", configuration).prop_map(|(tenant, text, configuration)| SendMessageRequest {
+            tenant,
+            message: Message::new("m1", Role::User, vec![Part::text(text)]),
+            configuration,
+            metadata: None,
+        })
+    }
+
+    proptest! {
+        /// The body written as it is goes to the same URL, and reads as the same JSON, as the
+        /// request taken apart field by field (the tenant, when set, in the path).
+        #[test]
+        fn a_send_is_the_request_taken_apart_field_by_field(req in request(), interface_tenant in proptest::option::of(Just("acme"))) {
+            let endpoint = crate::transport::rest::tests::endpoint("http://agent.example/rest", interface_tenant);
+            let segments = || vec!["message:send".to_owned()];
+            let sent = send(segments(), &req).unwrap().prepare(&endpoint).unwrap();
+            let apart = post(segments(), &req, &[]).unwrap().prepare(&endpoint).unwrap();
+            prop_assert_eq!(sent.request().uri(), apart.request().uri());
+            let json = |body: &[u8]| serde_json::from_slice::<Value>(body).unwrap();
+            prop_assert_eq!(json(sent.request().body()), json(apart.request().body()));
+        }
+    }
 }

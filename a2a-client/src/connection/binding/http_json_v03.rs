@@ -30,7 +30,7 @@ use serde_json::Value;
 use super::Reply;
 use super::v03::{Carrier, V03};
 use crate::transport::EventStream;
-use crate::transport::rest::{Call, ErrorBodies, V03Errors, segment};
+use crate::transport::rest::{Call, ErrorBodies, Payload, V03Errors, segment};
 use crate::transport::v03::{LossLog, accept_read};
 use crate::{AgentConnection, Error};
 
@@ -112,12 +112,24 @@ fn route(method: Method, params: Option<Value>, losses: &LossLog) -> Result<Call
         Method::GetAuthenticatedExtendedCard => (http::Method::GET, v1(&["card"]), &[], CARD),
     };
     if verb != http::Method::POST {
-        return Ok(Call { verb, segments, message: params, path_fields, errors: ErrorBodies::V03(errors) });
+        return Ok(Call {
+            verb,
+            segments,
+            message: params.map(Payload::Fields),
+            path_fields,
+            errors: ErrorBodies::V03(errors),
+        });
     }
     let params = params.unwrap_or_else(|| Value::Object(Default::default()));
     let body = proto_json::request(method, params);
     losses.record(method.as_str(), "0.3 -> 0.3 proto", &body.losses);
-    Ok(Call { verb, segments, message: Some(body.value), path_fields: &[], errors: ErrorBodies::V03(errors) })
+    Ok(Call {
+        verb,
+        segments,
+        message: Some(Payload::Fields(body.value)),
+        path_fields: &[],
+        errors: ErrorBodies::V03(errors),
+    })
 }
 
 fn v1(segments: &[&str]) -> Vec<String> {
@@ -157,7 +169,12 @@ mod tests {
 
     fn path(method: Method, params: Value) -> (http::Method, String, Option<Value>) {
         let call = route(method, Some(params), &LossLog::default()).unwrap();
-        (call.verb, call.segments.join("/"), call.message)
+        let message = match call.message {
+            Some(Payload::Fields(message)) => Some(message),
+            Some(Payload::Body(_)) => panic!("0.3 messages are taken apart"),
+            None => None,
+        };
+        (call.verb, call.segments.join("/"), message)
     }
 
     #[test]
