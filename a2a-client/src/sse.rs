@@ -249,7 +249,7 @@ impl Parser {
                 rest = tail;
                 continue;
             }
-            match rest.iter().position(|b| matches!(b, b'\n' | b'\r')) {
+            match memchr::memchr2(b'\n', b'\r', rest) {
                 Some(end) => {
                     let (line, tail) = rest.split_at(end);
                     self.append(line)?;
@@ -287,9 +287,10 @@ impl Parser {
             return None;
         }
         let after = text.strip_prefix("data:")?;
-        let end = after.find('\n')?;
+        // The line's end, found once: a `\r` in it leaves the frame to the line-by-line path.
+        let end = memchr::memchr2(b'\n', b'\r', after.as_bytes())?;
         let (value, tail) = after.split_at(end);
-        if !tail.starts_with("\n\n") || value.contains('\r') {
+        if !tail.starts_with("\n\n") {
             return None;
         }
         let line = "data:".len() + value.len();

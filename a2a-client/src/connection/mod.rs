@@ -374,11 +374,20 @@ impl AgentConnection {
         grpc::open_stream(self.endpoint(), &opening).await
     }
 
-    /// A 0.3 JSON-RPC call, retried on transport faults; returns the raw 0.3 result.
-    async fn rpc_v03(&self, method: v03::Method, params: Option<Value>) -> Result<Value, Error> {
-        let request = jsonrpc::Request::new(method.as_str(), params.as_ref())?;
+    /// A 0.3 JSON-RPC call, retried on transport faults; the 0.3 result read as `W`, straight from
+    /// the answer unless `tolerate` rewrites it (as [`AgentConnection::rpc`] reads a 1.0 one).
+    async fn rpc_v03<P: Serialize, W: DeserializeOwned>(
+        &self,
+        method: v03::Method,
+        what: &'static str,
+        params: Option<&P>,
+        tolerate: Option<jsonrpc::Tolerate<'_>>,
+    ) -> Result<W, Error> {
+        let request = jsonrpc::Request::new(method.as_str(), params)?;
         let endpoint = self.endpoint();
-        endpoint.retrying(|_| jsonrpc::call(endpoint, &request, "0.3 result", None)).await
+        // Read into a box, as `rpc` does.
+        let answer: Box<W> = endpoint.retrying(|_| jsonrpc::call(endpoint, &request, what, tolerate)).await?;
+        Ok(*answer)
     }
 
     /// A 0.3 HTTP+JSON call, retried on transport faults; returns the raw 0.3 result.

@@ -11,8 +11,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use a2a_typestate_types::parse::{ParseError, ParseErrorKind};
 use a2a_typestate_types::tolerant;
 use a2a_typestate_types::v03::{self, ConversionLoss, Converted, proto_json};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::deviation::DeviationLog;
@@ -44,31 +42,22 @@ impl LossLog {
         }
     }
 
-    /// Takes the converted request value as JSON, recording its losses.
-    pub(crate) fn request<T: Serialize>(
-        &self,
-        operation: &str,
-        converted: Converted<T>,
-    ) -> Result<Value, Error> {
+    /// Takes the converted request, recording its losses.
+    pub(crate) fn request<T>(&self, operation: &str, converted: Converted<T>) -> T {
         self.record(operation, "1.0 -> 0.3", &converted.losses);
-        serde_json::to_value(converted.value)
-            .map_err(|e| Error::misuse(format!("0.3 {operation} request could not be written: {e}")))
+        converted.value
     }
 
-    /// Reads a 0.3 result of type `W` and converts it to 1.0, recording the losses.
+    /// Converts a 0.3 result to 1.0, recording the losses.
     pub(crate) fn result<W, T>(
         &self,
         operation: &'static str,
-        value: Value,
+        wire: &W,
         convert: impl FnOnce(&W) -> Converted<T>,
-    ) -> Result<T, Error>
-    where
-        W: DeserializeOwned,
-    {
-        let wire: W = read(operation, value)?;
-        let converted = convert(&wire);
+    ) -> T {
+        let converted = convert(wire);
         self.record(operation, "0.3 -> 1.0", &converted.losses);
-        Ok(converted.value)
+        converted.value
     }
 }
 

@@ -25,11 +25,15 @@
 
 use a2a_typestate_types::error::A2aErrorCode;
 use a2a_typestate_types::v03::{Method, proto_json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Reply;
 use super::v03::{Carrier, V03};
+use crate::connection::to_json;
 use crate::transport::EventStream;
+use crate::transport::jsonrpc::Tolerate;
 use crate::transport::rest::{Call, ErrorBodies, Payload, V03Errors, segment};
 use crate::transport::v03::{LossLog, accept_read};
 use crate::{AgentConnection, Error};
@@ -45,14 +49,25 @@ impl Carrier for ByRoute {
     const BINDING: &'static str = "HTTP+JSON";
     const RESULT_PATH: &'static str = "";
 
-    fn call(conn: &AgentConnection, method: Method, params: Option<Value>) -> Reply<'_, Value> {
+    fn call<'a, P: Serialize + Sync, W: DeserializeOwned + Send + 'a>(
+        conn: &'a AgentConnection,
+        method: Method,
+        what: &'static str,
+        params: Option<&'a P>,
+        tolerate: Option<Tolerate<'a>>,
+    ) -> Reply<'a, W> {
         Box::pin(async move {
+            // The route takes the params apart (ids in the path, the rest its query or proto body).
+            let params = params.map(to_json).transpose()?;
             let mut value = conn.rest_v03(route(method, params, &conn.inner.losses)?).await?;
-            let what = "0.3 HTTP+JSON answer";
-            let read = proto_json::answer(method, &mut value).map_err(|e| Error::bad_input(what, e))?;
+            let answer = "0.3 HTTP+JSON answer";
+            let read = proto_json::answer(method, &mut value).map_err(|e| Error::bad_input(answer, e))?;
             let deviations = conn.tolerant().then_some(&conn.inner.deviations);
-            accept_read(&conn.inner.losses, deviations, method.v1_name(), None, what, read)?;
-            Ok(value)
+            accept_read(&conn.inner.losses, deviations, method.v1_name(), None, answer, read)?;
+            if let Some(tolerate) = tolerate {
+                tolerate(&mut value);
+            }
+            crate::transport::read(what, value)
         })
     }
 

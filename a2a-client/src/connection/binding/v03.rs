@@ -13,11 +13,14 @@ use a2a_typestate_types::{
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, v03,
 };
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{Binding, Reply};
 use crate::connection::to_json;
 use crate::transport::EventStream;
+use crate::transport::jsonrpc::Tolerate;
 use crate::{AgentConnection, Error};
 
 /// How a 0.3 operation (named by its JSON-RPC method) reaches the agent, with its 0.3 params.
@@ -29,8 +32,15 @@ pub(in crate::connection) trait Carrier: Send + Sync + 'static {
     /// Where a 0.3 result is in the answer, for the paths of deviations: `result` for JSON-RPC.
     const RESULT_PATH: &'static str;
 
-    /// One call, retried on transport faults; the raw 0.3 result.
-    fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value>;
+    /// One call, retried on transport faults; its 0.3 result read as `W` (`what` names it in
+    /// errors), rewritten by `tolerate` first when given.
+    fn call<'a, P: Serialize + Sync, W: DeserializeOwned + Send + 'a>(
+        conn: &'a AgentConnection,
+        method: v03::Method,
+        what: &'static str,
+        params: Option<&'a P>,
+        tolerate: Option<Tolerate<'a>>,
+    ) -> Reply<'a, W>;
 
     /// One stream of 0.3 results, converted to 1.0 events as they come.
     fn stream(conn: &AgentConnection, method: v03::Method, params: Value) -> Reply<'_, EventStream>;
@@ -44,11 +54,21 @@ impl<C> V03<C> {
     pub(in crate::connection) const BINDING: Self = Self(PhantomData);
 }
 
-/// Under tolerant reading, the `kind` a 0.3 result of `method` left out put back when its members
-/// name the object alone, and recorded ([`crate::transport::v03::missing_kind`]).
-fn kind_left_out<C: Carrier>(conn: &AgentConnection, method: v03::Method, value: &mut Value) {
-    let deviations = conn.tolerant().then_some(&conn.inner.deviations);
-    crate::transport::v03::missing_kind(deviations, method.v1_name(), None, C::RESULT_PATH, value);
+/// A call whose 0.3 result is a task or a message. Under tolerant reading, the `kind` it left out is
+/// put back when its members name the object alone, and recorded
+/// ([`crate::transport::v03::missing_kind`]).
+async fn kinded<C: Carrier, P: Serialize + Sync, W: DeserializeOwned + Send>(
+    conn: &AgentConnection,
+    method: v03::Method,
+    what: &'static str,
+    params: &P,
+) -> Result<W, Error> {
+    let deviations = &conn.inner.deviations;
+    let tolerate = |value: &mut Value| {
+        crate::transport::v03::missing_kind(Some(deviations), method.v1_name(), None, C::RESULT_PATH, value);
+    };
+    let tolerate: Option<Tolerate<'_>> = conn.tolerant().then_some(&tolerate);
+    C::call(conn, method, what, Some(params), tolerate).await
 }
 
 /// JSON-RPC 0.3: the 0.3 method names.
@@ -62,8 +82,14 @@ impl Carrier for ByMethod {
     const BINDING: &'static str = "JSONRPC";
     const RESULT_PATH: &'static str = "result";
 
-    fn call(conn: &AgentConnection, method: v03::Method, params: Option<Value>) -> Reply<'_, Value> {
-        Box::pin(conn.rpc_v03(method, params))
+    fn call<'a, P: Serialize + Sync, W: DeserializeOwned + Send + 'a>(
+        conn: &'a AgentConnection,
+        method: v03::Method,
+        what: &'static str,
+        params: Option<&'a P>,
+        tolerate: Option<Tolerate<'a>>,
+    ) -> Reply<'a, W> {
+        Box::pin(conn.rpc_v03(method, what, params, tolerate))
     }
 
     fn stream(conn: &AgentConnection, method: v03::Method, params: Value) -> Reply<'_, EventStream> {
@@ -84,10 +110,11 @@ impl<C: Carrier> Binding for V03<C> {
     ) -> Reply<'a, SendMessageResponse> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
-            let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req))?;
-            let mut value = C::call(conn, v03::Method::MessageSend, Some(params)).await?;
-            kind_left_out::<C>(conn, v03::Method::MessageSend, &mut value);
-            losses.result("message/send result", value, v03::SendMessageResult::to_v1)
+            const WHAT: &str = "message/send result";
+            let params = losses.request("message/send", v03::MessageSendParams::from_v1(&req));
+            let wire =
+                kinded::<C, _, v03::SendMessageResult>(conn, v03::Method::MessageSend, WHAT, &params).await?;
+            Ok(losses.result(WHAT, &wire, v03::SendMessageResult::to_v1))
         })
     }
 
@@ -97,19 +124,18 @@ impl<C: Carrier> Binding for V03<C> {
         req: SendMessageRequest,
     ) -> Reply<'a, EventStream> {
         Box::pin(async move {
-            let params =
-                conn.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req))?;
-            C::stream(conn, v03::Method::MessageStream, params).await
+            let params = conn.inner.losses.request("message/stream", v03::MessageSendParams::from_v1(&req));
+            C::stream(conn, v03::Method::MessageStream, to_json(&params)?).await
         })
     }
 
     fn get_task<'a>(&self, conn: &'a AgentConnection, req: GetTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
-            let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req))?;
-            let mut value = C::call(conn, v03::Method::TasksGet, Some(params)).await?;
-            kind_left_out::<C>(conn, v03::Method::TasksGet, &mut value);
-            losses.result("tasks/get result", value, v03::Task::to_v1)
+            const WHAT: &str = "tasks/get result";
+            let params = losses.request("tasks/get", v03::TaskQueryParams::from_v1(&req));
+            let wire = kinded::<C, _, v03::Task>(conn, v03::Method::TasksGet, WHAT, &params).await?;
+            Ok(losses.result(WHAT, &wire, v03::Task::to_v1))
         })
     }
 
@@ -120,10 +146,10 @@ impl<C: Carrier> Binding for V03<C> {
     fn cancel_task<'a>(&self, conn: &'a AgentConnection, req: CancelTaskRequest) -> Reply<'a, Task> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
-            let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req))?;
-            let mut value = C::call(conn, v03::Method::TasksCancel, Some(params)).await?;
-            kind_left_out::<C>(conn, v03::Method::TasksCancel, &mut value);
-            losses.result("tasks/cancel result", value, v03::Task::to_v1)
+            const WHAT: &str = "tasks/cancel result";
+            let params = losses.request("tasks/cancel", v03::TaskIdParams::from_v1(&req));
+            let wire = kinded::<C, _, v03::Task>(conn, v03::Method::TasksCancel, WHAT, &params).await?;
+            Ok(losses.result(WHAT, &wire, v03::Task::to_v1))
         })
     }
 
@@ -143,7 +169,10 @@ impl<C: Carrier> Binding for V03<C> {
         conn: &'a AgentConnection,
         _: GetExtendedAgentCardRequest,
     ) -> Reply<'a, Value> {
-        Box::pin(async move { C::call(conn, v03::Method::GetAuthenticatedExtendedCard, None).await })
+        const WHAT: &str = "agent/getAuthenticatedExtendedCard result";
+        Box::pin(async move {
+            C::call(conn, v03::Method::GetAuthenticatedExtendedCard, WHAT, None::<&Value>, None).await
+        })
     }
 
     fn create_task_push_notification_config<'a>(
@@ -155,9 +184,11 @@ impl<C: Carrier> Binding for V03<C> {
         Box::pin(async move {
             let losses = &conn.inner.losses;
             let operation = "tasks/pushNotificationConfig/set";
-            let params = losses.request(operation, v03::TaskPushNotificationConfig::from_v1(&cfg))?;
-            let value = C::call(conn, v03::Method::PushNotificationConfigSet, Some(params)).await?;
-            losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
+            let params = losses.request(operation, v03::TaskPushNotificationConfig::from_v1(&cfg));
+            let method = v03::Method::PushNotificationConfigSet;
+            let wire: v03::TaskPushNotificationConfig =
+                C::call(conn, method, WHAT, Some(&params), None).await?;
+            Ok(losses.result(WHAT, &wire, v03::TaskPushNotificationConfig::to_v1))
         })
     }
 
@@ -168,13 +199,15 @@ impl<C: Carrier> Binding for V03<C> {
     ) -> Reply<'a, TaskPushNotificationConfig> {
         const WHAT: &str = "GetTaskPushNotificationConfig result";
         Box::pin(async move {
-            let params = to_json(&v03::GetTaskPushNotificationConfigParams {
+            let params = v03::GetTaskPushNotificationConfigParams {
                 id: req.task_id,
                 push_notification_config_id: Some(req.id).filter(|id| !id.is_empty()),
                 metadata: None,
-            })?;
-            let value = C::call(conn, v03::Method::PushNotificationConfigGet, Some(params)).await?;
-            conn.inner.losses.result(WHAT, value, v03::TaskPushNotificationConfig::to_v1)
+            };
+            let method = v03::Method::PushNotificationConfigGet;
+            let wire: v03::TaskPushNotificationConfig =
+                C::call(conn, method, WHAT, Some(&params), None).await?;
+            Ok(conn.inner.losses.result(WHAT, &wire, v03::TaskPushNotificationConfig::to_v1))
         })
     }
 
@@ -185,10 +218,11 @@ impl<C: Carrier> Binding for V03<C> {
     ) -> Reply<'a, ListTaskPushNotificationConfigsResponse> {
         const WHAT: &str = "ListTaskPushNotificationConfigs result";
         Box::pin(async move {
-            let params =
-                to_json(&v03::ListTaskPushNotificationConfigParams { id: req.task_id, metadata: None })?;
-            let value = C::call(conn, v03::Method::PushNotificationConfigList, Some(params)).await?;
-            let configs = conn.inner.losses.result(WHAT, value, crate::transport::v03::configs_to_v1)?;
+            let params = v03::ListTaskPushNotificationConfigParams { id: req.task_id, metadata: None };
+            let method = v03::Method::PushNotificationConfigList;
+            let wire: Vec<v03::TaskPushNotificationConfig> =
+                C::call(conn, method, WHAT, Some(&params), None).await?;
+            let configs = conn.inner.losses.result(WHAT, &wire, crate::transport::v03::configs_to_v1);
             Ok(ListTaskPushNotificationConfigsResponse { configs, next_page_token: None })
         })
     }
@@ -199,12 +233,14 @@ impl<C: Carrier> Binding for V03<C> {
         req: DeleteTaskPushNotificationConfigRequest,
     ) -> Reply<'a, ()> {
         Box::pin(async move {
-            let params = to_json(&v03::DeleteTaskPushNotificationConfigParams {
+            const WHAT: &str = "tasks/pushNotificationConfig/delete result";
+            let params = v03::DeleteTaskPushNotificationConfigParams {
                 id: req.task_id,
                 push_notification_config_id: req.id,
                 metadata: None,
-            })?;
-            C::call(conn, v03::Method::PushNotificationConfigDelete, Some(params)).await?;
+            };
+            let method = v03::Method::PushNotificationConfigDelete;
+            let _: Value = C::call(conn, method, WHAT, Some(&params), None).await?;
             Ok(())
         })
     }
