@@ -778,8 +778,7 @@ fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
 }
 
-/// A request's JSON text, for a binding that reads it once per attempt (gRPC).
-#[cfg(feature = "grpc")]
+/// A request's JSON text: an HTTP+JSON body sent as it is, or gRPC's ProtoJSON read per attempt.
 pub(in crate::connection) fn to_json_text<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
     serde_json::to_vec(value).map_err(|e| Error::misuse(format!("request could not be written: {e}")))
 }

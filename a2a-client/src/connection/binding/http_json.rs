@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Binding, Reply};
-use crate::connection::to_json;
+use crate::connection::{to_json, to_json_text};
 use crate::transport::EventStream;
 use crate::transport::rest::{self, Call, ErrorBodies, Payload, segment};
 use crate::{AgentConnection, Error};
@@ -160,8 +160,7 @@ fn send(segments: Vec<String>, req: &SendMessageRequest) -> Result<Call<'static>
     if req.tenant.is_some() {
         return post(segments, req, &[]);
     }
-    let body =
-        serde_json::to_vec(req).map_err(|e| Error::misuse(format!("request could not be written: {e}")))?;
+    let body = to_json_text(req)?;
     Ok(Call {
         verb: http::Method::POST,
         segments,

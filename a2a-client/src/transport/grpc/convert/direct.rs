@@ -35,13 +35,7 @@ pub(crate) fn send_message_request(request: &SendMessageRequest) -> Result<pb::S
                 history_length,
                 return_immediately,
             } = configuration;
-            let push = task_push_notification_config
-                .as_ref()
-                .map(|push| {
-                    let text = serde_json::to_vec(push).map_err(|e| written(e.to_string()))?;
-                    super::to_proto("SendMessage request", &text)
-                })
-                .transpose()?;
+            let push = task_push_notification_config.as_ref().map(json_to_pb).transpose().map_err(written)?;
             Ok::<_, Error>(pb::SendMessageConfiguration {
                 accepted_output_modes: accepted_output_modes.clone(),
                 task_push_notification_config: push,
