@@ -41,7 +41,6 @@ use a2a_typestate_types::{
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskId, v03,
 };
 use serde::Serialize;
-#[cfg(feature = "grpc")]
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
