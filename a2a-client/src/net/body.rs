@@ -72,3 +72,115 @@ pub(crate) async fn read_snippet(response: &mut Response) -> (Vec<u8>, bool) {
     }
     (head, true)
 }
+
+/// How many chunks a stream's reader task may hold ahead of its consumer. Each chunk is at most
+/// the connection's read buffer (hyper's, a few hundred KiB at most), so a stream holds a bounded
+/// amount ahead of its parser whatever the agent sends.
+const READ_AHEAD_CHUNKS: usize = 16;
+
+/// A streamed body, read by a task of its own a few chunks ahead of the consumer.
+///
+/// Why a task: a consumer that polls the connection's body itself hands each chunk across threads
+/// twice (its demand to the connection task, the chunk back), a wake-up each way, per event. The
+/// reader runs beside the connection task and queues chunks; the consumer drains them in batches.
+/// Dropping the stream aborts the reader, so nothing outlives it on a silent agent.
+pub(crate) struct BodyChunks {
+    chunks: tokio::sync::mpsc::Receiver<Result<Bytes, Error>>,
+    reader: tokio::task::AbortHandle,
+}
+
+impl BodyChunks {
+    /// Starts reading `response`'s body on the current Tokio runtime.
+    pub(crate) fn spawn(mut response: Response) -> Self {
+        let (queue, chunks) = tokio::sync::mpsc::channel(READ_AHEAD_CHUNKS);
+        let reader = tokio::spawn(async move {
+            while let Some(chunk) = response.chunk().await.transpose() {
+                let failed = chunk.is_err();
+                if queue.send(chunk).await.is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Self { chunks, reader: reader.abort_handle() }
+    }
+}
+
+impl futures::Stream for BodyChunks {
+    type Item = Result<Bytes, Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.chunks.poll_recv(cx)
+    }
+}
+
+impl Drop for BodyChunks {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use futures::StreamExt as _;
+    use http_body_util::{BodyExt as _, StreamBody};
+
+    use super::*;
+    use crate::net::service::ResponseBody;
+
+    /// A response whose body is `frames`, counted as the reader pulls them.
+    fn response(
+        frames: impl futures::Stream<Item = Bytes> + Send + 'static,
+        pulled: Arc<AtomicUsize>,
+    ) -> Response {
+        let frames = frames.map(move |chunk| {
+            pulled.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, crate::error::BoxError>(http_body::Frame::data(chunk))
+        });
+        let body = ResponseBody::Service(StreamBody::new(frames).boxed_unsync());
+        Response::new(http::Response::new(body), None)
+    }
+
+    #[tokio::test]
+    async fn a_streamed_body_arrives_whole_and_in_order() {
+        let sent: Vec<Bytes> = (0..100).map(|n| Bytes::from(format!("chunk {n};"))).collect();
+        let chunks = BodyChunks::spawn(response(futures::stream::iter(sent.clone()), Arc::default()));
+        let got: Vec<Bytes> = chunks.map(|chunk| chunk.unwrap()).collect().await;
+        assert_eq!(got, sent);
+    }
+
+    #[tokio::test]
+    async fn the_reader_holds_a_bounded_number_of_chunks_ahead_of_its_consumer() {
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let endless = futures::stream::repeat(Bytes::from_static(b"data: x\n\n"));
+        let mut chunks = BodyChunks::spawn(response(endless, Arc::clone(&pulled)));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let ahead = pulled.load(Ordering::SeqCst);
+        assert!(ahead <= READ_AHEAD_CHUNKS + 1, "{ahead} chunks read ahead");
+        chunks.next().await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(pulled.load(Ordering::SeqCst) <= READ_AHEAD_CHUNKS + 2);
+    }
+
+    #[tokio::test]
+    async fn dropping_the_stream_lets_go_of_a_silent_body() {
+        let (feed, frames) = futures::channel::mpsc::unbounded::<Bytes>();
+        let chunks = BodyChunks::spawn(response(frames, Arc::default()));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!feed.is_closed(), "the reader holds the body while the stream lives");
+        drop(chunks);
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while !feed.is_closed() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the body is dropped once its stream is");
+    }
+}

@@ -575,8 +575,8 @@ impl Response {
         read_bounded(self, limit, url).await
     }
 
-    /// The body as a stream of chunks.
+    /// The body as a stream of chunks, read ahead by a task of its own ([`body::BodyChunks`]).
     pub(crate) fn into_stream(self) -> impl Stream<Item = Result<Bytes, Error>> + Send + 'static {
-        http_body_util::BodyDataStream::new(self.body)
+        body::BodyChunks::spawn(self)
     }
 }
